@@ -1,0 +1,442 @@
+"""The metric engine: Recall@k, Success@k, P@k, RR, DCG@k, IDCG@k and nDCG@k.
+
+One vectorised core works on a whole query set at once (:class:`QuerySet`:
+flat arrays of query index, rank and grade, plus every judged grade per query
+for the ideal ordering). The per-ranking functions the lessons call
+(:func:`recall_at_k` and friends) are thin wrappers that build a one-query set
+and call the same core, so a lesson and a 7-million-line run share one
+implementation.
+
+Conventions (the same as trec_eval's):
+
+- a grade >= 1 is *relevant*; grades <= 0 (including trec_eval's negative
+  grades such as -2 for spam) are non-relevant and have gain 0;
+- a returned document that nobody judged has grade 0;
+- the ideal ordering (IDCG) is built from *all* judged grades of the query,
+  returned or not;
+- a query with no relevant judged document scores 0 on every measure;
+- k is a cutoff on rank positions; a list shorter than k is simply shorter.
+
+No Streamlit import here: this module is pure numpy.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, Sequence
+
+import numpy as np
+
+Gain = Literal["exponential", "linear"]
+GAINS: tuple[Gain, ...] = ("exponential", "linear")
+GAIN_FORMULAS = {"exponential": "2^rel − 1", "linear": "rel"}
+
+
+# ----------------------------------------------------------------------------
+# Validation helpers
+# ----------------------------------------------------------------------------
+
+def check_k(k: int, name: str = "k") -> int:
+    """Return ``k`` as an int, or raise ``ValueError`` unless it is a whole number >= 1."""
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
+        raise ValueError(f"{name} must be a whole number of positions (1, 2, 3, ...), got {k!r}")
+    if k < 1:
+        raise ValueError(f"{name} must be at least 1 (the cutoff counts positions from the top), got {k}")
+    return int(k)
+
+
+def check_gain(gain: str) -> Gain:
+    """Return ``gain`` if it names a known gain, else raise ``ValueError``."""
+    if gain not in GAINS:
+        raise ValueError(f"gain must be 'exponential' (2^rel − 1) or 'linear' (rel), got {gain!r}")
+    return gain  # type: ignore[return-value]
+
+
+def _int_array(values, name: str) -> np.ndarray:
+    arr = np.asarray(values)
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be a flat list of numbers, got an array of shape {arr.shape}")
+    if arr.size and not np.issubdtype(arr.dtype, np.integer):
+        if not np.issubdtype(arr.dtype, np.number) or not np.all(np.mod(arr, 1) == 0):
+            raise ValueError(f"{name} must hold whole numbers (grades and ranks are integers), got {values!r}")
+    return arr.astype(np.int64, copy=False)
+
+
+# ----------------------------------------------------------------------------
+# Gain and discount
+# ----------------------------------------------------------------------------
+
+def gain_values(grades, gain: Gain = "exponential") -> np.ndarray:
+    """Gain of each grade.
+
+    ``exponential``: g(rel) = 2^rel − 1;  ``linear``: g(rel) = rel;
+    where rel is the graded relevance. Grades <= 0 have gain 0 under both.
+
+    Examples
+    --------
+    >>> gain_values([2, 1, 0, -2]).tolist()
+    [3.0, 1.0, 0.0, 0.0]
+    >>> gain_values([2, 1, 0, -2], "linear").tolist()
+    [2.0, 1.0, 0.0, 0.0]
+    """
+    check_gain(gain)
+    rel = np.maximum(np.asarray(grades, dtype=np.float64), 0.0)
+    return np.exp2(rel) - 1.0 if gain == "exponential" else rel
+
+
+def discounts(ranks) -> np.ndarray:
+    """Position discount 1 / log2(i + 1), where i is the 1-based rank.
+
+    Examples
+    --------
+    >>> discounts([1, 2, 3]).round(3).tolist()
+    [1.0, 0.631, 0.5]
+    """
+    return 1.0 / np.log2(np.asarray(ranks, dtype=np.float64) + 1.0)
+
+
+# ----------------------------------------------------------------------------
+# The query set and the vectorised core
+# ----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class QuerySet:
+    """Rankings of many queries as flat arrays (one row per returned document).
+
+    Attributes
+    ----------
+    n_queries : number of queries; query indices run from 0 to n_queries − 1.
+    qidx : query index of each returned document.
+    rank : 1-based rank of each returned document within its query (unique per query).
+    grade : judged grade of each returned document (0 when unjudged).
+    judged_qidx, judged_grade : every judged document of every query
+        (returned or not), used for the number of relevant items and the ideal.
+
+    Build it with :func:`query_set` (checked) or :func:`from_rankings`.
+    """
+
+    n_queries: int
+    qidx: np.ndarray
+    rank: np.ndarray
+    grade: np.ndarray
+    judged_qidx: np.ndarray
+    judged_grade: np.ndarray
+
+
+def query_set(n_queries: int, qidx, rank, grade, judged_qidx, judged_grade) -> QuerySet:
+    """Check the arrays and build a :class:`QuerySet`.
+
+    Raises ``ValueError`` when array lengths differ, a query index is out of
+    range, or a rank is below 1.
+    """
+    qidx, rank, grade = (_int_array(a, n) for a, n in ((qidx, "qidx"), (rank, "rank"), (grade, "grade")))
+    judged_qidx = _int_array(judged_qidx, "judged_qidx")
+    judged_grade = _int_array(judged_grade, "judged_grade")
+    if not (qidx.size == rank.size == grade.size):
+        raise ValueError(
+            f"qidx, rank and grade must have one entry per returned document, got lengths "
+            f"{qidx.size}, {rank.size} and {grade.size}")
+    if judged_qidx.size != judged_grade.size:
+        raise ValueError(
+            f"judged_qidx and judged_grade must have the same length, got {judged_qidx.size} and {judged_grade.size}")
+    for arr, name in ((qidx, "qidx"), (judged_qidx, "judged_qidx")):
+        if arr.size and (arr.min() < 0 or arr.max() >= n_queries):
+            raise ValueError(f"{name} must lie between 0 and {n_queries - 1} (there are {n_queries} queries)")
+    if rank.size and rank.min() < 1:
+        raise ValueError("ranks start at 1 (the top position); got a rank below 1")
+    return QuerySet(int(n_queries), qidx, rank, grade, judged_qidx, judged_grade)
+
+
+def from_rankings(rankings: Sequence[Sequence[int]], judged: Sequence[Sequence[int]] | None = None) -> QuerySet:
+    """Build a query set from per-query lists of grades in rank order.
+
+    ``rankings[q]`` holds the grades of query q's returned documents, top first
+    (0 for unjudged). ``judged[q]`` holds *every* judged grade of query q,
+    returned or not; when omitted, the returned grades are taken as the
+    judgments (every relevant item was returned).
+
+    Examples
+    --------
+    >>> qs = from_rankings([[1, 0], [0, 0, 1]])
+    >>> reciprocal_rank(qs).tolist()
+    [1.0, 0.3333333333333333]
+    """
+    if judged is None:
+        judged = rankings
+    if len(judged) != len(rankings):
+        raise ValueError(f"need one list of judged grades per ranking: {len(rankings)} rankings, {len(judged)} judged lists")
+    lengths = np.array([len(r) for r in rankings], dtype=np.int64)
+    jlengths = np.array([len(j) for j in judged], dtype=np.int64)
+    qidx = np.repeat(np.arange(len(rankings)), lengths)
+    rank = np.arange(lengths.sum()) - np.repeat(np.cumsum(lengths) - lengths, lengths) + 1
+    grade = np.concatenate([np.asarray(r, dtype=np.int64) for r in rankings]) if len(rankings) else np.zeros(0, np.int64)
+    jq = np.repeat(np.arange(len(judged)), jlengths)
+    jg = np.concatenate([np.asarray(j, dtype=np.int64) for j in judged]) if len(judged) else np.zeros(0, np.int64)
+    return query_set(len(rankings), qidx, rank, grade, jq, jg)
+
+
+def num_relevant(qs: QuerySet) -> np.ndarray:
+    """|relevant| per query: judged documents with grade >= 1."""
+    return np.bincount(qs.judged_qidx, weights=qs.judged_grade >= 1, minlength=qs.n_queries)
+
+
+def relevant_in_top_k(qs: QuerySet, k: int) -> np.ndarray:
+    """|relevant ∩ top k| per query: returned documents at rank <= k with grade >= 1."""
+    k = check_k(k)
+    hit = (qs.rank <= k) & (qs.grade >= 1)
+    return np.bincount(qs.qidx, weights=hit, minlength=qs.n_queries)
+
+
+def recall(qs: QuerySet, k: int) -> np.ndarray:
+    """Recall@k per query: |relevant ∩ top k| / |relevant| (0 when |relevant| = 0)."""
+    found, total = relevant_in_top_k(qs, k), num_relevant(qs)
+    return np.divide(found, total, out=np.zeros(qs.n_queries), where=total > 0)
+
+
+def success(qs: QuerySet, k: int) -> np.ndarray:
+    """Success@k (hit rate@k) per query: 1 if any relevant document is in the top k, else 0."""
+    return (relevant_in_top_k(qs, k) > 0).astype(np.float64)
+
+
+def precision(qs: QuerySet, k: int) -> np.ndarray:
+    """P@k per query: |relevant ∩ top k| / k (k, not the list length, as trec_eval)."""
+    return relevant_in_top_k(qs, k) / check_k(k)
+
+
+def first_hit_rank(qs: QuerySet) -> np.ndarray:
+    """Rank of the first relevant returned document per query (``inf`` when none)."""
+    first = np.full(qs.n_queries, np.inf)
+    rel = qs.grade >= 1
+    np.minimum.at(first, qs.qidx[rel], qs.rank[rel])
+    return first
+
+
+def reciprocal_rank(qs: QuerySet, k: int | None = None) -> np.ndarray:
+    """RR per query: 1 / rank of the first relevant document; RR@k: 0 if it lies below k.
+
+    0 when no relevant document was returned (or none within k).
+    """
+    first = first_hit_rank(qs)
+    if k is not None:
+        first = np.where(first <= check_k(k), first, np.inf)
+    return 1.0 / first
+
+
+def dcg(qs: QuerySet, k: int, gain: Gain = "exponential") -> np.ndarray:
+    """DCG@k per query: Σ_{i=1..min(k, n)} g(rel_i) / log2(i + 1)."""
+    top = qs.rank <= check_k(k)
+    weights = gain_values(qs.grade[top], gain) * discounts(qs.rank[top])
+    return np.bincount(qs.qidx[top], weights=weights, minlength=qs.n_queries)
+
+
+def ideal_ranks(judged_qidx: np.ndarray, judged_grade: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Order every query's judged grades best first; return (order, rank in the ideal list)."""
+    order = np.lexsort((-judged_grade, judged_qidx))
+    sorted_q = judged_qidx[order]
+    starts = np.flatnonzero(np.r_[True, sorted_q[1:] != sorted_q[:-1]]) if sorted_q.size else np.zeros(0, np.int64)
+    group_start = np.repeat(starts, np.diff(np.r_[starts, sorted_q.size]))
+    return order, np.arange(sorted_q.size) - group_start + 1
+
+
+def idcg(qs: QuerySet, k: int, gain: Gain = "exponential") -> np.ndarray:
+    """IDCG@k per query: the DCG@k of the ideal ordering of *all* judged grades."""
+    k = check_k(k)
+    order, irank = ideal_ranks(qs.judged_qidx, qs.judged_grade)
+    top = irank <= k
+    weights = gain_values(qs.judged_grade[order][top], gain) * discounts(irank[top])
+    return np.bincount(qs.judged_qidx[order][top], weights=weights, minlength=qs.n_queries)
+
+
+def ndcg(qs: QuerySet, k: int, gain: Gain = "exponential") -> np.ndarray:
+    """nDCG@k per query: DCG@k / IDCG@k (0 when IDCG@k = 0, i.e. no relevant judged item)."""
+    top, ideal = dcg(qs, k, gain), idcg(qs, k, gain)
+    return np.divide(top, ideal, out=np.zeros(qs.n_queries), where=ideal > 0)
+
+
+# ----------------------------------------------------------------------------
+# Per-ranking wrappers for the lessons (one query; same core)
+# ----------------------------------------------------------------------------
+
+def _one(grades, judged_grades=None) -> QuerySet:
+    grades = _int_array(grades, "grades")
+    judged = grades if judged_grades is None else _int_array(judged_grades, "judged_grades")
+    return from_rankings([grades], [judged])
+
+
+def _judged_with_relevant(grades, n_relevant: int | None):
+    """Judged grades that make |relevant| = n_relevant (relevant items not returned are added)."""
+    grades = _int_array(grades, "grades")
+    if n_relevant is None:
+        return grades
+    found = int(np.count_nonzero(grades >= 1))
+    if isinstance(n_relevant, bool) or not isinstance(n_relevant, (int, np.integer)) or n_relevant < found:
+        raise ValueError(
+            f"n_relevant must be a whole number at least the {found} relevant item(s) in the list, got {n_relevant!r}")
+    return np.r_[grades, np.ones(n_relevant - found, dtype=np.int64)]
+
+
+def recall_at_k(grades, k: int, n_relevant: int | None = None) -> float:
+    """Recall@k of one ranking.
+
+    .. math:: \\mathrm{Recall@}k = \\frac{|\\mathrm{relevant} \\cap \\mathrm{top}\\,k|}{|\\mathrm{relevant}|}
+
+    where
+      - grades: grades of the returned documents, top first (>= 1 is relevant);
+      - k: the cutoff, k >= 1;
+      - n_relevant: |relevant|, every relevant judged item for the query,
+        including those not returned (default: the relevant items in ``grades``).
+
+    Returns 0 when there is no relevant item. Blind to order inside the top k.
+
+    Examples
+    --------
+    Lawyer System A: 4 relevant cases in its top 5, 10 relevant cases judged.
+
+    >>> recall_at_k([1, 1, 0, 1, 1] + [0] * 15, k=5, n_relevant=10)
+    0.4
+    """
+    return float(recall(_one(grades, _judged_with_relevant(grades, n_relevant)), k)[0])
+
+
+def success_at_k(grades, k: int) -> float:
+    """Success@k (hit rate@k) of one ranking: 1.0 if any of the top k is relevant, else 0.0.
+
+    Examples
+    --------
+    >>> success_at_k([0, 0, 1], k=2), success_at_k([0, 0, 1], k=3)
+    (0.0, 1.0)
+    """
+    return float(success(_one(grades), k)[0])
+
+
+def precision_at_k(grades, k: int) -> float:
+    """P@k of one ranking: |relevant ∩ top k| / k.
+
+    Examples
+    --------
+    Lawyer System A: 4 relevant among the top 5 (the precision trap of lesson 1).
+
+    >>> precision_at_k([1, 1, 0, 1, 1], k=5)
+    0.8
+    """
+    return float(precision(_one(grades), k)[0])
+
+
+def reciprocal_rank_of(grades, k: int | None = None) -> float:
+    """RR of one ranking: 1 / rank of the first relevant item (0 if none; RR@k: 0 if below k).
+
+    Examples
+    --------
+    >>> reciprocal_rank_of([0, 0, 0, 0, 1])
+    0.2
+    >>> reciprocal_rank_of([0, 0, 0, 0, 1], k=3)
+    0.0
+    """
+    return float(reciprocal_rank(_one(grades), k)[0])
+
+
+def mean_reciprocal_rank(rankings: Sequence[Sequence[int]], k: int | None = None) -> float:
+    """MRR = (1/|Q|) Σ_q RR_q, where RR_q = 1 / rank of query q's first relevant item.
+
+    Examples
+    --------
+    JAR scenario: the file at positions 1, 2 and 5.
+
+    >>> round(mean_reciprocal_rank([[1], [0, 1], [0, 0, 0, 0, 1]]), 3)
+    0.567
+    """
+    return float(reciprocal_rank(from_rankings(rankings), k).mean())
+
+
+def dcg_at_k(grades, k: int, gain: Gain = "exponential") -> float:
+    """DCG@k of one ranking.
+
+    .. math:: \\mathrm{DCG@}k = \\sum_{i=1}^{\\min(k,n)} \\frac{g(\\mathrm{rel}_i)}{\\log_2(i + 1)}
+
+    where rel_i is the grade at position i, g is the gain (exponential
+    2^rel − 1, or linear rel) and n the list length.
+
+    Examples
+    --------
+    Frameworks System B (grades 0, 2, 2 in the top 3): 0 + 3/1.585 + 3/2.
+
+    >>> round(dcg_at_k([0, 2, 2, 2], k=3), 3)
+    3.393
+    """
+    return float(dcg(_one(grades), k, gain)[0])
+
+
+def idcg_at_k(judged_grades, k: int, gain: Gain = "exponential") -> float:
+    """IDCG@k: DCG@k of all judged grades sorted best first.
+
+    Examples
+    --------
+    >>> round(idcg_at_k([0, 1, 2, 2, 2], k=3), 3)
+    6.393
+    """
+    judged = _int_array(judged_grades, "judged_grades")
+    return float(idcg(from_rankings([[]], [judged]), k, gain)[0])
+
+
+def ndcg_at_k(grades, k: int, judged_grades=None, gain: Gain = "exponential") -> float:
+    """nDCG@k of one ranking: DCG@k / IDCG@k.
+
+    where the ideal (IDCG@k) is built from ``judged_grades``, every judged
+    grade of the query including documents that were not returned (default:
+    the returned grades). 0 when IDCG@k = 0 (no relevant judged item).
+
+    Examples
+    --------
+    Frameworks System B: 3.393 / 6.393.
+
+    >>> round(ndcg_at_k([0, 2, 2, 2, 1, 1, 0, 0], k=3), 3)
+    0.531
+    """
+    return float(ndcg(_one(grades, judged_grades), k, gain)[0])
+
+
+# ----------------------------------------------------------------------------
+# Lesson 0: a returned set in a collection
+# ----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class SetCounts:
+    """Precision, recall and accuracy of a returned *set* (no ranking)."""
+
+    precision: float  # relevant returned / returned (nan when nothing is returned)
+    recall: float  # relevant returned / relevant
+    accuracy: float  # (relevant returned + non-relevant not returned) / collection
+
+
+def set_retrieval(collection: int, relevant: int, returned: int, relevant_returned: int) -> SetCounts:
+    """Precision, recall and classification accuracy of a returned set.
+
+    precision = TP / returned;  recall = TP / relevant;
+    accuracy = (TP + TN) / collection,
+    where TP = relevant_returned and TN = (collection − relevant) − (returned − TP),
+    the non-relevant documents correctly left out.
+    Precision is undefined (nan) when nothing is returned; recall is 0 when
+    nothing is relevant.
+
+    Examples
+    --------
+    The "Python" query: 10,000 documents, 50 relevant, 10 returned with 5 relevant.
+
+    >>> set_retrieval(10_000, 50, 10, 5)
+    SetCounts(precision=0.5, recall=0.1, accuracy=0.995)
+    """
+    for value, name in ((collection, "collection"), (relevant, "relevant"), (returned, "returned"),
+                        (relevant_returned, "relevant_returned")):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+            raise ValueError(f"{name} must be a whole number >= 0, got {value!r}")
+    if collection < 1 or relevant > collection or returned > collection:
+        raise ValueError("the collection must hold at least one document, and at least as many as are relevant or returned")
+    if relevant_returned > min(relevant, returned) or returned - relevant_returned > collection - relevant:
+        raise ValueError(
+            f"{relevant_returned} relevant returned does not fit {returned} returned from {relevant} relevant "
+            f"in {collection} documents")
+    true_negative = (collection - relevant) - (returned - relevant_returned)
+    return SetCounts(
+        precision=relevant_returned / returned if returned else float("nan"),
+        recall=relevant_returned / relevant if relevant else 0.0,
+        accuracy=(relevant_returned + true_negative) / collection,
+    )

@@ -1,0 +1,158 @@
+"""Every session-state key and URL query parameter, and validated readers for URL values.
+
+A reader takes the raw string from the URL (or None when absent) and returns a
+:class:`Reading`: the value to use and, when the raw value was unusable, a
+note for the learner saying what was wrong and what default was used instead.
+Readers never raise on bad input: a URL is typed by people.
+
+No Streamlit import here, so the readers are tested as plain functions.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Generic, Iterable, Mapping, MutableMapping, Sequence, TypeVar
+
+from components.metrics import GAINS
+
+T = TypeVar("T")
+
+
+# --- session-state keys (mode flags shared by every page) -------------------
+PROJECTOR = "projector"  # bool: larger type, charts scaled
+REVEAL = "reveal"  # bool: answers hidden until revealed (instructor mode)
+PREDICT_FIRST = "predict_first"  # bool: live values hidden after each change until revealed
+MODE_FLAGS = (PROJECTOR, REVEAL, PREDICT_FIRST)
+
+# --- URL query parameter names ----------------------------------------------
+PARAM_K = "k"
+PARAM_ORDER = "order"
+PARAM_GRADES = "grades"
+PARAM_GAIN = "gain"
+PARAM_SEED = "seed"
+
+MAX_SEED = 2**32 - 1
+
+
+@dataclass(frozen=True)
+class Reading(Generic[T]):
+    """A value read from the URL, with a note when the raw value was rejected."""
+
+    value: T
+    note: str | None = None
+
+
+def _quote(raw: str, limit: int = 40) -> str:
+    """The raw value for a note, shortened (it is shown as plain text, never HTML)."""
+    return repr(raw if len(raw) <= limit else raw[:limit] + "…")
+
+
+def read_int(raw: str | None, *, name: str, default: int, lo: int, hi: int) -> Reading[int]:
+    """A whole number between lo and hi inclusive, else the default with a note."""
+    if raw is None or raw == "":
+        return Reading(default)
+    try:
+        value = int(raw.strip())
+    except ValueError:
+        return Reading(default, f"The link's {name}={_quote(raw)} is not a whole number; using {default}.")
+    if not lo <= value <= hi:
+        return Reading(default, f"The link's {name}={value} is outside {lo} to {hi}; using {default}.")
+    return Reading(value)
+
+
+def read_k(raw: str | None, *, default: int, hi: int, lo: int = 1) -> Reading[int]:
+    """The cutoff k (between lo and hi), else the default with a note."""
+    return read_int(raw, name=PARAM_K, default=default, lo=lo, hi=hi)
+
+
+def read_seed(raw: str | None, *, default: int) -> Reading[int]:
+    """A practice seed, 0 to 2^32 − 1, else the default with a note."""
+    return read_int(raw, name=PARAM_SEED, default=default, lo=0, hi=MAX_SEED)
+
+
+def read_gain(raw: str | None, *, default: str = "exponential") -> Reading[str]:
+    """'exponential' or 'linear' (case-insensitive), else the default with a note."""
+    if raw is None or raw == "":
+        return Reading(default)
+    if raw.strip().lower() in GAINS:
+        return Reading(raw.strip().lower())
+    return Reading(default, f"The link's {PARAM_GAIN}={_quote(raw)} is not 'exponential' or 'linear'; using {default}.")
+
+
+def read_flag(raw: str | None, *, name: str, default: bool = False) -> Reading[bool]:
+    """A mode flag: 1/true/on/yes or 0/false/off/no, else the default with a note."""
+    if raw is None or raw == "":
+        return Reading(default)
+    word = raw.strip().lower()
+    if word in ("1", "true", "on", "yes"):
+        return Reading(True)
+    if word in ("0", "false", "off", "no"):
+        return Reading(False)
+    return Reading(default, f"The link's {name}={_quote(raw)} is not 1 or 0; using {'1' if default else '0'}.")
+
+
+def read_order(raw: str | None, *, valid_ids: Sequence[str], default: Sequence[str],
+               name: str = PARAM_ORDER) -> Reading[tuple[str, ...]]:
+    """A comma-separated list of distinct known ids (a subset, in order), else the default.
+
+    Ids left out of the list are "not returned". An empty list is allowed
+    only as ``-`` (nothing returned), so a stray ``order=`` does not wipe a ranking.
+    """
+    if raw is None or raw == "":
+        return Reading(tuple(default))
+    if raw.strip() == "-":
+        return Reading(())
+    ids = [part.strip() for part in raw.split(",")]
+    known = set(valid_ids)
+    unknown = [i for i in ids if i not in known]
+    if unknown:
+        return Reading(tuple(default), f"The link's {name} names unknown document {_quote(unknown[0])}; "
+                                       f"using the default order.")
+    if len(set(ids)) != len(ids):
+        return Reading(tuple(default), f"The link's {name} lists a document twice; using the default order.")
+    return Reading(tuple(ids))
+
+
+def write_order(order: Iterable[str]) -> str:
+    """The URL form of an order, the inverse of :func:`read_order`."""
+    order = list(order)
+    return ",".join(order) if order else "-"
+
+
+def read_grades(raw: str | None, *, valid_ids: Sequence[str], default: Mapping[str, int],
+                lo: int, hi: int) -> Reading[dict[str, int]]:
+    """Grade overrides ``id:grade,id:grade`` on top of the defaults, each in lo..hi, else the defaults."""
+    if raw is None or raw == "":
+        return Reading(dict(default))
+    grades = dict(default)
+    known = set(valid_ids)
+    for part in raw.split(","):
+        doc, sep, grade = part.partition(":")
+        doc = doc.strip()
+        if not sep or doc not in known:
+            return Reading(dict(default), f"The link's {PARAM_GRADES} entry {_quote(part)} is not "
+                                          f"'document:grade' with a known document; using the default grades.")
+        try:
+            value = int(grade)
+        except ValueError:
+            value = None
+        if value is None or not lo <= value <= hi:
+            return Reading(dict(default), f"The link's grade for {_quote(doc)} must be a whole number from "
+                                          f"{lo} to {hi}; using the default grades.")
+        grades[doc] = value
+    return Reading(grades)
+
+
+def load_mode_flags(params: Mapping[str, str], session: MutableMapping) -> list[str]:
+    """Copy the mode flags from the URL into the session (first visit only); return notes.
+
+    A flag already in the session (set by its toggle) wins over the URL.
+    """
+    notes = []
+    for flag in MODE_FLAGS:
+        if flag in session:
+            continue
+        reading = read_flag(params.get(flag), name=flag)
+        session[flag] = reading.value
+        if reading.note:
+            notes.append(reading.note)
+    return notes

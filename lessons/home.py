@@ -1,0 +1,28 @@
+"""Home: what Rankwise teaches, the map of the course, how to use it."""
+from __future__ import annotations
+
+import streamlit as st
+
+from lessons import prose, registry
+
+NAME = "home"
+
+
+def render() -> None:
+    st.title(prose.section(NAME, "Title"))
+    st.markdown(prose.section(NAME, "Welcome"))
+    left, right = st.columns(2, gap="large")
+    with left:
+        st.subheader("What you will be able to do")
+        st.markdown(prose.section(NAME, "What you will be able to do"))
+    with right:
+        st.subheader("How to use it")
+        st.markdown(prose.section(NAME, "How to use it"))
+    st.subheader("The course")
+    st.markdown(prose.section(NAME, "The course"))
+    lessons = [spec for spec in registry.PAGES if spec.in_sequence]
+    for number, spec in enumerate(lessons, 1):
+        with st.container(border=True):
+            st.page_link(registry.page_for(spec), label=f"{number}. {spec.title}", icon=spec.icon)
+            st.caption(spec.summary)
+    st.info(prose.section(NAME, "Conventions"), icon="📏")

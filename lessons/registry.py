@@ -1,0 +1,58 @@
+"""The one ordered list of pages: navigation, the home page's map and previous/next links.
+
+A page is listed here only once it exists (no placeholder pages). Titles are
+fixed: links and tests rely on them.
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+
+import streamlit as st
+
+from lessons import prose
+
+
+@dataclass(frozen=True)
+class PageSpec:
+    section: str  # navigation section
+    title: str
+    module: str  # lessons.<module> exposes render(); its prose is lessons/text/<module>.md
+    url_path: str
+    icon: str  # an emoji: a ":material/" icon would fetch a font from a CDN
+    in_sequence: bool = True  # part of the previous/next walk through the course
+
+    @property
+    def summary(self) -> str:
+        """The one-line description on the home page's map (the page's "## Summary")."""
+        return prose.section(self.module, "Summary")
+
+
+PAGES: tuple[PageSpec, ...] = (
+    PageSpec("Start", "Home", "home", "home", "🏠", in_sequence=False),
+)
+
+
+def page_for(spec: PageSpec) -> st.Page:
+    """The st.Page for a spec (the same spec always gives the same page identity)."""
+    module = importlib.import_module(f"lessons.{spec.module}")
+    return st.Page(module.render, title=spec.title, icon=spec.icon, url_path=spec.url_path,
+                   default=spec is PAGES[0])
+
+
+def navigation() -> dict[str, list[st.Page]]:
+    """Sections in order, each with its pages, for st.navigation."""
+    sections: dict[str, list[st.Page]] = {}
+    for spec in PAGES:
+        sections.setdefault(spec.section, []).append(page_for(spec))
+    return sections
+
+
+def neighbours(module: str) -> tuple[PageSpec | None, PageSpec | None]:
+    """The previous and next page in the course sequence around ``module``."""
+    walk = [p for p in PAGES if p.in_sequence]
+    names = [p.module for p in walk]
+    if module not in names:
+        raise ValueError(f"{module!r} is not a page in the course sequence")
+    i = names.index(module)
+    return (walk[i - 1] if i > 0 else None, walk[i + 1] if i + 1 < len(walk) else None)
