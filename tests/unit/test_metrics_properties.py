@@ -1,0 +1,96 @@
+"""Property tests (hypothesis) for the invariants of the metric engine."""
+import numpy as np
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+from components import metrics as m
+
+grades_st = st.lists(st.integers(min_value=-2, max_value=3), min_size=1, max_size=15)
+k_st = st.integers(min_value=1, max_value=20)
+gain_st = st.sampled_from(m.GAINS)
+
+
+@st.composite
+def ranking_with_judged(draw):
+    """Returned grades plus extra judged grades that were not returned."""
+    grades = draw(grades_st)
+    missing = draw(st.lists(st.integers(min_value=-2, max_value=3), max_size=5))
+    return grades, grades + missing
+
+
+@given(ranking_with_judged(), k_st, gain_st)
+def test_values_lie_in_0_1(data, k, gain):
+    grades, judged = data
+    qs = m.from_rankings([grades], [judged])
+    for values in (m.recall(qs, k), m.success(qs, k), m.precision(qs, k), m.reciprocal_rank(qs),
+                   m.reciprocal_rank(qs, k), m.ndcg(qs, k, gain)):
+        assert 0.0 <= values[0] <= 1.0 + 1e-12
+
+
+@given(grades_st, k_st, gain_st)
+def test_ideal_order_gives_ndcg_1(grades, k, gain):
+    assume(max(grades) >= 1)
+    ideal = sorted(grades, reverse=True)
+    assert abs(m.ndcg_at_k(ideal, k, gain=gain) - 1.0) < 1e-12
+
+
+@given(ranking_with_judged(), k_st)
+def test_recall_never_decreases_with_k(data, k):
+    grades, judged = data
+    qs = m.from_rankings([grades], [judged])
+    assert m.recall(qs, k + 1)[0] >= m.recall(qs, k)[0]
+
+
+@given(grades_st, st.data())
+def test_moving_a_relevant_item_up_never_lowers_rr(grades, data):
+    relevant = [i for i, g in enumerate(grades) if g >= 1]
+    assume(relevant)
+    i = data.draw(st.sampled_from(relevant))
+    j = data.draw(st.integers(min_value=0, max_value=i))
+    moved = grades[:i] + grades[i + 1:]
+    moved.insert(j, grades[i])
+    assert m.reciprocal_rank_of(moved) >= m.reciprocal_rank_of(grades)
+
+
+@given(ranking_with_judged(), k_st, gain_st, st.data())
+def test_swapping_above_a_strictly_lower_grade_never_lowers_dcg(data, k, gain, draw):
+    grades, judged = data
+    assume(len(grades) >= 2)
+    i = draw.draw(st.integers(min_value=0, max_value=len(grades) - 2))
+    j = draw.draw(st.integers(min_value=i + 1, max_value=len(grades) - 1))
+    assume(max(grades[j], 0) > max(grades[i], 0))  # the lower item has the strictly higher gain
+    swapped = list(grades)
+    swapped[i], swapped[j] = swapped[j], swapped[i]
+    assert m.dcg_at_k(swapped, k, gain) >= m.dcg_at_k(grades, k, gain) - 1e-12
+    assert m.ndcg_at_k(swapped, k, judged, gain) >= m.ndcg_at_k(grades, k, judged, gain) - 1e-12
+
+
+@given(ranking_with_judged(), k_st, gain_st, st.randoms(use_true_random=False))
+def test_reordering_below_the_last_relevant_item_changes_nothing(data, k, gain, rnd):
+    grades, judged = data
+    last = max([i for i, g in enumerate(grades) if g >= 1], default=-1)
+    tail = grades[last + 1:]
+    rnd.shuffle(tail)
+    shuffled = grades[:last + 1] + tail
+    a, b = m.from_rankings([grades], [judged]), m.from_rankings([shuffled], [judged])
+    for f in (m.recall, m.success, m.precision, m.reciprocal_rank):
+        assert f(a, k)[0] == f(b, k)[0]
+    assert m.ndcg(a, k, gain)[0] == m.ndcg(b, k, gain)[0]
+
+
+@given(st.lists(ranking_with_judged(), min_size=1, max_size=6), st.one_of(st.none(), k_st))
+def test_mrr_is_the_mean_of_per_query_rr(queries, k):
+    rankings = [g for g, _ in queries]
+    qs = m.from_rankings(rankings, [j for _, j in queries])
+    per_query = [m.reciprocal_rank_of(g, k) for g in rankings]
+    assert abs(m.mean_reciprocal_rank(rankings, k) - np.mean(per_query)) < 1e-12
+    assert np.allclose(m.reciprocal_rank(qs, k), per_query)
+
+
+@given(st.lists(ranking_with_judged(), min_size=1, max_size=6), k_st, gain_st)
+def test_the_core_equals_the_per_ranking_wrappers(queries, k, gain):
+    qs = m.from_rankings([g for g, _ in queries], [j for _, j in queries])
+    for q, (grades, judged) in enumerate(queries):
+        n_rel = sum(1 for g in judged if g >= 1)
+        assert m.recall(qs, k)[q] == m.recall_at_k(grades, k, n_relevant=n_rel)
+        assert m.ndcg(qs, k, gain)[q] == m.ndcg_at_k(grades, k, judged, gain)

@@ -1,0 +1,74 @@
+"""The engine's ValueErrors: each says what was wrong and what is expected."""
+import numpy as np
+import pytest
+
+from components import metrics as m
+
+
+@pytest.mark.parametrize("k", [0, -1, 2.5, "3", True, None])
+def test_bad_k(k):
+    with pytest.raises(ValueError, match="k must"):
+        m.recall_at_k([1, 0], k)
+
+
+def test_mismatched_lengths():
+    with pytest.raises(ValueError, match="one entry per returned document"):
+        m.query_set(1, [0, 0], [1, 2], [1], [0], [1])
+    with pytest.raises(ValueError, match="same length"):
+        m.query_set(1, [0], [1], [1], [0, 0], [1])
+
+
+def test_query_index_and_rank_ranges():
+    with pytest.raises(ValueError, match="between 0 and 0"):
+        m.query_set(1, [1], [1], [1], [0], [1])
+    with pytest.raises(ValueError, match="ranks start at 1"):
+        m.query_set(1, [0], [0], [1], [0], [1])
+
+
+def test_fractional_grades_and_bad_gain():
+    with pytest.raises(ValueError, match="whole numbers"):
+        m.dcg_at_k([1.5, 0], 2)
+    with pytest.raises(ValueError, match="gain must be"):
+        m.dcg_at_k([1, 0], 2, gain="log")
+
+
+def test_n_relevant_below_the_relevant_items_returned():
+    with pytest.raises(ValueError, match="at least the 2 relevant"):
+        m.recall_at_k([1, 1, 0], 3, n_relevant=1)
+
+
+def test_no_relevant_item_scores_zero_everywhere():
+    qs = m.from_rankings([[0, -2, 0]])
+    for f in (m.recall, m.success, m.precision, m.reciprocal_rank):
+        assert f(qs, 3)[0] == 0.0
+    assert m.ndcg(qs, 3)[0] == 0.0
+    assert m.ndcg(qs, 3, "linear")[0] == 0.0
+
+
+def test_k_beyond_the_list():
+    assert m.recall_at_k([0, 1], 50) == 1.0
+    assert m.precision_at_k([0, 1], 10) == 0.1  # divided by k, as trec_eval
+    assert m.ndcg_at_k([2, 1], 10) == 1.0
+
+
+def test_empty_query_set_and_empty_ranking():
+    qs = m.from_rankings([[]], [[1, 2]])
+    assert m.recall(qs, 5)[0] == 0.0 and m.ndcg(qs, 5)[0] == 0.0
+    assert m.from_rankings([]).n_queries == 0
+
+
+@pytest.mark.parametrize("args, message", [
+    ((100, 50, 10, 11), "does not fit"),
+    ((10, 5, 20, 0), "at least as many"),
+    ((10, 5, -1, 0), "returned must be"),
+    ((0, 0, 0, 0), "at least one document"),
+])
+def test_set_retrieval_validation(args, message):
+    with pytest.raises(ValueError, match=message):
+        m.set_retrieval(*args)
+
+
+def test_nothing_relevant_in_the_collection():
+    counts = m.set_retrieval(10, 0, 3, 0)
+    assert counts.recall == 0.0 and counts.precision == 0.0 and counts.accuracy == pytest.approx(0.7)
+    assert np.isnan(m.set_retrieval(10, 5, 0, 0).precision)

@@ -1,0 +1,63 @@
+"""House rules that a test can check: pure modules stay pure, prose files stay in sync, README = CI."""
+import ast
+from pathlib import Path
+
+import pytest
+
+from lessons import prose, registry
+
+ROOT = Path(__file__).resolve().parents[2]
+PURE = ["metrics", "scenarios", "state", "formatting", "quiz", "trec", "measures", "evaluate"]
+
+
+@pytest.mark.parametrize("name", PURE)
+def test_pure_modules_do_not_import_streamlit(name):
+    path = ROOT / "components" / f"{name}.py"
+    if not path.exists():
+        pytest.skip(f"components/{name}.py does not exist yet")
+    tree = ast.parse(path.read_text())
+    imported = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import)
+                for alias in node.names}
+    imported |= {node.module.split(".")[0] for node in ast.walk(tree)
+                 if isinstance(node, ast.ImportFrom) and node.module}
+    assert "streamlit" not in imported
+
+
+def test_every_page_has_its_prose_and_summary():
+    for spec in registry.PAGES:
+        assert spec.summary, f"lessons/text/{spec.module}.md needs a '## Summary'"
+
+
+def test_page_titles_and_paths_are_unique():
+    assert len({p.title for p in registry.PAGES}) == len(registry.PAGES)
+    assert len({p.url_path for p in registry.PAGES}) == len(registry.PAGES)
+
+
+def test_prose_fill_checks_placeholders():
+    assert prose.fill("k = {k}", k=5) == "k = 5"
+    with pytest.raises(KeyError):
+        prose.fill("k = {k}")
+    with pytest.raises(KeyError):
+        prose.fill("k = {k}", k=1, extra=2)
+    with pytest.raises(KeyError, match="has no section"):
+        prose.section("home", "No such heading")
+
+
+def readme_commands():
+    text = (ROOT / "README.md").read_text()
+    blocks = text.split("```bash\n")[1:]
+    return [block.split("```")[0].strip() for block in blocks]
+
+
+def test_readme_gives_exactly_two_commands_and_ci_runs_the_test_one():
+    commands = readme_commands()
+    assert len(commands) == 2
+    assert "streamlit run app.py" in commands[0]
+    assert commands[1].endswith("pytest")
+    ci = (ROOT / ".ci" / "run").read_text().splitlines()
+    assert commands[1] in ci, ".ci/run must run the README's test command verbatim"
+
+
+def test_no_pages_folder_and_usage_stats_off():
+    assert not (ROOT / "pages").exists(), "a pages/ folder switches Streamlit to legacy multipage mode"
+    assert "gatherUsageStats = false" in (ROOT / ".streamlit" / "config.toml").read_text()
