@@ -66,3 +66,23 @@ def metric_by_k(ks: Sequence[int], values: Sequence[float], *, metric: str, curr
             + f". The current cutoff k = {current_k} is marked"
             + (f" at {fmt(current['value'].iloc[0])}." if len(current) else "."))
     return Figure(styled(chart, scale), text)
+
+
+def share_bars(values: dict[str, float], labels: dict[str, str], *, scale: float = 1.0) -> Figure:
+    """Horizontal bars on a 0–1 axis, one per named value, each labelled with its display text.
+
+    ``labels`` gives the text shown at each bar's end (formatted by the page,
+    so the chart says what the metric cards say). A value that does not exist
+    (nan) gets no bar.
+    """
+    if set(values) != set(labels):
+        raise ValueError("need exactly one label per value")
+    names = list(values)
+    data = pd.DataFrame({"name": names, "value": [0.0 if v != v else v for v in values.values()],
+                         "label": [labels[n] for n in names]})
+    y = alt.Y("name:N", sort=names, title=None)
+    x = alt.X("value:Q", scale=alt.Scale(domain=[0, 1]), title=None, axis=alt.Axis(tickCount=5))
+    bars = alt.Chart(data).mark_bar(color=ACCENT, height={"band": 0.7}).encode(x=x, y=y)
+    text = alt.Chart(data).mark_text(align="left", dx=6, fontWeight="bold").encode(x=x, y=y, text="label:N")
+    chart = (bars + text).properties(height=round(44 * len(names) * scale), width="container")
+    return Figure(styled(chart, scale), "; ".join(f"{n}: {labels[n]}" for n in names) + ".")

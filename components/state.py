@@ -156,3 +156,8 @@ def load_mode_flags(params: Mapping[str, str], session: MutableMapping) -> list[
         if reading.note:
             notes.append(reading.note)
     return notes
+
+
+# --- lesson 0: why accuracy fails --------------------------------------------
+ACCURACY_RETURNED = "accuracy.returned"
+ACCURACY_RELEVANT_RETURNED = "accuracy.relevant_returned"

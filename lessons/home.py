@@ -26,3 +26,7 @@ def render() -> None:
             st.page_link(registry.page_for(spec), label=f"{number}. {spec.title}", icon=spec.icon)
             st.caption(spec.summary)
     st.info(prose.section(NAME, "Conventions"), icon="📏")
+
+
+if __name__ == "__main__":
+    render()

@@ -1,9 +1,32 @@
-"""Page furniture shared by the lessons: the previous/next links at the foot of a lesson."""
+"""Page furniture shared by the lessons, each piece reading its prose from lessons/text/<module>.md:
+the formula with its "where" list, the summary card, the real-world reps, previous/next links."""
 from __future__ import annotations
 
 import streamlit as st
 
-from lessons import registry
+from lessons import prose, registry
+
+
+def show_formula(module: str) -> None:
+    """The lesson's formula ("## Formula") and the meaning of every symbol ("## Where")."""
+    with st.container(border=True):
+        st.markdown(prose.section(module, "Formula"))
+        st.markdown("**where**\n\n" + prose.section(module, "Where"))
+
+
+def show_summary_card(module: str) -> None:
+    """Three lines: what the metric sees, what it is blind to, when to use it."""
+    st.subheader("Summary")
+    with st.container(border=True):
+        st.markdown(f"👁️ **Sees:** {prose.section(module, 'Card sees')}\n\n"
+                    f"🙈 **Blind to:** {prose.section(module, 'Card blind')}\n\n"
+                    f"🧭 **Use it for:** {prose.section(module, 'Card use')}")
+
+
+def show_reps(module: str) -> None:
+    """A short checklist for the learner's own pipeline."""
+    st.subheader("Real-world reps")
+    st.markdown(prose.section(module, "Reps"))
 
 
 def show_prev_next(module: str) -> None:
@@ -15,3 +38,10 @@ def show_prev_next(module: str) -> None:
         left.page_link(registry.page_for(before), label=f"Previous: {before.title}", icon="⬅️")
     if after:
         right.page_link(registry.page_for(after), label=f"Next: {after.title}", icon="➡️")
+
+
+def show_lesson_end(module: str) -> None:
+    """Summary card, real-world reps and previous/next, in the lesson format's order."""
+    show_summary_card(module)
+    show_reps(module)
+    show_prev_next(module)

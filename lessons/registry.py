@@ -5,8 +5,8 @@ fixed: links and tests rely on them.
 """
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
+from pathlib import Path
 
 import streamlit as st
 
@@ -17,7 +17,7 @@ from lessons import prose
 class PageSpec:
     section: str  # navigation section
     title: str
-    module: str  # lessons.<module> exposes render(); its prose is lessons/text/<module>.md
+    module: str  # lessons/<module>.py runs render() as a page script; its prose is lessons/text/<module>.md
     url_path: str
     icon: str  # an emoji: a ":material/" icon would fetch a font from a CDN
     in_sequence: bool = True  # part of the previous/next walk through the course
@@ -30,13 +30,16 @@ class PageSpec:
 
 PAGES: tuple[PageSpec, ...] = (
     PageSpec("Start", "Home", "home", "home", "🏠", in_sequence=False),
+    PageSpec("Start", "Why accuracy fails", "accuracy", "why-accuracy-fails", "🎯"),
 )
 
 
+LESSONS_DIR = Path(__file__).parent
+
+
 def page_for(spec: PageSpec) -> st.Page:
-    """The st.Page for a spec (the same spec always gives the same page identity)."""
-    module = importlib.import_module(f"lessons.{spec.module}")
-    return st.Page(module.render, title=spec.title, icon=spec.icon, url_path=spec.url_path,
+    """The st.Page for a spec: the file lessons/<module>.py (the same spec gives the same page)."""
+    return st.Page(LESSONS_DIR / f"{spec.module}.py", title=spec.title, icon=spec.icon, url_path=spec.url_path,
                    default=spec is PAGES[0])
 
 

@@ -1,0 +1,96 @@
+"""Lesson 0: why plain accuracy fails (the 10,000-document "Python" collection)."""
+from __future__ import annotations
+
+import streamlit as st
+
+from components import charts, metrics, scenarios, state
+from components.formatting import fmt
+from components.widgets import chart_scale, show_figure
+from lessons import layout, prose
+
+NAME = "accuracy"
+N = scenarios.ACCURACY_COLLECTION
+RELEVANT = scenarios.ACCURACY_RELEVANT
+DEFAULT = scenarios.ACCURACY_PRESETS["Top 10, half of them relevant"]
+
+
+def _apply_preset(case: scenarios.AccuracyCase) -> None:
+    st.session_state[state.ACCURACY_RETURNED] = case.returned
+    st.session_state[state.ACCURACY_RELEVANT_RETURNED] = case.relevant_returned
+
+
+def relevant_bounds(returned: int) -> tuple[int, int]:
+    """How many of ``returned`` documents can be relevant: at least those forced in, at most 50."""
+    return max(0, returned - (N - RELEVANT)), min(RELEVANT, returned)
+
+
+def _inputs() -> tuple[int, int]:
+    """Preset buttons and two bounded inputs; returns (returned, relevant returned)."""
+    st.session_state.setdefault(state.ACCURACY_RETURNED, DEFAULT.returned)
+    st.session_state.setdefault(state.ACCURACY_RELEVANT_RETURNED, DEFAULT.relevant_returned)
+    buttons = st.columns(len(scenarios.ACCURACY_PRESETS))
+    for column, (name, case) in zip(buttons, scenarios.ACCURACY_PRESETS.items()):
+        column.button(name, on_click=_apply_preset, args=(case,), key=f"accuracy.preset.{name}", width="stretch")
+    left, right = st.columns(2)
+    returned = left.number_input("Documents returned", min_value=0, max_value=N, step=1,
+                                 key=state.ACCURACY_RETURNED)
+    lo, hi = relevant_bounds(returned)
+    current = st.session_state[state.ACCURACY_RELEVANT_RETURNED]
+    st.session_state[state.ACCURACY_RELEVANT_RETURNED] = min(max(current, lo), hi)
+    relevant_returned = right.number_input(f"…of which relevant ({lo} to {hi} possible)", min_value=lo,
+                                           max_value=hi, step=1, key=state.ACCURACY_RELEVANT_RETURNED)
+    return int(returned), int(relevant_returned)
+
+
+def _verdict(accuracy: float, nothing: float) -> str:
+    gap = (accuracy - nothing) * 100
+    if abs(gap) < 1e-9:
+        return prose.section(NAME, "Verdict same")
+    if gap > 0:
+        return prose.text(NAME, "Verdict better", gap=f"{gap:.2f}".rstrip("0").rstrip("."))
+    return prose.section(NAME, "Verdict worse")
+
+
+def render() -> None:
+    st.title("Why accuracy fails")
+    st.markdown(prose.section(NAME, "Intro"))
+    layout.show_formula(NAME)
+
+    st.subheader("Try it")
+    st.markdown(prose.section(NAME, "Try it"))
+    returned, tp = _inputs()
+    counts = metrics.set_retrieval(N, RELEVANT, returned, tp)
+    tn = (N - RELEVANT) - (returned - tp)
+
+    values = {"precision": counts.precision, "recall": counts.recall, "accuracy": counts.accuracy}
+    shown = {"precision": fmt(counts.precision, "percent"), "recall": fmt(counts.recall),
+             "accuracy": fmt(counts.accuracy, "percent")}
+    cards = st.columns(3)
+    cards[0].metric("Precision (relevant share of returned)", shown["precision"])
+    cards[1].metric("Recall (share of relevant found)", shown["recall"])
+    cards[2].metric("Accuracy (correct decisions)", shown["accuracy"])
+
+    left, right = st.columns([3, 2], gap="large")
+    with left:
+        st.markdown("**The arithmetic**")
+        arithmetic = prose.text(NAME, "Arithmetic", tp=f"{tp:,}", returned=f"{returned:,}", relevant=RELEVANT,
+                                tn=f"{tn:,}", collection=f"{N:,}", **shown)
+        if returned == 0:
+            lines = arithmetic.splitlines()
+            lines[0] = prose.text(NAME, "Precision undefined", tp=tp)
+            arithmetic = "\n".join(lines)
+        st.markdown(arithmetic)
+        nothing = metrics.set_retrieval(N, RELEVANT, 0, 0).accuracy
+        st.info(prose.text(NAME, "Do nothing", nothing=fmt(nothing, "percent"),
+                           accuracy=shown["accuracy"], verdict=_verdict(counts.accuracy, nothing)),
+                icon="🤔")
+    with right:
+        show_figure(charts.share_bars(values, shown, scale=chart_scale()), key="accuracy.chart")
+
+    st.subheader("What went wrong")
+    st.markdown(prose.section(NAME, "What went wrong"))
+    layout.show_lesson_end(NAME)
+
+
+if __name__ == "__main__":
+    render()
