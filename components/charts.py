@@ -40,32 +40,59 @@ def styled(chart: alt.TopLevelMixin, scale: float = 1.0) -> alt.TopLevelMixin:
             .configure_view(strokeWidth=0))
 
 
-def metric_by_k(ks: Sequence[int], values: Sequence[float], *, metric: str, current_k: int,
+def metric_by_k(ks: Sequence[int], series: dict[str, Sequence[float]], *, metric: str, current_k: int,
                 scale: float = 1.0, step: bool = True) -> Figure:
-    """A metric plotted against the cutoff k, with the current k marked by a rule and a point.
+    """One or more metric curves against the cutoff k, with the current k marked by a dashed rule.
 
-    ``step`` draws a step curve (Recall@k, which only changes at a hit);
-    otherwise points joined by lines (nDCG@k).
+    ``series`` maps a name (a system, "current order") to one value per k.
+    ``step`` draws step curves (Recall@k changes only at a hit); otherwise
+    points joined by lines. Series differ by dash and point shape as well as
+    colour.
     """
-    if len(ks) != len(values) or not len(ks):
-        raise ValueError("need one value per k, and at least one k")
-    data = pd.DataFrame({"k": list(ks), "value": list(values)})
-    data["label"] = [fmt(v) for v in values]
+    ks = list(ks)
+    if not ks or any(len(v) != len(ks) for v in series.values()) or not series:
+        raise ValueError("need at least one k, and one value per k in every series")
+    rows = [{"k": k, "value": float(v), "series": name, "label": fmt(v)}
+            for name, values in series.items() for k, v in zip(ks, values)]
+    data = pd.DataFrame(rows)
+    names = list(series)
     x = alt.X("k:Q", title="cutoff k", scale=alt.Scale(domain=[min(ks), max(ks)]), axis=alt.Axis(tickMinStep=1))
     y = alt.Y("value:Q", title=metric, scale=alt.Scale(domain=[0, 1]))
-    line = alt.Chart(data).mark_line(interpolate="step-after" if step else "linear", color=ACCENT,
-                                     strokeWidth=2 * scale).encode(x=x, y=y)
-    points = alt.Chart(data).mark_point(filled=True, color=ACCENT, size=30 * scale).encode(
-        x=x, y=y, tooltip=[alt.Tooltip("k:Q"), alt.Tooltip("label:N", title=metric)])
-    current = data[data["k"] == current_k]
-    rule = alt.Chart(pd.DataFrame({"k": [current_k]})).mark_rule(strokeDash=[6, 4], color=MUTED).encode(x="k:Q")
-    marker = alt.Chart(current).mark_point(shape="diamond", filled=True, size=140 * scale, color="#d1242f").encode(x=x, y=y)
-    chart = (line + points + rule + marker).properties(height=round(220 * scale), width="container")
-    text = (f"{metric} for k = {min(ks)} to {max(ks)}: "
-            + ", ".join(f"k={k}: {fmt(v)}" for k, v in zip(ks, values))
-            + f". The current cutoff k = {current_k} is marked"
-            + (f" at {fmt(current['value'].iloc[0])}." if len(current) else "."))
+    legend = alt.Legend(title=None, orient="bottom") if len(names) > 1 else None
+    color = alt.Color("series:N", sort=names, legend=legend, scale=alt.Scale(range=[ACCENT, "#bf8700", "#8250df"]))
+    dash = alt.StrokeDash("series:N", sort=names, legend=None)
+    shape = alt.Shape("series:N", sort=names, legend=legend)
+    line = alt.Chart(data).mark_line(interpolate="step-after" if step else "linear",
+                                     strokeWidth=2 * scale).encode(x=x, y=y, color=color, strokeDash=dash)
+    points = alt.Chart(data).mark_point(filled=True, size=40 * scale).encode(
+        x=x, y=y, color=color, shape=shape,
+        tooltip=[alt.Tooltip("series:N", title=" "), alt.Tooltip("k:Q"), alt.Tooltip("label:N", title=metric)])
+    rule = alt.Chart(pd.DataFrame({"k": [current_k]})).mark_rule(strokeDash=[6, 4], color=MUTED,
+                                                                  strokeWidth=2 * scale).encode(x="k:Q")
+    chart = (line + points + rule).properties(height=round(230 * scale), width="container")
+    at_k = "; ".join(f"{name}: {fmt(values[ks.index(current_k)])}" for name, values in series.items()
+                     if current_k in ks)
+    text = (f"{metric} for k = {min(ks)} to {max(ks)}. "
+            + " ".join(f"{name}: {describe_steps(ks, values)}." for name, values in series.items())
+            + (f" At the current cutoff k = {current_k}: {at_k}." if at_k else ""))
     return Figure(styled(chart, scale), text)
+
+
+def describe_steps(ks: Sequence[int], values: Sequence[float]) -> str:
+    """A curve in words, naming only the k where it changes.
+
+    Examples
+    --------
+    >>> describe_steps([1, 2, 3, 4], [0.1, 0.1, 0.3, 0.3])
+    '0.100 at k=1, 0.300 from k=3, and 0.300 at k=4'
+    >>> describe_steps([1, 2], [0.5, 0.5])
+    '0.500 at every k'
+    """
+    if all(fmt(v) == fmt(values[0]) for v in values):
+        return f"{fmt(values[0])} at every k"
+    parts = [f"{fmt(values[0])} at k={ks[0]}"]
+    parts += [f"{fmt(v)} from k={k}" for k, v, before in zip(ks[1:], values[1:], values) if fmt(v) != fmt(before)]
+    return ", ".join(parts) + f", and {fmt(values[-1])} at k={ks[-1]}"
 
 
 def share_bars(values: dict[str, float], labels: dict[str, str], *, scale: float = 1.0) -> Figure:
@@ -86,3 +113,59 @@ def share_bars(values: dict[str, float], labels: dict[str, str], *, scale: float
     text = alt.Chart(data).mark_text(align="left", dx=6, fontWeight="bold").encode(x=x, y=y, text="label:N")
     chart = (bars + text).properties(height=round(44 * len(names) * scale), width="container")
     return Figure(styled(chart, scale), "; ".join(f"{n}: {labels[n]}" for n in names) + ".")
+
+
+def reciprocal_rank_curve(max_rank: int, hits: dict[str, int | None], *, scale: float = 1.0) -> Figure:
+    """The 1/rank discount for ranks 1..max_rank, with each query's current hit marked and labelled.
+
+    ``hits`` maps a query name to the rank of its first relevant result
+    (None when it has none: listed in the text, not drawn).
+    """
+    ranks = list(range(1, max_rank + 1))
+    curve = pd.DataFrame({"rank": ranks, "rr": [1 / r for r in ranks]})
+    marks = pd.DataFrame([{"rank": r, "rr": 1 / r, "query": name, "label": f"{name}: {fmt(1 / r)}"}
+                          for name, r in hits.items() if r is not None and r <= max_rank])
+    x = alt.X("rank:Q", title="position of the first relevant result", scale=alt.Scale(domain=[1, max_rank]),
+              axis=alt.Axis(tickMinStep=1))
+    y = alt.Y("rr:Q", title="reciprocal rank 1 / rank", scale=alt.Scale(domain=[0, 1.05]))
+    line = alt.Chart(curve).mark_line(color=MUTED, strokeWidth=2 * scale, point=True).encode(x=x, y=y)
+    layers = [line]
+    if len(marks):
+        names = list(marks["query"])
+        shape = alt.Shape("query:N", sort=names, legend=None)
+        points = alt.Chart(marks).mark_point(filled=True, size=160 * scale, color=ACCENT).encode(
+            x=x, y=y, shape=shape, tooltip=["label:N"])
+        labels = alt.Chart(marks).mark_text(align="left", dx=10, dy=-10, fontWeight="bold").encode(
+            x=x, y=y, text="label:N")
+        layers += [points, labels]
+    chart = alt.layer(*layers).properties(height=round(240 * scale), width="container")
+    described = "; ".join(f"{name}: first hit at position {r}, reciprocal rank {fmt(1 / r)}" if r is not None
+                          else f"{name}: no relevant result, reciprocal rank 0.000" for name, r in hits.items())
+    text = (f"The curve 1/rank falls from 1.000 at position 1 to 0.500 at 2, 0.333 at 3 and "
+            f"{fmt(1 / max_rank)} at {max_rank}. {described}.")
+    return Figure(styled(chart, scale), text)
+
+
+def discounted_gain_by_position(current: Sequence[float], ideal: Sequence[float], *, scale: float = 1.0) -> Figure:
+    """Discounted gain at each position: the current order as bars, the ideal as a dashed line with points.
+
+    The two differ by mark (bar against line) as well as colour.
+    """
+    rows = ([{"position": i, "value": float(v), "ordering": "current order", "label": fmt(v)}
+             for i, v in enumerate(current, 1)]
+            + [{"position": i, "value": float(v), "ordering": "ideal order", "label": fmt(v)}
+               for i, v in enumerate(ideal, 1)])
+    data = pd.DataFrame(rows)
+    x = alt.X("position:O", title="position", axis=alt.Axis(labelAngle=0))
+    y = alt.Y("value:Q", title="discounted gain")
+    tooltip = ["ordering:N", "position:O", alt.Tooltip("label:N", title="discounted gain")]
+    bars = alt.Chart(data[data["ordering"] == "current order"]).mark_bar(color=ACCENT, width={"band": 0.6}).encode(
+        x=x, y=y, tooltip=tooltip)
+    line = alt.Chart(data[data["ordering"] == "ideal order"]).mark_line(
+        color="#bf8700", strokeDash=[6, 3], strokeWidth=2 * scale,
+        point=alt.OverlayMarkDef(filled=False, size=70 * scale, color="#bf8700")).encode(x=x, y=y, tooltip=tooltip)
+    chart = (bars + line).properties(height=round(220 * scale), width="container")
+    text = ("Discounted gain by position, current order (bars) against the ideal order (dashed line): "
+            + "; ".join(f"position {i}: {fmt(c)} against {fmt(d)}" for i, (c, d) in enumerate(zip(current, ideal), 1))
+            + ".")
+    return Figure(styled(chart, scale), text)

@@ -161,3 +161,29 @@ def load_mode_flags(params: Mapping[str, str], session: MutableMapping) -> list[
 # --- lesson 0: why accuracy fails --------------------------------------------
 ACCURACY_RETURNED = "accuracy.returned"
 ACCURACY_RELEVANT_RETURNED = "accuracy.relevant_returned"
+
+# --- lesson 1: Recall@k ---------------------------------------------------------
+RECALL_EDITOR = "recall.editor"
+RECALL_K = "recall.k"  # the main slider, mirrored in the URL as ?k=
+RECALL_COMPARE_K = "recall.compare_k"
+RECALL_HIT_RATE_K = "recall.hit_rate_k"
+
+# --- practice: questions and progress (components/quiz_ui.py) -------------------
+QUIZ_PREFIX = "quiz."  # every show_question key lives under quiz.<key>.<part> (answer, result, hints, ...)
+PROGRESS_SOLVED = "progress.solved"  # frozenset of solved question ids: the session's source of truth
+PROGRESS_SYNCED = "progress.synced"  # bool: the browser's stored progress has been read and merged
+PROGRESS_SHOWN = "progress.shown"  # the solved ids the sidebar showed last (stale after a fragment rerun)
+PROGRESS_STORE = "progress.store"  # key of the localStorage helper component
+PROGRESS_RESET = "progress.reset"  # the "reset my progress" button
+PRACTICE_NEW_EXERCISE = "practice.new_exercise"  # the "New exercise" button
+PRACTICE_TABS = "practice.tabs"  # the practice page's lesson tabs
+
+# --- lesson 2: MRR -----------------------------------------------------------------
+MRR_EDITORS = ("mrr.editor.1", "mrr.editor.2", "mrr.editor.3")
+MRR_CUTOFF = "mrr.cutoff"  # "none" or 1..10
+MRR_TWO_RELEVANT_EDITOR = "mrr.editor.two_relevant"
+
+# --- lesson 3: nDCG ----------------------------------------------------------------
+NDCG_EDITOR = "ndcg.editor"
+NDCG_K = "ndcg.k"  # mirrored in the URL as ?k=
+NDCG_GAIN = "ndcg.gain"

@@ -42,3 +42,22 @@ def show_figure(figure: Figure, *, key: str | None = None) -> None:
 def show_metric(column, label: str, value: float, *, help: str | None = None) -> None:
     """A live metric value, formatted the app's way."""
     column.metric(label, fmt(value), help=help)
+
+
+def show_k_slider(key: str, *, hi: int, default: int, label: str = "Cutoff k", lo: int = 1,
+                  url: bool = True, help: str | None = None) -> int:
+    """A slider for the cutoff k that owns ``key``; with ``url``, mirrored in the URL as ``?k=``.
+
+    On the first run the value comes from the URL when it is valid (else the
+    default, with a note saying why); every later change is written back, so a
+    copied link opens at the same k.
+    """
+    if key not in st.session_state:
+        reading = state.read_k(st.query_params.get(state.PARAM_K) if url else None, default=default, hi=hi, lo=lo)
+        st.session_state[key] = reading.value
+        if reading.note:
+            st.warning(reading.note, icon="🔗")
+    value = st.slider(label, lo, hi, key=key, help=help)
+    if url and st.query_params.get(state.PARAM_K) != str(value):
+        st.query_params[state.PARAM_K] = str(value)
+    return int(value)
