@@ -1,0 +1,229 @@
+"""A trec_eval-compatible command-line evaluator.
+
+Usage::
+
+    python -m components.evaluate QRELS RUN [-m MEASURE ...] [--gain linear|exponential]
+                                  [--per-query] [--complete] [--json]
+
+Measures are named as the field names them, case-insensitive (see
+:mod:`components.measures`); without ``-m``: R@5, R@10, RR, nDCG@10. The
+default gain is linear, so the numbers equal trec_eval's (recall_k,
+success_k, P_k, recip_rank, ndcg_cut_k); the output always names the gain.
+
+Semantics are trec_eval's (see :mod:`components.trec`): the run is ordered by
+score descending, ties by docid descending, the rank column ignored; only
+queries in both files are evaluated and averaged, unless ``--complete``
+(trec_eval's -c) scores judged queries missing from the run as 0.
+
+``--json`` prints only JSON on stdout::
+
+    {"gain": "linear", "num_queries": N, "skipped": {"qrels_only": n, "run_only": n},
+     "mean": {measure: value}, "per_query": {qid: {measure: value}}}
+
+(``per_query`` only with ``--per-query``), with canonical measure names and
+unrounded values; notes go to stderr. Otherwise an aligned table, values
+rounded to 3 decimals. A file that cannot be read prints its error on stderr
+and exits with status 1 (a usage error: status 2), never a traceback.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from components import trec
+from components.formatting import fmt
+from components.measures import DEFAULT_MEASURES, Measure, evaluate, parse_measures
+from components.metrics import GAIN_FORMULAS, GAINS, Gain
+
+EXIT_BAD_FILE = 1
+_SHOWN_QIDS = 5  # query ids listed in a note
+
+
+@dataclass(frozen=True)
+class Report:
+    """The evaluation of a run: per-query values of each measure and how many queries were skipped.
+
+    Attributes
+    ----------
+    gain : the nDCG/DCG gain used.
+    values : canonical measure name -> per-query values, aligned with ``qids``.
+    judged : the run joined with its qrels (evaluated and skipped query ids included).
+    """
+
+    gain: Gain
+    values: dict[str, np.ndarray]
+    judged: trec.JudgedRun
+
+    @property
+    def qids(self) -> tuple[str, ...]:
+        """The evaluated queries, in the qrels file's order."""
+        return self.judged.qids
+
+    @property
+    def mean(self) -> dict[str, float]:
+        """Mean of each measure over the evaluated queries."""
+        return {name: float(v.mean()) for name, v in self.values.items()}
+
+    def per_query(self) -> dict[str, dict[str, float]]:
+        """qid -> measure -> value."""
+        return {qid: {name: float(v[i]) for name, v in self.values.items()} for i, qid in enumerate(self.qids)}
+
+
+def run_evaluation(qrels: trec.Source, run: trec.Source, measures: Sequence[Measure | str] = DEFAULT_MEASURES,
+                   gain: Gain = "linear", complete: bool = False) -> Report:
+    """Read both files, judge the run and evaluate the measures on every evaluated query.
+
+    Raises :class:`components.trec.TrecFormatError` for a file that cannot be
+    read and ``ValueError`` for an unknown measure name.
+
+    Examples
+    --------
+    >>> report = run_evaluation("1 0 a 1\\n2 0 b 2\\n", "1 Q0 x 1 2 r\\n1 Q0 a 2 1 r\\n2 Q0 b 1 1 r\\n", ["MRR", "P@1"])
+    >>> report.mean
+    {'RR': 0.75, 'P@1': 0.5}
+    """
+    judged = trec.load(qrels, run, complete, gain)
+    return Report(gain, evaluate(judged.queries, measures, gain), judged)
+
+
+def to_json(report: Report, per_query: bool = False) -> str:
+    """The report as JSON: gain, num_queries, skipped, mean and (optionally) per_query; floats unrounded.
+
+    Examples
+    --------
+    >>> print(to_json(run_evaluation("1 0 a 1\\n", "1 Q0 a 1 1 r\\n", ["RR"])))
+    {"gain": "linear", "num_queries": 1, "skipped": {"qrels_only": 0, "run_only": 0}, "mean": {"RR": 1.0}}
+    """
+    document = {"gain": report.gain, "num_queries": len(report.qids), "skipped": report.judged.skipped,
+                "mean": report.mean}
+    if per_query:
+        document["per_query"] = report.per_query()
+    return json.dumps(document)
+
+
+def format_table(report: Report, per_query: bool = False, qrels_name: str = "qrels", run_name: str = "run") -> str:
+    """A readable report: the files, the gain, the query counts, and an aligned table of values.
+
+    Values are rounded for display (3 decimals); the last row is the mean.
+
+    Examples
+    --------
+    >>> report = run_evaluation("1 0 a 1\\n2 0 b 1\\n", "1 Q0 a 1 1 r\\n2 Q0 x 1 1 r\\n", ["RR", "nDCG@10"])
+    >>> print(format_table(report, per_query=True))
+    qrels    qrels
+    run      run
+    gain     linear (rel)
+    queries  2 evaluated; skipped: 0 only in qrels, 0 only in run
+    <BLANKLINE>
+    query     RR  nDCG@10
+    1      1.000    1.000
+    2      0.000    0.000
+    -----  -----  -------
+    mean   0.500    0.500
+    """
+    skipped = report.judged.skipped
+    header = [("qrels", qrels_name), ("run", run_name), ("gain", f"{report.gain} ({GAIN_FORMULAS[report.gain]})"),
+              ("queries", f"{len(report.qids)} evaluated; skipped: {skipped['qrels_only']} only in qrels, "
+                          f"{skipped['run_only']} only in run")]
+    names = list(report.values)
+    rows = [["query", *names]]
+    if per_query:
+        rows += [[qid, *(fmt(v) for v in values.values())] for qid, values in report.per_query().items()]
+    rows.append(["mean", *(fmt(v) for v in report.mean.values())])
+    return "\n".join([*_aligned([list(pair) for pair in header], numbers=False), "",
+                      *_aligned(rows, rule_before_last=per_query)])
+
+
+def _aligned(rows: list[list[str]], numbers: bool = True, rule_before_last: bool = False) -> list[str]:
+    """Rows as lines, columns two spaces apart: the first left-aligned, the others right-aligned if numbers."""
+    widths = [max(len(row[c]) for row in rows) for c in range(len(rows[0]))]
+    if rule_before_last:
+        rows = [*rows[:-1], ["-" * w for w in widths], rows[-1]]
+    return ["  ".join(cell.rjust(w) if numbers and c else cell.ljust(w) for c, (cell, w) in
+                      enumerate(zip(row, widths))).rstrip() for row in rows]
+
+
+def notes(judged: trec.JudgedRun) -> list[str]:
+    """Notes for stderr: the queries that were skipped, or scored 0 under --complete.
+
+    Examples
+    --------
+    >>> for note in notes(trec.load("1 0 a 1\\n2 0 b 1\\n", "1 Q0 a 1 1 r\\n7 Q0 a 1 1 r\\n8 Q0 a 1 1 r\\n")):
+    ...     print(note)
+    note: 1 judged query is not in the run and was skipped (--complete counts it as 0): '2'
+    note: 2 queries of the run have no judgments and were skipped: '7', '8'
+    """
+    def some(qids: tuple[str, ...]) -> str:
+        shown = ", ".join(repr(q) for q in qids[:_SHOWN_QIDS])
+        return shown + (f" and {len(qids) - _SHOWN_QIDS} more" if len(qids) > _SHOWN_QIDS else "")
+
+    found = []
+    if judged.qrels_only:
+        n = len(judged.qrels_only)
+        if judged.complete:
+            what = f"{'counts' if n == 1 else 'count'} as 0 (--complete)"
+        else:
+            what = f"{'was' if n == 1 else 'were'} skipped (--complete counts {'it' if n == 1 else 'them'} as 0)"
+        found.append(f"note: {n} judged quer{'y is' if n == 1 else 'ies are'} not in the run and {what}: "
+                     f"{some(judged.qrels_only)}")
+    if judged.run_only:
+        n = len(judged.run_only)
+        found.append(f"note: {n} quer{'y of the run has' if n == 1 else 'ies of the run have'} no judgments "
+                     f"and {'was' if n == 1 else 'were'} skipped: {some(judged.run_only)}")
+    return found
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line: QRELS RUN [-m MEASURE ...] [--gain ...] [--per-query] [--complete] [--json]."""
+    parser = argparse.ArgumentParser(
+        prog="python -m components.evaluate",
+        description="Evaluate a TREC run against qrels, with trec_eval's semantics.",
+        epilog="Measures (case-insensitive): R@k, Success@k, P@k, RR, RR@k, nDCG@k, DCG@k; aliases recall@k, "
+               "hit_rate@k, MRR, MRR@k, ndcg@k. Runs are ordered by score (ties: docid descending); "
+               "the rank column is ignored.")
+    parser.add_argument("qrels", type=Path, help="judgments: qid iter docid grade")
+    parser.add_argument("run", type=Path, help="results: qid Q0 docid rank score tag")
+    parser.add_argument("-m", "--measure", action="append", dest="measures", metavar="MEASURE",
+                        help=f"a measure to report; repeat for several (default: {' '.join(DEFAULT_MEASURES)})")
+    parser.add_argument("--gain", choices=GAINS, default="linear",
+                        help="nDCG/DCG gain: linear (rel, as trec_eval; default) or exponential (2^rel - 1)")
+    parser.add_argument("--per-query", action="store_true", help="also report every query's values")
+    parser.add_argument("--complete", action="store_true",
+                        help="count judged queries missing from the run as 0 (trec_eval -c)")
+    parser.add_argument("--json", action="store_true", help="print only JSON on stdout (notes go to stderr)")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status (0 ok, 1 a file that cannot be read, 2 usage)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        measures = parse_measures(args.measures or DEFAULT_MEASURES)
+    except ValueError as err:
+        parser.error(str(err))
+    try:
+        report = run_evaluation(args.qrels, args.run, measures, args.gain, args.complete)
+    except trec.TrecFormatError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return EXIT_BAD_FILE
+    except OSError as err:
+        print(f"error: cannot read {err.filename or 'a file'}: {err.strerror or err}", file=sys.stderr)
+        return EXIT_BAD_FILE
+    for note in notes(report.judged):
+        print(note, file=sys.stderr)
+    if args.json:
+        print(to_json(report, args.per_query))
+    else:
+        print(format_table(report, args.per_query, str(args.qrels), str(args.run)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,250 @@
+"""The command-line evaluator: output, JSON, options, and a message for every bad file.
+
+Numbers are written as arithmetic with a comment, never as bare decimals.
+Most runs call ``main(argv)`` in-process (fast); a few run
+``python -m components.evaluate`` as a subprocess, as a user would.
+"""
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from components.evaluate import main
+
+ROOT = Path(__file__).resolve().parents[2]
+LOG2_3 = math.log2(3)
+
+
+def ranking(qid: str, docs: list[str]) -> str:
+    """Run lines for docs in rank order (strictly decreasing scores)."""
+    return "".join(f"{qid} Q0 {doc} {i} {100 - i} tag\n" for i, doc in enumerate(docs, 1))
+
+
+def write(path: Path, content) -> Path:
+    path.write_bytes(content if isinstance(content, bytes) else content.encode())
+    return path
+
+
+def cli(tmp_path, capsys, qrels, run, *args):
+    """Run main() on the two contents; return (exit status, stdout, stderr)."""
+    argv = [str(write(tmp_path / "qrels.txt", qrels)), str(write(tmp_path / "run.txt", run)), *args]
+    try:
+        status = main(argv)
+    except SystemExit as exit_:  # argparse: usage errors
+        status = exit_.code
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def as_json(out: str) -> dict:
+    return json.loads(out)  # fails unless stdout holds only the JSON
+
+
+# The JAR scenario: one relevant file per query, found at positions 1, 2 and 5.
+JAR_QRELS = "j1 0 lombok-1.18.30.jar 1\nj2 0 lombok-1.18.30.jar 1\nj3 0 lombok-1.18.30.jar 1\n"
+JAR_RUN = (ranking("j1", ["lombok-1.18.30.jar", "lombok-1.18.28.jar"])
+           + ranking("j2", ["lombok-maven-plugin", "lombok-1.18.30.jar"])
+           + ranking("j3", ["a.jar", "b.jar", "c.jar", "d.jar", "lombok-1.18.30.jar"]))
+
+# The four-query example: one relevant document per query, at ranks 1, 3, 1 and 8.
+FOUR_QRELS = "".join(f"{q} 0 hit 1\n" for q in "1234")
+FOUR_RUN = "".join(ranking(q, [f"miss{i}" for i in range(r - 1)] + ["hit"])
+                   for q, r in zip("1234", [1, 3, 1, 8]))
+
+# The frameworks scenario, System B: grades 0, 2, 2, 2, 1, 1, 0, 0 in rank order.
+FRAMEWORK_DOCS = ["snake-care", "django", "flask", "fastapi", "bottle", "pyramid", "snake-food", "snake-pets"]
+FRAMEWORK_GRADES = [0, 2, 2, 2, 1, 1, 0, 0]
+FRAMEWORK_QRELS = "".join(f"web 0 {d} {g}\n" for d, g in zip(FRAMEWORK_DOCS, FRAMEWORK_GRADES))
+FRAMEWORK_RUN = ranking("web", FRAMEWORK_DOCS)
+
+
+# --- output ------------------------------------------------------------------------
+
+def test_default_measures_and_linear_gain_in_a_readable_table(tmp_path, capsys):
+    status, out, err = cli(tmp_path, capsys, FOUR_QRELS, FOUR_RUN)
+    assert status == 0 and err == ""
+    lines = out.splitlines()
+    assert "gain     linear (rel)" in lines
+    assert "queries  4 evaluated; skipped: 0 only in qrels, 0 only in run" in lines
+    table = lines[lines.index("") + 1:]
+    assert table[0].split() == ["query", "R@5", "R@10", "RR", "nDCG@10"]
+    assert len({len(line) for line in table}) == 1  # aligned: every row as wide as the header
+    mrr = (1 + 1 / 3 + 1 + 1 / 8) / 4  # ranks 1, 3, 1, 8
+    ndcg = (1 + 1 / math.log2(3 + 1) + 1 + 1 / math.log2(8 + 1)) / 4  # one relevant item: IDCG = 1
+    assert table[-1].split() == ["mean", f"{3 / 4:.3f}", f"{4 / 4:.3f}", f"{mrr:.3f}", f"{ndcg:.3f}"]
+
+
+def test_json_holds_canonical_names_and_unrounded_values(tmp_path, capsys):
+    status, out, err = cli(tmp_path, capsys, FOUR_QRELS, FOUR_RUN, "--json", "-m", "recall@1", "-m", "r@3",
+                           "-m", "HIT_RATE@5", "-m", "mrr", "-m", "MRR@2", "-m", "p@2")
+    assert status == 0
+    result = as_json(out)
+    assert list(result) == ["gain", "num_queries", "skipped", "mean"]
+    assert result["gain"] == "linear" and result["num_queries"] == 4
+    assert result["skipped"] == {"qrels_only": 0, "run_only": 0}
+    assert result["mean"] == pytest.approx({
+        "R@1": 2 / 4,  # ranks 1 and 1
+        "R@3": 3 / 4,  # ranks 1, 3 and 1
+        "Success@5": 3 / 4,  # rank 8 misses
+        "RR": (1 + 1 / 3 + 1 + 1 / 8) / 4,
+        "RR@2": (1 + 0 + 1 + 0) / 4,  # hits at 3 and 8 lie below the cutoff
+        "P@2": (1 / 2 + 0 + 1 / 2 + 0) / 4,
+    }, abs=1e-15)
+    assert result["mean"]["RR"] == (1 + 1 / 3 + 1 + 1 / 8) / 4  # unrounded: the float itself
+
+
+def test_per_query_json_and_table(tmp_path, capsys):
+    status, out, _ = cli(tmp_path, capsys, JAR_QRELS, JAR_RUN, "--json", "--per-query", "-m", "MRR")
+    result = as_json(out)
+    assert result["per_query"] == {"j1": {"RR": 1 / 1}, "j2": {"RR": 1 / 2}, "j3": {"RR": 1 / 5}}
+    assert result["mean"]["RR"] == pytest.approx((1 + 0.5 + 0.2) / 3, abs=1e-15)  # 1.7 / 3
+    status, out, _ = cli(tmp_path, capsys, JAR_QRELS, JAR_RUN, "--per-query", "-m", "RR")
+    rows = [line.split() for line in out.splitlines()[-5:]]
+    assert rows == [["j1", "1.000"], ["j2", "0.500"], ["j3", "0.200"], ["-----", "-----"],
+                    ["mean", f"{1.7 / 3:.3f}"]]
+
+
+def test_the_gain_is_named_and_changes_ndcg(tmp_path, capsys):
+    # Frameworks System B at k = 3: grades 0, 2, 2; the ideal is 2, 2, 2.
+    exponential = (3 / LOG2_3 + 3 / 2) / (3 + 3 / LOG2_3 + 3 / 2)  # gains 2^2 − 1 = 3
+    linear = (2 / LOG2_3 + 2 / 2) / (2 + 2 / LOG2_3 + 2 / 2)
+    for gain, expected in (("exponential", exponential), ("linear", linear)):
+        _, out, _ = cli(tmp_path, capsys, FRAMEWORK_QRELS, FRAMEWORK_RUN, "--json", "-m", "ndcg@3", "--gain", gain)
+        assert as_json(out)["gain"] == gain
+        assert as_json(out)["mean"]["nDCG@3"] == pytest.approx(expected, abs=1e-12)
+        _, out, _ = cli(tmp_path, capsys, FRAMEWORK_QRELS, FRAMEWORK_RUN, "-m", "DCG@3", "--gain", gain)
+        assert f"gain     {gain} ({'2^rel − 1' if gain == 'exponential' else 'rel'})" in out
+    # grades 1 then 2 (ideal 2 then 1): the two gains disagree
+    qrels, run = "q 0 a 1\nq 0 b 2\n", ranking("q", ["a", "b"])
+    _, out, _ = cli(tmp_path, capsys, qrels, run, "--json", "-m", "nDCG@2", "-m", "DCG@2", "--gain", "exponential")
+    assert as_json(out)["mean"] == pytest.approx(
+        {"nDCG@2": (1 + 3 / LOG2_3) / (3 + 1 / LOG2_3), "DCG@2": 1 + 3 / LOG2_3}, abs=1e-12)
+    _, out, _ = cli(tmp_path, capsys, qrels, run, "--json", "-m", "nDCG@2", "--gain", "linear")
+    assert as_json(out)["mean"]["nDCG@2"] == pytest.approx((1 + 2 / LOG2_3) / (2 + 1 / LOG2_3), abs=1e-12)
+
+
+def test_skipped_queries_and_complete(tmp_path, capsys):
+    qrels = JAR_QRELS + "j4 0 lombok-1.18.30.jar 1\n"
+    run = JAR_RUN + ranking("x9", ["lombok-1.18.30.jar"])
+    status, out, err = cli(tmp_path, capsys, qrels, run, "--json", "-m", "RR")
+    assert as_json(out)["num_queries"] == 3
+    assert as_json(out)["skipped"] == {"qrels_only": 1, "run_only": 1}
+    assert "'j4'" in err and "'x9'" in err and "--complete" in err
+    status, out, err = cli(tmp_path, capsys, qrels, run, "--json", "--per-query", "-m", "RR", "--complete")
+    result = as_json(out)
+    assert result["num_queries"] == 4 and result["skipped"] == {"qrels_only": 0, "run_only": 1}
+    assert result["per_query"]["j4"] == {"RR": 0.0}
+    assert result["mean"]["RR"] == pytest.approx((1 + 1 / 2 + 1 / 5 + 0) / 4, abs=1e-15)  # j4 counts as 0
+    assert "count" in err and "'j4'" in err
+
+
+def test_a_query_with_only_non_relevant_judgments_counts_with_zeros(tmp_path, capsys):
+    qrels = JAR_QRELS + "j4 0 spam -2\nj4 0 other 0\n"
+    run = JAR_RUN + ranking("j4", ["spam", "other"])
+    _, out, _ = cli(tmp_path, capsys, qrels, run, "--json", "--per-query", "-m", "RR", "-m", "nDCG@5", "-m", "R@5")
+    result = as_json(out)
+    assert result["num_queries"] == 4
+    assert result["per_query"]["j4"] == {"RR": 0.0, "nDCG@5": 0.0, "R@5": 0.0}
+
+
+def test_a_measure_typed_twice_is_reported_once(tmp_path, capsys):
+    _, out, _ = cli(tmp_path, capsys, JAR_QRELS, JAR_RUN, "--json", "-m", "MRR", "-m", "rr", "-m", "recall@5",
+                    "-m", "R@5")
+    assert list(as_json(out)["mean"]) == ["RR", "R@5"]
+
+
+# --- bad input: a message, a non-zero status, never a traceback ------------------------------------
+
+OK_QRELS, OK_RUN = "1 0 a 1\n", "1 Q0 a 1 2.5 r\n"
+
+# (case, qrels, run, extra args, file at fault, line, fragments of the message)
+BAD_FILES = [
+    ("qrels: 3 columns", "1 0 a 1\n\n1 0 b\n", OK_RUN, [], "qrels", 3,
+     ["found 3 columns in '1 0 b'", "expected 4 columns: qid iter docid grade"]),
+    ("run: 5 columns", OK_QRELS, "# tag left out\n1 Q0 a 1 2.5\n", [], "run", 2,
+     ["found 5 columns", "expected 6 columns: qid Q0 docid rank score tag"]),
+    ("files swapped", OK_RUN, OK_QRELS, [], "qrels", 1, ["found 6 columns", "are the two files swapped?"]),
+    ("grade with a decimal point", "1 0 a 1\n1 0 b 1.5\n", OK_RUN, [], "qrels", 2,
+     ["found grade '1.5'", "expected a whole number"]),
+    ("grade as a word", "1 0 a high\n", OK_RUN, [], "qrels", 1, ["found grade 'high'", "expected a whole number"]),
+    ("grade too large", "1 0 a 99999999999999999999\n", OK_RUN, [], "qrels", 1, ["too large", "whole number"]),
+    ("grade with an underscore", "1 0 a 1_0\n", OK_RUN, [], "qrels", 1, ["found grade '1_0'", "whole number"]),
+    ("score as a word", OK_QRELS, "1 Q0 a 1 2.5 r\r\n1 Q0 b 2 high r\r\n", [], "run", 2,
+     ["found score 'high'", "expected a finite number"]),
+    ("score nan", OK_QRELS, "1 Q0 a 1 nan r\n", [], "run", 1, ["found score 'nan', which is not a finite number",
+                                                               "expected a finite number"]),
+    ("score inf", OK_QRELS, "1 Q0 a 1 -inf r\n", [], "run", 1, ["found score '-inf'", "expected a finite number"]),
+    ("score overflows", OK_QRELS, "1 Q0 a 1 1e400 r\n", [], "run", 1, ["'1e400', which is not a finite", "finite"]),
+    ("empty qrels", "", OK_RUN, [], "qrels", 1, ["found an empty file", "expected at least one data line"]),
+    ("run of comments only", OK_QRELS, "# nothing yet\n\n", [], "run", 2,
+     ["only blank lines and # comments", "expected at least one data line"]),
+    ("qrels duplicate", "1 0 a 1\n2 0 a 1\n1 0 a 2\n", OK_RUN, [], "qrels", 3,
+     ["document 'a' judged again for query '1' (first on line 1)", "expected each document at most once"]),
+    ("run duplicate", OK_QRELS, "1 Q0 a 1 3 r\n1 Q0 b 2 2 r\n1 Q0 a 3 1 r\n", [], "run", 3,
+     ["document 'a' listed again for query '1' (first on line 1)", "at most once per query"]),
+    ("qrels in Latin-1", "1 0 a 1\n1 0 caf\xe9 1\n".encode("latin-1"), OK_RUN, [], "qrels", 2,
+     ["byte 0xe9, which is not UTF-8 text", "expected UTF-8 text"]),
+    ("run in UTF-16", OK_QRELS, OK_RUN.encode("utf-16"), [], "run", 1, ["not UTF-8 text", "looks like UTF-16"]),
+    ("a NUL byte", OK_QRELS, b"1 Q0 a 1 2.5 r\n1 Q0 b\x00 2 1 r\n", [], "run", 2, ["a NUL byte", "UTF-8 text"]),
+    ("no common query", "1 0 a 1\n", "q1 Q0 a 1 1 r\n", [], "run", 1,
+     ["no query that is also in", "'q1'", "expected query ids as the qrels writes them: '1'"]),
+    ("grade too large for exponential gain", "1 0 a 1\n1 0 b 2000\n", OK_RUN, ["--gain", "exponential"], "qrels", 2,
+     ["grade 2000, too large for exponential gain", "linear gain"]),
+]
+AS_SUBPROCESS = {"qrels: 3 columns", "run in UTF-16", "no common query"}
+
+
+def check_bad_file_message(status, out, err, path, line, fragments):
+    assert status == 1
+    assert out == ""
+    assert "Traceback" not in err
+    assert err.startswith(f"error: {path}, line {line}: found ")
+    for fragment in fragments:
+        assert fragment in err
+
+
+@pytest.mark.parametrize("case, qrels, run, args, culprit, line, fragments", BAD_FILES, ids=[c[0] for c in BAD_FILES])
+def test_every_bad_file_gets_a_message_and_a_non_zero_status(tmp_path, capsys, case, qrels, run, args, culprit,
+                                                             line, fragments):
+    status, out, err = cli(tmp_path, capsys, qrels, run, *args)
+    check_bad_file_message(status, out, err, tmp_path / f"{culprit}.txt", line, fragments)
+
+
+@pytest.mark.parametrize("case", sorted(AS_SUBPROCESS))
+def test_bad_files_as_a_subprocess(tmp_path, case):
+    _, qrels, run, args, culprit, line, fragments = next(c for c in BAD_FILES if c[0] == case)
+    argv = [str(write(tmp_path / "qrels.txt", qrels)), str(write(tmp_path / "run.txt", run)), *args]
+    done = subprocess.run([sys.executable, "-m", "components.evaluate", *argv], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60)
+    check_bad_file_message(done.returncode, done.stdout, done.stderr, tmp_path / f"{culprit}.txt", line, fragments)
+
+
+def test_a_good_run_as_a_subprocess_prints_only_json(tmp_path):
+    qrels = write(tmp_path / "qrels.txt", JAR_QRELS + "j4 0 x 1\n")
+    run = write(tmp_path / "run.txt", JAR_RUN)
+    done = subprocess.run([sys.executable, "-m", "components.evaluate", str(qrels), str(run), "--json"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0
+    assert json.loads(done.stdout)["skipped"] == {"qrels_only": 1, "run_only": 0}
+    assert "note: 1 judged query is not in the run" in done.stderr
+
+
+def test_a_missing_file_or_a_folder(tmp_path, capsys):
+    qrels = write(tmp_path / "qrels.txt", OK_QRELS)
+    assert main([str(qrels), str(tmp_path / "nope.txt")]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith(f"error: cannot read {tmp_path / 'nope.txt'}: ")
+    assert main([str(tmp_path), str(qrels)]) == 1
+    assert capsys.readouterr().err.startswith(f"error: cannot read {tmp_path}: ")
+
+
+@pytest.mark.parametrize("name", ["MAP", "nDCG", "P@0", "R@", "R@-1", "recall_5", "@5", ""])
+def test_a_bad_measure_name_is_a_usage_error_listing_the_valid_forms(tmp_path, capsys, name):
+    status, out, err = cli(tmp_path, capsys, OK_QRELS, OK_RUN, "-m", "RR", "-m", name)
+    assert status == 2 and out == ""
+    assert f"measure {name!r}" in err
+    assert "R@k, Success@k, P@k, RR, RR@k, nDCG@k, DCG@k" in err and "hit_rate@k, MRR, MRR@k" in err
+    assert "Traceback" not in err

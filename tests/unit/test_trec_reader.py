@@ -1,0 +1,270 @@
+"""The TREC reader: friendly input, exact ids, trec_eval's order and join, and robustness.
+
+The vectorised tokenizer is checked against a plain line-by-line reading
+(``bytes.split()`` per line) on generated files, with tiny chunk sizes so that
+chunk boundaries fall everywhere; random text and bytes either read or raise
+TrecFormatError, nothing else.
+"""
+import io
+import pickle
+from unittest import mock
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from components import trec
+from components.trec import TrecFormatError
+
+
+def run_docids(run):
+    return [run.doc_vocab[d].decode() for d in run.doc]
+
+
+def qrels_rows(qrels):
+    return [(int(line), qrels.qids[q], qrels.doc_vocab[d].decode(), int(g))
+            for line, q, d, g in zip(qrels.line, qrels.qidx, qrels.doc, qrels.grade)]
+
+
+# --- friendly input -------------------------------------------------------------
+
+def test_blank_lines_comments_tabs_crlf_and_a_byte_order_mark_are_fine():
+    text = "\ufeff# judged by hand\r\n\r\n1\t0\tdoc1\t2\r\n   \n  # an indented comment\n7  0   doc2 -2\n007 0 doc2 1"
+    qrels = trec.read_qrels(text)
+    assert qrels_rows(qrels) == [(3, "1", "doc1", 2), (6, "7", "doc2", -2), (7, "007", "doc2", 1)]
+
+
+def test_ids_are_opaque_strings():
+    qrels = trec.read_qrels("7 0 7 1\n007 0 007 2\n7 0 007 3\n")
+    assert qrels.qids == ("7", "007")
+    assert sorted(qrels.doc_vocab.tolist()) == [b"007", b"7"]
+    assert qrels_rows(qrels) == [(1, "7", "7", 1), (2, "007", "007", 2), (3, "7", "007", 3)]
+
+
+def test_a_hash_inside_a_line_is_part_of_an_id():
+    qrels = trec.read_qrels("1 0 doc#1 1\n")
+    assert qrels_rows(qrels) == [(1, "1", "doc#1", 1)]
+
+
+@pytest.mark.parametrize("kind", ["path", "bytes", "bytearray", "str", "binary file", "text file"])
+def test_every_kind_of_source_reads_the_same(tmp_path, kind):
+    text = "1 0 a 1\n2 0 b 2\n"
+    path = tmp_path / "judgments.txt"
+    path.write_text(text)
+    source = {"path": path, "bytes": text.encode(), "bytearray": bytearray(text.encode()), "str": text,
+              "binary file": io.BytesIO(text.encode()), "text file": io.StringIO(text)}[kind]
+    assert qrels_rows(trec.read_qrels(source)) == [(1, "1", "a", 1), (2, "2", "b", 2)]
+
+
+def test_messages_name_the_path_the_upload_or_the_given_name(tmp_path):
+    path = tmp_path / "bad.qrels"
+    path.write_text("1 0 a\n")
+    with pytest.raises(TrecFormatError, match="^" + str(path).replace("\\", "\\\\") + ", line 1"):
+        trec.read_qrels(path)
+    upload = io.BytesIO(b"1 0 a\n")
+    upload.name = "upload.txt"
+    with pytest.raises(TrecFormatError, match="^upload.txt, line 1"):
+        trec.read_qrels(upload)
+    with pytest.raises(TrecFormatError, match="^mine, line 1"):
+        trec.read_qrels(b"1 0 a\n", name="mine")
+
+
+def test_an_unknown_source_type_is_a_type_error():
+    with pytest.raises(TypeError, match="expected a path"):
+        trec.read_qrels(42)
+
+
+def test_error_attributes_hold_the_parts_of_the_message():
+    with pytest.raises(TrecFormatError) as caught:
+        trec.read_run("1 Q0 a 1 2 r\n\n1 Q0 b 2 high r\n", name="run.txt")
+    err = caught.value
+    assert (err.file, err.line) == ("run.txt", 3)
+    assert "'high'" in err.found and "finite number" in err.expected
+    assert isinstance(err, ValueError)
+    assert str(pickle.loads(pickle.dumps(err))) == str(err)
+
+
+# --- trec_eval's order --------------------------------------------------------------
+
+def test_run_order_is_score_then_docid_descending_in_byte_order_and_ignores_ranks():
+    # Five documents tie at score 1 (spelled 1, 1.0, 1e0, +1, 10e-1); 'top' scores 2 but claims rank 9.
+    run = trec.read_run("q Q0 007 1 1 r\nq Q0 7 2 1.0 r\nq Q0 Z 3 1e0 r\nq Q0 z 4 +1 r\n"
+                        "q Q0 \u00e9 5 10e-1 r\nq Q0 top 9 2 r\nq Q0 low 0 -1.5e-3 r\n")
+    # bytes: é = c3 a9 > z = 7a > Z = 5a > 7 = 37 > 007 (starts with 30)
+    assert run_docids(run) == ["top", "\u00e9", "z", "Z", "7", "007", "low"]
+    assert run.rank.tolist() == [1, 2, 3, 4, 5, 6, 7]
+
+
+def test_scores_are_compared_as_32_bit_floats_as_trec_eval_stores_them():
+    run = trec.read_run("q Q0 a 1 1.000000001 r\nq Q0 b 2 1 r\nq Q0 c 3 1.0000001 r\nq Q0 d 4 1e-50 r\nq Q0 e 5 0 r\n"
+                        "q Q0 f 6 1e39 r\nq Q0 g 7 2e39 r\n")
+    # 1.000000001 rounds to 1 in float32 (a tie: b > a); 1.0000001 does not; 1e-50 rounds to 0 (e > d);
+    # 1e39 and 2e39 both overflow to infinity (g > f)
+    assert run_docids(run) == ["g", "f", "c", "b", "a", "e", "d"]
+    assert run.score[run_docids(run).index("a")] == 1.000000001  # the score itself is kept as read
+
+
+def test_minus_zero_ties_with_zero():
+    run = trec.read_run("q Q0 a 1 0 r\nq Q0 b 2 -0 r\n")
+    assert run_docids(run) == ["b", "a"]  # a tie: docid descending
+
+
+def test_interleaved_queries_are_grouped_in_order_of_first_appearance():
+    run = trec.read_run("b Q0 x 1 1 r\na Q0 y 1 5 r\nb Q0 z 2 3 r\na Q0 w 2 9 r\n")
+    assert run.qids == ("b", "a")
+    assert [run.qids[q] for q in run.qidx] == ["b", "b", "a", "a"]
+    assert run_docids(run) == ["z", "x", "w", "y"]
+    assert run.rank.tolist() == [1, 2, 1, 2]
+    assert run.line.tolist() == [3, 1, 4, 2]
+
+
+# --- joining with the qrels ---------------------------------------------------------
+
+QRELS = "1 0 a 2\n1 0 b 0\n1 0 c -2\n1 0 z 1\n2 0 c 1\n3 0 d 1\n"
+RUN = "2 Q0 c 1 5 r\n1 Q0 b 1 9 r\n1 Q0 c 2 8 r\n1 Q0 x 3 7 r\n1 Q0 a 4 6 r\n9 Q0 a 1 1 r\n"
+
+
+def test_judge_follows_the_qrels_order_and_grades_unjudged_documents_zero():
+    judged = trec.load(QRELS, RUN)
+    assert judged.qids == ("1", "2")
+    assert judged.ranking(0) == [("b", 9.0, 0), ("c", 8.0, -2), ("x", 7.0, 0), ("a", 6.0, 2)]
+    assert judged.ranking(1) == [("c", 5.0, 1)]
+    assert judged.queries.judged_grade.tolist() == [2, 0, -2, 1, 1]  # z is judged, never returned
+    assert judged.judged_docids.tolist() == [b"a", b"b", b"c", b"z", b"c"]
+    assert judged.qrels_only == ("3",) and judged.run_only == ("9",)
+    assert judged.skipped == {"qrels_only": 1, "run_only": 1}
+
+
+def test_complete_adds_judged_queries_missing_from_the_run_with_an_empty_ranking():
+    judged = trec.load(QRELS, RUN, complete=True)
+    assert judged.qids == ("1", "2", "3")
+    assert judged.ranking(2) == []
+    assert judged.queries.judged_qidx.tolist() == [0, 0, 0, 0, 1, 2]
+    assert judged.skipped == {"qrels_only": 0, "run_only": 1}
+
+
+def test_no_common_query_shows_both_id_formats():
+    with pytest.raises(TrecFormatError) as caught:
+        trec.load("1 0 a 1\n2 0 a 1\n", "q1 Q0 a 1 1 r\n", qrels_name="qrels.txt", run_name="run.txt")
+    assert str(caught.value).startswith("run.txt, line 1: found no query that is also in qrels.txt")
+    assert "'q1'" in caught.value.found and "'1', '2'" in caught.value.expected
+
+
+def test_exponential_gain_needs_grades_that_fit_a_float():
+    trec.load("1 0 a 1023\n", "1 Q0 a 1 1 r\n", gain="exponential")  # 2^1023 − 1 is finite
+    trec.load("1 0 a 5000\n", "1 Q0 a 1 1 r\n", gain="linear")
+    with pytest.raises(TrecFormatError, match="line 2: found grade 1024, too large for exponential gain"):
+        trec.load("1 0 a 1\n1 0 b 1024\n", "1 Q0 a 1 1 r\n", gain="exponential")
+
+
+# --- the vectorised tokenizer against a plain reading ------------------------------------
+
+ID_CHARS = st.sampled_from(list("0123456789abzAZ_-.#:/") + ["\u00e9", "\u00ff", "\u4e2d", "\U0001f600"])
+IDS = st.text(ID_CHARS, min_size=1, max_size=12).filter(lambda s: not s.startswith("#"))
+SEPARATORS = st.sampled_from([" ", "\t", "  ", " \t ", "\x0b", "\x0c", "\r"])
+SCORES = st.one_of(st.sampled_from(["1", "1.0", "1e0", "+1", "-0", "0", "-1.5E-3", ".5", "5."]),  # ties
+                   st.floats(allow_nan=False, allow_infinity=False).map(repr))
+
+
+@st.composite
+def trec_text(draw, value_strategy, n_columns):
+    """A well-formed file: data lines with unique (qid, docid), blank and comment lines, any separators."""
+    qids = draw(st.lists(IDS, min_size=1, max_size=3, unique=True))  # few queries: many documents each
+    pairs = draw(st.lists(st.tuples(st.sampled_from(qids), IDS), min_size=1, max_size=25, unique=True))
+    lines = []
+    for qid, docid in pairs:
+        if draw(st.booleans()):
+            lines.append(draw(st.sampled_from(["", "   ", "\t", "# a comment", "  #x y z"])))
+        columns = [qid, "Q0" if n_columns == 6 else "0", docid]
+        columns += [str(draw(st.integers(0, 1000))), draw(value_strategy), "tag"] if n_columns == 6 else \
+            [draw(value_strategy)]
+        sep = [draw(SEPARATORS) for _ in columns]
+        lines.append(draw(st.sampled_from(["", " ", "\t"])) + "".join(c + s for c, s in zip(columns, sep)))
+    ending = draw(st.sampled_from(["\n", "\r\n"]))
+    return ending.join(lines) + draw(st.sampled_from(["", ending]))
+
+
+def plain_rows(text: str):
+    """(line, fields) of every data line, read one line at a time."""
+    rows = []
+    for number, line in enumerate(text.encode().split(b"\n"), 1):
+        fields = line.split()
+        if fields and not fields[0].startswith(b"#"):
+            rows.append((number, [f.decode() for f in fields]))
+    return rows
+
+
+CHUNK_SIZES = st.sampled_from([1, 7, 64, 1 << 24])
+
+
+def as_float32(text: str) -> float:
+    with np.errstate(over="ignore"):
+        return float(np.float32(float(text)))
+
+
+@given(trec_text(st.integers(-(2**63), 2**63 - 1).map(str), 4), CHUNK_SIZES)
+def test_qrels_tokenizing_matches_a_plain_reading(text, chunk):
+    with mock.patch.object(trec, "_CHUNK_BYTES", chunk):
+        qrels = trec.read_qrels(text)
+    assert qrels_rows(qrels) == [(n, f[0], f[2], int(f[3])) for n, f in plain_rows(text)]
+
+
+@given(trec_text(SCORES, 6), CHUNK_SIZES)
+def test_run_tokenizing_and_order_match_a_plain_reading(text, chunk):
+    with mock.patch.object(trec, "_CHUNK_BYTES", chunk):
+        run = trec.read_run(text)
+    rows = plain_rows(text)
+    first_seen = list(dict.fromkeys(f[0] for _, f in rows))
+    # trec_eval's order: query (first appearance), score (as float32) descending, docid bytes descending
+    rows.sort(key=lambda r: (first_seen.index(r[1][0]), -as_float32(r[1][4]), [-b for b in r[1][2].encode()] + [1]))
+    got = [(int(line), run.qids[q], docid, float(score))
+           for line, q, docid, score in zip(run.line, run.qidx, run_docids(run), run.score)]
+    assert got == [(n, f[0], f[2], float(f[4])) for n, f in rows]
+
+
+def test_numbering_falls_back_to_the_bytes_on_a_hash_collision():
+    texts = np.array([b"a-long-document-id-1", b"a-long-document-id-2", b"a-long-document-id-1"])
+    with mock.patch.object(trec, "_words", lambda t: np.zeros((t.size, 3), dtype=np.uint64)):
+        vocab, codes = trec._factorize(texts)  # every key collides
+    assert vocab.tolist() == [b"a-long-document-id-1", b"a-long-document-id-2"]
+    assert codes.tolist() == [0, 1, 0]
+
+
+# --- anything at all: data or TrecFormatError -----------------------------------------------
+
+TOKENS = st.sampled_from(["1", "0", "Q0", "d1", "d2", "-2", "1.5", "nan", "inf", "1e400", "1_0", "9" * 25,
+                          "#", " ", "  ", "\t", "\n", "\r\n", "\r", "\x00", "\u00e9", "\ufeff", "x"])
+FIELDS = st.sampled_from(["1", "0", "2", "-2", "Q0", "d1", "d2", "7", "007", "1.5", "1e0", "nan", "-inf", "1_0",
+                          "9" * 25, "#", "#c", "\u00e9", "\x00", "x"])
+QIDS, DOCIDS = st.sampled_from(["1", "7", "007"]), st.sampled_from(["d1", "d2", "\u00e9"])
+NEAR_TREC = st.lists(st.one_of(
+    st.tuples(QIDS, st.just("0"), DOCIDS, FIELDS),  # qrels-like
+    st.tuples(QIDS, st.just("Q0"), DOCIDS, FIELDS, FIELDS, st.just("r")),  # run-like
+    st.lists(FIELDS, min_size=1, max_size=7),
+).map(" ".join), min_size=1, max_size=6).map("\n".join)
+ANY_INPUT = st.one_of(
+    NEAR_TREC,
+    st.binary(max_size=200),
+    st.text(max_size=200),
+    st.lists(TOKENS, max_size=60).map("".join),
+    st.lists(TOKENS, max_size=60).map(lambda t: "".join(t).encode("utf-8")),
+    st.lists(TOKENS, max_size=60).map(lambda t: "".join(t).encode("utf-16")),
+)
+
+
+@given(ANY_INPUT, ANY_INPUT)
+def test_random_input_reads_or_raises_trec_format_error(first, second):
+    for read in (trec.read_qrels, trec.read_run):
+        try:
+            result = read(first, name="f.txt")
+        except TrecFormatError as err:
+            assert str(err).startswith(f"f.txt, line {err.line}: found ")
+            assert err.line >= 1 and "; expected " in str(err)
+        else:
+            assert result.qidx.size == result.doc.size == result.line.size > 0
+    try:
+        judged = trec.load(first, second)
+    except TrecFormatError:
+        return
+    assert judged.queries.n_queries == len(judged.qids) >= 1
