@@ -169,3 +169,46 @@ def discounted_gain_by_position(current: Sequence[float], ideal: Sequence[float]
             + "; ".join(f"position {i}: {fmt(c)} against {fmt(d)}" for i, (c, d) in enumerate(zip(current, ideal), 1))
             + ".")
     return Figure(styled(chart, scale), text)
+
+
+def rank_axis(hit_ranks: Sequence[int | None], *, k: int, max_rank: int = 10, scale: float = 1.0) -> Figure:
+    """The four-query picture: one row per query on a shared rank axis, a dashed line after position k.
+
+    Each hit is a marker labelled with its reciprocal rank; hits at or above k
+    are filled and say "hit", those below are hollow and say "miss" (shape
+    and words as well as colour). A query whose document was not returned is
+    drawn at the "not returned" slot past ``max_rank``.
+    """
+    none_x = max_rank + 1.5
+    rows = []
+    for q, rank in enumerate(hit_ranks, 1):
+        counted = rank is not None and rank <= k
+        rows.append({"query": f"query {q}", "x": rank if rank is not None else none_x,
+                     "status": "hit" if counted else "miss",
+                     "label": f"RR {fmt(1 / rank)}" if rank is not None else "not returned"})
+    data = pd.DataFrame(rows)
+    names = list(data["query"])
+    x = alt.X("x:Q", title="rank", scale=alt.Scale(domain=[0.5, none_x + 0.5]),
+              axis=alt.Axis(values=list(range(1, max_rank + 1)), tickMinStep=1))
+    y = alt.Y("query:N", sort=names, title=None)
+    status = alt.Color("status:N", scale=alt.Scale(domain=["hit", "miss"], range=[ACCENT, "#cf222e"]),
+                       legend=alt.Legend(title=None, orient="bottom"))
+    shape = alt.Shape("status:N", scale=alt.Scale(domain=["hit", "miss"], range=["circle", "cross"]),
+                      legend=alt.Legend(title=None, orient="bottom"))
+    guide = alt.Chart(data).mark_rule(color="#d0d7de").encode(y=y)
+    points = alt.Chart(data).mark_point(size=260 * scale, filled=True, opacity=1).encode(
+        x=x, y=y, color=status, shape=shape, tooltip=["query:N", "label:N", "status:N"])
+    labels = alt.Chart(data).mark_text(dy=-16 * scale, fontWeight="bold").encode(x=x, y=y, text="label:N")
+    cutoff = alt.Chart(pd.DataFrame({"x": [k + 0.5], "text": [f"cutoff k = {k}"]}))
+    rule = cutoff.mark_rule(strokeDash=[6, 4], color="#57606a", strokeWidth=2 * scale).encode(x="x:Q")
+    rule_label = cutoff.mark_text(align="left", dx=4, dy=-8, baseline="bottom", color="#57606a").encode(
+        x="x:Q", y=alt.value(0), text="text:N")
+    chart = (guide + rule + rule_label + points + labels).properties(
+        height=round(60 * len(names) * scale + 30), width="container")
+    described = "; ".join(
+        f"{r['query']}: " + (f"rank {r['x']}, reciprocal rank {r['label'][3:]}, {r['status']} at k = {k}"
+                             if r["label"] != "not returned" else "not returned, a miss")
+        for r in rows)
+    hits = sum(r["status"] == "hit" for r in rows)
+    return Figure(styled(chart, scale), f"Cutoff k = {k}: {hits} of {len(rows)} queries have their hit left of "
+                                        f"the dashed line, within the top k. {described}.")

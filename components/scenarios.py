@@ -249,3 +249,40 @@ def four_query_set(hit_ranks=FOUR_QUERY_HIT_RANKS) -> metrics.QuerySet:
     """The four queries as one query set: each has exactly one relevant judged item."""
     rankings = single_hit_rankings(hit_ranks)
     return metrics.from_rankings(rankings, [[1]] * len(rankings))
+
+
+# ----------------------------------------------------------------------------
+# Putting it together: one graded query where the metrics disagree
+# ----------------------------------------------------------------------------
+
+CHOOSING = Query(
+    text="reset a forgotten router password",
+    docs=(
+        Doc("reset", "Router admin password reset, step by step", 2),
+        Doc("factory", "Factory-reset a router with the pinhole button", 2),
+        Doc("recover", "Recover the Wi-Fi password from a connected laptop", 1),
+        Doc("defaults", "Default admin logins by router brand", 1),
+        Doc("ssid", "Change your Wi-Fi network name", 0),
+        Doc("firmware", "Router firmware update guide", 0),
+        Doc("mesh", "Choosing a mesh Wi-Fi system", 0),
+        Doc("vault", "Password manager basics", 0),
+        Doc("slow", "Fix slow Wi-Fi at home", 0),
+        Doc("ports", "Port forwarding for game consoles", 0),
+    ),
+    presets=_frozen({
+        "Well ordered": ("reset", "factory", "recover", "defaults", "ssid", "firmware", "mesh", "vault", "slow",
+                         "ports"),
+        # every relevant page in the top 5, the best ones last: a ranking problem
+        "Found but badly ordered": ("ssid", "defaults", "recover", "factory", "reset", "firmware", "mesh", "vault",
+                                    "slow", "ports"),
+        # the first hit is perfect, the other relevant pages were never returned: a matching problem
+        "First hit only": ("reset", "ssid", "firmware", "mesh", "vault", "slow", "ports"),
+    }),
+)
+CHOOSING_K = 5
+
+# Tied scores (listed order, score): ties straddle k = 3.
+TIED_SCORES: tuple[tuple[str, float], ...] = (
+    ("django", 0.9), ("flask", 0.7), ("snake", 0.7), ("monty", 0.7), ("fastapi", 0.5), ("pyramid", 0.5),
+    ("bottle", 0.2), ("pythons", 0.1),
+)

@@ -175,6 +175,7 @@ PROGRESS_SYNCED = "progress.synced"  # bool: the browser's stored progress has b
 PROGRESS_SHOWN = "progress.shown"  # the solved ids the sidebar showed last (stale after a fragment rerun)
 PROGRESS_STORE = "progress.store"  # key of the localStorage helper component
 PROGRESS_RESET = "progress.reset"  # the "reset my progress" button
+PROGRESS_RERUN = "progress.rerun"  # the solved ids a full-app rerun was last asked for (never loops)
 PRACTICE_NEW_EXERCISE = "practice.new_exercise"  # the "New exercise" button
 PRACTICE_TABS = "practice.tabs"  # the practice page's lesson tabs
 
@@ -187,3 +188,14 @@ MRR_TWO_RELEVANT_EDITOR = "mrr.editor.two_relevant"
 NDCG_EDITOR = "ndcg.editor"
 NDCG_K = "ndcg.k"  # mirrored in the URL as ?k=
 NDCG_GAIN = "ndcg.gain"
+
+# --- lesson 4: four queries -----------------------------------------------------------
+FOUR_EDITORS = ("four.editor.1", "four.editor.2", "four.editor.3", "four.editor.4")
+FOUR_K = "four.k"  # mirrored in the URL as ?k=
+FOUR_BUDGET = "four.budget"  # the number of chunks the generator reads
+
+# --- putting it together ---------------------------------------------------------------
+CHOOSING_EDITOR = "choosing.editor"
+CHOOSING_K = "choosing.k"  # mirrored in the URL as ?k=
+DIFFER_EDITOR = "differ.editor"
+DIFFER_K = "differ.k"  # mirrored in the URL as ?k=

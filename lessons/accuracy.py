@@ -89,6 +89,7 @@ def render() -> None:
 
     st.subheader("What went wrong")
     st.markdown(prose.section(NAME, "What went wrong"))
+    layout.show_practice(NAME)
     layout.show_lesson_end(NAME)
 
 

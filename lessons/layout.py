@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
+from components import quiz
+from components.quiz_ui import show_question
 from lessons import prose, registry
 
 
@@ -12,6 +14,21 @@ def show_formula(module: str) -> None:
     with st.container(border=True):
         st.markdown(prose.section(module, "Formula"))
         st.markdown("**where**\n\n" + prose.section(module, "Where"))
+
+
+def show_warm_up(question_id: str) -> None:
+    """The lesson's opening warm-up on the lesson before it (think, then reveal)."""
+    with st.container(border=True):
+        show_question(quiz.question(question_id), key=f"warmup.{question_id}")
+
+
+def show_practice(lesson: str) -> None:
+    """The lesson's practice questions, each checked in place (graded questions only)."""
+    st.subheader("Practice")
+    for question in quiz.questions_for(lesson):
+        if quiz.is_graded(question):
+            with st.container(border=True):
+                show_question(question, key=f"{lesson}.{question.id}")
 
 
 def show_summary_card(module: str) -> None:

@@ -51,3 +51,14 @@ def text(name: str, heading: str, **values) -> str:
     """A section, with its placeholders filled when values are given."""
     body = section(name, heading)
     return fill(body, **values) if values else body
+
+
+def text_choosing(name: str, heading: str, values: dict) -> str:
+    """A section chosen at run time from several that share one pool of values.
+
+    Each placeholder must be in ``values``; values the chosen section does not
+    use are fine (the other sections of the set use them).
+    """
+    body = section(name, heading)
+    wanted = {field for _, field, _, _ in string.Formatter().parse(body) if field}
+    return fill(body, **{key: values[key] for key in wanted})

@@ -31,6 +31,13 @@ class PageSpec:
 PAGES: tuple[PageSpec, ...] = (
     PageSpec("Start", "Home", "home", "home", "🏠", in_sequence=False),
     PageSpec("Start", "Why accuracy fails", "accuracy", "why-accuracy-fails", "🎯"),
+    PageSpec("Metrics", "Recall@k", "recall", "recall", "🔎"),
+    PageSpec("Metrics", "MRR", "mrr", "mrr", "🥇"),
+    PageSpec("Metrics", "nDCG", "ndcg", "ndcg", "📶"),
+    PageSpec("Metrics", "Four queries", "four_queries", "four-queries", "🧮"),
+    PageSpec("Putting it together", "Choosing a metric", "choosing", "choosing-a-metric", "🧭"),
+    PageSpec("Putting it together", "Why does my number differ?", "differ", "why-does-my-number-differ", "⚖️"),
+    PageSpec("Practice", "Practice", "practice", "practice", "✏️", in_sequence=False),
 )
 
 

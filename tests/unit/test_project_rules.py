@@ -7,7 +7,8 @@ import pytest
 from lessons import prose, registry
 
 ROOT = Path(__file__).resolve().parents[2]
-PURE = ["metrics", "scenarios", "state", "formatting", "quiz", "trec", "measures", "evaluate"]
+PURE = ["metrics", "scenarios", "state", "formatting", "quiz", "trec", "measures", "evaluate", "conventions",
+        "diagnosis", "breakdown"]
 
 
 @pytest.mark.parametrize("name", PURE)

@@ -1,0 +1,195 @@
+"""Time the ranking editor in a real browser: mouse-up or key press to the updated metric text.
+
+Starts ``streamlit run <page>`` on a free port on 127.0.0.1, opens it in
+Debian's Chromium (headless), and moves one document of the page's first
+ranking editor back and forth, by mouse drag and by keyboard, timing each move
+from the ``pointerup`` / ``keydown`` event to the first change of any
+``st.metric`` value (both timestamps are taken inside the page). Prints the
+median and 95th percentile for each way. Target: median <= 100 ms,
+p95 <= 200 ms with server and browser on the same 2-core machine.
+
+    python benchmarks/interaction_latency.py [page.py] [--url-path ndcg] [--moves 40] [--editor 0]
+
+The default page is the editor's test page (tests/e2e/editor_page.py). For a
+lesson, pass the lesson's script (lessons/<name>.py runs standalone), or
+``app.py --url-path <page url path>`` to go through the app's navigation.
+The moved pair is the first two adjacent rows with different grades, so every
+move changes at least one order-aware metric (RR or nDCG@k) on a lesson page.
+"""
+from __future__ import annotations
+
+import argparse
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from playwright.sync_api import Locator, Page, sync_playwright
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_PAGE = ROOT / "tests" / "e2e" / "editor_page.py"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
+
+# Installed in the page: stamps the start event and the first change of a metric value after it.
+PROBE = """
+() => {
+  if (window.__latency) return;
+  const values = () => [...document.querySelectorAll('[data-testid="stMetricValue"]')].map((e) => e.textContent).join("|");
+  const probe = { t0: null, t1: null, baseline: null };
+  window.__latency = probe;
+  window.__latencyArm = () => { probe.t0 = null; probe.t1 = null; probe.baseline = values(); };
+  const start = () => { if (probe.t0 === null) probe.t0 = performance.now(); };
+  window.addEventListener("pointerup", start, true);
+  window.addEventListener("keydown", start, true);
+  new MutationObserver(() => {
+    if (probe.t0 !== null && probe.t1 === null && values() !== probe.baseline) probe.t1 = performance.now();
+  }).observe(document.body, { subtree: true, childList: true, characterData: true });
+}
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(script: Path) -> tuple[subprocess.Popen, str]:
+    """``streamlit run script`` on a free port; returns once the health check answers."""
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", str(script), "--server.port", str(port),
+         "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false"],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if urllib.request.urlopen(url + "/_stcore/health", timeout=1).read() == b"ok":
+                return proc, url
+        except OSError:
+            time.sleep(0.1)
+    proc.terminate()
+    raise SystemExit(f"streamlit did not start for {script}")
+
+
+def rows_of(page: Page, editor: int) -> Locator:
+    return page.get_by_test_id("rw-list").nth(editor).locator("li.rw-row")
+
+
+def grade_of(row: Locator) -> str:
+    return row.evaluate("li => li.querySelector('.rw-badge-num').textContent")
+
+
+def pick_pair(page: Page, editor: int) -> int:
+    """Index j of the first row whose grade differs from the row above it (the pair is j-1, j)."""
+    rows = rows_of(page, editor)
+    grades = [grade_of(rows.nth(i)) for i in range(min(rows.count(), 12))]
+    for j in range(1, len(grades)):
+        if grades[j] != grades[j - 1]:
+            return j
+    raise SystemExit(f"the first rows of editor {editor} all have the same grade: no move would change a metric")
+
+
+def wait_idle(page: Page) -> None:
+    """Wait for the app to finish its rerun (and the component to settle) before the next move."""
+    page.wait_for_function("() => document.querySelector('[data-testid=stApp]')"
+                           ".getAttribute('data-test-script-state') === 'notRunning'", timeout=10_000)
+    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
+def timed(page: Page, action) -> float:
+    """Milliseconds from the action's start event to the first metric change."""
+    page.evaluate("() => window.__latencyArm()")
+    action()
+    page.wait_for_function("() => window.__latency.t1 !== null", timeout=10_000)
+    ms = page.evaluate("() => window.__latency.t1 - window.__latency.t0")
+    wait_idle(page)
+    return ms
+
+
+def drag_move(page: Page, editor: int, j: int, step: int) -> float:
+    """Drag row j onto the upper half of row j-1 (even steps), or back below it (odd steps)."""
+    rows = rows_of(page, editor)
+    source, target = (rows.nth(j), rows.nth(j - 1)) if step % 2 == 0 else (rows.nth(j - 1), rows.nth(j))
+    source.scroll_into_view_if_needed()
+    s = source.locator(".rw-title").bounding_box()
+    t = target.bounding_box()
+    y = t["y"] + t["height"] * (0.2 if step % 2 == 0 else 0.8)
+
+    def act():
+        page.mouse.move(s["x"] + s["width"] / 2, s["y"] + s["height"] / 2)
+        page.mouse.down()
+        page.mouse.move(t["x"] + t["width"] / 2, y, steps=5)
+        page.mouse.up()
+
+    return timed(page, act)
+
+
+def key_move(page: Page, editor: int, j: int, step: int) -> float:
+    """Focus row j and press ArrowUp (even steps), or focus row j-1 and press ArrowDown (odd steps)."""
+    rows = rows_of(page, editor)
+    row, key = (rows.nth(j), "ArrowUp") if step % 2 == 0 else (rows.nth(j - 1), "ArrowDown")
+    row.focus()
+    return timed(page, lambda: page.keyboard.press(key))
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The q-th percentile (0..100), linear interpolation between order statistics."""
+    ordered = sorted(values)
+    pos = (len(ordered) - 1) * q / 100
+    lo = int(pos)
+    hi = min(lo + 1, len(ordered) - 1)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (pos - lo)
+
+
+def report(name: str, values: list[float]) -> None:
+    print(f"{name:<22} n={len(values):<3} median {statistics.median(values):6.1f} ms   "
+          f"p95 {percentile(values, 95):6.1f} ms   min {min(values):6.1f}   max {max(values):6.1f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("page", nargs="?", default=str(DEFAULT_PAGE), help="the Streamlit script to serve")
+    parser.add_argument("--url-path", default="", help="page URL path under the app (e.g. 'ndcg' with app.py)")
+    parser.add_argument("--moves", type=int, default=40, help="timed moves per way (at least 30)")
+    parser.add_argument("--warmup", type=int, default=4, help="untimed moves per way first")
+    parser.add_argument("--editor", type=int, default=0, help="which editor on the page (0 = the first)")
+    parser.add_argument("--viewport", default="1280x900", help="browser window, WIDTHxHEIGHT")
+    args = parser.parse_args()
+    if args.moves < 30:
+        parser.error("--moves must be at least 30")
+    width, height = (int(x) for x in args.viewport.split("x"))
+
+    proc, url = start_server(Path(args.page).resolve())
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+            page = browser.new_page(viewport={"width": width, "height": height})
+            page.goto(f"{url}/{args.url_path}")
+            rows_of(page, args.editor).first.wait_for()
+            wait_idle(page)
+            page.evaluate(PROBE)
+            j = pick_pair(page, args.editor)
+            print(f"page {args.page} /{args.url_path}: moving rows {j} and {j + 1} of editor {args.editor}")
+            results = {}
+            for name, move in (("mouse-up -> metric", drag_move), ("key press -> metric", key_move)):
+                for step in range(args.warmup):
+                    move(page, args.editor, j, step)
+                results[name] = [move(page, args.editor, j, args.warmup + step) for step in range(args.moves)]
+            browser.close()
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    for name, values in results.items():
+        report(name, values)
+    print("target: median <= 100 ms, p95 <= 200 ms")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,413 @@
+"""The question UI: one function renders and checks any question; the progress sidebar.
+
+- :func:`show_question` renders a question of any type from
+  :mod:`components.quiz`, checks it on submit, shows targeted feedback, hints
+  in stages (a nudge, then the method), "show solution" and "try again", and
+  records the result in ``st.session_state``. An ordering question takes its
+  order in the ranking editor (components/ranking_editor: drag or keyboard),
+  kept under the question's key. While the instructor's reveal
+  flag (``state.REVEAL``) is on, it shows neither correctness nor solutions,
+  only "answer recorded"; answers checked then count towards progress once
+  the flag is off again.
+- :func:`show_progress_sidebar` shows solved / total per lesson in the
+  sidebar, offers "reset my progress", and keeps the solved ids in the
+  browser's localStorage through a tiny Components v2 helper (read once per
+  session, written on every change). Nothing is stored on the server.
+
+The sidebar cannot be written from inside a fragment: when a check inside a
+fragment changes progress, :func:`show_question` asks for one full-app rerun
+so the sidebar (and the stored copy) catch up.
+
+All wording comes from ``lessons/text/questions.md``.
+"""
+from __future__ import annotations
+
+import re
+import string
+from typing import Mapping
+
+import streamlit as st
+
+from components import quiz, state
+from components.ranking_editor import EditorState, editor_items, editor_state, ranking_editor, set_editor_state
+from components.ranking_editor import widget_key as editor_widget_key
+from components.widgets import chart_scale
+from lessons import prose
+
+TEXTS = "questions"
+STORAGE_KEY = "rankwise.progress.v1"  # the browser's localStorage entry
+
+_STATUS_ICON = {"correct": "✅", "trap": "🧐", "wrong": "❌", "invalid": "✍️"}
+
+
+# ----------------------------------------------------------------------------
+# Text
+# ----------------------------------------------------------------------------
+
+def placeholders(template: str) -> set[str]:
+    """The ``{name}`` fields a template uses."""
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+def text(section: str, values: Mapping[str, str] | None = None) -> str:
+    """A questions.md section with its placeholders filled from ``values`` (extra values are ignored)."""
+    template = prose.section(TEXTS, section)
+    values = values or {}
+    wanted = placeholders(template)
+    missing = wanted - set(values)
+    if missing:
+        raise KeyError(f"lessons/text/questions.md '## {section}' needs {sorted(missing)}")
+    return prose.fill(template, **{name: values[name] for name in wanted})
+
+
+def lesson_title(lesson: str | None) -> str:
+    return text(f"lesson {lesson or 'warmup'}")
+
+
+# ----------------------------------------------------------------------------
+# Progress (session state is the source of truth; the browser keeps a copy)
+# ----------------------------------------------------------------------------
+
+def solved() -> frozenset[str]:
+    """Ids of the questions solved in this browser."""
+    return frozenset(st.session_state.get(state.PROGRESS_SOLVED, frozenset()))
+
+
+def _mark_solved(question_id: str) -> None:
+    if question_id in quiz.counted_ids() and question_id not in solved():
+        st.session_state[state.PROGRESS_SOLVED] = solved() | {question_id}
+
+
+def reset_progress() -> None:
+    """Forget every solved question and every answer on every page (a button callback).
+
+    An ordering question's ranking editor goes back to the pool's first order
+    through ``set_editor_state`` (so the browser follows); its component and
+    bookkeeping entries are kept, since the editor's sync relies on them.
+    """
+    st.session_state[state.PROGRESS_SOLVED] = frozenset()
+    names = [n for n in st.session_state if isinstance(n, str) and n.startswith(state.QUIZ_PREFIX)]
+    editors = [n for n in names if isinstance(st.session_state[n], EditorState)]
+    for name in editors:
+        set_editor_state(name, ())  # every item placed in the editor's own item order: the pool as first shown
+    for name in names:
+        if name not in editors and not any(name.startswith(editor_widget_key(e)) for e in editors):
+            del st.session_state[name]
+
+
+def _refresh_sidebar_if_stale() -> None:
+    """One full-app rerun when progress changed since the sidebar was drawn (e.g. inside a fragment)."""
+    shown = st.session_state.get(state.PROGRESS_SHOWN)
+    now = solved()
+    if shown is None or shown == now or st.session_state.get(state.PROGRESS_RERUN) == now:
+        return
+    st.session_state[state.PROGRESS_RERUN] = now
+    st.rerun(scope="app")
+
+
+_STORE_JS = """
+export default function (component) {
+  const { data, setTriggerValue } = component;
+  const key = data && data.storageKey;
+  if (!key) return;
+  if (!data.synced) {
+    // First run of this session: hand the stored progress to Python (it merges and validates it).
+    let solved = [];
+    try {
+      const stored = JSON.parse(window.localStorage.getItem(key) || "null");
+      if (stored && Array.isArray(stored.solved)) solved = stored.solved.filter((x) => typeof x === "string");
+    } catch (e) { solved = []; }
+    setTriggerValue("loaded", { solved: solved });
+    return;
+  }
+  try {
+    window.localStorage.setItem(key, JSON.stringify({ version: 1, solved: data.solved || [] }));
+  } catch (e) { /* storage disabled: progress lasts for this session only */ }
+}
+"""
+
+_STORE_CSS = ":host { display: none; }"
+
+_progress_store = st.components.v2.component("rankwise.progress_store", html="", css=_STORE_CSS, js=_STORE_JS)
+
+
+def _on_progress_loaded() -> None:
+    """Merge the browser's stored progress (untrusted: only known question ids survive)."""
+    result = st.session_state.get(state.PROGRESS_STORE)
+    loaded = result.get("loaded") if result is not None else None
+    stored = quiz.clean_solved(loaded.get("solved") if isinstance(loaded, dict) else None)
+    st.session_state[state.PROGRESS_SOLVED] = solved() | stored
+    st.session_state[state.PROGRESS_SYNCED] = True
+
+
+def show_progress_sidebar() -> None:
+    """Sidebar: solved / total per lesson, "reset my progress", and the localStorage sync.
+
+    Call it from app.py on every run, before ``page.run()``.
+    """
+    now = solved()
+    counts = quiz.progress(now)
+    done = sum(d for d, _ in counts.values())
+    total = sum(t for _, t in counts.values())
+    with st.sidebar:
+        with st.container(key="progress-panel"):
+            st.markdown(f"**{text('progress heading')}**")
+            st.progress(done / total if total else 0.0, text=text("progress total", {"solved": str(done),
+                                                                                     "total": str(total)}))
+            lines = [f"{'✅' if t and d == t else '◻️'} {lesson_title(lesson)}: **{d} / {t}**"
+                     for lesson, (d, t) in counts.items()]
+            st.markdown(":small[" + "  \n".join(lines) + "]")
+            with st.popover(text("progress reset"), icon="🔄"):
+                st.markdown(text("progress reset confirm"))
+                st.button(text("progress reset"), key=state.PROGRESS_RESET, on_click=reset_progress, type="primary")
+            st.caption(text("progress privacy"))
+            _progress_store(key=state.PROGRESS_STORE,
+                            data={"storageKey": STORAGE_KEY, "synced": bool(st.session_state.get(state.PROGRESS_SYNCED)),
+                                  "solved": sorted(now)},
+                            on_loaded_change=_on_progress_loaded)
+    st.session_state[state.PROGRESS_SHOWN] = now
+
+
+# ----------------------------------------------------------------------------
+# One question
+# ----------------------------------------------------------------------------
+
+def _k(key: str, part: str) -> str:
+    return f"{state.QUIZ_PREFIX}{key}.{part}"
+
+
+def _slug(key: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_-]+", "-", key)
+
+
+def _hidden() -> bool:
+    return bool(st.session_state.get(state.REVEAL))
+
+
+def _answer_of(question: quiz.Question, key: str):
+    """The learner's answer as the checker takes it, read from the widgets' state."""
+    if isinstance(question, quiz.ChoiceQuestion):
+        if question.multiple:
+            return [o for o in question.options if st.session_state.get(_k(key, f"option.{o}"))]
+        choice = st.session_state.get(_k(key, "answer"))
+        return [choice] if choice else []
+    if isinstance(question, quiz.OrderingQuestion):
+        return _ordering_answer(key)
+    return st.session_state.get(_k(key, "answer"), "")
+
+
+def _on_check(question: quiz.Question, key: str) -> None:
+    outcome = quiz.check(question, _answer_of(question, key))
+    if outcome is None:
+        return
+    st.session_state[_k(key, "result")] = {"status": outcome.status, "feedback": outcome.feedback,
+                                           "values": dict(outcome.values),
+                                           "picked": _answer_of(question, key)
+                                           if isinstance(question, quiz.ChoiceQuestion) else []}
+    if outcome.status == "wrong" and outcome.feedback == quiz.FEEDBACK_WRONG:
+        # any other wrong answer: generic feedback plus (at least) the first hint
+        st.session_state[_k(key, "hints")] = max(1, st.session_state.get(_k(key, "hints"), 0))
+    if outcome.correct and not _hidden():
+        _mark_solved(question.id)
+
+
+def _on_hint(key: str) -> None:
+    st.session_state[_k(key, "hints")] = min(quiz.N_HINTS, st.session_state.get(_k(key, "hints"), 0) + 1)
+
+
+def _on_solution(key: str) -> None:
+    st.session_state[_k(key, "solution")] = True
+
+
+def _on_retry(question: quiz.Question, key: str) -> None:
+    for part in ("result", "solution", "answer", *(f"option.{o}" for o in getattr(question, "options", ()))):
+        st.session_state.pop(_k(key, part), None)
+
+
+def _on_reveal(key: str) -> None:
+    st.session_state[_k(key, "revealed")] = True
+
+
+def _stored_outcome(key: str) -> tuple[quiz.Outcome, list] | None:
+    record = st.session_state.get(_k(key, "result"))
+    if not record:
+        return None
+    return quiz.Outcome(record["status"], record["feedback"], record["values"]), record["picked"]
+
+
+def _ranking_table(exercise: quiz.GeneratedExercise) -> str:
+    """A generated exercise's returned list as a Markdown table (relevant grades in bold)."""
+    positions = range(1, len(exercise.grades) + 1)
+    cells = [f"**{g}**" if g >= 1 else str(g) for g in exercise.grades]
+    return "\n".join([
+        "| Position | " + " | ".join(str(p) for p in positions) + " |",
+        "|:--|" + ":-:|" * len(exercise.grades),
+        "| Grade | " + " | ".join(cells) + " |",
+    ])
+
+
+def _kind_label(question: quiz.Question) -> str:
+    """A small badge saying what kind of answer the card wants."""
+    if isinstance(question, quiz.WarmUp):
+        return ":gray-badge[💭 Think, then reveal]"
+    if isinstance(question, quiz.GeneratedExercise):
+        return ":violet-badge[🎲 Exercise] :gray-badge[Type a number]"
+    if isinstance(question, quiz.NumericQuestion):
+        return ":blue-badge[🔢 Type a number]"
+    if isinstance(question, quiz.ChoiceQuestion):
+        return ":orange-badge[☑️ Pick all that apply]" if question.multiple else ":orange-badge[🔘 Pick one]"
+    return ":green-badge[↕️ Put in order]"
+
+
+def _show_prompt(question: quiz.Question) -> None:
+    values = getattr(question, "values", {})
+    st.markdown(_kind_label(question))
+    st.markdown(text(f"{question.id} prompt", values))
+    if isinstance(question, quiz.GeneratedExercise):
+        st.markdown(_ranking_table(question))
+        st.caption(text(quiz.GENERATED_MISSING if any(g >= 1 for g in question.missing)
+                        else quiz.GENERATED_NONE_MISSING, values))
+
+
+def _editor_key(key: str) -> str:
+    """Where an ordering question's ranking editor keeps its state (under the question's key)."""
+    return _k(key, "editor")
+
+
+def _ordering_answer(key: str) -> list[str]:
+    """The ordering question's answer: the editor's order, top first, kept in ``_k(key, "answer")``.
+
+    Read from the editor's state when there is one (a move made just before
+    "Check" is then never missed), and copied to ``_k(key, "answer")``, the
+    one place the checker's answer lives.
+    """
+    current = editor_state(_editor_key(key))
+    if current is not None:
+        st.session_state[_k(key, "answer")] = list(current.order)
+    return list(st.session_state.get(_k(key, "answer")) or [])
+
+
+def _ordering_input(question: quiz.OrderingQuestion, key: str) -> None:
+    """The ordering question's input: the pool in the ranking editor, grades shown, the cut-off line at k.
+
+    Drag a row, or use the keyboard (the editor's own keys and buttons) to
+    move it. There is no "not returned" tray: every document of the pool is
+    placed, and only the first k count. The editor's order, top first, goes
+    to ``st.session_state[_k(key, "answer")]`` for the checker.
+
+    The editor sits outside the question's form: its moves rerun the page
+    (or the fragment) at once, which a widget inside a form could not do.
+    """
+    by_id = question.query.by_id
+    items = editor_items(by_id[i] for i in question.start)
+    grades = [d.grade for d in items if d.grade is not None]
+    grade_range = (min([0, *grades]), max([2, *grades]))
+    ranking_editor(items, key=_editor_key(key), default_order=question.start, k=question.k, tray=False,
+                   show_grades=True, editable_grades=False, grade_range=grade_range, scale=chart_scale(),
+                   label=f"Your order, best first (the line marks the top {question.k})")
+    _ordering_answer(key)
+
+
+def _answer_input(question: quiz.Question, key: str) -> None:
+    values = getattr(question, "values", {})
+    if isinstance(question, quiz.NumericQuestion):
+        st.text_input("Your answer", key=_k(key, "answer"), placeholder="e.g. 0.75, 3/4 or 75%",
+                      max_chars=quiz.MAX_INPUT_LENGTH, width=260)
+    elif isinstance(question, quiz.ChoiceQuestion) and question.multiple:
+        for option in question.options:
+            st.checkbox(f"**({option})** " + text(f"{question.id} option {option}", values),
+                        key=_k(key, f"option.{option}"))
+    elif isinstance(question, quiz.ChoiceQuestion):
+        st.radio("Your answer", question.options, index=None, key=_k(key, "answer"),
+                 label_visibility="collapsed",
+                 format_func=lambda o: f"**({o})** " + text(f"{question.id} option {o}", values))
+
+
+def _show_feedback(question: quiz.Question, key: str, outcome: quiz.Outcome, picked: list, hidden: bool,
+                   solution_open: bool) -> None:
+    values = {**getattr(question, "values", {}), **outcome.values}
+    if outcome.status == "invalid":
+        st.info(text(outcome.feedback, values), icon=_STATUS_ICON["invalid"])
+        return
+    if hidden:
+        st.info(text(quiz.FEEDBACK_RECORDED), icon="📝")
+        return
+    message = text(outcome.feedback, values)
+    if outcome.correct:
+        st.success(message, icon=_STATUS_ICON["correct"])
+    elif outcome.status == "trap":
+        st.warning(message, icon=_STATUS_ICON["trap"])
+    else:
+        st.error(message, icon=_STATUS_ICON["wrong"])
+    if isinstance(question, quiz.ChoiceQuestion):
+        shown = question.options if (outcome.correct or solution_open) else [o for o in question.options if o in picked]
+        notes = [f"{'✅' if o in question.correct else '❌'} **({o})** {text(f'{question.id} option {o} why', values)}"
+                 for o in shown]
+        st.markdown("\n\n".join(notes))
+
+
+def _show_warm_up(question: quiz.WarmUp, key: str) -> None:
+    st.markdown(_kind_label(question))
+    st.markdown(text(f"{question.id} prompt", question.values))
+    if not st.session_state.get(_k(key, "revealed")):
+        st.button("Reveal the answer", key=_k(key, "reveal"), icon="👀", on_click=_on_reveal, args=(key,))
+    elif _hidden():
+        st.caption(text(quiz.FEEDBACK_HIDDEN))
+    else:
+        st.info(text(f"{question.id} answer", question.values), icon="💬")
+
+
+def show_question(question: quiz.Question, *, key: str) -> quiz.Outcome | None:
+    """Render any question, check it on submit, and record the result.
+
+    Parameters
+    ----------
+    question : a question from :mod:`components.quiz` (numeric, multiple
+        choice, ordering, warm-up, or a generated exercise).
+    key : unique on the page; every widget and record of this question lives
+        under ``state.QUIZ_PREFIX + key``. Progress is kept per question id,
+        so the same question answered on two pages counts once.
+
+    Returns
+    -------
+    The outcome of the last check (None before the first check, and always
+    for a warm-up). While the reveal flag is on the outcome is still
+    returned, but the learner sees only "answer recorded".
+    """
+    hidden = _hidden()
+    with st.container(border=True, key=f"quiz-{_slug(key)}"):
+        if isinstance(question, quiz.WarmUp):
+            _show_warm_up(question, key)
+            return None
+        values = question.values
+        _show_prompt(question)
+        if isinstance(question, quiz.OrderingQuestion):
+            _ordering_input(question, key)
+        with st.form(_k(key, "form"), border=False, enter_to_submit=True):
+            numeric = isinstance(question, quiz.NumericQuestion)
+            with st.container(horizontal=numeric, vertical_alignment="bottom", gap="small"):
+                _answer_input(question, key)
+                st.form_submit_button("Check", key=_k(key, "check"), type="primary", icon="✔️",
+                                      on_click=_on_check, args=(question, key))
+        stored = _stored_outcome(key)
+        solution_open = bool(st.session_state.get(_k(key, "solution"))) and not hidden
+        if stored is not None:
+            outcome, picked = stored
+            if outcome.correct and not hidden:
+                _mark_solved(question.id)  # checked while answers were hidden: counts once revealed
+            _show_feedback(question, key, outcome, picked, hidden, solution_open)
+        hints = st.session_state.get(_k(key, "hints"), 0)
+        for i in range(1, hints + 1):
+            st.info(f"**Hint {i} of {quiz.N_HINTS}.** " + text(f"{question.id} hint {i}", values), icon="💡")
+        with st.container(horizontal=True, gap="small"):
+            st.button("Show the method" if hints == 1 else "Hint", key=_k(key, "hint"), icon="💡",
+                      disabled=hints >= quiz.N_HINTS, on_click=_on_hint, args=(key,))
+            st.button("Show solution", key=_k(key, "show_solution"), icon="📖", disabled=hidden or solution_open,
+                      on_click=_on_solution, args=(key,), help=text(quiz.FEEDBACK_HIDDEN) if hidden else None)
+            st.button("Try again", key=_k(key, "retry"), icon="🔄", disabled=stored is None,
+                      on_click=_on_retry, args=(question, key))
+        if solution_open:
+            st.success(text(f"{question.id} {question.solution_part}" if isinstance(question, quiz.NumericQuestion)
+                            else f"{question.id} solution", values), icon="📖")
+    _refresh_sidebar_if_stale()
+    return stored[0] if stored is not None else None

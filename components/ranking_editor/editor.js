@@ -1,0 +1,769 @@
+// Rankwise ranking editor (Streamlit Components v2, no build step).
+//
+// Python owns the state (st.session_state[key]); this module draws it and reports each
+// move with setTriggerValue("edit", {seq, order, tray, grades}). The default export runs on
+// mount and whenever `data` changes; everything it keeps between runs lives on the shadow
+// root (root.__rankwiseEditor), so it is idempotent and the DOM (and keyboard focus)
+// survives reruns. Data titles are inserted with textContent only, never innerHTML.
+//
+// Sync: `data.ack` is the last sequence number Python received, `data.rev` changes when
+// Python set the state itself (a preset). The editor adopts Python's state when nothing
+// newer of its own is in flight, or when `rev` changed.
+
+const DRAG_THRESHOLD = 5; // px a press must travel before it becomes a drag
+const EDGE = 64; // px from a scroll edge where a drag auto-scrolls
+const MAX_SPEED = 1400; // px per second at the very edge
+const SVG_NS = "http://www.w3.org/2000/svg";
+const ICONS = {
+  up: "M6 15l6-6 6 6",
+  down: "M6 9l6 6 6-6",
+  left: "M15 6l-6 6 6 6",
+  right: "M9 6l6 6-6 6",
+  toTray: "M7 7l10 10M17 7 7 17",
+  fromTray: "M9 14 4 9l5-5M4 9h10.5a5.5 5.5 0 0 1 0 11H11",
+  minus: "M6 12h12",
+  plus: "M12 6v12M6 12h12",
+  grip: "M9 5h.01M15 5h.01M9 12h.01M15 12h.01M9 19h.01M15 19h.01",
+};
+
+export default function rankingEditor(component) {
+  const { data, parentElement, setTriggerValue } = component;
+  const root = parentElement;
+  if (!root.querySelector(".rw")) return; // HTML not mounted yet: the next run draws
+  let ctx = root.__rankwiseEditor;
+  if (!ctx || !ctx.el.wrap.isConnected) {
+    ctx = setup(root);
+    root.__rankwiseEditor = ctx;
+  }
+  ctx.send = setTriggerValue;
+  if (data) update(ctx, data);
+}
+
+// ---------------------------------------------------------------------------------------
+// Set-up: elements and event handlers (once per mount)
+// ---------------------------------------------------------------------------------------
+
+function setup(root) {
+  const q = (sel) => root.querySelector(sel);
+  const ctx = {
+    root,
+    el: {
+      wrap: q(".rw"), label: q(".rw-label"), count: q(".rw-count"), hint: q(".rw-hint"),
+      list: q(".rw-list"), tray: q(".rw-tray"), trayList: q(".rw-tray-list"),
+      trayEmpty: q(".rw-tray-empty"), indicator: q(".rw-indicator"), live: q(".rw-live"),
+    },
+    rows: new Map(), // id -> <li>
+    titles: new Map(), // id -> title
+    cutoff: makeCutoff(),
+    data: null,
+    local: { order: [], tray: [], grades: {} },
+    sent: 0,
+    rev: null,
+    press: null, // pointer pressed on a row (becomes a drag once it travels)
+    keyboardFocus: false,
+  };
+  const w = ctx.el.wrap;
+  w.addEventListener("pointerdown", (e) => onPointerDown(ctx, e));
+  w.addEventListener("pointermove", (e) => onPointerMove(ctx, e));
+  w.addEventListener("pointerup", (e) => onPointerUp(ctx, e));
+  w.addEventListener("pointercancel", (e) => onPointerCancel(ctx, e));
+  w.addEventListener("lostpointercapture", (e) => onPointerCancel(ctx, e));
+  w.addEventListener("keydown", (e) => onKeyDown(ctx, e));
+  w.addEventListener("click", (e) => onClick(ctx, e));
+  w.addEventListener("focusout", (e) => {
+    if (e.target.classList && !ctx.press) e.target.classList.remove("rw-mouse", "rw-kbd-focus");
+  });
+  new ResizeObserver(() => fitWidth(ctx)).observe(w);
+  return ctx;
+}
+
+const NARROW_EM = 36; // below this width (in the editor's em) the grade badge goes under the title
+
+function fitWidth(ctx) {
+  const w = ctx.el.wrap;
+  const em = parseFloat(getComputedStyle(w).fontSize) || 16;
+  w.classList.toggle("rw-narrow", w.clientWidth > 0 && w.clientWidth / em < NARROW_EM);
+}
+
+function icon(name) {
+  const svg = document.createElementNS(SVG_NS, "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("focusable", "false");
+  const path = document.createElementNS(SVG_NS, "path");
+  path.setAttribute("d", ICONS[name]);
+  path.setAttribute("fill", "none");
+  path.setAttribute("stroke", "currentColor");
+  path.setAttribute("stroke-width", name === "grip" ? "3.2" : "2.2");
+  path.setAttribute("stroke-linecap", "round");
+  path.setAttribute("stroke-linejoin", "round");
+  svg.appendChild(path);
+  return svg;
+}
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function button(action, iconName) {
+  const b = el("button", "rw-btn");
+  b.type = "button";
+  b.tabIndex = -1; // the focused row's keys do the same; one Tab stop per row
+  b.dataset.action = action;
+  b.appendChild(icon(iconName));
+  return b;
+}
+
+function makeRow(id) {
+  const li = el("li", "rw-row");
+  li.tabIndex = 0;
+  li.dataset.id = id;
+  li.dataset.testid = `rw-row-${id}`;
+  li.setAttribute("aria-roledescription", "movable document");
+  const grip = el("span", "rw-grip");
+  grip.setAttribute("aria-hidden", "true");
+  grip.appendChild(icon("grip"));
+  const pos = el("span", "rw-pos");
+  pos.dataset.testid = "rw-pos";
+  pos.setAttribute("aria-hidden", "true");
+  const title = el("span", "rw-title");
+  title.dataset.testid = "rw-title";
+  const grade = el("span", "rw-grade");
+  const badge = el("span", "rw-badge");
+  badge.dataset.testid = "rw-badge";
+  badge.append(el("span", "rw-badge-num"), el("span", "rw-badge-word"));
+  grade.append(button("grade-down", "minus"), badge, button("grade-up", "plus"));
+  const actions = el("span", "rw-actions");
+  actions.append(button("up", "up"), button("down", "down"), button("tray", "toTray"));
+  li.append(grip, pos, title, grade, actions);
+  return li;
+}
+
+function makeCutoff() {
+  const li = el("li", "rw-cutoff");
+  li.setAttribute("role", "separator");
+  li.dataset.testid = "rw-cutoff";
+  li.append(el("span", "rw-cut-above"), el("span", "rw-cut-rule"), el("span", "rw-cut-below"));
+  return li;
+}
+
+// ---------------------------------------------------------------------------------------
+// Drawing the data Python sent
+// ---------------------------------------------------------------------------------------
+
+function update(ctx, data) {
+  ctx.data = data;
+  applyConfig(ctx);
+  syncRows(ctx);
+  const adopt = ctx.rev !== data.rev || data.ack >= ctx.sent;
+  ctx.rev = data.rev;
+  if (adopt) {
+    if (ctx.press) cancelDrag(ctx);
+    ctx.local = { order: [...data.order], tray: [...data.tray], grades: { ...data.grades } };
+  }
+  layout(ctx);
+}
+
+function applyConfig(ctx) {
+  const { data, el: e } = ctx;
+  const w = e.wrap;
+  const scale = String(data.scale || 1);
+  const rescaled = w.style.getPropertyValue("--rw-scale") !== scale;
+  if (rescaled) w.style.setProperty("--rw-scale", scale);
+  w.classList.toggle("rw-compact", !!data.compact);
+  w.classList.toggle("rw-has-tray", !!data.trayEnabled);
+  w.classList.toggle("rw-editable", !!data.editableGrades);
+  w.classList.toggle("rw-no-grades", !data.showGrades);
+  e.label.textContent = data.label;
+  e.list.setAttribute("aria-orientation", data.compact ? "horizontal" : "vertical");
+  e.tray.hidden = !data.trayEnabled;
+  if (rescaled) fitWidth(ctx); // a width change is caught by the ResizeObserver
+  const words = [...Object.values(data.gradeLabels), data.unjudgedLabel];
+  w.style.setProperty("--rw-badge-chars", String(Math.max(...words.map((t) => t.length))));
+  const hintKey = JSON.stringify([data.compact, data.trayEnabled, data.editableGrades, data.gradeRange]);
+  if (e.hint.dataset.key !== hintKey) {
+    e.hint.dataset.key = hintKey;
+    e.hint.replaceChildren(...hintParts(data));
+  }
+}
+
+// The visible help line, built from fixed text (no data) as text nodes and <kbd>s.
+function hintParts(data) {
+  const parts = [];
+  const text = (t) => parts.push(document.createTextNode(t));
+  const kbd = (t, label) => {
+    const k = el("kbd", "", t);
+    if (label) k.setAttribute("aria-label", label);
+    parts.push(k);
+  };
+  const sep = () => parts.push(el("span", "rw-sep", "·"));
+  text("Drag a row, or Tab to it and press ");
+  if (data.compact) { kbd("←", "Left arrow"); kbd("→", "Right arrow"); }
+  else { kbd("↑", "Up arrow"); kbd("↓", "Down arrow"); }
+  text(" to move it");
+  sep();
+  kbd("Home"); kbd("End"); text(data.compact ? " first, last" : " top, bottom");
+  if (data.trayEnabled) {
+    sep();
+    kbd("T"); text(" or "); kbd("Del"); text(" to Not returned, "); kbd("T"); text(" back");
+  }
+  if (data.editableGrades) {
+    const [lo, hi] = data.gradeRange;
+    sep();
+    kbd("+"); kbd("−", "Minus"); text(` or ${lo}–${hi}: grade`);
+  }
+  return parts;
+}
+
+function syncRows(ctx) {
+  const seen = new Set();
+  for (const item of ctx.data.items) {
+    seen.add(item.id);
+    let li = ctx.rows.get(item.id);
+    if (!li) {
+      li = makeRow(item.id);
+      ctx.rows.set(item.id, li);
+    }
+    if (ctx.titles.get(item.id) !== item.title) {
+      ctx.titles.set(item.id, item.title);
+      const t = li.querySelector(".rw-title");
+      t.textContent = item.title; // text only, never HTML
+      t.title = item.title;
+    }
+  }
+  for (const [id, li] of ctx.rows) {
+    if (!seen.has(id)) { li.remove(); ctx.rows.delete(id); ctx.titles.delete(id); }
+  }
+}
+
+// Put the rows where ctx.local says, keeping focus on the row that had it.
+function layout(ctx) {
+  const focusedId = focusedRowId(ctx);
+  const { order, tray } = ctx.local;
+  placeChildren(ctx.el.list, order.map((id) => ctx.rows.get(id)).filter(Boolean));
+  placeChildren(ctx.el.trayList, tray.map((id) => ctx.rows.get(id)).filter(Boolean));
+  placeCutoff(ctx);
+  refresh(ctx);
+  if (focusedId && focusedRowId(ctx) !== focusedId) focusRow(ctx, focusedId);
+}
+
+function placeChildren(parent, nodes) {
+  nodes.forEach((node, i) => {
+    const at = parent.children[i];
+    if (at !== node) put(parent, node, at || null);
+  });
+  while (parent.children.length > nodes.length) parent.lastElementChild.remove();
+}
+
+// Insert `node` before `ref`; a connected node is moved with moveBefore where the browser has
+// it, which keeps its focus (no blur, no re-focus, no extra layout).
+function put(parent, node, ref) {
+  if (parent.moveBefore && node.isConnected && node.getRootNode() === parent.getRootNode()) {
+    parent.moveBefore(node, ref);
+  } else {
+    parent.insertBefore(node, ref);
+  }
+}
+
+function listRows(ctx) { return [...ctx.el.list.querySelectorAll(":scope > li.rw-row")]; }
+function trayRows(ctx) { return [...ctx.el.trayList.querySelectorAll(":scope > li.rw-row")]; }
+
+// The cutoff line sits after row k (after the last row when the list is shorter than k).
+function placeCutoff(ctx) {
+  const { cutoff, el: e } = ctx;
+  const k = ctx.data.k;
+  const rows = listRows(ctx); // a dragged row counts where it would land
+  if (k == null || rows.length === 0) { cutoff.remove(); return; }
+  const anchor = rows[Math.min(k, rows.length) - 1];
+  if (anchor.nextSibling !== cutoff) put(e.list, cutoff, anchor.nextSibling);
+  const more = rows.length > k;
+  const [above, , below] = cutoff.children;
+  above.textContent = ctx.data.compact ? `top ${k} ◂` : `▲ top ${k}`;
+  below.textContent = more ? (ctx.data.compact ? "▸ not seen" : "not seen ▼") : "end of list";
+  cutoff.setAttribute("aria-label", more ? `Cutoff: the top ${k} above, not seen below`
+                                         : `Cutoff at ${k}: the whole list is within the top ${k}`);
+  cutoff.dataset.k = String(k);
+}
+
+// Positions, labels, badges and button states, from the DOM order.
+function refresh(ctx) {
+  const { data } = ctx;
+  const rows = listRows(ctx);
+  const n = rows.length;
+  rows.forEach((li, i) => refreshRow(ctx, li, { pos: i + 1, n, below: data.k != null && i >= data.k }));
+  trayRows(ctx).forEach((li) => refreshRow(ctx, li, { pos: null, n, below: false }));
+  const t = trayRows(ctx).length;
+  if (ctx.el.trayEmpty.hidden !== t > 0) ctx.el.trayEmpty.hidden = t > 0;
+  setText(ctx.el.count, data.trayEnabled ? `${n} returned · ${t} not returned` : `${n} documents`);
+}
+
+function refreshRow(ctx, li, { pos, n, below }) {
+  const id = li.dataset.id;
+  const title = ctx.titles.get(id) || id;
+  const inList = pos !== null;
+  const grade = ctx.local.grades[id];
+  const gradeText = gradeWords(ctx, grade);
+  setText(li.querySelector(".rw-pos"), inList ? String(pos) : "–");
+  li.classList.toggle("rw-below", below);
+  setAttr(li, "data-pos", inList ? String(pos) : "");
+  const where = inList ? `position ${pos} of ${n}${below ? ", below the cutoff" : ""}` : "not returned";
+  setAttr(li, "aria-label", `${title}, ${where}` + (ctx.data.showGrades ? `, ${gradeText}` : ""));
+  // the grade badge: number and words, coloured by level
+  const badge = li.querySelector(".rw-badge");
+  setAttr(badge, "data-level", gradeLevel(ctx, grade));
+  setText(badge.firstChild, grade === undefined ? "?" : String(grade));
+  setText(badge.lastChild, grade === undefined ? ctx.data.unjudgedLabel
+                                               : ctx.data.gradeLabels[String(grade)] || `grade ${grade}`);
+  const [lo, hi] = ctx.data.gradeRange;
+  const [down, , up] = li.querySelector(".rw-grade").children;
+  setButton(down, `Lower the grade of ${title}`, grade !== undefined && grade <= lo);
+  setButton(up, `Raise the grade of ${title}`, grade !== undefined && grade >= hi);
+  // the move buttons
+  const [bUp, bDown, bTray] = li.querySelector(".rw-actions").children;
+  const dirs = ctx.data.compact ? ["left", "right"] : ["up", "down"];
+  setIcon(bUp, dirs[0]);
+  setIcon(bDown, dirs[1]);
+  setButton(bUp, `Move ${title} ${dirs[0]}`, !inList || pos === 1);
+  setButton(bDown, `Move ${title} ${dirs[1]}`, !inList || pos === n);
+  setIcon(bTray, inList ? "toTray" : "fromTray");
+  setButton(bTray, inList ? `Remove ${title} from the list` : `Add ${title} to the list`, false);
+}
+
+// DOM writes only when the value differs (a drag redraws on every step).
+function setText(node, text) { if (node.textContent !== text) node.textContent = text; }
+function setAttr(node, name, value) { if (node.getAttribute(name) !== value) node.setAttribute(name, value); }
+
+function setIcon(b, name) {
+  if (b.dataset.icon !== name) { b.dataset.icon = name; b.replaceChildren(icon(name)); }
+}
+
+function setButton(b, label, disabled) {
+  if (b.getAttribute("aria-label") !== label) { b.setAttribute("aria-label", label); b.title = label; }
+  setAttr(b, "aria-disabled", disabled ? "true" : "false");
+}
+
+function gradeWords(ctx, grade) {
+  if (grade === undefined) return ctx.data.unjudgedLabel;
+  const word = ctx.data.gradeLabels[String(grade)];
+  return word ? `grade ${grade}, ${word}` : `grade ${grade}`;
+}
+
+// Colour class of a badge; the words on it carry the same information.
+function gradeLevel(ctx, grade) {
+  if (grade === undefined) return "unjudged";
+  if (grade < 0) return "neg";
+  if (grade === 0) return "zero";
+  const hi = ctx.data.gradeRange[1];
+  return grade >= Math.max(hi, 1) || hi <= 1 ? "top" : "mid";
+}
+
+// ---------------------------------------------------------------------------------------
+// Changing the state: every way to move ends here
+// ---------------------------------------------------------------------------------------
+
+function zoneOf(ctx, id) { return ctx.local.order.includes(id) ? "order" : "tray"; }
+
+// Move `id` to `zone` ("order" or "tray") at `index` (clamped); report it and keep focus.
+function moveItem(ctx, id, zone, index) {
+  const L = ctx.local;
+  const from = zoneOf(ctx, id);
+  const before = from === "order" ? L.order.indexOf(id) : L.tray.indexOf(id);
+  const target = zone === "order" ? L.order : L.tray;
+  if (zone === from && before === Math.max(0, Math.min(index, target.length - 1))) {
+    announceEdge(ctx, id, zone, before);
+    focusRow(ctx, id);
+    return;
+  }
+  L.order = L.order.filter((x) => x !== id);
+  L.tray = L.tray.filter((x) => x !== id);
+  const arr = zone === "order" ? L.order : L.tray;
+  arr.splice(Math.max(0, Math.min(index, arr.length)), 0, id);
+  commit(ctx);
+  afterSend(() => {
+    layout(ctx);
+    focusRow(ctx, id);
+    announceMove(ctx, id);
+  });
+}
+
+// Run `redraw` in the task after Streamlit's own (setTimeout 0) flush of the trigger value, so
+// the message leaves before the DOM work (and the page layout it forces) holds the thread.
+function afterSend(redraw) {
+  setTimeout(redraw, 0);
+}
+
+function setGrade(ctx, id, grade) {
+  const [lo, hi] = ctx.data.gradeRange;
+  if (!ctx.data.editableGrades || grade < lo || grade > hi || ctx.local.grades[id] === grade) return;
+  ctx.local.grades = { ...ctx.local.grades, [id]: grade };
+  commit(ctx);
+  afterSend(() => {
+    refresh(ctx);
+    announce(ctx, `${ctx.titles.get(id)}: ${gradeWords(ctx, grade)}`);
+  });
+}
+
+function stepGrade(ctx, id, delta) {
+  const [lo, hi] = ctx.data.gradeRange;
+  const g = ctx.local.grades[id];
+  const next = g === undefined ? (delta > 0 ? Math.min(hi, Math.max(lo, 1)) : lo) : g + delta;
+  setGrade(ctx, id, Math.max(lo, Math.min(hi, next)));
+}
+
+function toggleTray(ctx, id) {
+  if (!ctx.data.trayEnabled) return;
+  if (zoneOf(ctx, id) === "order") moveItem(ctx, id, "tray", ctx.local.tray.length);
+  else moveItem(ctx, id, "order", ctx.local.order.length);
+}
+
+function commit(ctx) {
+  ctx.sent = Math.max(ctx.sent, ctx.data.ack) + 1;
+  const { order, tray, grades } = ctx.local;
+  ctx.send("edit", { seq: ctx.sent, order: [...order], tray: [...tray], grades: { ...grades } });
+}
+
+function announce(ctx, text) {
+  // Re-setting the same text would not be read again: add an invisible change.
+  const live = ctx.el.live;
+  live.textContent = live.textContent === text ? `${text}\u00a0` : text;
+}
+
+function announceMove(ctx, id) {
+  const title = ctx.titles.get(id);
+  const i = ctx.local.order.indexOf(id);
+  if (i < 0) announce(ctx, `${title} moved to Not returned`);
+  else announce(ctx, `${title} moved to position ${i + 1} of ${ctx.local.order.length}`);
+}
+
+function announceEdge(ctx, id, zone, index) {
+  if (zone !== "order") return;
+  const title = ctx.titles.get(id);
+  announce(ctx, `${title} is already at position ${index + 1} of ${ctx.local.order.length}`);
+}
+
+function focusedRowId(ctx) {
+  const a = ctx.root.activeElement;
+  const li = a && a.closest ? a.closest("li.rw-row") : null;
+  return li ? li.dataset.id : null;
+}
+
+function focusRow(ctx, id) {
+  const li = ctx.rows.get(id);
+  if (!li) return;
+  li.classList.toggle("rw-kbd-focus", ctx.keyboardFocus);
+  li.classList.toggle("rw-mouse", !ctx.keyboardFocus); // no focus ring after a drop; cleared on blur
+  if (ctx.root.activeElement !== li) li.focus({ preventScroll: !ctx.keyboardFocus });
+  else if (ctx.keyboardFocus) keepInView(li);
+}
+
+// Scroll a row moved by the keyboard (Home/End on a long list) into view, only if it left it.
+function keepInView(li) {
+  const r = li.getBoundingClientRect();
+  if (r.top < 0 || r.bottom > window.innerHeight || r.left < 0 || r.right > window.innerWidth) {
+    li.scrollIntoView({ block: "nearest", inline: "nearest" });
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Keyboard and buttons
+// ---------------------------------------------------------------------------------------
+
+function onKeyDown(ctx, e) {
+  const li = e.target.closest && e.target.closest("li.rw-row");
+  if (!li || e.altKey || e.ctrlKey || e.metaKey) return;
+  if (ctx.press && ctx.press.started) return; // Escape is handled by the drag's own listener
+  const id = li.dataset.id;
+  const zone = zoneOf(ctx, id);
+  const arr = zone === "order" ? ctx.local.order : ctx.local.tray;
+  const i = arr.indexOf(id);
+  const compact = ctx.data.compact;
+  const keyActions = {
+    ArrowUp: () => moveItem(ctx, id, zone, i - 1),
+    ArrowDown: () => moveItem(ctx, id, zone, i + 1),
+    ArrowLeft: compact ? () => moveItem(ctx, id, zone, i - 1) : null,
+    ArrowRight: compact ? () => moveItem(ctx, id, zone, i + 1) : null,
+    Home: () => moveItem(ctx, id, zone, 0),
+    End: () => moveItem(ctx, id, zone, arr.length - 1),
+    t: () => toggleTray(ctx, id),
+    T: () => toggleTray(ctx, id),
+    Delete: zone === "order" ? () => toggleTray(ctx, id) : null,
+    Backspace: zone === "order" ? () => toggleTray(ctx, id) : null,
+    "+": () => stepGrade(ctx, id, +1),
+    "=": () => stepGrade(ctx, id, +1),
+    "-": () => stepGrade(ctx, id, -1),
+    "_": () => stepGrade(ctx, id, -1),
+  };
+  let action = keyActions[e.key];
+  if (!action && /^[0-9]$/.test(e.key) && ctx.data.editableGrades) action = () => setGrade(ctx, id, Number(e.key));
+  if (!action) return;
+  if (["t", "T", "Delete", "Backspace"].includes(e.key) && !ctx.data.trayEnabled) return;
+  if (/^[-+=_0-9]$/.test(e.key) && !ctx.data.editableGrades) return;
+  e.preventDefault();
+  ctx.keyboardFocus = true;
+  action();
+}
+
+function onClick(ctx, e) {
+  const b = e.target.closest && e.target.closest("button.rw-btn");
+  if (!b) return;
+  e.preventDefault();
+  const li = b.closest("li.rw-row");
+  if (!li || b.getAttribute("aria-disabled") === "true") { if (li) li.focus({ preventScroll: true }); return; }
+  ctx.keyboardFocus = e.detail === 0; // a click from the keyboard (screen reader) has no pointer detail
+  const id = li.dataset.id;
+  const zone = zoneOf(ctx, id);
+  const i = (zone === "order" ? ctx.local.order : ctx.local.tray).indexOf(id);
+  const actions = {
+    up: () => moveItem(ctx, id, zone, i - 1),
+    down: () => moveItem(ctx, id, zone, i + 1),
+    tray: () => toggleTray(ctx, id),
+    "grade-up": () => stepGrade(ctx, id, +1),
+    "grade-down": () => stepGrade(ctx, id, -1),
+  };
+  actions[b.dataset.action]();
+  if (b.dataset.action.startsWith("grade")) li.focus({ preventScroll: true });
+}
+
+// ---------------------------------------------------------------------------------------
+// Pointer dragging (mouse, pen, touch): the row follows the pointer, the list reorders
+// live under it (positions and the cutoff line follow), a dashed slot shows where it lands.
+// ---------------------------------------------------------------------------------------
+
+function onPointerDown(ctx, e) {
+  if (ctx.press || !e.isPrimary || (e.pointerType === "mouse" && e.button !== 0)) return;
+  const li = e.target.closest && e.target.closest("li.rw-row");
+  if (!li || e.target.closest("button")) return;
+  e.preventDefault(); // no text selection, no native drag; focus is set by hand
+  ctx.keyboardFocus = false;
+  li.classList.remove("rw-kbd-focus");
+  li.classList.add("rw-mouse");
+  li.focus({ preventScroll: true });
+  ctx.el.wrap.setPointerCapture(e.pointerId);
+  ctx.press = { li, id: li.dataset.id, pointerId: e.pointerId, x0: e.clientX, y0: e.clientY,
+                x: e.clientX, y: e.clientY, started: false };
+}
+
+function onPointerMove(ctx, e) {
+  const p = ctx.press;
+  if (!p || e.pointerId !== p.pointerId) return;
+  p.x = e.clientX;
+  p.y = e.clientY;
+  if (!p.started) {
+    if (Math.hypot(p.x - p.x0, p.y - p.y0) < DRAG_THRESHOLD) return;
+    startDrag(ctx);
+  }
+  dragStep(ctx);
+  autoScroll(ctx);
+}
+
+function onPointerUp(ctx, e) {
+  const p = ctx.press;
+  if (!p || e.pointerId !== p.pointerId) return;
+  if (!p.started) { endPress(ctx); return; }
+  p.x = e.clientX;
+  p.y = e.clientY;
+  dragStep(ctx);
+  const id = p.id;
+  const before = JSON.stringify([ctx.local.order, ctx.local.tray]);
+  const order = listRows(ctx).map((r) => r.dataset.id);
+  const tray = trayRows(ctx).map((r) => r.dataset.id);
+  const changed = JSON.stringify([order, tray]) !== before;
+  ctx.local.order = order;
+  ctx.local.tray = tray;
+  if (changed) commit(ctx);
+  endPress(ctx);
+  afterSend(() => {
+    layout(ctx);
+    focusRow(ctx, id);
+    if (changed) announceMove(ctx, id);
+  });
+}
+
+function onPointerCancel(ctx, e) {
+  const p = ctx.press;
+  if (!p || e.pointerId !== p.pointerId) return;
+  if (p.started) cancelDrag(ctx);
+  else endPress(ctx);
+}
+
+function startDrag(ctx) {
+  const p = ctx.press;
+  const r = p.li.getBoundingClientRect();
+  p.started = true;
+  p.grabX = p.x0 - r.left;
+  p.grabY = p.y0 - r.top;
+  p.scroller = findScroller(ctx.root.host);
+  p.li.classList.add("rw-dragging");
+  ctx.el.wrap.classList.add("rw-is-dragging");
+  ctx.el.indicator.hidden = false;
+  // Escape cancels; listen on the window, as moving the row in the DOM takes its focus away.
+  p.onKey = (e) => { if (e.key === "Escape") { e.preventDefault(); e.stopPropagation(); cancelDrag(ctx); } };
+  window.addEventListener("keydown", p.onKey, true);
+}
+
+// One step of a drag: move the row to where the pointer is, then redraw around it.
+function dragStep(ctx) {
+  const p = ctx.press;
+  const zoneList = pointerZone(ctx, p.x, p.y);
+  const changed = placeDragged(ctx, zoneList);
+  if (changed || !p.drawn) {
+    placeCutoff(ctx);
+    refresh(ctx);
+    ctx.el.tray.classList.toggle("rw-drop-target", zoneList === ctx.el.trayList);
+    p.drawn = true;
+  }
+  followPointer(ctx);
+}
+
+// Put the dragged row where the pointer says in `zoneList`: before the row under the pointer
+// when over its first half, after it when over its second half, first or last when beyond the
+// rows. True if the row moved in the DOM. (Over its own slot nothing moves, so it cannot
+// oscillate: after a move the pointer is over the dragged row's new slot.)
+function placeDragged(ctx, zoneList) {
+  const p = ctx.press;
+  const horizontal = !!ctx.data.compact;
+  const coord = horizontal ? p.x : p.y;
+  const others = [...zoneList.querySelectorAll(":scope > li.rw-row")].filter((r) => r !== p.li);
+  let before; // the row to insert before; null = at the end
+  if (p.li.parentNode !== zoneList) {
+    before = others.find((r) => coord < mid(r, horizontal)) || null;
+  } else {
+    if (!others.length) return false;
+    const over = others.find((r) => within(r, p.x, p.y, horizontal));
+    if (over) before = coord < mid(over, horizontal) ? over : nextRow(over);
+    else if (coord < start(others[0], horizontal)) before = others[0];
+    else if (coord > end(others[others.length - 1], horizontal)) before = null;
+    else return false; // in a gap between rows, or over its own slot
+    if (nextRow(p.li) === before || p.li === before) return false;
+  }
+  put(zoneList, p.li, before);
+  return true;
+}
+
+function nextRow(li) {
+  let n = li.nextElementSibling;
+  while (n && !n.classList.contains("rw-row")) n = n.nextElementSibling;
+  return n;
+}
+
+// Which list the pointer is over: the tray when inside its box, else the ranked list.
+function pointerZone(ctx, x, y) {
+  if (!ctx.data.trayEnabled) return ctx.el.list;
+  const r = ctx.el.tray.getBoundingClientRect();
+  const m = 8;
+  const inTray = x >= r.left - m && x <= r.right + m && y >= r.top - m && y <= r.bottom + m;
+  return inTray ? ctx.el.trayList : ctx.el.list;
+}
+
+function mid(r, horizontal) {
+  const b = r.getBoundingClientRect();
+  return horizontal ? b.left + b.width / 2 : b.top + b.height / 2;
+}
+function start(r, horizontal) { const b = r.getBoundingClientRect(); return horizontal ? b.left : b.top; }
+function end(r, horizontal) { const b = r.getBoundingClientRect(); return horizontal ? b.right : b.bottom; }
+function within(r, x, y, horizontal) {
+  const b = r.getBoundingClientRect();
+  return horizontal ? x >= b.left && x <= b.right && (y >= b.top - 40 && y <= b.bottom + 40)
+                    : y >= b.top && y <= b.bottom;
+}
+
+// Translate the lifted row so it stays under the pointer; draw the landing slot.
+function followPointer(ctx) {
+  const p = ctx.press;
+  const box = p.li.getBoundingClientRect(); // includes the current translation
+  const slot = { left: box.left - (p.tx || 0), top: box.top - (p.ty || 0), width: box.width, height: box.height };
+  p.tx = ctx.data.compact ? p.x - p.grabX - slot.left : 0;
+  p.ty = p.y - p.grabY - slot.top;
+  p.li.style.transform = `translate(${p.tx}px, ${p.ty}px)`;
+  const w = ctx.el.wrap.getBoundingClientRect();
+  const ind = ctx.el.indicator.style;
+  ind.left = `${slot.left - w.left}px`;
+  ind.top = `${slot.top - w.top}px`;
+  ind.width = `${slot.width}px`;
+  ind.height = `${slot.height}px`;
+}
+
+function endPress(ctx) {
+  const p = ctx.press;
+  ctx.press = null;
+  if (!p) return;
+  if (p.raf) cancelAnimationFrame(p.raf);
+  if (p.onKey) window.removeEventListener("keydown", p.onKey, true);
+  p.li.classList.remove("rw-dragging");
+  p.li.style.transform = "";
+  ctx.el.wrap.classList.remove("rw-is-dragging");
+  ctx.el.tray.classList.remove("rw-drop-target");
+  ctx.el.indicator.hidden = true;
+  if (ctx.el.wrap.hasPointerCapture(p.pointerId)) ctx.el.wrap.releasePointerCapture(p.pointerId);
+}
+
+function cancelDrag(ctx) {
+  const id = ctx.press ? ctx.press.id : null;
+  endPress(ctx);
+  layout(ctx); // back to ctx.local, which the drag did not touch
+  if (id) focusRow(ctx, id);
+}
+
+// ---------------------------------------------------------------------------------------
+// Auto-scroll while dragging near an edge (the page, and a compact list's own scrollbar)
+// ---------------------------------------------------------------------------------------
+
+function findScroller(start) {
+  let node = start;
+  while (node) {
+    if (node instanceof Element) {
+      const s = getComputedStyle(node);
+      if (/(auto|scroll|overlay)/.test(s.overflowY) && node.scrollHeight > node.clientHeight + 1) return node;
+    }
+    node = node.parentNode instanceof ShadowRoot ? node.parentNode.host : node.parentNode;
+  }
+  return document.scrollingElement || document.documentElement;
+}
+
+// Scroll speed in px per second: 0 away from the edges, up to MAX_SPEED at the very edge.
+function edgeSpeed(pos, lo, hi) {
+  if (pos < lo + EDGE) return -MAX_SPEED * Math.min(1, (lo + EDGE - pos) / EDGE);
+  if (pos > hi - EDGE) return MAX_SPEED * Math.min(1, (pos - (hi - EDGE)) / EDGE);
+  return 0;
+}
+
+function autoScroll(ctx) {
+  const p = ctx.press;
+  if (!p || !p.started || p.raf) return;
+  let last = performance.now();
+  const tick = (now) => {
+    p.raf = 0;
+    if (ctx.press !== p) return;
+    const dt = Math.min(0.05, Math.max(0, (now - last) / 1000)); // seconds, capped after a stall
+    last = now;
+    const s = p.scroller;
+    const isPage = s === document.scrollingElement || s === document.documentElement;
+    const box = isPage ? { top: 0, bottom: window.innerHeight } : s.getBoundingClientRect();
+    const vy = edgeSpeed(p.y, Math.max(0, box.top), Math.min(window.innerHeight, box.bottom));
+    let active = vy !== 0;
+    if (vy) s.scrollTop += vy * dt;
+    if (ctx.data.compact) {
+      const list = ctx.el.list;
+      const lb = list.getBoundingClientRect();
+      const vx = list.scrollWidth > list.clientWidth ? edgeSpeed(p.x, lb.left, lb.right) : 0;
+      if (vx) { list.scrollLeft += vx * dt; active = true; }
+    }
+    if (active && !atLimit(s, vy)) {
+      dragStep(ctx);
+      p.raf = requestAnimationFrame(tick);
+    } else if (active) {
+      dragStep(ctx);
+    }
+  };
+  p.raf = requestAnimationFrame(tick);
+}
+
+// True when the scroller cannot move further in the direction of `vy`.
+function atLimit(s, vy) {
+  if (vy < 0) return s.scrollTop <= 0;
+  if (vy > 0) return s.scrollTop + s.clientHeight >= s.scrollHeight - 1;
+  return false;
+}

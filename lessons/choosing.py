@@ -1,0 +1,67 @@
+"""Putting it together: every metric on one graded ranking, and what their disagreements mean."""
+from __future__ import annotations
+
+import streamlit as st
+
+from components import diagnosis, metrics, scenarios, state
+from components.formatting import fmt
+from components.ranking_editor import ranking_editor, set_editor_state
+from components.ranking_editor.model import editor_items
+from components.widgets import chart_scale, show_k_slider
+from lessons import layout, prose
+
+NAME = "choosing"
+Q = scenarios.CHOOSING
+ITEMS = editor_items(Q.docs)
+GRADES = {d.id: d.grade for d in Q.docs}
+
+
+def _load(preset: str) -> None:
+    set_editor_state(state.CHOOSING_EDITOR, Q.presets[preset], grades=GRADES)
+
+
+def diagnosis_text(qs: metrics.QuerySet, k: int) -> str:
+    """The generated sentence of diagnosis for the current numbers."""
+    recall, ndcg, rr = (float(v[0]) for v in (metrics.recall(qs, k), metrics.ndcg(qs, k), metrics.reciprocal_rank(qs)))
+    first = metrics.first_hit_rank(qs)[0]
+    values = dict(k=k, recall=fmt(recall), ndcg=fmt(ndcg), rr=fmt(rr),
+                  first=int(first) if first != float("inf") else "none")
+    return prose.text_choosing(NAME, f"Diagnosis {diagnosis.diagnose(recall, ndcg, rr)}", values)
+
+
+@st.fragment
+def _scenario() -> None:
+    columns = st.columns(len(Q.presets))
+    for column, name in zip(columns, Q.presets):
+        column.button(name, key=f"choosing.preset.{name}", on_click=_load, args=(name,), width="stretch")
+    k = show_k_slider(state.CHOOSING_K, hi=len(Q.docs), default=scenarios.CHOOSING_K)
+    cards = st.columns(5)
+    editor_col, text_col = st.columns([3, 2], gap="large")
+    with editor_col:
+        current = ranking_editor(ITEMS, key=state.CHOOSING_EDITOR, default_order=Q.presets["Found but badly ordered"],
+                                 k=k, tray=True, editable_grades=True, grade_range=(0, 2), scale=chart_scale(),
+                                 label="Help pages returned")
+    qs = metrics.from_rankings([current.order_grades()], [current.judged_grades()])
+    values = {f"Recall@{k}": metrics.recall(qs, k), f"hit rate@{k}": metrics.success(qs, k),
+              f"Precision@{k}": metrics.precision(qs, k), "RR": metrics.reciprocal_rank(qs),
+              f"nDCG@{k} (exponential gain)": metrics.ndcg(qs, k)}
+    for column, (label, value) in zip(cards, values.items()):
+        column.metric(label, fmt(value[0]))
+    with text_col:
+        st.info(diagnosis_text(qs, k), icon="🩺")
+
+
+def render() -> None:
+    st.title("Choosing a metric")
+    layout.show_warm_up("warmup.choosing")
+    st.markdown(prose.text(NAME, "Intro", query=Q.text))
+    st.markdown(prose.section(NAME, "Scenario"))
+    _scenario()
+    st.subheader("Which one to headline")
+    st.markdown(prose.section(NAME, "Guide"))
+    layout.show_practice(NAME)
+    layout.show_lesson_end(NAME)
+
+
+if __name__ == "__main__":
+    render()

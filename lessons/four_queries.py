@@ -1,0 +1,121 @@
+"""Lesson 4: the four-query example: recall@k and MRR across a query set, and choosing k."""
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from components import charts, metrics, scenarios, state
+from components.formatting import fmt
+from components.ranking_editor import EditorItem, ranking_editor, set_editor_state
+from components.widgets import chart_scale, show_figure, show_k_slider
+from lessons import layout, prose
+
+NAME = "four_queries"
+LENGTH = scenarios.FOUR_QUERY_LIST_LENGTH
+ANSWER = "answer"
+OTHERS = tuple(f"other{i}" for i in range(1, LENGTH))
+
+
+def items(query: int) -> tuple[EditorItem, ...]:
+    """One query's list: its answer (relevant) and nine other results."""
+    return (EditorItem(ANSWER, f"Q{query} answer", 1),) + tuple(
+        EditorItem(o, f"other {i}", 0) for i, o in enumerate(OTHERS, 1))
+
+
+def order_for(rank: int | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(order, tray) that put the answer at ``rank`` (None: in the tray, not returned)."""
+    if rank is None:
+        return OTHERS, (ANSWER,)
+    return OTHERS[:rank - 1] + (ANSWER,) + OTHERS[rank - 1:], ()
+
+
+def hit_rank(order) -> int | None:
+    return order.index(ANSWER) + 1 if ANSWER in order else None
+
+
+def _load(ranks) -> None:
+    for key, rank in zip(state.FOUR_EDITORS, ranks):
+        order, tray = order_for(rank)
+        set_editor_state(key, order, tray)
+
+
+def _list_queries(numbers: list[int]) -> str:
+    names = [f"query {n}" for n in numbers]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+@st.fragment
+def _scenario() -> list[int | None]:
+    k = show_k_slider(state.FOUR_K, hi=LENGTH, default=5, help="A query counts as a hit when its answer is in the top k.")
+    ranks = []
+    for q, key in enumerate(state.FOUR_EDITORS, 1):
+        default_order, _ = order_for(scenarios.FOUR_QUERY_HIT_RANKS[q - 1])
+        current = ranking_editor(items(q), key=key, default_order=default_order, k=k, tray=True, compact=True,
+                                 show_grades=False, grade_range=(0, 1), scale=chart_scale(),
+                                 label=f"Query {q}: positions 1 to {LENGTH}")
+        ranks.append(hit_rank(current.order))
+    qs = scenarios.four_query_set(ranks)
+    recall, success = metrics.recall(qs, k), metrics.success(qs, k)
+    first = metrics.first_hit_rank(qs)
+    rr = metrics.reciprocal_rank(qs)
+    cards = st.columns(3)
+    cards[0].metric(f"recall@{k}", fmt(recall.mean()))
+    cards[1].metric(f"hit rate@{k}", fmt(success.mean()), help="The same number here: one answer per query.")
+    cards[2].metric("MRR", fmt(rr.mean()))
+    inside = [q for q, hit in enumerate(success, 1) if hit]
+    which = (prose.text(NAME, "Which some", queries=_list_queries(inside), k=k) if inside
+             else prose.text(NAME, "Which none", k=k))
+    terms = " + ".join(f"1/{int(r)}" if r != float("inf") else "0" for r in first)
+    st.markdown(prose.text(NAME, "Arithmetic", k=k, hits=len(inside), n=len(ranks), recall=fmt(recall.mean()),
+                           which=which, terms=terms, total=fmt(rr.sum()), mrr=fmt(rr.mean())))
+    show_figure(charts.rank_axis(ranks, k=k, max_rank=LENGTH, scale=chart_scale()), key="four.rank_axis")
+    ks = range(1, LENGTH + 1)
+    st.dataframe(pd.DataFrame([[fmt(metrics.recall(qs, j).mean()) for j in ks]], index=["recall@k"],
+                              columns=[f"k = {j}" for j in ks]), width="stretch")
+    _presets(k)
+    _choosing_k(qs)
+    return ranks
+
+
+def _presets(k: int) -> None:
+    st.subheader("Same recall, different MRR")
+    st.markdown(prose.section(NAME, "Presets"))
+    columns = st.columns(3)
+    columns[0].button("All at rank 1", key="four.preset.top", on_click=_load, args=([1] * 4,), width="stretch")
+    columns[1].button(f"All at rank k = {k}", key="four.preset.k", on_click=_load, args=([k] * 4,), width="stretch")
+    columns[2].button("Back to ranks 1, 3, 1, 8", key="four.preset.brief", on_click=_load,
+                      args=(scenarios.FOUR_QUERY_HIT_RANKS,), width="stretch")
+    top, at_k = scenarios.four_query_set([1] * 4), scenarios.four_query_set([k] * 4)
+    st.markdown(prose.text(NAME, "Preset sentence", k=k, r1=fmt(metrics.recall(top, k).mean()),
+                           m1=fmt(metrics.reciprocal_rank(top).mean()), rk=fmt(metrics.recall(at_k, k).mean()),
+                           mk=fmt(metrics.reciprocal_rank(at_k).mean())))
+
+
+def _choosing_k(qs: metrics.QuerySet) -> None:
+    st.subheader("Choosing k")
+    st.markdown(prose.section(NAME, "Choosing k"))
+    st.session_state.setdefault(state.FOUR_BUDGET, 5)
+    n = int(st.number_input("Chunks your generator reads (N)", min_value=1, max_value=100, step=1,
+                            key=state.FOUR_BUDGET))
+    honest, flattering = metrics.recall(qs, n).mean(), metrics.recall(qs, 100).mean()
+    verdict = prose.text(NAME, "Choosing same", n=n) if fmt(honest) == fmt(flattering) \
+        else prose.section(NAME, "Choosing differ")
+    st.info(prose.text(NAME, "Choosing sentence", n=n, honest=fmt(honest), flattering=fmt(flattering),
+                       verdict=verdict), icon="🎯")
+    st.markdown(prose.section(NAME, "Report both"))
+
+
+def render() -> None:
+    st.title("Four queries: recall@k and MRR together")
+    layout.show_warm_up("warmup.four_queries")
+    st.markdown(prose.section(NAME, "Intro"))
+    layout.show_formula(NAME)
+    st.subheader("Try it: four test queries")
+    st.markdown(prose.section(NAME, "Scenario"))
+    _scenario()
+    layout.show_practice(NAME)
+    layout.show_lesson_end(NAME)
+
+
+if __name__ == "__main__":
+    render()

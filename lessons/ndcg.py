@@ -1,0 +1,167 @@
+"""Lesson 3: nDCG with the Python web-frameworks scenario."""
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from components import breakdown, charts, metrics, scenarios, state
+from components.formatting import fmt
+from components.ranking_editor import ranking_editor, set_editor_state
+from components.ranking_editor.model import editor_items
+from components.widgets import chart_scale, show_figure, show_k_slider
+from lessons import layout, prose
+
+NAME = "ndcg"
+Q = scenarios.FRAMEWORKS
+ITEMS = editor_items(Q.docs)
+POOL = len(Q.docs)
+PRESETS = tuple(Q.presets)
+DEFAULT_GRADES = {d.id: d.grade for d in Q.docs}
+
+
+def _load(preset: str) -> None:
+    set_editor_state(state.NDCG_EDITOR, Q.presets[preset], grades=DEFAULT_GRADES)
+
+
+def _gain_switch() -> str:
+    if state.NDCG_GAIN not in st.session_state:
+        reading = state.read_gain(st.query_params.get(state.PARAM_GAIN))
+        st.session_state[state.NDCG_GAIN] = reading.value
+        if reading.note:
+            st.warning(reading.note, icon="🔗")
+    gain = st.segmented_control("Gain", metrics.GAINS, key=state.NDCG_GAIN, required=True,
+                                format_func=lambda g: f"{g} ({metrics.GAIN_FORMULAS[g]})")
+    st.query_params[state.PARAM_GAIN] = gain
+    return gain
+
+
+def _titles(ids) -> list[str]:
+    by_id = Q.by_id
+    return [by_id[i].title for i in ids]
+
+
+def _position_table(order, grades, ideal_ids, ideal_grades, k, gain) -> pd.DataFrame:
+    cur = breakdown.positions(grades, k, gain)
+    ide = breakdown.positions(ideal_grades, k, gain)
+    rows = []
+    for i in range(max(cur.rank.size, ide.rank.size)):
+        row = {"position": i + 1, "discount 1/log₂(i+1)": fmt(metrics.discounts([i + 1])[0])}
+        if i < cur.rank.size:
+            row |= {"document": _titles(order)[i], "grade": int(cur.grade[i]), "gain": fmt(cur.gain[i]),
+                    "discounted gain": fmt(cur.discounted[i]), "running DCG": fmt(cur.running[i])}
+        if i < ide.rank.size:
+            row |= {"ideal document": _titles(ideal_ids)[i], "ideal grade": int(ide.grade[i]),
+                    "ideal discounted gain": fmt(ide.discounted[i]), "running IDCG": fmt(ide.running[i])}
+        rows.append(row)
+    columns = ["position", "document", "grade", "gain", "discount 1/log₂(i+1)", "discounted gain", "running DCG",
+               "ideal document", "ideal grade", "ideal discounted gain", "running IDCG"]
+    return pd.DataFrame(rows).reindex(columns=columns).fillna("")
+
+
+@st.fragment
+def _scenario() -> None:
+    columns = st.columns(len(PRESETS))
+    for column, name in zip(columns, PRESETS):
+        column.button(name, key=f"ndcg.preset.{name}", on_click=_load, args=(name,), width="stretch")
+    controls = st.columns([3, 2], gap="large")
+    with controls[0]:
+        k = show_k_slider(state.NDCG_K, hi=POOL, default=scenarios.FRAMEWORKS_K,
+                          help="Only the first k positions count towards DCG@k and IDCG@k.")
+    with controls[1]:
+        gain = _gain_switch()
+    cards = st.columns(4)
+    editor_col, numbers_col = st.columns(2, gap="large")
+    with editor_col:
+        current = ranking_editor(ITEMS, key=state.NDCG_EDITOR, default_order=Q.presets["System A"], k=k, tray=True,
+                                 editable_grades=True, grade_range=(0, 2), scale=chart_scale(),
+                                 label="Search results")
+    grades, judged = current.order_grades(), current.judged_grades()
+    qs = metrics.from_rankings([grades], [judged])
+    dcg, idcg, ndcg = (float(f(qs, k, gain)[0]) for f in (metrics.dcg, metrics.idcg, metrics.ndcg))
+    other = "linear" if gain == "exponential" else "exponential"
+    cards[0].metric(f"DCG@{k} ({gain} gain)", fmt(dcg))
+    cards[1].metric(f"IDCG@{k} ({gain} gain)", fmt(idcg))
+    cards[2].metric(f"nDCG@{k} ({gain} gain)", fmt(ndcg))
+    cards[3].metric(f"nDCG@{k} ({other} gain)", fmt(metrics.ndcg(qs, k, other)[0]))
+    with numbers_col:
+        st.markdown(prose.text(NAME, "Arithmetic intro", gain=gain))
+        ideal_ids = breakdown.ideal_order(list(current.grades), judged)
+        ideal_grades = [current.grades[i] for i in ideal_ids]
+        cur, ide = breakdown.positions(grades, k, gain), breakdown.positions(ideal_grades, k, gain)
+        st.latex(rf"\mathrm{{DCG@}}{k} = {breakdown.dcg_latex(cur)} = {fmt(dcg)}")
+        st.latex(rf"\mathrm{{IDCG@}}{k} = {breakdown.dcg_latex(ide)} = {fmt(idcg)}")
+        st.latex(rf"\mathrm{{nDCG@}}{k} = \frac{{{fmt(dcg)}}}{{{fmt(idcg)}}} = {fmt(ndcg)}" if idcg > 0
+                 else rf"\mathrm{{nDCG@}}{k} = 0 \quad (\text{{no relevant judged page}})")
+        show_figure(charts.discounted_gain_by_position(cur.discounted, ide.discounted, scale=chart_scale()),
+                    key="ndcg.chart")
+    st.markdown(prose.section(NAME, "Table intro"))
+    st.dataframe(_position_table(current.order, grades, ideal_ids, ideal_grades, k, gain), hide_index=True,
+                 width="stretch")
+    _gains_and_ideal(qs, grades, k, gain)
+
+
+def _gains_and_ideal(qs, grades, k: int, gain: str) -> None:
+    st.subheader("Which gain?")
+    st.markdown(prose.section(NAME, "Gain switch"))
+    exp, lin = float(metrics.ndcg(qs, k, "exponential")[0]), float(metrics.ndcg(qs, k, "linear")[0])
+    left, right = st.columns(2)
+    left.metric(f"nDCG@{k}, exponential gain", fmt(exp))
+    right.metric(f"nDCG@{k}, linear gain", fmt(lin))
+    if fmt(exp) == fmt(lin):
+        relevant = {g for g in grades[:k] if g >= 1} | {g for g in qs.judged_grade if g >= 1}
+        reason = prose.section(NAME, "Gain reason binary" if len(relevant) <= 1 else "Gain reason other")
+        st.markdown(prose.text(NAME, "Gain sentence same", k=k, value=fmt(exp), reason=reason))
+    else:
+        st.markdown(prose.text(NAME, "Gain sentence differ", exp=fmt(exp), lin=fmt(lin)))
+
+    st.subheader("The ideal uses every judged page")
+    st.markdown(prose.section(NAME, "Ideal trap"))
+    right_value = float(metrics.ndcg(qs, k, gain)[0])
+    wrong_value = metrics.ndcg_at_k(grades, k, gain=gain) if grades else 0.0
+    left, right = st.columns(2)
+    left.metric(f"nDCG@{k}, ideal from all judged pages", fmt(right_value))
+    right.metric(f"nDCG@{k}, ideal from the returned list only", fmt(wrong_value))
+    verdict = prose.section(NAME, "Ideal same" if fmt(right_value) == fmt(wrong_value) else "Ideal differ")
+    st.markdown(prose.text(NAME, "Ideal sentence", k=k, right=fmt(right_value), wrong=fmt(wrong_value),
+                           verdict=verdict))
+
+    st.subheader("nDCG@k can fall as k grows")
+    st.markdown(prose.section(NAME, "Down with k"))
+    ks = range(1, POOL + 1)
+    st.dataframe(pd.DataFrame({
+        "k": list(ks),
+        f"nDCG@k ({gain} gain)": [fmt(metrics.ndcg(qs, j, gain)[0]) for j in ks],
+        "Recall@k": [fmt(metrics.recall(qs, j)[0]) for j in ks],
+    }), hide_index=True)
+
+
+def _systems_side_by_side() -> None:
+    k = scenarios.FRAMEWORKS_K
+    rows = []
+    for name in ("System A", "System B"):
+        grades = Q.grades(Q.presets[name])
+        rows.append({"system": name, "top 3": ", ".join(_titles(Q.presets[name][:k])),
+                     f"DCG@{k} (exp.)": fmt(metrics.dcg_at_k(grades, k)),
+                     f"nDCG@{k} (exp.)": fmt(metrics.ndcg_at_k(grades, k, Q.judged_grades())),
+                     f"nDCG@{k} (linear)": fmt(metrics.ndcg_at_k(grades, k, Q.judged_grades(), "linear"))})
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+
+
+def render() -> None:
+    st.title("nDCG: graded relevance, discounted by position")
+    layout.show_warm_up("warmup.ndcg")
+    st.markdown(prose.section(NAME, "Intro"))
+    layout.show_formula(NAME)
+    st.subheader("Two systems, same pages")
+    _systems_side_by_side()
+    st.subheader("Try it: the frameworks query")
+    st.markdown(prose.section(NAME, "Scenario"))
+    _scenario()
+    st.subheader("Where nDCG fits")
+    st.markdown(prose.section(NAME, "Where it fits"))
+    layout.show_practice(NAME)
+    layout.show_lesson_end(NAME)
+
+
+if __name__ == "__main__":
+    render()

@@ -1,0 +1,151 @@
+"""Lesson 1: Recall@k with the lawyer scenario."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from components import charts, metrics, scenarios, state
+from components.formatting import fmt
+from components.ranking_editor import ranking_editor, set_editor_state
+from components.ranking_editor.model import editor_items
+from components.widgets import chart_scale, show_figure, show_k_slider
+from lessons import layout, prose
+
+NAME = "recall"
+Q = scenarios.LAWYER
+MAX_K = 20
+SYSTEMS = ("System A", "System B")
+VARIANTS = ("System A, hits at 1–4", "System A, hits at 16–19")
+# The pool: every document either system returned, plus every judged relevant case.
+_IN_A_LIST = set().union(*(Q.presets[s] for s in SYSTEMS))
+ITEMS = editor_items(d for d in Q.docs if d.id in _IN_A_LIST or (d.grade or 0) >= 1)
+
+
+def preset_recall(preset: str, k: int) -> float:
+    return metrics.recall_at_k(Q.grades(Q.presets[preset]), k, n_relevant=Q.n_relevant())
+
+
+def _load(preset: str) -> None:
+    set_editor_state(state.RECALL_EDITOR, Q.presets[preset])
+    if preset in scenarios.LAWYER_DEFAULT_K:
+        st.session_state[state.RECALL_K] = scenarios.LAWYER_DEFAULT_K[preset]
+
+
+def _preset_buttons(names, *, labels=None) -> None:
+    columns = st.columns(len(names))
+    for column, name in zip(columns, names):
+        column.button(labels[name] if labels else name, key=f"recall.preset.{name}", on_click=_load, args=(name,),
+                      width="stretch")
+
+
+@st.fragment
+def _scenario() -> None:
+    _preset_buttons(SYSTEMS, labels={s: f"{s} (k = {scenarios.LAWYER_DEFAULT_K[s]})" for s in SYSTEMS})
+    k = show_k_slider(state.RECALL_K, hi=MAX_K, default=5,
+                      help="Only the first k positions count: the results the lawyer actually reads.")
+    editor_col, numbers_col = st.columns([3, 2], gap="large")
+    with editor_col:
+        current = ranking_editor(ITEMS, key=state.RECALL_EDITOR, default_order=Q.presets["System A"], k=k,
+                                 tray=True, grade_range=(0, 1), scale=chart_scale(), label="The system's results")
+        st.caption(prose.section(NAME, "Tray note"))
+    grades = current.order_grades()
+    n_relevant = current.n_relevant()
+    qs = metrics.from_rankings([grades], [current.judged_grades()])
+    recall = metrics.recall(qs, k)[0]
+    found = int(metrics.relevant_in_top_k(qs, k)[0])
+    with numbers_col:
+        st.metric(f"Recall@{k}", fmt(recall))
+        st.markdown(prose.text(NAME, "Arithmetic", k=k, found=found, relevant=n_relevant, recall=fmt(recall)))
+        preview = st.columns(2)
+        preview[0].metric("RR (next lesson)", fmt(metrics.reciprocal_rank(qs)[0]),
+                          help="Reciprocal rank: 1 / position of the first relevant case. A preview of lesson 2.")
+        preview[1].metric(f"nDCG@{k} (lesson 3)", fmt(metrics.ndcg(qs, k)[0]),
+                          help="An order-aware score over the whole top k. A preview of lesson 3.")
+        ks = list(range(1, MAX_K + 1))
+        curve = [metrics.recall(qs, j)[0] for j in ks]
+        show_figure(charts.metric_by_k(ks, {"current order": curve}, metric="Recall@k", current_k=k,
+                                       scale=chart_scale()), key="recall.curve")
+
+
+def _tenth_case() -> scenarios.Doc:
+    missed = set(Q.not_returned(Q.presets["System A"])) & set(Q.not_returned(Q.presets["System B"]))
+    return next(d for d in Q.docs if d.id in missed and d.grade == 1)
+
+
+@st.fragment
+def _fair_comparison() -> None:
+    k = show_k_slider(state.RECALL_COMPARE_K, hi=MAX_K, default=5, label="The same k for both systems", url=False)
+    a, b = (preset_recall(s, k) for s in SYSTEMS)
+    found = {s: int(Q.grades(Q.presets[s])[:k].sum()) for s in SYSTEMS}
+    left, right = st.columns(2)
+    left.metric(f"System A: Recall@{k}", fmt(a))
+    right.metric(f"System B: Recall@{k}", fmt(b))
+    st.markdown(prose.text(NAME, "Fair sentence", k=k, a=fmt(a), b=fmt(b), a_found=found["System A"],
+                           b_found=found["System B"]))
+    ks = list(range(1, MAX_K + 1))
+    show_figure(charts.metric_by_k(ks, {s: [preset_recall(s, j) for j in ks] for s in SYSTEMS},
+                                   metric="Recall@k", current_k=k, scale=chart_scale()), key="recall.compare")
+
+
+def _blind_spot() -> None:
+    st.markdown(prose.section(NAME, "Blind spot"))
+    _preset_buttons(VARIANTS)
+    top, bottom = (Q.grades(Q.presets[v]) for v in VARIANTS)
+    st.info(prose.text(NAME, "Blind sentence", recall_top=fmt(preset_recall(VARIANTS[0], 20)),
+                       recall_bottom=fmt(preset_recall(VARIANTS[1], 20)),
+                       rr_top=fmt(metrics.reciprocal_rank_of(top)), rr_bottom=fmt(metrics.reciprocal_rank_of(bottom))),
+            icon="🙈")
+
+
+@st.fragment
+def _hit_rate() -> None:
+    st.markdown(prose.section(NAME, "Hit rate"))
+    k = show_k_slider(state.RECALL_HIT_RATE_K, hi=10, default=5, label="k for the three queries", url=False)
+    names = [name for name, _, _ in scenarios.RECALL_VS_HIT_RATE]
+    qs = metrics.from_rankings([g for _, g, _ in scenarios.RECALL_VS_HIT_RATE],
+                               [[1] * n for _, _, n in scenarios.RECALL_VS_HIT_RATE])
+    recall, success = metrics.recall(qs, k), metrics.success(qs, k)
+    table = pd.DataFrame({
+        "query": names,
+        "relevant documents": [n for _, _, n in scenarios.RECALL_VS_HIT_RATE],
+        f"found in top {k}": metrics.relevant_in_top_k(qs, k).astype(int),
+        f"R@{k}": [fmt(v) for v in recall],
+        f"Success@{k}": [fmt(v) for v in success],
+    })
+    st.dataframe(table, hide_index=True, width="stretch")
+    mean_recall, mean_success = float(np.mean(recall)), float(np.mean(success))
+    verdict = prose.section(NAME, "Hit rate same" if abs(mean_recall - mean_success) < 1e-12 else "Hit rate differ")
+    st.markdown(prose.text(NAME, "Hit rate sentence", k=k, mean_recall=fmt(mean_recall),
+                           success=fmt(mean_success), verdict=verdict))
+
+
+def render() -> None:
+    st.title("Recall@k")
+    layout.show_warm_up("warmup.recall")
+    st.markdown(prose.section(NAME, "Intro"))
+    layout.show_formula(NAME)
+
+    st.subheader("Try it: the lawyer's results")
+    st.markdown(prose.section(NAME, "Scenario"))
+    _scenario()
+    st.markdown(prose.text(NAME, "Tenth case", title=_tenth_case().title))
+
+    st.subheader("A fair comparison")
+    st.markdown(prose.section(NAME, "Fair comparison"))
+    _fair_comparison()
+
+    st.subheader("What recall cannot see")
+    _blind_spot()
+
+    st.subheader("Recall@k or hit rate@k?")
+    _hit_rate()
+
+    st.subheader("Where recall matters most")
+    st.markdown(prose.section(NAME, "Where it matters"))
+    layout.show_practice(NAME)
+    layout.show_lesson_end(NAME)
+
+
+if __name__ == "__main__":
+    render()

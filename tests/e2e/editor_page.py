@@ -1,0 +1,103 @@
+"""A small page for the ranking editor's browser, AppTest and latency checks.
+
+Two independent editors, each in its own ``@st.fragment`` as a lesson will
+wrap them: the frameworks scenario (tray, editable grades, a k slider, preset
+buttons, live metrics and a "what changed" caption) and one JAR query in
+compact mode. ``?scenario=lawyer`` swaps the first editor to the lawyer's
+20-row list (for auto-scroll); ``?projector=1`` turns on projector mode.
+"""
+from __future__ import annotations
+
+import streamlit as st
+
+from components import metrics, scenarios
+from components.formatting import fmt
+from components.ranking_editor import (
+    EditorItem,
+    EditorState,
+    describe_change,
+    editor_items,
+    ranking_editor,
+    set_editor_state,
+)
+from components.widgets import chart_scale, show_mode_controls
+
+KEY_A = "editor_a"
+KEY_B = "editor_b"
+HTML_ITEM = EditorItem("html", "<b>x</b> forum post", None)  # unjudged, and its title must show as text
+JAR = scenarios.JAR_QUERIES[2]
+K_B = 3
+
+
+def scenario_a() -> tuple[scenarios.Query, tuple[EditorItem, ...], dict[str, tuple[str, ...]], str, int]:
+    """The first editor's query, items, presets, default preset and default k."""
+    if st.query_params.get("scenario") == "lawyer":
+        q = scenarios.LAWYER
+        return q, editor_items(q.docs), dict(q.presets), "System A", scenarios.LAWYER_DEFAULT_K["System A"]
+    q = scenarios.FRAMEWORKS
+    presets = {name: order + (HTML_ITEM.id,) for name, order in q.presets.items()}
+    return q, editor_items(q.docs) + (HTML_ITEM,), presets, "System B", scenarios.FRAMEWORKS_K
+
+
+def metric_values(state: EditorState, k: int) -> dict[str, float]:
+    """Recall@k, RR and nDCG@k (exponential gain) of the editor's state, from the engine."""
+    grades = state.order_grades()
+    return {
+        f"Recall@{k}": metrics.recall_at_k(grades, k, n_relevant=state.n_relevant()),
+        "RR": metrics.reciprocal_rank_of(grades),
+        f"nDCG@{k}": metrics.ndcg_at_k(grades, k, judged_grades=state.judged_grades()),
+    }
+
+
+def show_metrics(values: dict[str, float], memory_key: str) -> None:
+    """The values as st.metric cards, and what changed since the last run with the same names."""
+    for column, (name, value) in zip(st.columns(len(values)), values.items()):
+        column.metric(name, fmt(value))
+    before = st.session_state.get(memory_key)
+    if before is not None and set(before) == set(values):
+        moved = [c.text() for c in describe_change(before, values) if c.moved]
+        if moved:
+            st.caption("What changed: " + "; ".join(moved))
+    st.session_state[memory_key] = values
+
+
+@st.fragment
+def editor_a() -> None:
+    query, items, presets, default, default_k = scenario_a()
+    with st.container(key="editor-a"):
+        st.subheader(f"Query: {query.text}")
+        k = st.slider("k", 1, len(items), default_k, key="k_a")
+        for column, (name, order) in zip(st.columns(len(presets)), presets.items()):
+            column.button(name, key=f"preset_a_{name}", on_click=set_editor_state, args=(KEY_A, order),
+                          width="stretch")
+        metrics_row = st.container()  # filled after the editor, shown above it
+        left, right = st.columns([3, 2], gap="large")
+        with left:
+            state = ranking_editor(items, key=KEY_A, default_order=presets[default], k=k, tray=True,
+                                   editable_grades=True, scale=chart_scale(), label="Returned list")
+        with metrics_row:
+            show_metrics(metric_values(state, k), "editor_a_last")
+        with right:
+            st.caption("Order: " + " › ".join(state.order))
+            st.caption("Tray: " + (" › ".join(state.tray) or "empty"))
+
+
+@st.fragment
+def editor_b() -> None:
+    with st.container(key="editor-b"):
+        st.subheader(f"One query, compact: {JAR.text}")
+        state = ranking_editor(editor_items(JAR.docs), key=KEY_B, default_order=[d.id for d in JAR.docs], k=K_B,
+                               tray=True, compact=True, grade_range=(0, 1), scale=chart_scale(),
+                               label="Result positions")
+        grades = state.order_grades()
+        left, right = st.columns(2)
+        left.metric("RR (JAR)", fmt(metrics.reciprocal_rank_of(grades)))
+        right.metric(f"Hit rate@{K_B} (JAR)", fmt(metrics.success_at_k(grades, K_B) if grades else 0.0))
+        st.caption("JAR order: " + " › ".join(state.order))
+
+
+st.set_page_config(page_title="Ranking editor test page", page_icon="🧪", layout="wide")
+show_mode_controls()
+st.title("Ranking editor")
+editor_a()
+editor_b()

@@ -1,0 +1,72 @@
+"""Progress survives a reload: kept in the browser's localStorage, read back into a new session.
+
+Needs app.py to call components.quiz_ui.show_progress_sidebar() (the progress
+sidebar and its localStorage helper). Expected texts come from
+lessons/text/*.md and counts from components.quiz, never typed in.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from components import quiz, quiz_ui
+from lessons import prose
+
+pytestmark = pytest.mark.e2e
+
+APP = Path(__file__).resolve().parents[2] / "app.py"
+QUESTION = "four_queries.recall_at_3"
+TOTAL = len(quiz.counted_ids())
+
+
+def progress_text(solved: int) -> str:
+    return quiz_ui.text("progress total", {"solved": str(solved), "total": str(TOTAL)})
+
+
+def lesson_text(solved: int) -> str:
+    total = quiz.progress([])["four_queries"][1]
+    return prose.text("practice", "Lesson progress", solved=solved, total=total)
+
+
+def open_four_queries(page: Page, app_url: str):
+    page.goto(app_url + "/practice")
+    page.get_by_role("tab", name=quiz_ui.lesson_title("four_queries")).click()
+    return page.locator(".st-key-quiz-practice-four_queries-recall_at_3")
+
+
+def stored(page: Page) -> list[str]:
+    raw = page.evaluate(f"() => window.localStorage.getItem({json.dumps(quiz_ui.STORAGE_KEY)})")
+    return json.loads(raw)["solved"] if raw else []
+
+
+def test_progress_survives_a_reload_and_reset_clears_it(page: Page, app_url):
+    assert "show_progress_sidebar()" in APP.read_text(), \
+        "app.py must call components.quiz_ui.show_progress_sidebar() (before page.run()) to keep progress"
+    sidebar = page.get_by_test_id("stSidebar")
+    card = open_four_queries(page, app_url)
+    expect(sidebar.get_by_text(progress_text(0))).to_be_visible(timeout=30_000)
+
+    card.get_by_label("Your answer").fill("3/4")
+    card.get_by_role("button", name="Check").click()
+    expect(card.get_by_text(quiz_ui.text(quiz.FEEDBACK_CORRECT))).to_be_visible()
+    expect(sidebar.get_by_text(progress_text(1))).to_be_visible()
+    page.wait_for_function(
+        f"() => (window.localStorage.getItem({json.dumps(quiz_ui.STORAGE_KEY)}) || '').includes({json.dumps(QUESTION)})")
+
+    page.reload()  # a new session: the count comes back from localStorage
+    expect(sidebar.get_by_text(progress_text(1))).to_be_visible(timeout=30_000)
+    page.get_by_role("tab", name=quiz_ui.lesson_title("four_queries")).click()
+    expect(page.get_by_text(lesson_text(1))).to_be_visible()
+
+    sidebar.get_by_role("button", name=quiz_ui.text("progress reset")).click()
+    page.get_by_test_id("stPopoverBody").get_by_role("button", name=quiz_ui.text("progress reset")).click()
+    expect(sidebar.get_by_text(progress_text(0))).to_be_visible()
+    page.wait_for_function(
+        f"() => !(window.localStorage.getItem({json.dumps(quiz_ui.STORAGE_KEY)}) || '').includes({json.dumps(QUESTION)})")
+
+    page.reload()
+    expect(sidebar.get_by_text(progress_text(0))).to_be_visible(timeout=30_000)
+    assert stored(page) == []

@@ -1,0 +1,351 @@
+"""The ranking editor in a real browser: every way to move, the tray, grades, the cutoff, presets.
+
+One Streamlit server for the module (tests/e2e/editor_page.py); each test gets
+a fresh page, so a fresh session. Expected metric values come from the engine
+(components.metrics), never typed in. Locators pierce the component's open
+shadow root; the tests wait for text, never sleep.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+from components import metrics, scenarios
+from components.formatting import fmt
+from tests.conftest import start_streamlit
+
+pytestmark = pytest.mark.e2e
+
+PAGE = Path(__file__).with_name("editor_page.py")
+FRAMEWORK_GRADES = {d.id: d.grade for d in scenarios.FRAMEWORKS.docs}  # "html" is unjudged
+SYSTEM_B = list(scenarios.FRAMEWORKS.presets["System B"]) + ["html"]
+SYSTEM_A = list(scenarios.FRAMEWORKS.presets["System A"]) + ["html"]
+
+
+@pytest.fixture(scope="module")
+def context(browser, browser_context_args):
+    """pytest-playwright's ``context``, shared by this module's tests: the app's assets load once.
+
+    Each test still gets its own ``page``, so its own Streamlit session, and closes it when done.
+    """
+    ctx = browser.new_context(**browser_context_args)
+    yield ctx
+    ctx.close()
+
+
+@pytest.fixture(scope="module")
+def editor_url():
+    proc, url = start_streamlit(PAGE)
+    yield url
+    proc.terminate()
+    proc.wait(10)
+
+
+@pytest.fixture
+def page_a(page: Page, editor_url):
+    """A fresh session on the test page, with both editors drawn (closed after the test)."""
+    page.set_viewport_size({"width": 1280, "height": 1500})  # editor "a" whole, away from the auto-scroll edges
+    page.goto(editor_url)
+    expect(row(page, "a", "django")).to_be_visible()
+    expect(row(page, "b", "j05")).to_be_visible()
+    yield page
+    page.close()
+
+
+@pytest.fixture
+def lawyer_page(page: Page, editor_url):
+    """The first editor on the lawyer's 20-row list, on a 1280×720 screen (closed after the test)."""
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.goto(editor_url + "/?scenario=lawyer")
+    yield page
+    page.close()
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+def editor(page: Page, which: str) -> Locator:
+    """The container of editor "a" (frameworks) or "b" (compact JAR query)."""
+    return page.locator(f".st-key-editor-{which}")
+
+
+def row(page: Page, which: str, doc_id: str) -> Locator:
+    return editor(page, which).get_by_test_id(f"rw-row-{doc_id}")
+
+
+def metric(page: Page, which: str, label: str) -> Locator:
+    card = editor(page, which).get_by_test_id("stMetric").filter(
+        has=page.get_by_test_id("stMetricLabel").get_by_text(label, exact=True))
+    return card.get_by_test_id("stMetricValue")
+
+
+def caption(page: Page, which: str, prefix: str) -> Locator:
+    return editor(page, which).get_by_text(re.compile(rf"^{prefix}: "))
+
+
+def order_text(order) -> str:
+    return " › ".join(order)
+
+
+def expected_a(order, k: int = 3, grades: dict | None = None) -> dict[str, str]:
+    """The page's three metrics for editor "a", from the engine."""
+    graded = {**FRAMEWORK_GRADES, **(grades or {})}
+    judged = [g for g in graded.values() if g is not None]
+    returned = [graded.get(i) or 0 for i in order]
+    return {
+        f"Recall@{k}": fmt(metrics.recall_at_k(returned, k, n_relevant=sum(g >= 1 for g in judged))),
+        "RR": fmt(metrics.reciprocal_rank_of(returned)),
+        f"nDCG@{k}": fmt(metrics.ndcg_at_k(returned, k, judged_grades=judged)),
+    }
+
+
+def expect_a(page: Page, order, tray=(), k: int = 3, grades: dict | None = None) -> None:
+    """Editor "a" shows this order and tray, and the page shows the engine's metrics for it."""
+    expect(caption(page, "a", "Order")).to_have_text("Order: " + order_text(order))
+    expect(caption(page, "a", "Tray")).to_have_text("Tray: " + (order_text(tray) or "empty"))
+    for label, value in expected_a(order, k, grades).items():
+        expect(metric(page, "a", label)).to_have_text(value)
+
+
+def drag(page: Page, source: Locator, target: Locator, *, half: str = "upper") -> None:
+    """Mouse-drag ``source`` (grabbed by its title) onto the upper or lower half of ``target``."""
+    s = source.get_by_test_id("rw-title").bounding_box()
+    t = target.bounding_box()
+    page.mouse.move(s["x"] + s["width"] / 2, s["y"] + s["height"] / 2)
+    page.mouse.down()
+    y = t["y"] + t["height"] * (0.2 if half == "upper" else 0.8)
+    page.mouse.move(t["x"] + t["width"] * 0.5, y, steps=8)
+    page.mouse.up()
+
+
+def moved(order, doc_id, index):
+    order = [i for i in order if i != doc_id]
+    order.insert(index, doc_id)
+    return order
+
+
+# --- every way to move ----------------------------------------------------------------------
+
+def test_mouse_drag_reorders_and_updates_metrics(page_a: Page):
+    page = page_a
+    expect_a(page, SYSTEM_B)
+    drag(page, row(page, "a", "django"), row(page, "a", "snake"), half="upper")
+    expect_a(page, moved(SYSTEM_B, "django", 0))
+    expect(row(page, "a", "django").get_by_test_id("rw-pos")).to_have_text("1")
+    expect(editor(page, "a").get_by_test_id("rw-live")).to_have_text("Django Guide moved to position 1 of 9")
+    expect(editor(page, "a").get_by_test_id("rw-drop-indicator")).to_be_hidden()
+    expect(editor(page, "a").get_by_text(re.compile(r"^What changed: .*nDCG@3 0\.531 → "))).to_be_visible()
+
+    # downwards, onto the lower half of a row below
+    drag(page, row(page, "a", "django"), row(page, "a", "pyramid"), half="lower")
+    order = moved(SYSTEM_B, "django", 4)
+    expect_a(page, order)
+
+    # Escape during a drag puts everything back
+    s = row(page, "a", "bottle").get_by_test_id("rw-title").bounding_box()
+    t = row(page, "a", "snake").bounding_box()
+    page.mouse.move(s["x"] + 10, s["y"] + s["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(t["x"] + 200, t["y"] + 5, steps=6)
+    expect(editor(page, "a").get_by_test_id("rw-drop-indicator")).to_be_visible()
+    expect(row(page, "a", "bottle").get_by_test_id("rw-pos")).to_have_text("1")  # where it would land
+    page.keyboard.press("Escape")
+    page.mouse.up()
+    expect(editor(page, "a").get_by_test_id("rw-drop-indicator")).to_be_hidden()
+    expect(row(page, "a", "bottle").get_by_test_id("rw-pos")).to_have_text(str(order.index("bottle") + 1))
+    expect_a(page, order)
+
+
+def test_keyboard_moves_keep_focus_and_announce(page_a: Page):
+    page = page_a
+    flask = row(page, "a", "flask")
+    flask.focus()
+    page.keyboard.press("ArrowUp")
+    order = moved(SYSTEM_B, "flask", 1)
+    expect_a(page, order)
+    expect(flask).to_be_focused()
+    expect(editor(page, "a").get_by_test_id("rw-live")).to_have_text("Flask Tutorial moved to position 2 of 9")
+
+    page.keyboard.press("Home")
+    expect_a(page, moved(order, "flask", 0))
+    expect(flask).to_be_focused()
+    page.keyboard.press("End")
+    expect_a(page, moved(order, "flask", 8))
+    expect(flask).to_be_focused()
+    page.keyboard.press("ArrowDown")  # already last: nothing moves, the edge is announced
+    expect(editor(page, "a").get_by_test_id("rw-live")).to_have_text(re.compile("already at position 9 of 9"))
+    page.keyboard.press("ArrowUp")
+    expect_a(page, moved(order, "flask", 7))
+    expect(flask).to_be_focused()
+
+
+def test_move_buttons(page_a: Page):
+    page = page_a
+    a = editor(page, "a")
+    expect(a.get_by_role("button", name="Move Snake Care up")).to_have_attribute("aria-disabled", "true")
+    a.get_by_role("button", name="Move Snake Care down").click()
+    order = moved(SYSTEM_B, "snake", 1)
+    expect_a(page, order)
+    a.get_by_role("button", name="Move Snake Care down").click()
+    order = moved(order, "snake", 2)
+    expect_a(page, order)
+    a.get_by_role("button", name="Move FastAPI Docs up").click()
+    expect_a(page, moved(order, "fastapi", 2))
+    expect(row(page, "a", "fastapi")).to_be_focused()
+
+
+def test_tray_by_drag_key_and_button(page_a: Page):
+    page = page_a
+    a = editor(page, "a")
+    drag(page, row(page, "a", "django"), a.get_by_test_id("rw-tray"))
+    order = [i for i in SYSTEM_B if i != "django"]
+    expect_a(page, order, tray=["django"])
+    expect(row(page, "a", "django").get_by_test_id("rw-pos")).to_have_text("–")
+    expect(a.get_by_test_id("rw-count")).to_have_text("8 returned · 1 not returned")
+
+    row(page, "a", "django").focus()
+    page.keyboard.press("t")  # back, at the bottom of the list
+    order = order + ["django"]
+    expect_a(page, order)
+    expect(row(page, "a", "django")).to_be_focused()
+    page.keyboard.press("Delete")
+    expect_a(page, order[:-1], tray=["django"])
+    expect(a.get_by_test_id("rw-live")).to_have_text("Django Guide moved to Not returned")
+
+    a.get_by_role("button", name="Remove Flask Tutorial from the list").click()
+    order = [i for i in order[:-1] if i != "flask"]
+    expect_a(page, order, tray=["django", "flask"])
+    a.get_by_role("button", name="Add Django Guide to the list").click()
+    expect_a(page, order + ["django"], tray=["flask"])
+
+    # drag out of the tray onto the top of the list
+    drag(page, row(page, "a", "flask"), row(page, "a", "snake"), half="upper")
+    expect_a(page, ["flask"] + order + ["django"])
+
+
+def test_grade_editing_and_a_title_with_html(page_a: Page):
+    page = page_a
+    a = editor(page, "a")
+    badge = row(page, "a", "snake").get_by_test_id("rw-badge")
+    expect(badge).to_have_text("0not relevant")
+    a.get_by_role("button", name="Raise the grade of Snake Care").click()
+    expect(badge).to_have_text("1relevant")
+    expect_a(page, SYSTEM_B, grades={"snake": 1})
+    row(page, "a", "snake").focus()
+    page.keyboard.press("2")
+    expect(badge).to_have_text("2highly relevant")
+    expect_a(page, SYSTEM_B, grades={"snake": 2})
+    expect(a.get_by_role("button", name="Raise the grade of Snake Care")).to_have_attribute("aria-disabled", "true")
+    page.keyboard.press("-")
+    expect_a(page, SYSTEM_B, grades={"snake": 1})
+    expect(row(page, "a", "snake")).to_be_focused()
+
+    # a title with HTML in it is shown as text; unjudged, it becomes judged when graded
+    html_row = row(page, "a", "html")
+    expect(html_row.get_by_test_id("rw-title")).to_have_text("<b>x</b> forum post")
+    expect(html_row.locator("b")).to_have_count(0)
+    expect(html_row).to_have_attribute("aria-label", re.compile(r"^<b>x</b> forum post, position 9 of 9"))
+    html_badge = html_row.get_by_test_id("rw-badge")
+    expect(html_badge).to_have_text("?unjudged")
+    a.get_by_role("button", name="Raise the grade of <b>x</b> forum post").click()
+    expect(html_badge).to_have_text("1relevant")
+    expect_a(page, SYSTEM_B, grades={"snake": 1, "html": 1})
+
+
+def test_cutoff_line_follows_k(page_a: Page):
+    page = page_a
+    cutoff = editor(page, "a").get_by_test_id("rw-cutoff")
+
+    def between(upper: str, lower: str) -> None:
+        top, line, bottom = (x.bounding_box() for x in (row(page, "a", upper), cutoff, row(page, "a", lower)))
+        assert top["y"] + top["height"] <= line["y"] + 1 and line["y"] + line["height"] <= bottom["y"] + 1
+
+    expect(cutoff).to_contain_text("top 3")
+    expect(cutoff).to_contain_text("not seen")
+    between("flask", "fastapi")
+    slider = editor(page, "a").get_by_role("slider")
+    slider.focus()
+    page.keyboard.press("ArrowRight")
+    expect(cutoff).to_contain_text("top 4")
+    expect(metric(page, "a", "nDCG@4")).to_have_text(expected_a(SYSTEM_B, k=4)["nDCG@4"])
+    between("fastapi", "pyramid")
+    expect(row(page, "a", "pyramid")).to_have_attribute("aria-label", re.compile("below the cutoff"))
+    page.keyboard.press("End")
+    expect(cutoff).to_contain_text("top 9")
+    expect(cutoff).to_contain_text("end of list")
+
+
+def test_two_editors_stay_independent(page_a: Page):
+    page = page_a
+    jar_order = [d.id for d in scenarios.JAR_QUERIES[2].docs]
+    expect(metric(page, "b", "RR (JAR)")).to_have_text(fmt(1 / 5))
+    row(page, "b", "j05").focus()
+    page.keyboard.press("ArrowLeft")  # compact mode: left/right move too
+    expect(caption(page, "b", "JAR order")).to_have_text("JAR order: " + order_text(moved(jar_order, "j05", 3)))
+    expect(metric(page, "b", "RR (JAR)")).to_have_text(fmt(1 / 4))
+    expect_a(page, SYSTEM_B)  # the other editor did not move
+
+    row(page, "a", "django").focus()
+    page.keyboard.press("Home")
+    expect_a(page, moved(SYSTEM_B, "django", 0))
+    expect(caption(page, "b", "JAR order")).to_have_text("JAR order: " + order_text(moved(jar_order, "j05", 3)))
+    expect(row(page, "b", "j05").get_by_test_id("rw-pos")).to_have_text("4")
+
+
+def test_compact_buttons_and_tray(page_a: Page):
+    page = page_a
+    b = editor(page, "b")
+    jar_order = [d.id for d in scenarios.JAR_QUERIES[2].docs]
+    hit = scenarios.JAR_TARGET
+    b.get_by_role("button", name=f"Move {hit} left").click()
+    b.get_by_role("button", name=f"Move {hit} left").click()
+    expect(caption(page, "b", "JAR order")).to_have_text("JAR order: " + order_text(moved(jar_order, "j05", 2)))
+    expect(metric(page, "b", "RR (JAR)")).to_have_text(fmt(1 / 3))
+    expect(metric(page, "b", "Hit rate@3 (JAR)")).to_have_text(fmt(1.0))
+    b.get_by_role("button", name=f"Move {hit} right").click()
+    expect(metric(page, "b", "Hit rate@3 (JAR)")).to_have_text(fmt(0.0))
+    row(page, "b", "j05").focus()
+    page.keyboard.press("t")
+    expect(metric(page, "b", "RR (JAR)")).to_have_text(fmt(0.0))
+    expect(row(page, "b", "j05").get_by_test_id("rw-pos")).to_have_text("–")
+
+
+def test_preset_then_drag_stays_in_sync(page_a: Page):
+    page = page_a
+    a = editor(page, "a")
+    a.get_by_role("button", name="System A", exact=True).click()
+    expect_a(page, SYSTEM_A)
+    expect(row(page, "a", "snake").get_by_test_id("rw-pos")).to_have_text("6")
+    drag(page, row(page, "a", "snake"), row(page, "a", "django"), half="upper")
+    expect_a(page, moved(SYSTEM_A, "snake", 0))
+
+    a.get_by_role("button", name="FastAPI missed", exact=True).click()
+    missed = list(scenarios.FRAMEWORKS.presets["FastAPI missed"]) + ["html"]
+    expect_a(page, missed, tray=["fastapi"])
+    expect(row(page, "a", "fastapi").get_by_test_id("rw-pos")).to_have_text("–")
+    row(page, "a", "fastapi").focus()
+    page.keyboard.press("t")
+    expect_a(page, missed + ["fastapi"])
+    page.keyboard.press("Home")
+    expect_a(page, ["fastapi"] + missed)
+
+
+def test_drag_auto_scrolls_a_long_list(lawyer_page: Page):
+    """The lawyer's 20-row list on a 1280×720 screen: drag the last row to the top."""
+    page = lawyer_page
+    order = list(scenarios.LAWYER.presets["System A"])
+    first, last = row(page, "a", order[0]), row(page, "a", order[-1])
+    expect(first).to_be_visible()
+    last.scroll_into_view_if_needed()
+    expect(first).not_to_be_in_viewport()
+    s = last.get_by_test_id("rw-title").bounding_box()
+    page.mouse.move(s["x"] + 20, s["y"] + s["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(s["x"] + 20, 12, steps=10)  # near the top edge: the page scrolls by itself
+    expect(first).to_be_in_viewport()
+    t = first.bounding_box()
+    page.mouse.move(t["x"] + 200, t["y"] + 4, steps=3)
+    page.mouse.up()
+    expect(caption(page, "a", "Order")).to_have_text("Order: " + order_text(moved(order, order[-1], 0)))
