@@ -180,8 +180,14 @@ def _slug(key: str) -> str:
     return re.sub(r"[^A-Za-z0-9_-]+", "-", key)
 
 
-def _hidden() -> bool:
-    return bool(st.session_state.get(state.REVEAL))
+def _hidden(key: str | None = None) -> bool:
+    """Answers are hidden (instructor mode), unless this question's answer was revealed on its own."""
+    revealed = key is not None and st.session_state.get(_k(key, "shown_in_class"))
+    return bool(st.session_state.get(state.REVEAL)) and not revealed
+
+
+def _on_show_in_class(key: str) -> None:
+    st.session_state[_k(key, "shown_in_class")] = True
 
 
 def _answer_of(question: quiz.Question, key: str):
@@ -207,7 +213,7 @@ def _on_check(question: quiz.Question, key: str) -> None:
     if outcome.status == "wrong" and outcome.feedback == quiz.FEEDBACK_WRONG:
         # any other wrong answer: generic feedback plus (at least) the first hint
         st.session_state[_k(key, "hints")] = max(1, st.session_state.get(_k(key, "hints"), 0))
-    if outcome.correct and not _hidden():
+    if outcome.correct and not _hidden(key):
         _mark_solved(question.id)
 
 
@@ -351,7 +357,7 @@ def _show_warm_up(question: quiz.WarmUp, key: str) -> None:
     st.markdown(text(f"{question.id} prompt", question.values))
     if not st.session_state.get(_k(key, "revealed")):
         st.button("Reveal the answer", key=_k(key, "reveal"), icon="👀", on_click=_on_reveal, args=(key,))
-    elif _hidden():
+    elif _hidden(key):
         st.caption(text(quiz.FEEDBACK_HIDDEN))
     else:
         st.info(text(f"{question.id} answer", question.values), icon="💬")
@@ -374,7 +380,7 @@ def show_question(question: quiz.Question, *, key: str) -> quiz.Outcome | None:
     for a warm-up). While the reveal flag is on the outcome is still
     returned, but the learner sees only "answer recorded".
     """
-    hidden = _hidden()
+    hidden = _hidden(key)
     with st.container(border=True, key=f"quiz-{_slug(key)}"):
         if isinstance(question, quiz.WarmUp):
             _show_warm_up(question, key)
@@ -396,6 +402,11 @@ def show_question(question: quiz.Question, *, key: str) -> quiz.Outcome | None:
             if outcome.correct and not hidden:
                 _mark_solved(question.id)  # checked while answers were hidden: counts once revealed
             _show_feedback(question, key, outcome, picked, hidden, solution_open)
+            if hidden:
+                st.button("Reveal this answer", key=_k(key, "show_in_class"), icon="👀",
+                          on_click=_on_show_in_class, args=(key,),
+                          help="Answers are hidden for the class. Reveal this one, or switch off "
+                               "“Hide answers” in the sidebar to reveal them all.")
         hints = st.session_state.get(_k(key, "hints"), 0)
         for i in range(1, hints + 1):
             st.info(f"**Hint {i} of {quiz.N_HINTS}.** " + text(f"{question.id} hint {i}", values), icon="💡")

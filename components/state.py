@@ -21,7 +21,8 @@ T = TypeVar("T")
 PROJECTOR = "projector"  # bool: larger type, charts scaled
 REVEAL = "reveal"  # bool: answers hidden until revealed (instructor mode)
 PREDICT_FIRST = "predict_first"  # bool: live values hidden after each change until revealed
-MODE_FLAGS = (PROJECTOR, REVEAL, PREDICT_FIRST)
+STEP_MODE = "steps"  # bool: worked arithmetic shown one step at a time
+MODE_FLAGS = (PROJECTOR, REVEAL, PREDICT_FIRST, STEP_MODE)
 
 # --- URL query parameter names ----------------------------------------------
 PARAM_K = "k"
@@ -199,3 +200,21 @@ CHOOSING_EDITOR = "choosing.editor"
 CHOOSING_K = "choosing.k"  # mirrored in the URL as ?k=
 DIFFER_EDITOR = "differ.editor"
 DIFFER_K = "differ.k"  # mirrored in the URL as ?k=
+
+# --- your data: upload qrels and a run (lessons/your_data.py) ---------------------------
+YOUR_DATA_QRELS = "your_data.qrels"  # the latest qrels file received: {"name", "data", "sha256"} (see receive())
+YOUR_DATA_RUN = "your_data.run"  # the latest run file received, same shape
+YOUR_DATA_LOADED = "your_data.loaded"  # the last pair that read cleanly: what the page shows
+YOUR_DATA_FAILED = "your_data.failed"  # the last pair that did not read, and the reader's error
+YOUR_DATA_QRELS_UPLOADER = "your_data.qrels_uploader"  # the qrels st.file_uploader
+YOUR_DATA_RUN_UPLOADER = "your_data.run_uploader"  # the run st.file_uploader
+YOUR_DATA_SAMPLES = "your_data.samples"  # the "use the sample files" button
+YOUR_DATA_K = "your_data.k"  # "the k your pipeline consumes"
+YOUR_DATA_MEASURES = "your_data.measures"  # measure families chosen (R, Success, P, RR, RR@k, nDCG, DCG)
+YOUR_DATA_GAIN = "your_data.gain"  # nDCG/DCG gain; linear (trec_eval's) by default
+YOUR_DATA_TABLE = "your_data.table"  # the per-query table (a row selection opens that query)
+YOUR_DATA_DOWNLOAD = "your_data.download"  # the per-query CSV download button
+YOUR_DATA_SHOWN_MEASURE = "your_data.shown_measure"  # the measure whose distribution is drawn
+YOUR_DATA_QUERY = "your_data.query"  # the qid opened in the editor (selectbox; a table click sets it)
+YOUR_DATA_EDITOR = "your_data.editor"  # prefix of each opened query's ranking-editor key
+YOUR_DATA_RESET = "your_data.reset"  # the "back to the run's order" button

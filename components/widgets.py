@@ -1,11 +1,15 @@
 """Small Streamlit helpers shared by every page: mode controls, figures, metric cards."""
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 import streamlit as st
 
 from components import state
 from components.charts import Figure
 from components.formatting import fmt
+from components.ranking_editor import ranking_editor, set_editor_state
+from components.steps import arithmetic_steps
 
 PROJECTOR_SCALE = 1.5  # root font and chart fonts grow by this factor in projector mode
 
@@ -24,6 +28,7 @@ def show_mode_controls() -> None:
         st.sidebar.warning(note)
     st.sidebar.toggle("Projector mode", key=state.PROJECTOR,
                       help="Larger text, metric values and chart labels, for showing the app to a room.")
+    show_classroom_controls()
     if st.session_state[state.PROJECTOR]:
         st.html(_PROJECTOR_CSS)
 
@@ -61,3 +66,122 @@ def show_k_slider(key: str, *, hi: int, default: int, label: str = "Cutoff k", l
     if url and st.query_params.get(state.PARAM_K) != str(value):
         st.query_params[state.PARAM_K] = str(value)
     return int(value)
+
+
+# --- classroom: predict first, step-by-step arithmetic, links ---------------------------
+
+def show_classroom_controls() -> None:
+    """Sidebar toggles for instructors: hide answers, predict first, step through the arithmetic."""
+    with st.sidebar.expander("Classroom", icon="🧑‍🏫",
+                             expanded=any(st.session_state.get(f) for f in (state.REVEAL, state.PREDICT_FIRST,
+                                                                            state.STEP_MODE))):
+        st.toggle("Hide answers", key=state.REVEAL,
+                  help="Practice answers are recorded but not marked until you reveal them, one by one or all at once.")
+        st.toggle("Predict first", key=state.PREDICT_FIRST,
+                  help="After every change the live numbers stay hidden until you press “Reveal the numbers”.")
+        st.toggle("Step-by-step arithmetic", key=state.STEP_MODE,
+                  help="The worked arithmetic appears one step at a time.")
+
+
+def _reveal(key: str, signature: str) -> None:
+    st.session_state[key] = signature
+
+
+def numbers_revealed(scope: str, signature) -> bool:
+    """With "predict first" on, False (and a reveal button) until the numbers of *this* state are revealed.
+
+    ``signature`` describes the state the numbers belong to (order, k, gain...):
+    any change hides them again, so the class can predict the new value.
+    """
+    if not st.session_state.get(state.PREDICT_FIRST):
+        return True
+    key, sig = f"predict.{scope}", repr(signature)
+    if st.session_state.get(key) == sig:
+        return True
+    st.button("Reveal the numbers", key=f"{key}.button", on_click=_reveal, args=(key, sig), type="primary",
+              icon="👀", help="Predict first: what will the numbers be? Then reveal them.")
+    return False
+
+
+def shown(value: float, revealed: bool, style: str = "metric") -> str:
+    """A value for display, or "?" while the class is predicting it."""
+    return fmt(value, style) if revealed else "?"
+
+
+def _step(key: str, delta: int | None) -> None:
+    st.session_state[key] = 1 if delta is None else st.session_state.get(key, 1) + delta
+
+
+def show_steps(text: str, *, key: str, latex: bool = False) -> None:
+    """Worked arithmetic, all at once or, in step-by-step mode, one step per "Next step".
+
+    Stepping starts over whenever the arithmetic itself changes (a new order or k).
+    """
+    render = st.latex if latex else st.markdown
+    if not st.session_state.get(state.STEP_MODE):
+        for line in (text.splitlines() if latex else [text]):
+            render(line)
+        return
+    lines = arithmetic_steps(text)
+    count_key, seen_key = f"steps.{key}.n", f"steps.{key}.text"
+    if st.session_state.get(seen_key) != text:
+        st.session_state[seen_key], st.session_state[count_key] = text, 1
+    count = min(st.session_state[count_key], len(lines))
+    for line in lines[:count]:
+        render(line)
+    with st.container(horizontal=True, gap="small"):
+        st.button("Next step", key=f"steps.{key}.next", icon="➡️", disabled=count >= len(lines),
+                  on_click=_step, args=(count_key, 1))
+        st.button("Show all", key=f"steps.{key}.all", disabled=count >= len(lines),
+                  on_click=_step, args=(count_key, len(lines)))
+        st.button("Start over", key=f"steps.{key}.restart", disabled=count <= 1, on_click=_step,
+                  args=(count_key, None))
+
+
+def show_link_to_view() -> None:
+    """The address of this exact view (k, orders, grades, gain, modes), ready to copy."""
+    query = urlencode({key: st.query_params.get(key) for key in st.query_params})
+    base = (st.context.url or "").split("?")[0]
+    with st.expander("Copy a link to this view", icon="🔗"):
+        st.caption("Opens this page with the same k, orderings, grades and settings.")
+        st.code(f"{base}?{query}" if query else base, language=None)
+
+
+# --- deep links for ranking editors --------------------------------------------------------
+
+def show_ranking_editor(items, *, key: str, default_order, url_suffix: str = "", **options):
+    """The ranking editor, with its order and grades mirrored in the URL (``order``/``grades`` + suffix).
+
+    On the first run a valid order and grades in the URL replace the default
+    (an invalid one is noted and ignored); every later state is written back.
+    """
+    order_param, grades_param = state.PARAM_ORDER + url_suffix, state.PARAM_GRADES + url_suffix
+    read_key = f"{key}.url_read"
+    if not st.session_state.get(read_key):
+        st.session_state[read_key] = True
+        ids = [item.id for item in items]
+        defaults = {item.id: item.grade for item in items if item.grade is not None}
+        lo, hi = options.get("grade_range", (0, 2))
+        order = state.read_order(st.query_params.get(order_param), valid_ids=ids, default=default_order,
+                                 name=order_param)
+        grades = state.read_grades(st.query_params.get(grades_param), valid_ids=list(defaults), default=defaults,
+                                   lo=lo, hi=hi)
+        for note in (order.note, grades.note):
+            if note:
+                st.warning(note, icon="🔗")
+        if order_param in st.query_params or grades_param in st.query_params:
+            set_editor_state(key, order.value, grades=grades.value)
+    current = ranking_editor(items, key=key, default_order=default_order, **options)
+    defaults = {item.id: item.grade for item in items}
+    changed = ",".join(f"{i}:{g}" for i, g in current.grades.items() if defaults.get(i) != g)
+    _set_param(order_param, state.write_order(current.order))
+    _set_param(grades_param, changed or None)
+    return current
+
+
+def _set_param(name: str, value: str | None) -> None:
+    if value is None:
+        if name in st.query_params:
+            del st.query_params[name]
+    elif st.query_params.get(name) != value:
+        st.query_params[name] = value

@@ -5,7 +5,7 @@ import streamlit as st
 
 from components import charts, metrics, scenarios, state
 from components.formatting import fmt
-from components.widgets import chart_scale, show_figure
+from components.widgets import chart_scale, numbers_revealed, show_figure, show_steps
 from lessons import layout, prose
 
 NAME = "accuracy"
@@ -65,10 +65,13 @@ def render() -> None:
     values = {"precision": counts.precision, "recall": counts.recall, "accuracy": counts.accuracy}
     shown = {"precision": fmt(counts.precision, "percent"), "recall": fmt(counts.recall),
              "accuracy": fmt(counts.accuracy, "percent")}
+    revealed = numbers_revealed("accuracy", (returned, tp))
     cards = st.columns(3)
-    cards[0].metric("Precision (relevant share of returned)", shown["precision"])
-    cards[1].metric("Recall (share of relevant found)", shown["recall"])
-    cards[2].metric("Accuracy (correct decisions)", shown["accuracy"])
+    cards[0].metric("Precision (relevant share of returned)", shown["precision"] if revealed else "?")
+    cards[1].metric("Recall (share of relevant found)", shown["recall"] if revealed else "?")
+    cards[2].metric("Accuracy (correct decisions)", shown["accuracy"] if revealed else "?")
+    if not revealed:
+        return _after_scenario()
 
     left, right = st.columns([3, 2], gap="large")
     with left:
@@ -79,7 +82,7 @@ def render() -> None:
             lines = arithmetic.splitlines()
             lines[0] = prose.text(NAME, "Precision undefined", tp=tp)
             arithmetic = "\n".join(lines)
-        st.markdown(arithmetic)
+        show_steps(arithmetic, key="accuracy")
         nothing = metrics.set_retrieval(N, RELEVANT, 0, 0).accuracy
         st.info(prose.text(NAME, "Do nothing", nothing=fmt(nothing, "percent"),
                            accuracy=shown["accuracy"], verdict=_verdict(counts.accuracy, nothing)),
@@ -87,6 +90,10 @@ def render() -> None:
     with right:
         show_figure(charts.share_bars(values, shown, scale=chart_scale()), key="accuracy.chart")
 
+    _after_scenario()
+
+
+def _after_scenario() -> None:
     st.subheader("What went wrong")
     st.markdown(prose.section(NAME, "What went wrong"))
     layout.show_practice(NAME)

@@ -5,9 +5,9 @@ import streamlit as st
 
 from components import diagnosis, metrics, scenarios, state
 from components.formatting import fmt
-from components.ranking_editor import ranking_editor, set_editor_state
+from components.ranking_editor import set_editor_state
 from components.ranking_editor.model import editor_items
-from components.widgets import chart_scale, show_k_slider
+from components.widgets import chart_scale, numbers_revealed, show_k_slider, show_link_to_view, show_ranking_editor, shown
 from lessons import layout, prose
 
 NAME = "choosing"
@@ -38,17 +38,21 @@ def _scenario() -> None:
     cards = st.columns(5)
     editor_col, text_col = st.columns([3, 2], gap="large")
     with editor_col:
-        current = ranking_editor(ITEMS, key=state.CHOOSING_EDITOR, default_order=Q.presets["Found but badly ordered"],
-                                 k=k, tray=True, editable_grades=True, grade_range=(0, 2), scale=chart_scale(),
-                                 label="Help pages returned")
+        current = show_ranking_editor(ITEMS, key=state.CHOOSING_EDITOR,
+                                      default_order=Q.presets["Found but badly ordered"], k=k, tray=True,
+                                      editable_grades=True, grade_range=(0, 2), scale=chart_scale(),
+                                      label="Help pages returned")
+        show_link_to_view()
     qs = metrics.from_rankings([current.order_grades()], [current.judged_grades()])
     values = {f"Recall@{k}": metrics.recall(qs, k), f"hit rate@{k}": metrics.success(qs, k),
               f"Precision@{k}": metrics.precision(qs, k), "RR": metrics.reciprocal_rank(qs),
               f"nDCG@{k} (exponential gain)": metrics.ndcg(qs, k)}
-    for column, (label, value) in zip(cards, values.items()):
-        column.metric(label, fmt(value[0]))
     with text_col:
-        st.info(diagnosis_text(qs, k), icon="🩺")
+        revealed = numbers_revealed("choosing", (current, k))
+        if revealed:
+            st.info(diagnosis_text(qs, k), icon="🩺")
+    for column, (label, value) in zip(cards, values.items()):
+        column.metric(label, shown(value[0], revealed))
 
 
 def render() -> None:

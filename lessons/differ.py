@@ -6,9 +6,8 @@ import streamlit as st
 
 from components import conventions, metrics, scenarios, state
 from components.formatting import fmt
-from components.ranking_editor import ranking_editor
 from components.ranking_editor.model import editor_items
-from components.widgets import chart_scale, show_k_slider
+from components.widgets import chart_scale, show_k_slider, show_link_to_view, show_ranking_editor
 from lessons import layout, prose
 
 NAME = "differ"
@@ -75,9 +74,10 @@ def _switchboard() -> None:
     k = show_k_slider(state.DIFFER_K, hi=len(Q.docs), default=scenarios.FRAMEWORKS_K)
     editor_col, table_col = st.columns([2, 3], gap="large")
     with editor_col:
-        current = ranking_editor(editor_items(Q.docs), key=state.DIFFER_EDITOR, default_order=Q.presets["Mixed grades"],
-                                 k=k, tray=True, editable_grades=True, grade_range=(0, 2), scale=chart_scale(),
-                                 label="The ranking to score")
+        current = show_ranking_editor(editor_items(Q.docs), key=state.DIFFER_EDITOR,
+                                      default_order=Q.presets["Mixed grades"], k=k, tray=True, editable_grades=True,
+                                      grade_range=(0, 2), scale=chart_scale(), label="The ranking to score")
+        show_link_to_view()
     grades, judged = current.order_grades(), current.judged_grades()
     with table_col:
         st.markdown(prose.section(NAME, "Table intro"))

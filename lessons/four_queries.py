@@ -6,8 +6,9 @@ import streamlit as st
 
 from components import charts, metrics, scenarios, state
 from components.formatting import fmt
-from components.ranking_editor import EditorItem, ranking_editor, set_editor_state
-from components.widgets import chart_scale, show_figure, show_k_slider
+from components.ranking_editor import EditorItem, set_editor_state
+from components.widgets import (chart_scale, numbers_revealed, show_figure, show_k_slider, show_link_to_view,
+                                show_ranking_editor, show_steps, shown)
 from lessons import layout, prose
 
 NAME = "four_queries"
@@ -50,24 +51,28 @@ def _scenario() -> list[int | None]:
     ranks = []
     for q, key in enumerate(state.FOUR_EDITORS, 1):
         default_order, _ = order_for(scenarios.FOUR_QUERY_HIT_RANKS[q - 1])
-        current = ranking_editor(items(q), key=key, default_order=default_order, k=k, tray=True, compact=True,
-                                 show_grades=False, grade_range=(0, 1), scale=chart_scale(),
-                                 label=f"Query {q}: positions 1 to {LENGTH}")
+        current = show_ranking_editor(items(q), key=key, default_order=default_order, k=k, tray=True,
+                                      compact=True, show_grades=False, grade_range=(0, 1), scale=chart_scale(),
+                                      label=f"Query {q}: positions 1 to {LENGTH}", url_suffix=str(q))
         ranks.append(hit_rank(current.order))
     qs = scenarios.four_query_set(ranks)
     recall, success = metrics.recall(qs, k), metrics.success(qs, k)
     first = metrics.first_hit_rank(qs)
     rr = metrics.reciprocal_rank(qs)
+    show_link_to_view()
+    revealed = numbers_revealed("four_queries", (ranks, k))
     cards = st.columns(3)
-    cards[0].metric(f"recall@{k}", fmt(recall.mean()))
-    cards[1].metric(f"hit rate@{k}", fmt(success.mean()), help="The same number here: one answer per query.")
-    cards[2].metric("MRR", fmt(rr.mean()))
+    cards[0].metric(f"recall@{k}", shown(recall.mean(), revealed))
+    cards[1].metric(f"hit rate@{k}", shown(success.mean(), revealed), help="The same number here: one answer per query.")
+    cards[2].metric("MRR", shown(rr.mean(), revealed))
+    if not revealed:
+        return ranks
     inside = [q for q, hit in enumerate(success, 1) if hit]
     which = (prose.text(NAME, "Which some", queries=_list_queries(inside), k=k) if inside
              else prose.text(NAME, "Which none", k=k))
     terms = " + ".join(f"1/{int(r)}" if r != float("inf") else "0" for r in first)
-    st.markdown(prose.text(NAME, "Arithmetic", k=k, hits=len(inside), n=len(ranks), recall=fmt(recall.mean()),
-                           which=which, terms=terms, total=fmt(rr.sum()), mrr=fmt(rr.mean())))
+    show_steps(prose.text(NAME, "Arithmetic", k=k, hits=len(inside), n=len(ranks), recall=fmt(recall.mean()),
+                          which=which, terms=terms, total=fmt(rr.sum()), mrr=fmt(rr.mean())), key="four_queries")
     show_figure(charts.rank_axis(ranks, k=k, max_rank=LENGTH, scale=chart_scale()), key="four.rank_axis")
     ks = range(1, LENGTH + 1)
     st.dataframe(pd.DataFrame([[fmt(metrics.recall(qs, j).mean()) for j in ks]], index=["recall@k"],

@@ -6,9 +6,9 @@ import streamlit as st
 
 from components import charts, metrics, scenarios, state
 from components.formatting import fmt
-from components.ranking_editor import ranking_editor
 from components.ranking_editor.model import editor_items
-from components.widgets import chart_scale, show_figure
+from components.widgets import (chart_scale, numbers_revealed, show_figure, show_link_to_view, show_ranking_editor,
+                                show_steps, shown)
 from lessons import layout, prose
 
 NAME = "mrr"
@@ -17,9 +17,10 @@ CUTOFFS = ("none",) + tuple(range(1, 11))
 MAX_RANK = 10
 
 
-def _editor(query: scenarios.Query, key: str):
-    return ranking_editor(editor_items(query.docs), key=key, default_order=query.presets["Default"], tray=True,
-                          grade_range=(0, 1), scale=chart_scale(), label=f"Results for “{query.text}”")
+def _editor(query: scenarios.Query, key: str, url_suffix: str):
+    return show_ranking_editor(editor_items(query.docs), key=key, default_order=query.presets["Default"], tray=True,
+                               grade_range=(0, 1), scale=chart_scale(), label=f"Results for “{query.text}”",
+                               url_suffix=url_suffix)
 
 
 def _editors():
@@ -32,7 +33,7 @@ def _editors():
     for i, (place, query, key) in enumerate(zip(places, QUERIES, state.MRR_EDITORS), 1):
         with place:
             st.markdown(f"**Query {i}:** “{query.text}”")
-            states.append(_editor(query, key))
+            states.append(_editor(query, key, str(i)))
     return states
 
 
@@ -67,10 +68,14 @@ def _scenario() -> None:
     first = metrics.first_hit_rank(qs)
     rr = metrics.reciprocal_rank(qs)
     mrr = float(rr.mean())
+    show_link_to_view()
+    revealed = numbers_revealed("mrr", states)
     for column, value, i in zip(st.columns(len(QUERIES) + 1), list(rr) + [mrr], range(1, len(QUERIES) + 2)):
-        column.metric(f"RR, query {i}" if i <= len(QUERIES) else "MRR", fmt(value))
-    st.markdown(prose.text(NAME, "Arithmetic", terms=arithmetic_terms(first, None), n=len(QUERIES),
-                           total=fmt(rr.sum()), mrr=fmt(mrr)))
+        column.metric(f"RR, query {i}" if i <= len(QUERIES) else "MRR", shown(value, revealed))
+    if not revealed:
+        return
+    show_steps(prose.text(NAME, "Arithmetic", terms=arithmetic_terms(first, None), n=len(QUERIES),
+                          total=fmt(rr.sum()), mrr=fmt(mrr)), key="mrr")
 
     chart_col, text_col = st.columns([3, 2], gap="large")
     with chart_col:
@@ -99,7 +104,7 @@ def _scenario() -> None:
 @st.fragment
 def _several_relevant() -> None:
     query = scenarios.JAR_TWO_RELEVANT
-    current = _editor(query, state.MRR_TWO_RELEVANT_EDITOR)
+    current = _editor(query, state.MRR_TWO_RELEVANT_EDITOR, "_two")
     hit_positions = [i for i, g in enumerate(current.order_grades(), 1) if g >= 1]
     rr = metrics.reciprocal_rank_of(current.order_grades())
     st.metric("RR", fmt(rr))

@@ -6,9 +6,10 @@ import streamlit as st
 
 from components import breakdown, charts, metrics, scenarios, state
 from components.formatting import fmt
-from components.ranking_editor import ranking_editor, set_editor_state
+from components.ranking_editor import set_editor_state
 from components.ranking_editor.model import editor_items
-from components.widgets import chart_scale, show_figure, show_k_slider
+from components.widgets import (chart_scale, numbers_revealed, show_figure, show_k_slider, show_link_to_view,
+                                show_ranking_editor, show_steps, shown)
 from lessons import layout, prose
 
 NAME = "ndcg"
@@ -72,26 +73,32 @@ def _scenario() -> None:
     cards = st.columns(4)
     editor_col, numbers_col = st.columns(2, gap="large")
     with editor_col:
-        current = ranking_editor(ITEMS, key=state.NDCG_EDITOR, default_order=Q.presets["System A"], k=k, tray=True,
-                                 editable_grades=True, grade_range=(0, 2), scale=chart_scale(),
-                                 label="Search results")
+        current = show_ranking_editor(ITEMS, key=state.NDCG_EDITOR, default_order=Q.presets["System A"], k=k,
+                                      tray=True, editable_grades=True, grade_range=(0, 2), scale=chart_scale(),
+                                      label="Search results")
+        show_link_to_view()
     grades, judged = current.order_grades(), current.judged_grades()
     qs = metrics.from_rankings([grades], [judged])
     dcg, idcg, ndcg = (float(f(qs, k, gain)[0]) for f in (metrics.dcg, metrics.idcg, metrics.ndcg))
     other = "linear" if gain == "exponential" else "exponential"
-    cards[0].metric(f"DCG@{k} ({gain} gain)", fmt(dcg))
-    cards[1].metric(f"IDCG@{k} ({gain} gain)", fmt(idcg))
-    cards[2].metric(f"nDCG@{k} ({gain} gain)", fmt(ndcg))
-    cards[3].metric(f"nDCG@{k} ({other} gain)", fmt(metrics.ndcg(qs, k, other)[0]))
+    with numbers_col:
+        revealed = numbers_revealed("ndcg", (current, k, gain))
+    cards[0].metric(f"DCG@{k} ({gain} gain)", shown(dcg, revealed))
+    cards[1].metric(f"IDCG@{k} ({gain} gain)", shown(idcg, revealed))
+    cards[2].metric(f"nDCG@{k} ({gain} gain)", shown(ndcg, revealed))
+    cards[3].metric(f"nDCG@{k} ({other} gain)", shown(metrics.ndcg(qs, k, other)[0], revealed))
+    if not revealed:
+        return
     with numbers_col:
         st.markdown(prose.text(NAME, "Arithmetic intro", gain=gain))
         ideal_ids = breakdown.ideal_order(list(current.grades), judged)
         ideal_grades = [current.grades[i] for i in ideal_ids]
         cur, ide = breakdown.positions(grades, k, gain), breakdown.positions(ideal_grades, k, gain)
-        st.latex(rf"\mathrm{{DCG@}}{k} = {breakdown.dcg_latex(cur)} = {fmt(dcg)}")
-        st.latex(rf"\mathrm{{IDCG@}}{k} = {breakdown.dcg_latex(ide)} = {fmt(idcg)}")
-        st.latex(rf"\mathrm{{nDCG@}}{k} = \frac{{{fmt(dcg)}}}{{{fmt(idcg)}}} = {fmt(ndcg)}" if idcg > 0
-                 else rf"\mathrm{{nDCG@}}{k} = 0 \quad (\text{{no relevant judged page}})")
+        last = (rf"\mathrm{{nDCG@}}{k} = \frac{{{fmt(dcg)}}}{{{fmt(idcg)}}} = {fmt(ndcg)}" if idcg > 0
+                else rf"\mathrm{{nDCG@}}{k} = 0 \quad (\text{{no relevant judged page}})")
+        show_steps("\n".join([rf"\mathrm{{DCG@}}{k} = {breakdown.dcg_latex(cur)} = {fmt(dcg)}",
+                               rf"\mathrm{{IDCG@}}{k} = {breakdown.dcg_latex(ide)} = {fmt(idcg)}", last]),
+                   key="ndcg", latex=True)
         show_figure(charts.discounted_gain_by_position(cur.discounted, ide.discounted, scale=chart_scale()),
                     key="ndcg.chart")
     st.markdown(prose.section(NAME, "Table intro"))

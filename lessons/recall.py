@@ -7,9 +7,10 @@ import streamlit as st
 
 from components import charts, metrics, scenarios, state
 from components.formatting import fmt
-from components.ranking_editor import ranking_editor, set_editor_state
+from components.ranking_editor import set_editor_state
 from components.ranking_editor.model import editor_items
-from components.widgets import chart_scale, show_figure, show_k_slider
+from components.widgets import (chart_scale, numbers_revealed, show_figure, show_k_slider, show_link_to_view,
+                                show_ranking_editor, show_steps, shown)
 from lessons import layout, prose
 
 NAME = "recall"
@@ -46,22 +47,28 @@ def _scenario() -> None:
                       help="Only the first k positions count: the results the lawyer actually reads.")
     editor_col, numbers_col = st.columns([3, 2], gap="large")
     with editor_col:
-        current = ranking_editor(ITEMS, key=state.RECALL_EDITOR, default_order=Q.presets["System A"], k=k,
-                                 tray=True, grade_range=(0, 1), scale=chart_scale(), label="The system's results")
+        current = show_ranking_editor(ITEMS, key=state.RECALL_EDITOR, default_order=Q.presets["System A"], k=k,
+                                      tray=True, grade_range=(0, 1), scale=chart_scale(),
+                                      label="The system's results")
         st.caption(prose.section(NAME, "Tray note"))
+        show_link_to_view()
     grades = current.order_grades()
     n_relevant = current.n_relevant()
     qs = metrics.from_rankings([grades], [current.judged_grades()])
     recall = metrics.recall(qs, k)[0]
     found = int(metrics.relevant_in_top_k(qs, k)[0])
     with numbers_col:
-        st.metric(f"Recall@{k}", fmt(recall))
-        st.markdown(prose.text(NAME, "Arithmetic", k=k, found=found, relevant=n_relevant, recall=fmt(recall)))
+        revealed = numbers_revealed("recall", (current, k))
+        st.metric(f"Recall@{k}", shown(recall, revealed))
         preview = st.columns(2)
-        preview[0].metric("RR (next lesson)", fmt(metrics.reciprocal_rank(qs)[0]),
+        preview[0].metric("RR (next lesson)", shown(metrics.reciprocal_rank(qs)[0], revealed),
                           help="Reciprocal rank: 1 / position of the first relevant case. A preview of lesson 2.")
-        preview[1].metric(f"nDCG@{k} (lesson 3)", fmt(metrics.ndcg(qs, k)[0]),
+        preview[1].metric(f"nDCG@{k} (lesson 3)", shown(metrics.ndcg(qs, k)[0], revealed),
                           help="An order-aware score over the whole top k. A preview of lesson 3.")
+        if not revealed:
+            return
+        show_steps(prose.text(NAME, "Arithmetic", k=k, found=found, relevant=n_relevant, recall=fmt(recall)),
+                   key="recall")
         ks = list(range(1, MAX_K + 1))
         curve = [metrics.recall(qs, j)[0] for j in ks]
         show_figure(charts.metric_by_k(ks, {"current order": curve}, metric="Recall@k", current_k=k,

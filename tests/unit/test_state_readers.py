@@ -64,7 +64,8 @@ def test_read_flag(raw, value, noted):
 def test_load_mode_flags_keeps_what_the_session_already_has():
     session = {state.PROJECTOR: False}
     notes = state.load_mode_flags({"projector": "1", "reveal": "1", "predict_first": "x"}, session)
-    assert session == {state.PROJECTOR: False, state.REVEAL: True, state.PREDICT_FIRST: False}
+    assert session == {state.PROJECTOR: False, state.REVEAL: True, state.PREDICT_FIRST: False,
+                       state.STEP_MODE: False}
     assert len(notes) == 1 and "predict_first" in notes[0]
 
 

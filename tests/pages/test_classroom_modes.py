@@ -1,0 +1,82 @@
+"""AppTest: the classroom modes (hide answers, predict first, step-by-step) and deep links to a view."""
+from components import scenarios, state
+from components.formatting import fmt
+from tests.pages.helpers import open_page
+
+Q = scenarios.LAWYER
+TRAP_KEY = "quiz.recall.recall.lawyer_a_recall_at_5"
+
+
+def metric(at, label):
+    return next(m.value for m in at.metric if m.label.startswith(label))
+
+
+def test_hide_answers_records_without_marking_then_reveals_one():
+    at = open_page("lessons/recall.py", query={"reveal": "1"})
+    at.text_input(key=f"{TRAP_KEY}.answer").input("0.8")
+    at.button(key=f"{TRAP_KEY}.check").click().run()
+    assert not at.exception
+    assert not any("precision" in w.value.lower() for w in at.warning)  # no targeted feedback yet
+    at.button(key=f"{TRAP_KEY}.show_in_class").click().run()
+    assert any("precision" in w.value.lower() for w in at.warning)
+
+
+def test_hide_answers_off_reveals_them_all():
+    at = open_page("lessons/recall.py", query={"reveal": "1"})
+    at.text_input(key=f"{TRAP_KEY}.answer").input("0.4")
+    at.button(key=f"{TRAP_KEY}.check").click().run()
+    assert not at.success
+    at.toggle(key=state.REVEAL).set_value(False).run()
+    assert at.success
+
+
+def test_predict_first_hides_the_numbers_until_revealed_and_again_after_a_change():
+    at = open_page("lessons/recall.py", query={"predict_first": "1"})
+    assert metric(at, "Recall@5") == "?"
+    at.button(key="predict.recall.button").click().run()
+    assert metric(at, "Recall@5") == "0.400"
+    at.slider(key=state.RECALL_K).set_value(20).run()
+    assert metric(at, "Recall@20") == "?"
+    at.button(key="predict.recall.button").click().run()
+    assert not at.exception
+    assert metric(at, "Recall@20") == "0.400"
+
+
+def test_step_by_step_arithmetic():
+    at = open_page("lessons/mrr.py", query={"steps": "1"})
+    steps = [md.value for md in at.markdown if md.value.startswith(("MRR = (", "= "))]
+    assert steps == ["MRR = (1/1 + 1/2 + 1/5) / 3"]
+    at.button(key="steps.mrr.next").click().run()
+    at.button(key="steps.mrr.next").click().run()
+    steps = [md.value for md in at.markdown if md.value.startswith(("MRR = (", "= "))]
+    assert steps == ["MRR = (1/1 + 1/2 + 1/5) / 3", "= 1.700 / 3", "= **0.567**"]
+    assert at.button(key="steps.mrr.next").disabled
+
+
+def test_a_deep_link_restores_k_order_tray_and_grades():
+    order = Q.presets["System B"]
+    at = open_page("lessons/recall.py", query={"k": "20", "order": ",".join(order)})
+    assert not at.exception
+    assert metric(at, "Recall@20") == "0.900"
+    at = open_page("lessons/ndcg.py", query={"k": "3", "order": "snake,django,flask", "grades": "snake:2",
+                                             "gain": "linear"})
+    assert not at.exception
+    editor = at.session_state[state.NDCG_EDITOR]
+    assert editor.order == ("snake", "django", "flask") and "fastapi" in editor.tray
+    assert editor.grades["snake"] == 2
+    assert metric(at, "nDCG@3 (linear gain)") == fmt((2 + 2 / 1.5849625007211563 + 1) / (2 + 2 / 1.5849625007211563 + 1))
+
+
+def test_a_malformed_deep_link_shows_a_note_and_the_defaults():
+    at = open_page("lessons/recall.py", query={"order": "c01,nope,c02", "k": "0"})
+    assert not at.exception
+    notes = " ".join(w.value for w in at.warning)
+    assert "unknown document" in notes and "outside 1 to 20" in notes
+    assert metric(at, "Recall@5") == "0.400"  # System A at k = 5
+
+
+def test_the_page_writes_its_state_back_to_the_url():
+    at = open_page("lessons/recall.py")
+    at.slider(key=state.RECALL_K).set_value(8).run()
+    assert at.query_params["k"] == ["8"] or at.query_params["k"] == "8"
+    assert at.query_params["order"] in (",".join(Q.presets["System A"]), [",".join(Q.presets["System A"])])
