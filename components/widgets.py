@@ -57,12 +57,13 @@ def show_k_slider(key: str, *, hi: int, default: int, label: str = "Cutoff k", l
     default, with a note saying why); every later change is written back, so a
     copied link opens at the same k.
     """
-    if key not in st.session_state:
+    initial_key = f"{key}.initial"  # the first value, from the URL or the default; fixed for the session
+    if initial_key not in st.session_state:
         reading = state.read_k(st.query_params.get(state.PARAM_K) if url else None, default=default, hi=hi, lo=lo)
-        st.session_state[key] = reading.value
+        st.session_state[initial_key] = reading.value
         if reading.note:
             st.warning(reading.note, icon="🔗")
-    value = st.slider(label, lo, hi, key=key, help=help)
+    value = st.slider(label, lo, hi, value=st.session_state[initial_key], key=key, help=help)
     if url and st.query_params.get(state.PARAM_K) != str(value):
         st.query_params[state.PARAM_K] = str(value)
     return int(value)

@@ -20,6 +20,13 @@ settings.register_profile("ci", deadline=None, max_examples=60, suppress_health_
 settings.register_profile("dev", deadline=None, max_examples=200)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
+try:  # two slow cores in CI, browser and server together: give assertions time to come true
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=20_000)
+except ImportError:  # the browser tests skip without playwright
+    pass
+
 
 def pytest_collection_modifyitems(config, items):
     """Browser tests skip, with the reason, where Chromium is not installed."""

@@ -1,0 +1,89 @@
+"""Classroom features in a real browser: projector mode, predict first, deep links, and no off-host request."""
+from __future__ import annotations
+
+import re
+from urllib.parse import urlparse
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from components import scenarios
+from lessons import registry
+from tests.e2e.test_ranking_editor import drag
+
+pytestmark = pytest.mark.e2e
+LAWYER = scenarios.LAWYER
+
+
+def recall_value(page: Page):
+    card = page.get_by_test_id("stMetric").filter(
+        has=page.get_by_test_id("stMetricLabel").get_by_text(re.compile(r"^Recall@\d+$")))
+    return card.get_by_test_id("stMetricValue")
+
+
+def font_px(locator) -> float:
+    return float(locator.evaluate("e => parseFloat(getComputedStyle(e).fontSize)"))
+
+
+def test_projector_mode_enlarges_text_and_metrics_without_horizontal_scroll(page: Page, app_url):
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.goto(app_url + "/recall")
+    expect(recall_value(page)).to_have_text("0.400")
+    body = page.get_by_test_id("stMarkdownContainer").filter(has_text="law firm").locator("p").first
+    normal_text, normal_metric = font_px(body), font_px(recall_value(page))
+
+    page.goto(app_url + "/recall?projector=1")
+    expect(recall_value(page)).to_have_text("0.400")
+    big_text, big_metric = font_px(body), font_px(recall_value(page))
+    assert big_text >= 1.3 * normal_text
+    assert big_metric >= 2 * big_text, "metric values at least twice the body text"
+    assert big_metric > normal_metric
+    main = page.get_by_test_id("stMain")
+    assert main.evaluate("e => e.scrollWidth <= e.clientWidth + 1"), "nothing needs horizontal scrolling"
+    # the way back out stays reachable
+    expect(page.get_by_test_id("stSidebar").get_by_text("Projector mode")).to_be_visible()
+
+
+def test_predict_first_hides_the_value_after_a_drag_until_revealed(page: Page, app_url):
+    page.set_viewport_size({"width": 1280, "height": 1400})
+    page.goto(app_url + "/recall?predict_first=1")
+    reveal = page.get_by_role("button", name="Reveal the numbers")
+    expect(recall_value(page)).to_have_text("?")
+    reveal.click()
+    expect(recall_value(page)).to_have_text("0.400")
+    # drag a relevant case (position 1) below the cutoff line, to position 8
+    drag(page, page.get_by_test_id("rw-row-c01"), page.get_by_test_id("rw-row-n24"), half="lower")
+    expect(recall_value(page)).to_have_text("?")
+    reveal.click()
+    expect(recall_value(page)).to_have_text("0.300")
+
+
+def test_a_deep_link_restores_k_order_and_tray(page: Page, app_url):
+    order = ("c10",) + LAWYER.presets["System B"][:19]  # the tenth case retrieved, B's last miss dropped
+    page.goto(app_url + f"/recall?k=20&order={','.join(order)}")
+    expect(recall_value(page)).to_have_text("1.000")
+    expect(page.get_by_test_id("rw-row-c10").get_by_test_id("rw-pos")).to_have_text("1")
+    expect(page.get_by_role("slider", name="Cutoff k", exact=False).first).to_have_attribute("value", "20")
+    tray = page.get_by_test_id("rw-tray")
+    expect(tray.get_by_test_id("rw-row-n10")).to_be_visible()
+
+
+def test_a_malformed_deep_link_shows_the_note_and_the_defaults(page: Page, app_url):
+    page.goto(app_url + "/recall?k=abc&order=c01,<b>x</b>")
+    expect(page.get_by_text(re.compile("is not a whole number; using 5"))).to_be_visible()
+    expect(page.get_by_text(re.compile("unknown document"))).to_be_visible()
+    expect(recall_value(page)).to_have_text("0.400")
+    expect(page.locator("b", has_text="x")).to_have_count(0)
+
+
+def test_no_page_requests_another_host(page: Page, app_url):
+    own = urlparse(app_url).netloc
+    foreign: list[str] = []
+    page.on("request", lambda request: foreign.append(request.url)
+            if urlparse(request.url).netloc not in (own, "") and not request.url.startswith(("data:", "blob:"))
+            else None)
+    for spec in registry.PAGES:
+        page.goto(f"{app_url}/{'' if spec is registry.PAGES[0] else spec.url_path}")
+        expect(page.get_by_test_id("stMainBlockContainer")).to_be_visible()
+        page.wait_for_load_state("networkidle")
+    assert foreign == []
