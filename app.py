@@ -1,11 +1,15 @@
 """Rankwise: the entry point. Page config, the shared sidebar, the navigation."""
 import streamlit as st
 
+from components import state
 from components.quiz_ui import show_progress_sidebar
 from components.widgets import show_mode_controls
 from lessons.registry import navigation
 
-st.set_page_config(page_title="Rankwise", page_icon="📐", layout="wide")
+# A projector link opens with the sidebar folded away (its arrow brings it back).
+projecting = state.read_flag(st.query_params.get(state.PROJECTOR), name=state.PROJECTOR).value
+st.set_page_config(page_title="Rankwise", page_icon="📐", layout="wide",
+                   initial_sidebar_state="collapsed" if projecting else "auto")
 page = st.navigation(navigation(), expanded=True)
 show_mode_controls()
 show_progress_sidebar()

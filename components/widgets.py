@@ -17,6 +17,8 @@ _PROJECTOR_CSS = f"""
 <style>
   html {{ font-size: {PROJECTOR_SCALE * 100:.0f}%; }}
   [data-testid="stMetricValue"] {{ font-size: 3.2rem; }}
+  [data-testid="stMainBlockContainer"] {{ padding-top: 2.5rem; max-width: 100%; }}
+  [data-testid="stMarkdownContainer"], [data-testid="stCaptionContainer"] {{ color: #000; }}
   [data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li {{ line-height: 1.45; }}
 </style>
 """

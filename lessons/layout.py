@@ -18,8 +18,7 @@ def show_formula(module: str) -> None:
 
 def show_warm_up(question_id: str) -> None:
     """The lesson's opening warm-up on the lesson before it (think, then reveal)."""
-    with st.container(border=True):
-        show_question(quiz.question(question_id), key=f"warmup.{question_id}")
+    show_question(quiz.question(question_id), key=f"warmup.{question_id}")
 
 
 def show_practice(lesson: str) -> None:

@@ -10,6 +10,7 @@ from components.ranking_editor.model import editor_items
 from components.widgets import (chart_scale, numbers_revealed, show_figure, show_link_to_view, show_ranking_editor,
                                 show_steps, shown)
 from lessons import layout, prose
+from lessons.take_home import show_take_home
 
 NAME = "mrr"
 QUERIES = scenarios.JAR_QUERIES
@@ -17,10 +18,9 @@ CUTOFFS = ("none",) + tuple(range(1, 11))
 MAX_RANK = 10
 
 
-def _editor(query: scenarios.Query, key: str, url_suffix: str):
+def _editor(query: scenarios.Query, key: str, url_suffix: str, label: str):
     return show_ranking_editor(editor_items(query.docs), key=key, default_order=query.presets["Default"], tray=True,
-                               grade_range=(0, 1), scale=chart_scale(), label=f"Results for “{query.text}”",
-                               url_suffix=url_suffix)
+                               grade_range=(0, 1), scale=chart_scale(), label=label, url_suffix=url_suffix)
 
 
 def _editors():
@@ -33,7 +33,7 @@ def _editors():
     for i, (place, query, key) in enumerate(zip(places, QUERIES, state.MRR_EDITORS), 1):
         with place:
             st.markdown(f"**Query {i}:** “{query.text}”")
-            states.append(_editor(query, key, str(i)))
+            states.append(_editor(query, key, str(i), f"Query {i} results"))
     return states
 
 
@@ -99,12 +99,14 @@ def _scenario() -> None:
         st.markdown(_cutoff_sentence(first, cutoff, mrr, float(rr_cut.mean())))
     st.markdown(prose.text(NAME, "MRR at 1", mrr1=fmt(metrics.reciprocal_rank(qs, 1).mean()),
                            hit1=fmt(metrics.success(qs, 1).mean())))
+    show_take_home(NAME, states, k=None if cutoff == "none" else cutoff, gain="exponential",
+                   measures=("RR", "RR@k", "RR@1", "Success@1"))
 
 
 @st.fragment
 def _several_relevant() -> None:
     query = scenarios.JAR_TWO_RELEVANT
-    current = _editor(query, state.MRR_TWO_RELEVANT_EDITOR, "_two")
+    current = _editor(query, state.MRR_TWO_RELEVANT_EDITOR, "_two", f"Results for “{query.text}”")
     hit_positions = [i for i, g in enumerate(current.order_grades(), 1) if g >= 1]
     rr = metrics.reciprocal_rank_of(current.order_grades())
     st.metric("RR", fmt(rr))

@@ -40,8 +40,12 @@ def test_projector_mode_enlarges_text_and_metrics_without_horizontal_scroll(page
     assert big_metric > normal_metric
     main = page.get_by_test_id("stMain")
     assert main.evaluate("e => e.scrollWidth <= e.clientWidth + 1"), "nothing needs horizontal scrolling"
-    # the way back out stays reachable
-    expect(page.get_by_test_id("stSidebar").get_by_text("Projector mode")).to_be_visible()
+    # the sidebar starts folded away; the way back out stays one click away
+    page.get_by_test_id("stExpandSidebarButton").click()
+    toggle = page.get_by_test_id("stSidebar").get_by_text("Projector mode")
+    expect(toggle).to_be_visible()
+    toggle.click()
+    page.wait_for_function("() => parseFloat(getComputedStyle(document.documentElement).fontSize) < 20")
 
 
 def test_predict_first_hides_the_value_after_a_drag_until_revealed(page: Page, app_url):
