@@ -218,3 +218,6 @@ YOUR_DATA_SHOWN_MEASURE = "your_data.shown_measure"  # the measure whose distrib
 YOUR_DATA_QUERY = "your_data.query"  # the qid opened in the editor (selectbox; a table click sets it)
 YOUR_DATA_EDITOR = "your_data.editor"  # prefix of each opened query's ranking-editor key
 YOUR_DATA_RESET = "your_data.reset"  # the "back to the run's order" button
+
+# --- glossary ---------------------------------------------------------------------------
+GLOSSARY_FILTER = "glossary.filter"

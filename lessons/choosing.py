@@ -9,6 +9,7 @@ from components.ranking_editor import set_editor_state
 from components.ranking_editor.model import editor_items
 from components.widgets import chart_scale, numbers_revealed, show_k_slider, show_link_to_view, show_ranking_editor, shown
 from lessons import layout, prose
+from lessons.take_home import show_take_home
 
 NAME = "choosing"
 Q = scenarios.CHOOSING
@@ -53,6 +54,8 @@ def _scenario() -> None:
             st.info(diagnosis_text(qs, k), icon="🩺")
     for column, (label, value) in zip(cards, values.items()):
         column.metric(label, shown(value[0], revealed))
+    if revealed:
+        show_take_home(NAME, [current], k=k, gain="exponential", measures=("R@k", "Success@k", "P@k", "RR", "nDCG@k"))
 
 
 def render() -> None:

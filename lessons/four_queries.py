@@ -10,6 +10,7 @@ from components.ranking_editor import EditorItem, set_editor_state
 from components.widgets import (chart_scale, numbers_revealed, show_figure, show_k_slider, show_link_to_view,
                                 show_ranking_editor, show_steps, shown)
 from lessons import layout, prose
+from lessons.take_home import show_take_home
 
 NAME = "four_queries"
 LENGTH = scenarios.FOUR_QUERY_LIST_LENGTH
@@ -77,6 +78,7 @@ def _scenario() -> list[int | None]:
     ks = range(1, LENGTH + 1)
     st.dataframe(pd.DataFrame([[fmt(metrics.recall(qs, j).mean()) for j in ks]], index=["recall@k"],
                               columns=[f"k = {j}" for j in ks]), width="stretch")
+    show_take_home(NAME, state.FOUR_EDITORS, k=k, gain="exponential", measures=("R@k", "Success@k", "RR"))
     _presets(k)
     _choosing_k(qs)
     return ranks

@@ -11,6 +11,7 @@ from components.ranking_editor.model import editor_items
 from components.widgets import (chart_scale, numbers_revealed, show_figure, show_k_slider, show_link_to_view,
                                 show_ranking_editor, show_steps, shown)
 from lessons import layout, prose
+from lessons.take_home import show_take_home
 
 NAME = "ndcg"
 Q = scenarios.FRAMEWORKS
@@ -104,6 +105,7 @@ def _scenario() -> None:
     st.markdown(prose.section(NAME, "Table intro"))
     st.dataframe(_position_table(current.order, grades, ideal_ids, ideal_grades, k, gain), hide_index=True,
                  width="stretch")
+    show_take_home(NAME, [current], k=k, gain=gain, measures=("nDCG@k", "R@k"))
     _gains_and_ideal(qs, grades, k, gain)
 
 

@@ -6,6 +6,7 @@ Sentences generated from live numbers are templates with named placeholders
 from __future__ import annotations
 
 import functools
+import re
 import string
 from pathlib import Path
 
@@ -32,11 +33,12 @@ def sections(name: str) -> dict[str, str]:
 
 
 def section(name: str, heading: str) -> str:
-    """One section's body; a missing section is a KeyError naming the file and heading."""
+    """One section's body, marked glossary terms linked (:func:`link_terms`); a missing section is a KeyError."""
     try:
-        return sections(name)[heading]
+        body = sections(name)[heading]
     except KeyError:
         raise KeyError(f"lessons/text/{name}.md has no section '## {heading}'") from None
+    return link_terms(body)
 
 
 def fill(template: str, **values) -> str:
@@ -62,3 +64,85 @@ def text_choosing(name: str, heading: str, values: dict) -> str:
     body = section(name, heading)
     wanted = {field for _, field, _, _ in string.Formatter().parse(body) if field}
     return fill(body, **{key: values[key] for key in wanted})
+
+
+# ----------------------------------------------------------------------------
+# Glossary links: a writer marks a term in lesson Markdown, section() links it
+# ----------------------------------------------------------------------------
+
+GLOSSARY = "glossary"  # lessons/text/glossary.md; the page's url_path in lessons/registry.py
+GLOSSARY_URL = "/glossary"
+# [[term]] or [[term|words shown]]: brace-free, so templates filled with str.format keep working.
+TERM_LINK = re.compile(r"\[\[([^\[\]|\n]+?)(?:\|([^\[\]\n]+?))?\]\]")
+_NOT_GLOSSARY = {"Summary", "No match", "Used in"}  # the glossary page's own prose, not entries
+
+
+def anchor(name: str) -> str:
+    """The URL anchor of a glossary entry: its first name, lower case, runs of other characters as "-".
+
+    Examples
+    --------
+    >>> anchor("Hit rate"), anchor("trec_eval"), anchor("Cutoff k"), anchor("nDCG")
+    ('hit-rate', 'trec-eval', 'cutoff-k', 'ndcg')
+    """
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+
+
+def _key(name: str) -> str:
+    return " ".join(name.lower().split())
+
+
+@functools.cache
+def glossary_entries() -> dict[str, tuple[str, ...]]:
+    """The glossary's entries: heading -> its names (the heading split at " / "), in file order."""
+    return {heading: tuple(n.strip() for n in heading.split(" / ") if n.strip())
+            for heading in sections(GLOSSARY) if heading not in _NOT_GLOSSARY}
+
+
+@functools.cache
+def glossary_anchors() -> dict[str, str]:
+    """Every name of every entry (lower case, spaces collapsed) -> the entry's anchor."""
+    found: dict[str, str] = {}
+    for names in glossary_entries().values():
+        for name in names:
+            if _key(name) in found:
+                raise ValueError(f"lessons/text/{GLOSSARY}.md names {name!r} in two entries")
+            found[_key(name)] = anchor(names[0])
+    return found
+
+
+def term_anchor(term: str) -> str:
+    """The anchor of the entry that names ``term`` (any of its names, case-insensitive); KeyError if none."""
+    try:
+        return glossary_anchors()[_key(term)]
+    except KeyError:
+        raise KeyError(f"[[{term}]] names no entry of lessons/text/{GLOSSARY}.md: add one, or link an "
+                       f"existing name as [[name|{term}]]") from None
+
+
+def marked_terms(markdown: str) -> list[str]:
+    """The terms marked in ``markdown`` (``[[term]]`` or ``[[term|words]]``), in order."""
+    return [m.group(1).strip() for m in TERM_LINK.finditer(markdown)]
+
+
+def link_terms(markdown: str) -> str:
+    """Turn every ``[[term]]`` into ``[term](/glossary#anchor)`` and ``[[term|words]]`` into ``[words](...)``.
+
+    Text without a marked term comes back unchanged. A term with no glossary
+    entry raises ``KeyError`` (a test checks every lesson text).
+
+    Examples
+    --------
+    >>> link_terms("the [[reciprocal rank]] of the first hit")
+    'the [reciprocal rank](/glossary#reciprocal-rank) of the first hit'
+    >>> link_terms("[[DCG|discounted cumulative gain]], and **[[Recall@k]]**")
+    '[discounted cumulative gain](/glossary#dcg), and **[Recall@k](/glossary#recall)**'
+    """
+    if "[[" not in markdown:
+        return markdown
+
+    def link(match: re.Match) -> str:
+        term, shown = match.group(1).strip(), match.group(2)
+        return f"[{(shown or term).strip()}]({GLOSSARY_URL}#{term_anchor(term)})"
+
+    return TERM_LINK.sub(link, markdown)

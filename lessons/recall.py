@@ -12,6 +12,7 @@ from components.ranking_editor.model import editor_items
 from components.widgets import (chart_scale, numbers_revealed, show_figure, show_k_slider, show_link_to_view,
                                 show_ranking_editor, show_steps, shown)
 from lessons import layout, prose
+from lessons.take_home import show_take_home
 
 NAME = "recall"
 Q = scenarios.LAWYER
@@ -73,6 +74,7 @@ def _scenario() -> None:
         curve = [metrics.recall(qs, j)[0] for j in ks]
         show_figure(charts.metric_by_k(ks, {"current order": curve}, metric="Recall@k", current_k=k,
                                        scale=chart_scale()), key="recall.curve")
+    show_take_home(NAME, [current], k=k, gain="exponential", measures=("R@k", "RR", "nDCG@k"))
 
 
 def _tenth_case() -> scenarios.Doc:
