@@ -23,12 +23,15 @@ queries in both files are evaluated and averaged, unless ``--complete``
 (``per_query`` only with ``--per-query``), with canonical measure names and
 unrounded values; notes go to stderr. Otherwise an aligned table, values
 rounded to 3 decimals. A file that cannot be read prints its error on stderr
-and exits with status 1 (a usage error: status 2), never a traceback.
+and exits with status 1 (a usage error: status 2), never a traceback. When
+the reader of the output goes away early (``| head``), the evaluator stops
+quietly with status 141, as a program killed by SIGPIPE.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,6 +45,7 @@ from components.measures import DEFAULT_MEASURES, Measure, evaluate, parse_measu
 from components.metrics import GAIN_FORMULAS, GAINS, Gain
 
 EXIT_BAD_FILE = 1
+EXIT_BROKEN_PIPE = 128 + 13  # what a shell shows for a program killed by SIGPIPE (signal 13)
 _SHOWN_QIDS = 5  # query ids listed in a note
 
 
@@ -216,13 +220,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as err:
         print(f"error: cannot read {err.filename or 'a file'}: {err.strerror or err}", file=sys.stderr)
         return EXIT_BAD_FILE
-    for note in notes(report.judged):
-        print(note, file=sys.stderr)
-    if args.json:
-        print(to_json(report, args.per_query))
-    else:
-        print(format_table(report, args.per_query, str(args.qrels), str(args.run)))
+    output = to_json(report, args.per_query) if args.json else \
+        format_table(report, args.per_query, str(args.qrels), str(args.run))
+    try:
+        for note in notes(report.judged):
+            print(note, file=sys.stderr)
+        print(output)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        return _stop_writing()
     return 0
+
+
+def _stop_writing() -> int:
+    """After a broken pipe: send what is left of stdout to devnull, so the exit's flush fails no more.
+
+    Returns the status to exit with (:data:`EXIT_BROKEN_PIPE`). The remedy is
+    the one Python's documentation gives for SIGPIPE.
+    """
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return EXIT_BROKEN_PIPE
 
 
 if __name__ == "__main__":

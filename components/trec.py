@@ -28,11 +28,24 @@ Semantics are trec_eval's (as pytrec_eval shows them):
 Every problem with a file raises :class:`TrecFormatError`, whose message
 names the file, the line, what was found there and what was expected.
 
-Parsing is vectorised: the file is split into tokens with numpy over its bytes
-(no Python loop per line), ids become fixed-width byte strings (``S`` arrays,
-padded with NUL bytes, which is why a NUL byte in a file is an error) and are
-numbered through a 64-bit key per id, checked against the bytes. Memory is
-about (rows × longest id) bytes per id column.
+Two readers give the same result (tests check every nasty case through both):
+
+- the precise reader splits the file into tokens with numpy over its bytes
+  (no Python loop per line) and reads any layout above; it owns every error
+  message;
+- the fast reader, for large clean files (a single space or a single tab
+  between columns, no blank or comment line, LF or CRLF line ends), parses
+  with pyarrow's multi-threaded CSV reader. It declines anything else, and
+  anything it cannot read exactly as the precise reader would, and the
+  precise reader then reads the file (``reader="auto"``, the default, tries
+  it from :data:`FAST_MIN_BYTES` on).
+
+Either way ids become fixed-width byte strings (``S`` arrays, padded with NUL
+bytes, which is why a NUL byte in a file is an error), one per row; query ids
+are numbered in order of first appearance. Duplicate pairs and the join with
+the qrels go through a 64-bit key per (query, docid), checked against the
+bytes wherever two keys meet. Memory is about (rows × longest id) bytes per
+id column plus 8 bytes per row for each number kept.
 
 No Streamlit import here: the "your data" page and the command-line
 evaluator (:mod:`components.evaluate`) share this reader.
@@ -42,8 +55,9 @@ from __future__ import annotations
 import codecs
 import os
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
-from typing import BinaryIO, Union
+from typing import BinaryIO, Literal, Union
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
@@ -51,9 +65,17 @@ from numpy.lib.stride_tricks import sliding_window_view
 from components.metrics import QuerySet, query_set
 
 Source = Union[str, bytes, bytearray, memoryview, "os.PathLike[str]", BinaryIO]
+Reader = Literal["auto", "fast", "precise"]
+READERS: tuple[Reader, ...] = ("auto", "fast", "precise")
 
 MAX_EXPONENTIAL_GRADE = 1023  # 2**1024 overflows a float: exponential gain needs grades below it
+FAST_MIN_BYTES = 1 << 22  # reader="auto" tries the fast reader on files of 4 MiB (about 100,000 lines) or more
 _CHUNK_BYTES = 1 << 24  # the tokenizer works on about this many bytes at a time (bounds its masks)
+_FAST_CHUNK_BYTES = 1 << 25  # the fast reader hands pyarrow about this many bytes at a time (bounds its memory)
+_FAST_BLOCK_BYTES = 1 << 22  # ... which pyarrow splits into blocks of this size, parsed in parallel
+_KEY_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)  # mixes 64-bit words into one key (wrapping around 2**64)
+_SLOT_MULTIPLIER = np.uint64(0xBF58476D1CE4E5B9)  # spreads a key's bits into the top ones, which pick its slot
+_LOW_BYTES = np.array([(1 << (8 * i)) - 1 for i in range(9)], dtype="<u8")  # keeps the first i bytes of a word
 _SHOWN_CHARS = 60  # longest excerpt of a line quoted in a message
 
 
@@ -88,6 +110,11 @@ class _Layout:
     example: str
     keep: tuple[int, ...]  # column positions of qid, docid and the value (grade or score)
 
+    @property
+    def value(self) -> str:
+        """The name of the value column: "grade" or "score"."""
+        return self.columns[self.keep[2]]
+
     def describe(self) -> str:
         return f"{len(self.columns)} columns: {' '.join(self.columns)} (e.g. '{self.example}')"
 
@@ -110,19 +137,32 @@ class Qrels:
     qids : the distinct query ids, in order of first appearance; row i is
         about query ``qids[qidx[i]]``.
     qidx : query index of each judgment.
-    doc_vocab : the distinct docids as UTF-8 bytes, in order of first appearance.
-    doc : docid of each judgment, as an index into ``doc_vocab``.
+    docids : docid of each judgment, as UTF-8 bytes (an ``S`` array).
     grade : the judged grade of each judgment.
     line : the 1-based line each judgment came from.
+    doc_vocab : the distinct docids, in order of first appearance (computed
+        on first use, like ``doc``).
+    doc : docid of each judgment, as an index into ``doc_vocab``.
     """
 
     name: str
     qids: tuple[str, ...]
     qidx: np.ndarray
-    doc_vocab: np.ndarray
-    doc: np.ndarray
+    docids: np.ndarray
     grade: np.ndarray
     line: np.ndarray
+
+    @cached_property
+    def _vocabulary(self) -> tuple[np.ndarray, np.ndarray]:
+        return _factorize(self.docids)
+
+    @property
+    def doc_vocab(self) -> np.ndarray:
+        return self._vocabulary[0]
+
+    @property
+    def doc(self) -> np.ndarray:
+        return self._vocabulary[1]
 
 
 @dataclass(frozen=True)
@@ -136,19 +176,35 @@ class Run:
 
     Attributes
     ----------
-    name, qids, qidx, doc_vocab, doc, line : as in :class:`Qrels`.
+    name, qids, qidx, docids, line : as in :class:`Qrels`.
     score : the score of each result, as read (64-bit).
     rank : its 1-based rank within its query.
+    doc_vocab, doc : as in :class:`Qrels` (first appearance in the file).
     """
 
     name: str
     qids: tuple[str, ...]
     qidx: np.ndarray
-    doc_vocab: np.ndarray
-    doc: np.ndarray
+    docids: np.ndarray
     score: np.ndarray
     rank: np.ndarray
     line: np.ndarray
+
+    @cached_property
+    def _vocabulary(self) -> tuple[np.ndarray, np.ndarray]:
+        in_file_order = np.argsort(self.line)
+        vocab, codes = _factorize(self.docids[in_file_order])
+        doc = np.empty_like(codes)
+        doc[in_file_order] = codes
+        return vocab, doc
+
+    @property
+    def doc_vocab(self) -> np.ndarray:
+        return self._vocabulary[0]
+
+    @property
+    def doc(self) -> np.ndarray:
+        return self._vocabulary[1]
 
 
 @dataclass(frozen=True)
@@ -201,7 +257,7 @@ class JudgedRun:
 # Public functions
 # ----------------------------------------------------------------------------
 
-def read_qrels(source: Source, name: str | None = None) -> Qrels:
+def read_qrels(source: Source, name: str | None = None, *, reader: Reader = "auto") -> Qrels:
     """Read a qrels file: ``qid iter docid grade`` per line.
 
     Parameters
@@ -211,6 +267,10 @@ def read_qrels(source: Source, name: str | None = None) -> Qrels:
         A plain ``str`` is content, not a path.
     name : the name used in messages (default: the path, the upload's name,
         or "qrels").
+    reader : "auto" (the default: the fast reader for a large clean file,
+        else the precise one), "precise", or "fast" (which raises
+        ``ValueError`` for a file it declines). Every reader gives the same
+        result.
 
     Raises
     ------
@@ -228,16 +288,12 @@ def read_qrels(source: Source, name: str | None = None) -> Qrels:
     ...
     components.trec.TrecFormatError: q.txt, line 1: found grade '2.5'; expected a whole number such as 0, 1, 2 or -2 ...
     """
-    data, name = _read_source(source, name, "qrels")
-    tokens = _Tokens.of(data, name, QRELS_LAYOUT)
-    qids, qidx = _query_codes(tokens.strings(0))
-    doc_vocab, doc = _factorize(tokens.strings(1))
-    grade = _numbers(tokens, 2, "grade")
-    _check_unique_pairs(qids, qidx, doc_vocab, doc, tokens.line, name, "judged")
-    return Qrels(name, qids, qidx, doc_vocab, doc, grade, tokens.line)
+    rows, name = _read_rows(source, name, QRELS_LAYOUT, reader)
+    _check_unique_pairs(rows, name, "judged")
+    return Qrels(name, rows.qids, rows.qidx, rows.docids, rows.value, rows.line)
 
 
-def read_run(source: Source, name: str | None = None) -> Run:
+def read_run(source: Source, name: str | None = None, *, reader: Reader = "auto") -> Run:
     """Read a run file: ``qid Q0 docid rank score tag`` per line, in trec_eval's order.
 
     Parameters are as in :func:`read_qrels` (default name "run").
@@ -254,18 +310,13 @@ def read_run(source: Source, name: str | None = None) -> Run:
     ordered by docid descending, in byte order:
 
     >>> run = read_run("q1 Q0 doc1 1 1 r\\nq1 Q0 doc2 2 1.0 r\\nq1 Q0 doc3 3 1e0 r\\nq1 Q0 doc0 4 2 r\\n")
-    >>> [run.doc_vocab[d].decode() for d in run.doc], run.rank.tolist()
+    >>> [d.decode() for d in run.docids], run.rank.tolist()
     (['doc0', 'doc3', 'doc2', 'doc1'], [1, 2, 3, 4])
     """
-    data, name = _read_source(source, name, "run")
-    tokens = _Tokens.of(data, name, RUN_LAYOUT)
-    qids, qidx = _query_codes(tokens.strings(0))
-    doc_vocab, doc = _factorize(tokens.strings(1))
-    score = _numbers(tokens, 2, "score")
-    _check_unique_pairs(qids, qidx, doc_vocab, doc, tokens.line, name, "listed")
-    order = _trec_order(qidx, score, doc_vocab[doc])
-    qidx, doc, score, line = qidx[order], doc[order], score[order], tokens.line[order]
-    return Run(name, qids, qidx, doc_vocab, doc, score, _positions(qidx), line)
+    rows, name = _read_rows(source, name, RUN_LAYOUT, reader)
+    _check_unique_pairs(rows, name, "listed")
+    qidx, docids, score, line = _in_trec_order(rows)
+    return Run(name, rows.qids, qidx, docids, score, _positions(qidx), line)
 
 
 def judge(qrels: Qrels, run: Run, complete: bool = False) -> JudgedRun:
@@ -302,19 +353,20 @@ def judge(qrels: Qrels, run: Run, complete: bool = False) -> JudgedRun:
         raise _no_common_query(qrels, run)
     new_index = np.where(evaluated, np.cumsum(evaluated) - 1, -1)
 
-    rows = np.flatnonzero(run_to_qrels[run.qidx] >= 0)  # results of judged queries, in run order
-    rows = rows[_stable_order(new_index[run_to_qrels[run.qidx[rows]]])]  # grouped in the qrels' query order
-    q = run_to_qrels[run.qidx[rows]]
-    grade = _judged_grades(qrels, q, _doc_map(run.doc_vocab, qrels.doc_vocab)[run.doc[rows]])
+    target = np.where(run_to_qrels >= 0, new_index[run_to_qrels], -1)  # each run query's evaluated index, or -1
+    rows, kept, lengths = _query_blocks(run.qidx, target)  # results of judged queries, in the qrels' query order
+    docids, rank, scores = (_take(values, rows) for values in (run.docids, run.rank, run.score))
+    del rows
+    grade = _judged_grades(qrels, np.repeat(run_to_qrels[kept], lengths), docids)
     judged = np.flatnonzero(evaluated[qrels.qidx])
-    queries = query_set(int(evaluated.sum()), new_index[q], run.rank[rows], grade,
+    queries = query_set(int(evaluated.sum()), np.repeat(target[kept], lengths), rank, grade,
                         new_index[qrels.qidx[judged]], qrels.grade[judged])
     return JudgedRun(
         qids=tuple(qid for qid, e in zip(qrels.qids, evaluated) if e),
         queries=queries,
-        docids=run.doc_vocab[run.doc[rows]],
-        scores=run.score[rows],
-        judged_docids=qrels.doc_vocab[qrels.doc[judged]],
+        docids=docids,
+        scores=scores,
+        judged_docids=qrels.docids[judged],
         qrels_only=tuple(qid for qid, a in zip(qrels.qids, answered) if not a),
         run_only=tuple(qid for qid, i in zip(run.qids, run_to_qrels) if i < 0),
         complete=complete,
@@ -322,21 +374,22 @@ def judge(qrels: Qrels, run: Run, complete: bool = False) -> JudgedRun:
 
 
 def load(qrels: Source, run: Source, complete: bool = False, gain: str | None = None,
-         qrels_name: str | None = None, run_name: str | None = None) -> JudgedRun:
+         qrels_name: str | None = None, run_name: str | None = None, *, reader: Reader = "auto") -> JudgedRun:
     """Read both files and :func:`judge` the run: the one path the CLI and the pages use.
 
     When ``gain`` is given, the grades are also checked to fit it
-    (:func:`check_gain_fits`).
+    (:func:`check_gain_fits`). ``reader`` chooses the reader for both files
+    (see :func:`read_qrels`).
 
     Examples
     --------
     >>> load("1 0 a 1\\n", "1 Q0 a 1 0.5 r\\n").queries.grade.tolist()
     [1]
     """
-    judgments = read_qrels(qrels, qrels_name)
+    judgments = read_qrels(qrels, qrels_name, reader=reader)
     if gain is not None:
         check_gain_fits(judgments, gain)
-    return judge(judgments, read_run(run, run_name), complete)
+    return judge(judgments, read_run(run, run_name, reader=reader), complete)
 
 
 def check_gain_fits(qrels: Qrels, gain: str) -> None:
@@ -388,10 +441,12 @@ def _check_text(data: bytes, name: str) -> bytes:
         data = data[len(codecs.BOM_UTF8):]
     bad, what, advice = None, "", "save the file as UTF-8"
     if not data.isascii():
-        try:
-            data.decode("utf-8")
-        except UnicodeDecodeError as err:
-            bad, what = err.start, f"byte 0x{data[err.start]:02x}, which is not UTF-8 text"
+        for lo, hi in _chunks(data):  # a piece at a time (a str of the whole could take 4 bytes a character)
+            try:
+                data[lo:hi].decode("utf-8")  # a piece ends after a line feed, never inside a character
+            except UnicodeDecodeError as err:
+                bad, what = lo + err.start, f"byte 0x{data[lo + err.start]:02x}, which is not UTF-8 text"
+                break
     if bad is None and b"\x00" in data:
         bad, what, advice = data.index(b"\x00"), "a NUL byte", "binary data or UTF-16 text: save it as UTF-8 text"
     if bad is None:
@@ -409,9 +464,49 @@ def _show(text: bytes | str) -> str:
     return repr(shown if len(shown) <= _SHOWN_CHARS else shown[:_SHOWN_CHARS] + "…")
 
 
+@dataclass(frozen=True)
+class _Rows:
+    """The kept columns of a file's data rows, in file order: what either reader gives.
+
+    ``qids`` are the distinct query ids in order of first appearance and
+    ``qidx`` each row's index into them; ``docids`` the docid of each row (an
+    ``S`` array); ``value`` its grade (int64) or score (float64); ``line``
+    its 1-based line.
+    """
+
+    qids: tuple[str, ...]
+    qidx: np.ndarray
+    docids: np.ndarray
+    value: np.ndarray
+    line: np.ndarray
+
+
+def _read_rows(source: Source, name: str | None, layout: _Layout, reader: Reader) -> tuple[_Rows, str]:
+    """The data rows of a source, with the reader chosen (see :func:`read_qrels`); and the name for messages."""
+    if reader not in READERS:
+        raise ValueError(f"reader must be one of {', '.join(map(repr, READERS))}, got {reader!r}")
+    data, name = _read_source(source, name, layout.kind)
+    data = _check_text(data, name)
+    if reader == "fast" or (reader == "auto" and len(data) >= FAST_MIN_BYTES):
+        try:
+            return _fast_rows(data, layout), name
+        except _Declined as declined:
+            if reader == "fast":
+                raise ValueError(f"{name}: the fast reader declines this file ({declined}); "
+                                 f"reader='auto' or 'precise' reads it") from None
+    return _precise_rows(data, name, layout), name
+
+
 # ----------------------------------------------------------------------------
-# Tokenizing: numpy over the bytes
+# The precise reader: numpy over the bytes
 # ----------------------------------------------------------------------------
+
+def _precise_rows(data: bytes, name: str, layout: _Layout) -> _Rows:
+    """Read any layout the module accepts; raise TrecFormatError, with the line, for anything else."""
+    tokens = _Tokens.of(data, name, layout)
+    qids, qidx = _query_codes(tokens.strings(0))
+    return _Rows(qids, qidx, tokens.strings(1), _numbers(tokens, 2, layout.value), tokens.line)
+
 
 @dataclass(frozen=True)
 class _Tokens:
@@ -430,7 +525,7 @@ class _Tokens:
 
     @classmethod
     def of(cls, data: bytes, name: str, layout: _Layout) -> "_Tokens":
-        data = _check_text(data, name)
+        """Tokenize data (already checked by :func:`_check_text`) or raise TrecFormatError."""
         buf = np.frombuffer(data, dtype=np.uint8)
         parts, first_line = [], 1
         for lo, hi in _chunks(data):
@@ -450,11 +545,12 @@ class _Tokens:
         return f"column {position + 1} of: {' '.join(self.layout.columns)}"
 
 
-def _chunks(data: bytes):
-    """(lo, hi) byte ranges of about ``_CHUNK_BYTES``, each ending after a newline (or at the end)."""
+def _chunks(data: bytes, size: int | None = None):
+    """(lo, hi) byte ranges of about size bytes (default ``_CHUNK_BYTES``), each ending after a newline or at the end."""
+    size = _CHUNK_BYTES if size is None else size
     lo = 0
     while lo < len(data):
-        hi = data.find(b"\n", lo + _CHUNK_BYTES)
+        hi = data.find(b"\n", lo + size)
         hi = len(data) if hi < 0 else hi + 1
         yield lo, hi
         lo = hi
@@ -502,15 +598,252 @@ def _no_data(data: bytes, name: str, layout: _Layout) -> TrecFormatError:
                            f"at least one data line of {layout.describe()}")
 
 
-def _strings(buf: np.ndarray, start: np.ndarray, end: np.ndarray) -> np.ndarray:
-    """The bytes buf[start:end] of every row as an ``S`` array (padded with NULs, which ids never hold)."""
+def _strings(buf: np.ndarray, start: np.ndarray, end: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """The bytes buf[start:end] of every row as an ``S`` array (padded with NULs, which ids never hold).
+
+    ``start`` must be non-decreasing (strings in the order they lie in buf).
+    The width is the longest string's, rounded up to whole 8-byte words
+    (:func:`_word_width`), so that the keys of :func:`_id_keys` are a view,
+    not a copy; or ``out``'s, when the strings are written into ``out``.
+    """
     length = end - start
-    width = max(int(length.max()), 1)
-    if int(start.max()) + width > buf.size:  # windows near the end need padding
-        buf = np.concatenate([buf, np.zeros(width, dtype=np.uint8)])
-    window = sliding_window_view(buf, width)[start]  # a (rows, width) copy
-    window[np.arange(width) >= length[:, None]] = 0
-    return window.view(f"S{width}").ravel()
+    width = _word_width(int(length.max())) if out is None else out.dtype.itemsize
+    out = np.empty(start.size, dtype=f"S{width}") if out is None else out
+    rows = out.view(np.uint8).reshape(start.size, width)
+    n_early = int(np.searchsorted(start, buf.size - width, side="right"))  # windows that end within buf
+    if n_early:
+        rows[:n_early] = sliding_window_view(buf, width)[start[:n_early]]
+    if n_early < start.size:  # the last few: from a copy of buf's end, padded
+        tail_start = max(buf.size - width, 0)
+        tail = np.concatenate([buf[tail_start:], np.zeros(width, dtype=np.uint8)])
+        rows[n_early:] = sliding_window_view(tail, width)[start[n_early:] - tail_start]
+    words = out.view("<u8").reshape(start.size, width // 8)
+    for j in range(words.shape[1]):  # zero what lies beyond each string
+        words[:, j] &= _LOW_BYTES[np.clip(length - 8 * j, 0, 8)]
+    return out
+
+
+def _word_width(longest: int) -> int:
+    """The width of an ``S`` array for strings of up to longest bytes: whole 8-byte words, at least one."""
+    return -(-max(longest, 1) // 8) * 8
+
+
+# ----------------------------------------------------------------------------
+# The fast reader: pyarrow's CSV reader on clean files
+# ----------------------------------------------------------------------------
+
+class _Declined(Exception):
+    """The fast reader cannot read a file exactly as the precise reader would; the message says why."""
+
+
+def _fast_rows(data: bytes, layout: _Layout) -> _Rows:
+    """Read a clean file with pyarrow's multi-threaded CSV reader, or raise :class:`_Declined`.
+
+    Clean: one separator (a single space, or a single tab) between columns,
+    no blank or comment line, LF or CRLF line ends. What it returns is what
+    :func:`_precise_rows` returns for the same bytes; anything that could
+    read otherwise is declined (the precise reader then reads the file and
+    words any error):
+
+    - a vertical tab, a form feed, a lone carriage return, or both tabs and
+      spaces (:func:`_clean_separator`, before parsing);
+    - a line with another number of columns, a score pyarrow cannot read
+      (pyarrow's own error), or an empty column, which is what repeated
+      separators, one at the start or end of a line, and blank lines give;
+    - a query id starting with ``#`` (a comment line), a score that is not
+      finite, a grade the precise reader rejects.
+
+    Scores are parsed by pyarrow (correctly rounded, as Python's ``float``);
+    grades by the precise reader's own parser, since pyarrow also reads
+    hexadecimal integers. The file goes to pyarrow in pieces of about
+    ``_FAST_CHUNK_BYTES``, each written into the result arrays before the
+    next is parsed, so memory stays about the result's size.
+    """
+    try:
+        import pyarrow as pa
+        import pyarrow.csv as pa_csv
+    except ImportError:
+        raise _Declined("pyarrow is not installed") from None
+    options = _csv_options(pa, pa_csv, _clean_separator(data), layout)
+    whole = pa.py_buffer(data)
+    columns = _FastColumns(layout, capacity=len(data) // (2 * len(layout.columns)) + 1)  # >= 2 bytes a column
+    try:
+        for lo, hi in _chunks(data, _FAST_CHUNK_BYTES):
+            columns.add(pa_csv.read_csv(pa.BufferReader(whole.slice(lo, hi - lo)), **options))
+    except pa.ArrowException as err:
+        raise _Declined(f"pyarrow: {err}") from None
+    finally:
+        pa.default_memory_pool().release_unused()  # what pyarrow kept for the next piece
+    return columns.rows()
+
+
+class _FastColumns:
+    """The kept columns of the fast reader, filled one piece (a pyarrow table) at a time."""
+
+    def __init__(self, layout: _Layout, capacity: int):
+        self.layout = layout
+        self.qid_vocabs: list[np.ndarray] = []  # each piece's distinct query ids
+        self.n_vocab = 0  # their number so far
+        self.qid_codes, self.docids, self.values = _Column(capacity), _Column(capacity), _Column(capacity)
+
+    def add(self, table) -> None:
+        """Take one piece's rows, or raise :class:`_Declined`."""
+        qid, docid, value = self.layout.keep
+        _check_filled(table, self.layout)
+        vocab, codes = _fast_query_codes(table.column(qid))
+        self.qid_codes.append(codes + self.n_vocab)  # an index into all the pieces' vocabularies
+        self.qid_vocabs.append(vocab)
+        self.n_vocab += vocab.size
+        for array in table.column(docid).chunks:
+            _arrow_strings(array, self.docids)
+        _fast_values(table.column(value), self.layout.value, self.values)
+
+    def rows(self) -> _Rows:
+        """The rows taken, as the precise reader gives them; :class:`_Declined` for a comment line or no row."""
+        if not self.qid_vocabs:
+            raise _Declined("no data line")
+        vocab, codes = _factorize(np.concatenate(self.qid_vocabs))  # first appearance in the pieces: in the file
+        if np.any(vocab.view(np.uint8)[::vocab.dtype.itemsize] == ord("#")):
+            raise _Declined("a comment line")
+        qidx = codes[self.qid_codes.values()]
+        return _Rows(tuple(q.decode() for q in vocab.tolist()), qidx, self.docids.values(), self.values.values(),
+                     np.arange(1, qidx.size + 1))
+
+
+class _Column:
+    """A column written piece by piece into one array allocated for the most rows the file can hold.
+
+    Only the rows written take memory (the pages beyond are never touched),
+    and no piece outlives its chunk. Byte strings wider than those so far
+    widen the array (the rows written are copied once).
+    """
+
+    def __init__(self, capacity: int):
+        self.capacity, self.size, self.array = capacity, 0, None
+
+    def append(self, piece: np.ndarray) -> None:
+        self.reserve(piece.size, piece.dtype)[:] = piece
+
+    def reserve(self, n: int, dtype) -> np.ndarray:
+        """The next n rows, to be written by the caller (a view), for values of dtype."""
+        dtype = np.dtype(dtype)
+        if self.array is None or dtype.itemsize > self.array.dtype.itemsize:
+            wider = np.empty(self.capacity, dtype=dtype)
+            if self.array is not None:
+                wider[:self.size] = self.array[:self.size]
+            self.array = wider
+        self.size += n
+        return self.array[self.size - n:self.size]
+
+    def values(self) -> np.ndarray:
+        """The rows written (a view of the array)."""
+        return self.array[:self.size]
+
+
+def _clean_separator(data: bytes) -> str:
+    """The separator of a file the fast reader may read (" " or "\\t"), or :class:`_Declined`.
+
+    Declines what pyarrow would split otherwise than the precise reader: a
+    vertical tab or a form feed (whitespace to the precise reader, part of a
+    value to pyarrow), a carriage return that does not end a line (pyarrow
+    ends a line there), and tabs mixed with spaces (pyarrow takes one
+    separator). Each check is a ``memchr`` over the bytes.
+    """
+    for byte, what in ((b"\x0b", "a vertical tab"), (b"\x0c", "a form feed")):
+        if byte in data:
+            raise _Declined(what)
+    if b"\r" in data and not _carriage_returns_end_lines(data):
+        raise _Declined("a carriage return inside a line")
+    tab, space = b"\t" in data, b" " in data
+    if tab and space:
+        raise _Declined("both tabs and spaces between columns")
+    return "\t" if tab else " "
+
+
+def _carriage_returns_end_lines(data: bytes) -> bool:
+    """Whether every carriage return in data is followed by a line feed (CRLF line ends).
+
+    A chunk at a time: a chunk ends after a line feed, so it never splits a
+    CRLF.
+    """
+    buf = np.frombuffer(data, dtype=np.uint8)
+    for lo, hi in _chunks(data):
+        returns = np.flatnonzero(buf[lo:hi] == ord("\r")) + lo
+        if returns.size and (returns[-1] + 1 >= hi or np.any(buf[returns + 1] != ord("\n"))):
+            return False
+    return True
+
+
+def _csv_options(pa, pa_csv, separator: str, layout: _Layout) -> dict:
+    """pyarrow's CSV options for a layout: no header, no quoting, the score as float64 and every other column as bytes."""
+    names = [f"column{i + 1}" for i in range(len(layout.columns))]
+    score = layout.keep[2] if layout.value == "score" else None
+    return {
+        "read_options": pa_csv.ReadOptions(column_names=names, block_size=_FAST_BLOCK_BYTES),
+        "parse_options": pa_csv.ParseOptions(delimiter=separator, quote_char=False, double_quote=False,
+                                             escape_char=False, newlines_in_values=False, ignore_empty_lines=False),
+        "convert_options": pa_csv.ConvertOptions(
+            column_types={n: pa.float64() if i == score else pa.binary() for i, n in enumerate(names)},
+            null_values=[], strings_can_be_null=False, quoted_strings_can_be_null=False, check_utf8=False),
+    }
+
+
+def _check_filled(table, layout: _Layout) -> None:
+    """:class:`_Declined` if a column of one piece parsed by pyarrow holds an empty value (see :func:`_offsets`)."""
+    for c in range(len(layout.columns)):
+        if c != layout.keep[2] or layout.value != "score":  # a score column is numbers: pyarrow fails on ""
+            for array in table.column(c).chunks:
+                _offsets(array)
+
+
+def _fast_query_codes(column) -> tuple[np.ndarray, np.ndarray]:
+    """One piece's distinct query ids in order of first appearance (``S`` array), and each row's index into them.
+
+    pyarrow's dictionary encoding (a hash table) numbers the ids; only the
+    few distinct ones become byte strings.
+    """
+    encoded = column.combine_chunks().dictionary_encode()
+    return _arrow_strings(encoded.dictionary), encoded.indices.to_numpy().astype(np.int64)
+
+
+def _fast_values(column, what: str, values: _Column) -> None:
+    """Write one piece's scores (parsed by pyarrow) or grades (by the precise reader's parser); or :class:`_Declined`."""
+    if what == "grade":
+        grades, bad = _parse_numbers(_arrow_strings(column.combine_chunks()), "grade")
+        if bad.any():
+            raise _Declined("a grade that is not a whole number")
+        values.append(grades)
+        return
+    for array in column.chunks:
+        scores = values.reserve(len(array), np.float64)
+        scores[:] = array.to_numpy()
+        if not np.all(np.isfinite(scores)):
+            raise _Declined("a score that is not a finite number")
+
+
+def _arrow_strings(array, into: _Column | None = None) -> np.ndarray:
+    """A pyarrow binary array as an ``S`` array; written into a column when one is given."""
+    if not len(array):
+        return np.zeros(0, dtype="S8")
+    offsets = _offsets(array)
+    buf = np.frombuffer(array.buffers()[2], dtype=np.uint8)
+    if into is None:
+        return _strings(buf, offsets[:-1], offsets[1:])
+    out = into.reserve(len(array), f"S{_word_width(int(np.max(offsets[1:] - offsets[:-1])))}")
+    return _strings(buf, offsets[:-1], offsets[1:], out)
+
+
+def _offsets(array) -> np.ndarray:
+    """The n + 1 value offsets of a pyarrow binary array; :class:`_Declined` if a value is empty.
+
+    An empty value is what two separators in a row, a separator at the start
+    or end of a line, or a blank line give: the precise reader sees fewer
+    columns there.
+    """
+    offsets = np.frombuffer(array.buffers()[1], dtype=np.int32)[array.offset:array.offset + len(array) + 1]
+    if len(array) and np.diff(offsets).min() == 0:
+        raise _Declined("an empty column (repeated separators, or a blank line)")
+    return offsets
 
 
 # ----------------------------------------------------------------------------
@@ -531,14 +864,35 @@ def _factorize(texts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     >>> vocab.tolist(), codes.tolist()
     ([b'b', b'a', b'a-long-document-id'], [0, 1, 0, 2])
     """
+    first, codes = _number(_id_keys(texts))
+    if texts.dtype.itemsize > 8 and not np.array_equal(texts[first][codes], texts):
+        first, codes = _number(texts)
+    return texts[first], codes
+
+
+def _id_keys(texts: np.ndarray) -> np.ndarray:
+    """A 64-bit key per byte string: its bytes when they fit in 8 (exact), else a hash of its 8-byte words.
+
+    Equal strings of one array get equal keys; so do equal strings of two
+    arrays of the same width (see :func:`_widened`).
+    """
     words = _words(texts)
     key = words[:, 0]
     for j in range(1, words.shape[1]):  # wraps around modulo 2**64 on purpose
-        key = key * np.uint64(0x9E3779B97F4A7C15) + words[:, j]
-    first, codes = _number(key)
-    if words.shape[1] > 1 and not np.array_equal(texts[first][codes], texts):
-        first, codes = _number(texts)
-    return texts[first], codes
+        key = key * _KEY_MULTIPLIER + words[:, j]
+    return key
+
+
+def _pair_keys(qidx: np.ndarray, docids: np.ndarray) -> np.ndarray:
+    """A 64-bit key per (query index, docid) row: equal pairs get equal keys, distinct pairs rarely do."""
+    keys = _id_keys(docids) * _KEY_MULTIPLIER
+    keys += np.ascontiguousarray(qidx, dtype=np.int64).view(np.uint64)  # indices are >= 0: the same as uint64
+    return keys
+
+
+def _widened(texts: np.ndarray, width: int) -> np.ndarray:
+    """texts as an ``S`` array at least width bytes wide (NUL-padded; the strings are unchanged)."""
+    return texts if texts.dtype.itemsize >= width else texts.astype(f"S{width}")
 
 
 def _number(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -563,12 +917,13 @@ def _number(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _words(texts: np.ndarray) -> np.ndarray:
-    """Byte strings as rows of 64-bit words (NUL-padded to a multiple of 8 bytes)."""
+    """Byte strings as rows of 64-bit words (NUL-padded to a multiple of 8 bytes; a view when they are)."""
     width = texts.dtype.itemsize
-    padded = -(-width // 8) * 8
-    if padded != width:
-        texts = texts.astype(f"S{padded}")
-    return np.ascontiguousarray(texts).view(np.uint64).reshape(texts.size, padded // 8)
+    n_words = -(-width // 8)
+    data = np.ascontiguousarray(texts).view(np.uint8).reshape(texts.size, width)
+    if width != 8 * n_words:
+        data = np.concatenate([data, np.zeros((texts.size, 8 * n_words - width), dtype=np.uint8)], axis=1)
+    return data.view(np.uint64)
 
 
 def _query_codes(texts: np.ndarray) -> tuple[tuple[str, ...], np.ndarray]:
@@ -584,21 +939,32 @@ _NUMBER = {
 
 
 def _numbers(tokens: _Tokens, c: int, what: str) -> np.ndarray:
-    """Kept column c parsed as grades (whole numbers) or scores (finite numbers)."""
-    dtype, parse, expected = _NUMBER[what]
+    """Kept column c parsed as grades (whole numbers) or scores (finite numbers); TrecFormatError if one is not."""
+    _, parse, expected = _NUMBER[what]
     texts = tokens.strings(c)
-    try:
-        values = texts.astype(dtype)  # numpy parses each value as Python's int() or float() does
-        bad = ~np.isfinite(values) if what == "score" else np.zeros(values.size, dtype=bool)
-    except (ValueError, OverflowError):
-        values, bad = None, np.array([_value(t, parse) is None for t in texts.tolist()])
-    if np.any(texts.view(np.uint8) == ord("_")):  # Python's int() and float() allow 1_000
-        bad |= (texts.view(np.uint8).reshape(texts.size, -1) == ord("_")).any(axis=1)
+    values, bad = _parse_numbers(texts, what)
     if not bad.any():
         return values
     row = int(np.argmax(bad))
     raise TrecFormatError(tokens.name, int(tokens.line[row]), f"{what} {_show(texts[row])}{_why(texts[row], parse)}",
                           f"{expected} ({tokens.column_name(c)})")
+
+
+def _parse_numbers(texts: np.ndarray, what: str) -> tuple[np.ndarray | None, np.ndarray]:
+    """Byte strings parsed as grades or scores: (values, bad), bad marking each text that is not one.
+
+    ``values`` is None when a text cannot be parsed at all.
+    """
+    dtype, parse, _ = _NUMBER[what]
+    try:
+        with np.errstate(over="ignore"):  # a score beyond float range becomes inf, and is bad
+            values = texts.astype(dtype)  # numpy parses each value as Python's int() or float() does
+        bad = ~np.isfinite(values) if what == "score" else np.zeros(values.size, dtype=bool)
+    except (ValueError, OverflowError):
+        values, bad = None, np.array([_value(t, parse) is None for t in texts.tolist()])
+    if np.any(texts.view(np.uint8) == ord("_")):  # Python's int() and float() allow 1_000
+        bad |= (texts.view(np.uint8).reshape(texts.size, -1) == ord("_")).any(axis=1)
+    return values, bad
 
 
 def _value(text: bytes, parse):
@@ -621,62 +987,117 @@ def _why(text: bytes, parse) -> str:
     return ", which is not a finite number" if parse is float else ", which is too large"
 
 
-def _check_unique_pairs(qids, qidx, doc_vocab, doc, line, name: str, verb: str) -> None:
-    """Raise if a (query, docid) pair occurs twice, at the second occurrence that comes first."""
-    key = qidx * doc_vocab.size + doc
-    sorted_key = np.sort(key)
-    if not np.any(sorted_key[1:] == sorted_key[:-1]):
+def _check_unique_pairs(rows: _Rows, name: str, verb: str) -> None:
+    """Raise if a (query, docid) pair occurs twice, at the second occurrence that comes first.
+
+    Equal pairs have equal 64-bit keys (:func:`_pair_keys`), so when no two
+    sorted keys are alike every pair is unique: one sort, the usual case.
+    Otherwise the docids are numbered by their bytes and the pairs compared
+    exactly (two distinct pairs may share a key).
+    """
+    keys = _pair_keys(rows.qidx, rows.docids)
+    keys.sort()
+    if not np.any(keys[1:] == keys[:-1]):
         return
+    doc_vocab, doc = _factorize(rows.docids)
+    key = rows.qidx * doc_vocab.size + doc
     order = np.argsort(key, kind="stable")  # rows of one key stay in file order
     sorted_key = key[order]
     repeats = order[np.flatnonzero(sorted_key[1:] == sorted_key[:-1]) + 1]
-    row = repeats[np.argmin(line[repeats])]
+    if not repeats.size:
+        return
+    row = repeats[np.argmin(rows.line[repeats])]
     first = order[np.searchsorted(sorted_key, key[row])]
     raise TrecFormatError(
-        name, int(line[row]),
-        f"document {_show(doc_vocab[doc[row]])} {verb} again for query {_show(qids[qidx[row]])} "
-        f"(first on line {line[first]})",
+        name, int(rows.line[row]),
+        f"document {_show(rows.docids[row])} {verb} again for query {_show(rows.qids[rows.qidx[row]])} "
+        f"(first on line {rows.line[first]})",
         "each document at most once per query")
 
 
-def _trec_order(qidx: np.ndarray, score: np.ndarray, docid: np.ndarray) -> np.ndarray:
-    """Row order by query, score descending, then docid descending in byte order (trec_eval's).
+def _in_trec_order(rows: _Rows) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(qidx, docids, score, line) of a run's rows in trec_eval's order.
 
-    Scores are compared as 32-bit floats, because trec_eval stores them so:
-    scores that differ only beyond about 7 significant digits tie, and the
-    docid decides (pytrec_eval agrees). A run written in rank order is already
-    sorted by query and score: that is checked in linear time and needs no
-    sort. Docids are compared only inside groups of tied scores.
+    The order: query (first appearance), score descending, then docid
+    descending in byte order. Scores are compared as 32-bit floats, because
+    trec_eval stores them so: scores that differ only beyond about 7
+    significant digits tie, and the docid decides (pytrec_eval agrees). A run
+    written in rank order is already sorted by query and score, which is
+    checked in linear time: then only rows with tied scores move, in place
+    (the rows' arrays are the reader's own). Otherwise one sort of a 64-bit
+    key orders the rows first (:func:`_query_score_order`).
+    """
+    with np.errstate(over="ignore"):  # beyond float32's range a score becomes ±inf, as in trec_eval
+        score32 = rows.value.astype(np.float32)
+    arrays = (rows.qidx, rows.docids, rows.value, rows.line)
+    order = _query_score_order(rows.qidx, score32)
+    if order is not None:
+        arrays, score32 = tuple(a[order] for a in arrays), score32[order]
+    to, source = _tie_moves(arrays[0], score32, arrays[1])
+    for a in arrays[1:]:  # a tie is within one query: qidx stays
+        a[to] = a[source]
+    return arrays
+
+
+def _query_score_order(qidx: np.ndarray, score32: np.ndarray) -> np.ndarray | None:
+    """Row order by query index, then score descending; None when the rows are in that order already.
+
+    Tied rows are left in any order (:func:`_tie_moves` orders them).
 
     Examples
     --------
-    >>> docids = np.array([b"a", b"b", b"c"])
-    >>> _trec_order(np.zeros(3, np.int64), np.array([1.0, 1.0 + 1e-9, 2.0]), docids).tolist()
-    [2, 1, 0]
+    >>> _query_score_order(np.array([0, 0, 1]), np.array([2, 1, 5], dtype=np.float32)) is None
+    True
+    >>> _query_score_order(np.array([0, 0, 1]), np.array([1, 2, 5], dtype=np.float32)).tolist()
+    [1, 0, 2]
     """
-    with np.errstate(over="ignore"):  # beyond float32's range a score becomes ±inf, as in trec_eval
-        score = score.astype(np.float32)
-    same = qidx[1:] == qidx[:-1]
-    if np.all((qidx[1:] > qidx[:-1]) | (same & (score[1:] <= score[:-1]))):
-        order = np.arange(qidx.size)
-    else:
-        order = np.lexsort((-score, qidx))
-    q, s = qidx[order], score[order]
-    tied_with_next = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
-    tied = np.flatnonzero(np.r_[tied_with_next, False] | np.r_[False, tied_with_next])
-    if tied.size:
-        group = np.cumsum(np.r_[True, ~tied_with_next])[tied]  # rows of one tie share a number
-        ascending = np.lexsort((docid[order[tied]], group))
-        descending = ascending[::-1][np.argsort(group[ascending[::-1]], kind="stable")]
-        order[tied] = order[tied[descending]]
-    return order
+    if np.all((qidx[1:] > qidx[:-1]) | ((qidx[1:] == qidx[:-1]) & (score32[1:] <= score32[:-1]))):
+        return None
+    return np.argsort(_query_score_keys(qidx, score32))
 
 
-def _stable_order(keys: np.ndarray) -> np.ndarray:
-    """A stable sorting permutation of keys (the identity when they are already sorted)."""
-    if np.all(keys[1:] >= keys[:-1]):
-        return np.arange(keys.size)
-    return np.argsort(keys, kind="stable")
+def _tie_moves(qidx: np.ndarray, score32: np.ndarray, docids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(to, source): rows sorted by query and score get docid descending among equal scores by ``a[to] = a[source]``.
+
+    Only the rows in a tie (same query, equal 32-bit score as a neighbour)
+    are listed; docids are compared as bytes.
+
+    Examples
+    --------
+    >>> to, source = _tie_moves(np.zeros(4, np.int64), np.array([3, 1, 1, 1], dtype=np.float32),
+    ...                         np.array([b"x", b"a", b"c", b"b"]))
+    >>> to.tolist(), source.tolist()
+    ([1, 2, 3], [2, 3, 1])
+    """
+    tied_with_next = (qidx[1:] == qidx[:-1]) & (score32[1:] == score32[:-1])  # row i ties with row i + 1
+    pairs = np.flatnonzero(tied_with_next)
+    if not pairs.size:
+        return pairs, pairs
+    in_tie = np.zeros(qidx.size, dtype=bool)
+    in_tie[pairs] = in_tie[pairs + 1] = True
+    tied = np.flatnonzero(in_tie)
+    group = np.cumsum(np.r_[True, ~tied_with_next[tied[1:] - 1]])  # the rows of one tie share a number
+    ascending = np.lexsort((docids[tied], group))
+    descending = ascending[::-1][np.argsort(group[ascending[::-1]], kind="stable")]
+    return tied, tied[descending]
+
+
+def _query_score_keys(qidx: np.ndarray, score: np.ndarray) -> np.ndarray:
+    """A uint64 per row that sorts by query index, then 32-bit score descending; tied rows get equal keys.
+
+    The query index fills the high 32 bits; the low 32 bits are the score's
+    bits, turned so that unsigned order is float order reversed (-0 and 0
+    are made equal first, as they compare).
+
+    Examples
+    --------
+    >>> keys = _query_score_keys(np.array([0, 0, 0, 0, 1]), np.array([-1, 0, -0.0, 2, 5], dtype=np.float32))
+    >>> np.argsort(keys, kind="stable").tolist()
+    [3, 1, 2, 0, 4]
+    """
+    bits = (score + np.float32(0)).view(np.uint32)  # + 0 turns -0 into 0
+    ascending = np.where(bits >> np.uint32(31) == 1, ~bits, bits | np.uint32(1 << 31))
+    return (qidx.astype(np.uint64) << np.uint64(32)) | (~ascending).astype(np.uint64)
 
 
 def _positions(sorted_qidx: np.ndarray) -> np.ndarray:
@@ -689,23 +1110,94 @@ def _positions(sorted_qidx: np.ndarray) -> np.ndarray:
 # Joining a run with its qrels
 # ----------------------------------------------------------------------------
 
-def _doc_map(run_vocab: np.ndarray, qrels_vocab: np.ndarray) -> np.ndarray:
-    """For each run docid, its index in the qrels' docids, or -1 when nobody judged it."""
-    _, codes = _factorize(np.concatenate([qrels_vocab, run_vocab]))
-    codes = codes[qrels_vocab.size:]  # the qrels' distinct docids come first, so they keep their index
-    return np.where(codes < qrels_vocab.size, codes, -1)
+def _query_blocks(qidx: np.ndarray, target: np.ndarray) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
+    """The rows of the run queries with a target, query by query in target order.
+
+    ``qidx`` is grouped by query in increasing order (a :class:`Run`);
+    ``target[q]`` is run query q's place in the result, or -1 to leave it
+    out. Returns (rows, kept, lengths): the rows, each query's keeping their
+    order; the kept queries in target order; and their number of rows.
+    ``rows`` is None when it would be every row as it is (the usual case: both
+    files list the same queries in the same order). A permutation of whole
+    blocks, in linear time.
+
+    Examples
+    --------
+    >>> rows, kept, lengths = _query_blocks(np.array([0, 0, 1, 2, 2]), np.array([1, -1, 0]))
+    >>> rows.tolist(), kept.tolist(), lengths.tolist()
+    ([3, 4, 0, 1], [2, 0], [2, 2])
+    """
+    kept = np.flatnonzero(target >= 0)
+    kept = kept[np.argsort(target[kept], kind="stable")]
+    counts = np.bincount(qidx, minlength=target.size)
+    lengths = counts[kept]
+    if kept.size == target.size and np.all(kept == np.arange(kept.size)):
+        return None, kept, lengths
+    shift = (np.cumsum(counts) - counts)[kept] - (np.cumsum(lengths) - lengths)  # a block's place -> its rows
+    return np.arange(lengths.sum()) + np.repeat(shift, lengths), kept, lengths
 
 
-def _judged_grades(qrels: Qrels, q: np.ndarray, doc: np.ndarray) -> np.ndarray:
-    """The qrels grade of each (query index, qrels doc index) pair; 0 when not judged (doc −1)."""
-    n_docs = qrels.doc_vocab.size
-    judged_key = qrels.qidx * n_docs + qrels.doc
+def _take(values: np.ndarray, rows: np.ndarray | None) -> np.ndarray:
+    """values[rows], or values itself when rows is None (every row, in order)."""
+    return values if rows is None else values[rows]
+
+
+def _judged_grades(qrels: Qrels, q: np.ndarray, docids: np.ndarray) -> np.ndarray:
+    """The qrels grade of each row's (qrels query index q, docid) pair; 0 where nobody judged that pair.
+
+    A hash join: the rows whose 64-bit pair key (:func:`_pair_keys`) may be
+    among the judgments' keys (:func:`_maybe_among`) are looked up in the
+    sorted keys and compared by their bytes, so a key that collides never
+    borrows a grade. When two judgments share a key,
+    the pairs are matched exactly instead (:func:`_judged_grades_exactly`).
+    """
+    width = max(qrels.docids.dtype.itemsize, docids.dtype.itemsize)  # equal keys need equal widths beyond 8 bytes
+    judged_docids = _widened(qrels.docids, width)
+    judged_keys = _pair_keys(qrels.qidx, judged_docids)
+    order = np.argsort(judged_keys)
+    sorted_keys = judged_keys[order]
+    if np.any(sorted_keys[1:] == sorted_keys[:-1]):
+        return _judged_grades_exactly(qrels, q, docids)
+    keys = _pair_keys(q, _widened(docids, width))
+    rows = np.flatnonzero(_maybe_among(keys, sorted_keys))
+    pos = np.minimum(np.searchsorted(sorted_keys, keys[rows]), sorted_keys.size - 1)
+    match = order[pos]
+    same = (sorted_keys[pos] == keys[rows]) & (qrels.qidx[match] == q[rows]) & (judged_docids[match] == docids[rows])
+    grade = np.zeros(q.size, dtype=np.int64)
+    grade[rows[same]] = qrels.grade[match[same]]
+    return grade
+
+
+def _maybe_among(keys: np.ndarray, members: np.ndarray) -> np.ndarray:
+    """True for every key among members, and for a few others: a bitmap of hashed keys (no false negatives).
+
+    The bitmap has about 32 slots per member (at most 2**24): one random read
+    per key, where a binary search would take about log2(members) of them.
+
+    Examples
+    --------
+    >>> bool(_maybe_among(np.array([5, 7, 9], dtype=np.uint64), np.array([7], dtype=np.uint64))[1])
+    True
+    """
+    bits = int(min(max(np.log2(members.size + 1) + 5, 10), 24))
+    shift = np.uint64(64 - bits)
+    table = np.zeros(1 << bits, dtype=bool)
+    table[(members * _SLOT_MULTIPLIER) >> shift] = True
+    slots = keys * _SLOT_MULTIPLIER
+    slots >>= shift
+    return table[slots]
+
+
+def _judged_grades_exactly(qrels: Qrels, q: np.ndarray, docids: np.ndarray) -> np.ndarray:
+    """As :func:`_judged_grades`, with the docids numbered by their bytes (slower; no key is shared)."""
+    _, codes = _factorize(np.concatenate([qrels.docids, docids]))
+    n_docs = int(codes.max()) + 1
+    judged_key = qrels.qidx * n_docs + codes[:qrels.qidx.size]
+    key = q * n_docs + codes[qrels.qidx.size:]
     order = np.argsort(judged_key)
     sorted_key = judged_key[order]
-    key = q * n_docs + doc
     pos = np.minimum(np.searchsorted(sorted_key, key), sorted_key.size - 1)
-    found = (doc >= 0) & (sorted_key[pos] == key)
-    return np.where(found, qrels.grade[order][pos], 0)
+    return np.where(sorted_key[pos] == key, qrels.grade[order][pos], 0)
 
 
 def _no_common_query(qrels: Qrels, run: Run) -> TrecFormatError:

@@ -248,3 +248,17 @@ def test_a_bad_measure_name_is_a_usage_error_listing_the_valid_forms(tmp_path, c
     assert f"measure {name!r}" in err
     assert "R@k, Success@k, P@k, RR, RR@k, nDCG@k, DCG@k" in err and "hit_rate@k, MRR, MRR@k" in err
     assert "Traceback" not in err
+
+
+def test_a_reader_that_stops_early_gets_no_traceback(tmp_path):
+    # `... --per-query | head -1`: about 800 kB of table, far beyond a pipe's buffer, and the reader
+    # goes away after its first line, so the evaluator's writes hit a closed pipe.
+    qrels = write(tmp_path / "qrels.txt", "".join(f"q{i} 0 d 1\n" for i in range(20_000)))
+    run = write(tmp_path / "run.txt", "".join(f"q{i} Q0 d 1 1 tag\n" for i in range(20_000)))
+    child = subprocess.Popen([sys.executable, "-m", "components.evaluate", str(qrels), str(run), "--per-query"],
+                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert child.stdout.readline().startswith(b"qrels ")
+    child.stdout.close()
+    err = child.stderr.read().decode()
+    assert child.wait(timeout=60) == 141  # as a program killed by SIGPIPE
+    assert err == ""  # no traceback, no "Exception ignored ... BrokenPipeError"
