@@ -25,6 +25,13 @@ def render() -> None:
         with st.container(border=True):
             st.page_link(registry.page_for(spec), label=f"{number}. {spec.title}", icon=spec.icon)
             st.caption(spec.summary)
+    st.subheader("More")
+    st.markdown(prose.section(NAME, "More"))
+    extras = [spec for spec in registry.PAGES if not spec.in_sequence and spec.module != NAME]
+    for column, spec in zip(st.columns(len(extras)), extras):
+        with column.container(border=True):
+            st.page_link(registry.page_for(spec), label=spec.title, icon=spec.icon)
+            st.caption(spec.summary)
     st.info(prose.section(NAME, "Conventions"), icon="📏")
 
 
