@@ -212,3 +212,152 @@ def rank_axis(hit_ranks: Sequence[int | None], *, k: int, max_rank: int = 10, sc
     hits = sum(r["status"] == "hit" for r in rows)
     return Figure(styled(chart, scale), f"Cutoff k = {k}: {hits} of {len(rows)} queries have their hit left of "
                                         f"the dashed line, within the top k. {described}.")
+
+
+# --- your data: per-query values of an uploaded run ---------------------------------------
+
+def _edge(x: float) -> str:
+    """A bin edge for a label: at most 2 decimals, no trailing zeros (0.1, 0.25, 1)."""
+    text = f"{x:.2f}".rstrip("0").rstrip(".")
+    return text if text != "-0" else "0"
+
+
+def per_query_distribution(values: Sequence[float], *, metric: str, bins: int = 10,
+                           scale: float = 1.0) -> Figure:
+    """How the per-query values of one measure spread: a histogram, the queries at exactly 0 apart.
+
+    The bins are (0, w], (w, 2w], ... up to 1 (or up to the largest value,
+    for DCG), w = top / bins; queries scoring exactly 0 (no hit, or no
+    relevant judged document) get their own bar left of 0, in another
+    colour and named in the legend. A dashed rule marks the mean.
+
+    Examples
+    --------
+    >>> figure = per_query_distribution([0.0, 0.0, 0.5, 1.0], metric="RR", bins=4)
+    >>> figure.alt_text
+    'Per-query RR over 4 queries: 2 score exactly 0; 1 between 0.25 and 0.5; 1 between 0.75 and 1. Mean 0.375, median 0.250.'
+    """
+    values = [float(v) for v in values]
+    if not values or bins < 1:
+        raise ValueError("need at least one value and at least one bin")
+    if any(v != v or v < 0 for v in values):
+        raise ValueError("per-query values must be numbers >= 0")
+    top = max(1.0, max(values))
+    width = top / bins
+    counts = [0] * bins
+    zeros = 0
+    for v in values:
+        if v == 0:
+            zeros += 1
+        else:
+            counts[min(max(int(-(-round(v / width, 9) // 1)) - 1, 0), bins - 1)] += 1  # bin (a, b]
+    n = len(values)
+    rows = [{"start": -width, "end": 0.0, "count": zeros, "label": "exactly 0", "kind": "exactly 0",
+             "share": fmt(zeros / n, "percent")}]
+    rows += [{"start": i * width, "end": (i + 1) * width, "count": c, "kind": "above 0",
+              "label": f"{_edge(i * width)} to {_edge((i + 1) * width)}", "share": fmt(c / n, "percent")}
+             for i, c in enumerate(counts)]
+    data = pd.DataFrame(rows)
+    mean = sum(values) / n
+    ordered = sorted(values)
+    median = (ordered[(n - 1) // 2] + ordered[n // 2]) / 2
+    x = alt.X("start:Q", title=f"per-query {metric}", scale=alt.Scale(domain=[-width, top], nice=False),
+              axis=alt.Axis(values=[round(i * top / 5, 6) for i in range(6)]))
+    y = alt.Y("count:Q", title="queries", axis=alt.Axis(tickMinStep=1),
+              scale=alt.Scale(domain=[0, max(zeros, *counts) * 1.3 + 0.5], nice=False))
+    colour = alt.Color("kind:N", scale=alt.Scale(domain=["exactly 0", "above 0"], range=["#cf222e", ACCENT]),
+                       legend=alt.Legend(title=None, orient="top"))
+    tooltip = [alt.Tooltip("label:N", title=metric), alt.Tooltip("count:Q", title="queries"),
+               alt.Tooltip("share:N", title="share")]
+    bars = alt.Chart(data).mark_bar(stroke="white", strokeWidth=1).encode(x=x, x2="end:Q", y=y, y2=alt.datum(0),
+                                                                           color=colour, tooltip=tooltip)
+    labels = alt.Chart(data[data["count"] > 0]).transform_calculate(middle="(datum.start + datum.end) / 2").mark_text(
+        dy=-7 * scale, fontWeight="bold").encode(x="middle:Q", y=y, text="count:Q")
+    marker = alt.Chart(pd.DataFrame({"x": [mean], "text": [f"mean {fmt(mean)}"]}))
+    rule = marker.mark_rule(strokeDash=[6, 4], color="#57606a", strokeWidth=2 * scale).encode(x="x:Q")
+    rule_label = marker.mark_text(align="left", dx=5, baseline="top", color="#57606a", fontWeight="bold").encode(
+        x="x:Q", y=alt.value(2), text="text:N")
+    chart = (bars + labels + rule + rule_label).properties(height=round(230 * scale), width="container")
+    parts = [f"{zeros} score{'s' * (zeros == 1)} exactly 0"]
+    parts += [f"{c} between {_edge(i * width)} and {_edge((i + 1) * width)}" for i, c in enumerate(counts) if c]
+    text = (f"Per-query {metric} over {n} quer{'y' if n == 1 else 'ies'}: {'; '.join(parts)}. "
+            f"Mean {fmt(mean)}, median {fmt(median)}.")
+    return Figure(styled(chart, scale), text)
+
+
+# --- your data: two runs compared, query by query ---------------------------------------
+
+WIN = "#1a7f37"  # green: B better
+LOSS = "#cf222e"  # red: B worse
+_TIE = "#8b949e"
+_MAX_LABELLED_QUERIES = 40  # more queries than this: no query ids under the bars (the tooltip still names them)
+
+
+def _signed(x: float) -> str:
+    """A difference with its sign: "+0.250", "−0.125" (a real minus sign), "0.000"."""
+    text = fmt(abs(x))
+    return text if text == fmt(0.0) else ("+" if x > 0 else "−") + text
+
+
+def _named_query(qid: str, where: str) -> str:
+    """A query id for a sentence shown as Markdown: the id when it is plain (letters, digits, ``_.:-``,
+    at most 40 characters), else where its bar is, so no text from an uploaded file is rendered as Markdown."""
+    import re  # local: this section is appended to the module
+
+    return f"query {qid}" if re.fullmatch(r"[\w.:-]{1,40}", qid) else where
+
+
+def win_loss_bars(qids: Sequence[str], differences: Sequence[float], *, metric: str, scale: float = 1.0) -> Figure:
+    """Per-query differences B − A as bars sorted from the largest win to the largest loss.
+
+    Wins (B better) rise above a zero rule in green, losses (B worse) fall
+    below it in red, so sign and position say what the colour says; ties are
+    grey dots on the rule. The text alternative gives the counts, the largest
+    win and loss with their queries (an id that is not plain, which Markdown
+    could read as formatting, is replaced by "the leftmost bar" / "the
+    rightmost bar"), and the mean difference. Query ids appear on the axis
+    (up to 40 queries) and in the tooltips.
+
+    Examples
+    --------
+    >>> figure = win_loss_bars(["q1", "q2", "q3", "q4"], [0.5, -0.25, 0.0, 0.125], metric="RR")
+    >>> figure.alt_text
+    'Per-query difference in RR, run B minus run A, over 4 queries, sorted from largest win to largest loss: B better on 2, worse on 1, tied on 1. Largest win: query q1, +0.500. Largest loss: query q2, −0.250. Mean difference +0.094.'
+    """
+    qids = [str(q) for q in qids]
+    values = [float(d) for d in differences]
+    if not values or len(values) != len(qids):
+        raise ValueError("need one difference per query, and at least one query")
+    if any(v != v or v in (float("inf"), float("-inf")) for v in values):
+        raise ValueError("differences must be finite numbers")
+    order = sorted(range(len(values)), key=lambda i: (-values[i], i))
+    outcome = ["B better" if v > 0 else "B worse" if v < 0 else "tied" for v in values]
+    data = pd.DataFrame({"query": [qids[i] for i in order], "diff": [values[i] for i in order],
+                         "outcome": [outcome[i] for i in order], "label": [_signed(values[i]) for i in order]})
+    n = len(values)
+    labelled = n <= _MAX_LABELLED_QUERIES
+    x = alt.X("query:N", sort=list(data["query"]), title="queries, from largest win to largest loss",
+              axis=alt.Axis(labels=labelled, ticks=labelled, labelAngle=-45 if labelled else 0))
+    top = max(abs(v) for v in values) or 1.0
+    y = alt.Y("diff:Q", title=f"{metric}: B − A", scale=alt.Scale(domain=[-top * 1.1, top * 1.1], nice=True))
+    colour = alt.Color("outcome:N", scale=alt.Scale(domain=["B better", "tied", "B worse"], range=[WIN, _TIE, LOSS]),
+                       legend=alt.Legend(title=None, orient="top"))
+    tooltip = [alt.Tooltip("query:N"), alt.Tooltip("label:N", title=f"{metric}: B − A"),
+               alt.Tooltip("outcome:N", title=" ")]
+    bars = alt.Chart(data[data["outcome"] != "tied"]).mark_bar().encode(x=x, y=y, y2=alt.datum(0), color=colour,
+                                                                        tooltip=tooltip)
+    ties = alt.Chart(data[data["outcome"] == "tied"]).mark_point(filled=True, size=30 * scale).encode(
+        x=x, y=y, color=colour, tooltip=tooltip)
+    zero = alt.Chart(pd.DataFrame({"y": [0.0]})).mark_rule(color="#24292f", strokeWidth=1.5 * scale).encode(y="y:Q")
+    chart = (bars + ties + zero).properties(height=round(260 * scale), width="container")
+    wins, losses = outcome.count("B better"), outcome.count("B worse")
+    best, worst = order[0], order[-1]
+    parts = [f"Per-query difference in {metric}, run B minus run A, over {n} quer{'y' if n == 1 else 'ies'}, "
+             f"sorted from largest win to largest loss: B better on {wins}, worse on {losses}, "
+             f"tied on {n - wins - losses}."]
+    if wins:
+        parts.append(f"Largest win: {_named_query(qids[best], 'the leftmost bar')}, {_signed(values[best])}.")
+    if losses:
+        parts.append(f"Largest loss: {_named_query(qids[worst], 'the rightmost bar')}, {_signed(values[worst])}.")
+    parts.append(f"Mean difference {_signed(sum(values) / n)}.")
+    return Figure(styled(chart, scale), " ".join(parts))

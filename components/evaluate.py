@@ -3,7 +3,7 @@
 Usage::
 
     python -m components.evaluate QRELS RUN [-m MEASURE ...] [--gain linear|exponential]
-                                  [--per-query] [--complete] [--json]
+                                  [--per-query] [--complete] [--json] [--compare RUN2]
 
 Measures are named as the field names them, case-insensitive (see
 :mod:`components.measures`); without ``-m``: R@5, R@10, RR, nDCG@10. The
@@ -21,8 +21,25 @@ queries in both files are evaluated and averaged, unless ``--complete``
      "mean": {measure: value}, "per_query": {qid: {measure: value}}}
 
 (``per_query`` only with ``--per-query``), with canonical measure names and
-unrounded values; notes go to stderr. Otherwise an aligned table, values
-rounded to 3 decimals. A file that cannot be read prints its error on stderr
+unrounded values; notes go to stderr.
+
+``--compare RUN2`` compares RUN2 (system B) against RUN (system A) on the
+queries judged in QRELS and answered by both runs (see
+:mod:`components.compare`, the code the "your data" page uses too): for each
+measure, the means, the mean difference B − A with its 95% confidence
+interval, the queries improved, hurt and tied, a paired t-test and a paired
+randomisation test, and a plain-language reading. With ``--json``::
+
+    {"gain": ..., "num_queries": N,
+     "skipped": {"qrels_only": n, "a_only": n, "b_only": n, "run_only": n},
+     "compare": {measure: {"mean_a", "mean_b", "mean_diff", "ci95": [lo, hi], "improved", "hurt",
+                           "tied", "t_test_p", "randomisation_p", "permutations", "seed"}}}
+
+(undefined values, such as the t-test on a single query, are ``null``), plus
+``"per_query": {qid: {measure: b − a}}`` with ``--per-query``.
+
+Without ``--json``: an aligned table (with ``--compare``, followed by the
+readings), values rounded to 3 decimals. A file that cannot be read prints its error on stderr
 and exits with status 1 (a usage error: status 2), never a traceback. When
 the reader of the output goes away early (``| head``), the evaluator stops
 quietly with status 141, as a program killed by SIGPIPE.
@@ -201,6 +218,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--complete", action="store_true",
                         help="count judged queries missing from the run as 0 (trec_eval -c)")
     parser.add_argument("--json", action="store_true", help="print only JSON on stdout (notes go to stderr)")
+    parser.add_argument("--compare", type=Path, metavar="RUN2",
+                        help="compare RUN2 (system B) against RUN (system A) on the queries both answer: "
+                             "per-query wins and losses, the mean difference with its 95%% confidence interval, "
+                             "a paired t-test and a paired randomisation test")
     return parser
 
 
@@ -212,6 +233,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         measures = parse_measures(args.measures or DEFAULT_MEASURES)
     except ValueError as err:
         parser.error(str(err))
+    if args.compare is not None:
+        return _main_compare(args, measures)
     try:
         report = run_evaluation(args.qrels, args.run, measures, args.gain, args.complete)
     except trec.TrecFormatError as err:
@@ -230,6 +253,127 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return _stop_writing()
     return 0
+
+
+def _main_compare(args: argparse.Namespace, measures: Sequence[Measure]) -> int:
+    """``--compare RUN2``: the comparison of the two runs, as a table or JSON (the page's code path)."""
+    from components import compare  # scipy loads only when a comparison is asked for
+
+    try:
+        result = compare.compare_files(args.qrels, args.run, args.compare, measures, args.gain, args.complete,
+                                       run_a_name=str(args.run), run_b_name=str(args.compare))
+    except OSError as err:
+        print(f"error: cannot read {err.filename or 'a file'}: {err.strerror or err}", file=sys.stderr)
+        return EXIT_BAD_FILE
+    except ValueError as err:  # a file that cannot be read (TrecFormatError), or no query both runs answer
+        print(f"error: {err}", file=sys.stderr)
+        return EXIT_BAD_FILE
+    if args.json:
+        document = result.as_dict()
+        if args.per_query:
+            document["per_query"] = {qid: {name: float(c.diff[i]) for name, c in result.measures.items()}
+                                     for i, qid in enumerate(result.qids)}
+        output = json.dumps(document)
+    else:
+        output = format_comparison(result, args.per_query, str(args.qrels), str(args.run), str(args.compare))
+    try:
+        for note in compare_notes(result.pairing, args.complete):
+            print(note, file=sys.stderr)
+        print(output)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        return _stop_writing()
+    return 0
+
+
+def format_comparison(result, per_query: bool = False, qrels_name: str = "qrels", run_a_name: str = "run A",
+                      run_b_name: str = "run B") -> str:
+    """The comparison of two runs as text: the files, the query counts, a table per measure, and the readings.
+
+    ``result`` is a :class:`components.compare.RunComparison`. Values are
+    rounded for display; the readings come from ``lessons/text/compare.md``.
+
+    Examples
+    --------
+    >>> from components.compare import compare_files
+    >>> result = compare_files("1 0 a 1\\n2 0 a 1\\n", "1 Q0 a 1 1 r\\n2 Q0 x 1 1 r\\n",
+    ...                        "1 Q0 a 1 1 r\\n2 Q0 a 1 1 r\\n", ["RR"])
+    >>> print(format_comparison(result).split("\\n\\n")[1])
+    measure  mean A  mean B   B − A  95% CI            improved  hurt  tied  t-test p  randomisation p
+    RR        0.500   1.000  +0.500  −5.853 to +6.853         1     0     1     0.500            1.000
+    """
+    from components.compare import format_diff, format_p, p_values_disagree, reading, READING_TESTS_DISAGREE
+    from lessons import prose
+
+    skipped = result.skipped
+    first = next(iter(result.measures.values()))
+    header = [["qrels", qrels_name], ["run A", run_a_name], ["run B", run_b_name],
+              ["gain", f"{result.gain} ({GAIN_FORMULAS[result.gain]})"],
+              ["queries", f"{len(result.qids)} compared; skipped: {skipped['qrels_only']} in neither run, "
+                          f"{skipped['a_only']} only in run A, {skipped['b_only']} only in run B, "
+                          f"{skipped['run_only']} not judged"],
+              ["tests", f"paired t-test; paired randomisation test ({first.permutations:,} sign flips, "
+                        f"seed {first.seed})"]]
+    rows = [["measure", "mean A", "mean B", "B − A", "95% CI", "improved", "hurt", "tied", "t-test p",
+             "randomisation p"]]
+    for name, c in result.measures.items():
+        ci = "undefined" if c.n < 2 else f"{format_diff(c.ci95[0])} to {format_diff(c.ci95[1])}"
+        rows.append([name, fmt(c.mean_a), fmt(c.mean_b), format_diff(c.mean_diff), ci, str(c.improved),
+                     str(c.hurt), str(c.tied), format_p(c.t_test_p), format_p(c.randomisation_p)])
+    ci_column = 4
+    lines = _aligned(header, numbers=False) + [""] + [
+        "  ".join(cell.ljust(w) if c in (0, ci_column) else cell.rjust(w)
+                  for c, (cell, w) in enumerate(zip(row, [max(len(r[i]) for r in rows) for i in range(len(row))])))
+        .rstrip() for row in rows]
+    if per_query:
+        table = [["query", *(f"{name} B − A" for name in result.measures)]]
+        table += [[qid, *(format_diff(c.diff[i]) for c in result.measures.values())]
+                  for i, qid in enumerate(result.qids)]
+        lines += ["", *_aligned(table)]
+    lines.append("")
+    for name, c in result.measures.items():
+        heading, values = reading(c, name)
+        text = prose.text_choosing("compare", heading, values)
+        if p_values_disagree(c):
+            text += " " + prose.text_choosing("compare", READING_TESTS_DISAGREE, values)
+        lines.append(f"{name}: {' '.join(text.split())}")
+    return "\n".join(lines)
+
+
+def compare_notes(pairing, complete: bool = False) -> list[str]:
+    """Notes for stderr on the queries a comparison skipped (``pairing``: a :class:`components.compare.Pairing`).
+
+    Examples
+    --------
+    >>> from components.compare import compare_files
+    >>> result = compare_files("1 0 a 1\\n2 0 a 1\\n3 0 a 1\\n", "1 Q0 a 1 1 r\\n2 Q0 a 1 1 r\\n",
+    ...                        "1 Q0 a 1 1 r\\n7 Q0 a 1 1 r\\n", ["RR"])
+    >>> for note in compare_notes(result.pairing):
+    ...     print(note)
+    note: 1 judged query is in neither run and was skipped (--complete counts it as 0): '3'
+    note: 1 judged query is answered by run A only and was skipped (--complete counts it as 0 for run B): '2'
+    note: 1 query of the runs has no judgments and was skipped: '7'
+    """
+    def some(qids: tuple[str, ...]) -> str:
+        shown = ", ".join(repr(q) for q in qids[:_SHOWN_QIDS])
+        return shown + (f" and {len(qids) - _SHOWN_QIDS} more" if len(qids) > _SHOWN_QIDS else "")
+
+    def judged_note(qids: tuple[str, ...], where: str, zero: str) -> str:
+        n = len(qids)
+        return (f"note: {n} judged quer{'y is' if n == 1 else 'ies are'} {where} and {'was' if n == 1 else 'were'} "
+                f"skipped (--complete counts {'it' if n == 1 else 'them'} as 0{zero}): {some(qids)}")
+
+    found = []
+    for qids, where, zero in ((pairing.qrels_only, "in neither run", ""),
+                              (pairing.a_only, "answered by run A only", " for run B"),
+                              (pairing.b_only, "answered by run B only", " for run A")):
+        if qids:
+            found.append(judged_note(qids, where, zero))
+    if pairing.run_only:
+        n = len(pairing.run_only)
+        found.append(f"note: {n} quer{'y of the runs has' if n == 1 else 'ies of the runs have'} no judgments "
+                     f"and {'was' if n == 1 else 'were'} skipped: {some(pairing.run_only)}")
+    return found
 
 
 def _stop_writing() -> int:

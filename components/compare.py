@@ -1,0 +1,570 @@
+"""Comparing two runs on the same queries: per-query wins and losses, and two paired significance tests.
+
+One code path for the "your data" page and the command line
+(``python -m components.evaluate QRELS RUN --compare RUN2``). No Streamlit
+import here.
+
+Which queries are compared
+--------------------------
+The single-run rule, applied to both runs at once: a query is compared only
+if it is in the qrels **and** in both runs. The others are skipped and
+counted (:attr:`RunComparison.skipped`):
+
+- ``qrels_only``: judged, but in neither run;
+- ``a_only`` / ``b_only``: judged, but answered by run A only / run B only;
+- ``run_only``: in run A or run B (or both) but not judged.
+
+With ``complete`` (trec_eval's ``-c``), every judged query is compared and a
+run that lacks one scores 0 on it, so only ``run_only`` can be non-zero.
+
+The statistics, for one measure
+-------------------------------
+With per-query values :math:`a_i` (run A) and :math:`b_i` (run B) on the
+same :math:`n` queries:
+
+- difference :math:`d_i = b_i - a_i` (positive: B is better on query i).
+  Differences smaller than :data:`TIE_TOLERANCE` in absolute value are
+  rounding noise and count as exactly 0;
+- counts: improved (:math:`d_i > 0`), hurt (:math:`d_i < 0`), tied (:math:`d_i = 0`);
+- mean difference :math:`\\bar d = \\frac{1}{n}\\sum_i d_i` (equals
+  mean(b) − mean(a));
+- 95% confidence interval :math:`\\bar d \\pm t_{0.975,\\,n-1}\\, s/\\sqrt{n}`,
+  where :math:`s = \\sqrt{\\sum_i (d_i - \\bar d)^2 / (n - 1)}` is the sample
+  standard deviation of the differences and :math:`t_{0.975,\\,n-1}` the
+  97.5% quantile of Student's t distribution with n − 1 degrees of freedom;
+- paired t-test: :math:`t = \\bar d / (s/\\sqrt{n})`, two-sided p-value
+  :math:`2\\,P(T_{n-1} \\ge |t|)` (``scipy.stats.ttest_rel``);
+- paired randomisation test (sign flips): under the null hypothesis that A
+  and B are interchangeable, each :math:`d_i` is as likely to have had the
+  other sign. Draw :math:`P` random sign vectors :math:`\\varepsilon \\in
+  \\{-1, +1\\}^n` (a fixed seed, so the same data always give the same p) and
+  compute :math:`\\bar d^{*} = \\frac{1}{n}\\sum_i \\varepsilon_i d_i` for
+  each (vectorised, see :func:`randomisation_test`). Two-sided p-value
+
+  .. math:: p = \\frac{\\#\\{\\,|\\bar d^{*}| \\ge |\\bar d|\\,\\} + 1}{P + 1}
+
+  (the "+1" counts the observed assignment itself, so p is never 0 and the
+  test stays valid: Phipson and Smyth, 2010). Its Monte Carlo standard error
+  is about :math:`\\sqrt{p(1 - p)/P}` (0.002 at p = 0.05, P = 10,000).
+
+Edges
+-----
+- Identical runs (every :math:`d_i = 0`): zero differences, CI [0, 0], and
+  p = 1 for both tests (scipy alone returns nan there: zero variance).
+- All differences equal and non-zero (:math:`s = 0`): the t statistic is
+  infinite, so the t-test's p is 0 and the CI is the single point
+  :math:`\\bar d`; the randomisation test is unaffected.
+- One query (n = 1): the t-test and the CI are undefined (nan, shown as
+  "undefined"); the randomisation p is 1 (flipping one sign cannot make the
+  mean any larger in size).
+"""
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+import numpy as np
+from scipy import stats
+
+from components import trec
+from components.formatting import fmt
+from components.measures import Measure, evaluate, parse_measures
+from components.metrics import Gain
+
+PERMUTATIONS = 10_000  # sign-flip permutations of the randomisation test (its Monte Carlo error: ±0.002 at p = 0.05)
+SEED = 20240515  # the randomisation test's fixed seed: the same data always give the same p
+TIE_TOLERANCE = 1e-12  # |b - a| below this is rounding noise, counted as a tie (difference 0)
+ALPHA = 0.05  # the conventional threshold the reading speaks of
+STRONG = 0.01  # below this, the reading says "strong evidence"
+MIN_PERMUTATIONS = 1000
+_CHUNK_BYTES = 1 << 20  # the sign matrix is drawn in chunks of about this many bytes, 8 signs each (bounds memory)
+
+# Sections of lessons/text/compare.md that read a comparison (see :func:`reading`).
+READING_IDENTICAL = "Reading identical"
+READING_ONE_QUERY = "Reading one query"
+READING_STRONG = "Reading strong"
+READING_EVIDENCE = "Reading evidence"
+READING_WEAK = "Reading weak"
+READING_TESTS_DISAGREE = "Reading tests disagree"
+READINGS = (READING_IDENTICAL, READING_ONE_QUERY, READING_STRONG, READING_EVIDENCE, READING_WEAK)
+WHY_FEW_QUERIES = "Why few queries prove little"
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """The paired comparison of one measure: B against A on the same queries.
+
+    Attributes
+    ----------
+    a, b : per-query values of run A and run B (aligned: query i is the same).
+    diff : b − a per query (|b − a| < TIE_TOLERANCE set to 0).
+    mean_a, mean_b : the two means; mean_diff = mean_b − mean_a.
+    ci95 : (low, high), the 95% t confidence interval of the mean difference.
+    improved, hurt, tied : queries where B is higher, lower, equal.
+    t_statistic, t_test_p : the paired t-test (two-sided).
+    randomisation_p : the sign-flip randomisation test's p (two-sided, "+1" rule).
+    permutations, seed : how the randomisation test was drawn.
+    """
+
+    a: np.ndarray
+    b: np.ndarray
+    diff: np.ndarray
+    mean_a: float
+    mean_b: float
+    mean_diff: float
+    ci95: tuple[float, float]
+    improved: int
+    hurt: int
+    tied: int
+    t_statistic: float
+    t_test_p: float
+    randomisation_p: float
+    permutations: int
+    seed: int
+
+    @property
+    def n(self) -> int:
+        """The number of compared queries."""
+        return int(self.diff.size)
+
+    def as_dict(self) -> dict:
+        """The JSON fields: mean_a, mean_b, mean_diff, ci95, counts, both p-values, permutations, seed.
+
+        Undefined values (nan) become ``None`` (JSON has no nan).
+        """
+        def num(x: float) -> float | None:
+            return None if math.isnan(x) else float(x)
+
+        return {"mean_a": num(self.mean_a), "mean_b": num(self.mean_b), "mean_diff": num(self.mean_diff),
+                "ci95": [num(self.ci95[0]), num(self.ci95[1])], "improved": self.improved, "hurt": self.hurt,
+                "tied": self.tied, "t_test_p": num(self.t_test_p), "randomisation_p": num(self.randomisation_p),
+                "permutations": self.permutations, "seed": self.seed}
+
+
+def paired_differences(a: Sequence[float], b: Sequence[float]) -> np.ndarray:
+    """:math:`d_i = b_i - a_i`, with differences below :data:`TIE_TOLERANCE` in size set to exactly 0.
+
+    Raises ``ValueError`` for arrays of different lengths, no values, or a
+    value that is not a finite number.
+
+    Examples
+    --------
+    >>> paired_differences([0.5, 1.0, 0.2], [1.0, 0.5, 0.2 + 1e-17]).tolist()
+    [0.5, -0.5, 0.0]
+    """
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    if a.ndim != 1 or a.shape != b.shape:
+        raise ValueError(f"need one value per query from each run, aligned; got shapes {a.shape} and {b.shape}")
+    if a.size == 0:
+        raise ValueError("need at least one query in both runs to compare them")
+    if not (np.isfinite(a).all() and np.isfinite(b).all()):
+        raise ValueError("per-query values must be finite numbers")
+    d = b - a
+    d[np.abs(d) < TIE_TOLERANCE] = 0.0
+    return d
+
+
+def confidence_interval(d: Sequence[float], level: float = 0.95) -> tuple[float, float]:
+    """The t confidence interval of the mean of ``d``: :math:`\\bar d \\pm t_{(1+level)/2,\\,n-1}\\, s/\\sqrt{n}`.
+
+    ``s`` is the sample standard deviation (n − 1 in the denominator). One
+    value: (nan, nan); no spread (all values equal, up to :data:`TIE_TOLERANCE`):
+    the point (d̄, d̄).
+
+    Examples
+    --------
+    Differences 0.1, 0.2, 0.3: mean 0.2, s = 0.1, t_{0.975, 2} = 4.303, so 0.2 ± 4.303 × 0.1/√3:
+
+    >>> [round(x, 4) for x in confidence_interval([0.1, 0.2, 0.3])]
+    [-0.0484, 0.4484]
+    >>> confidence_interval([0.0, 0.0])
+    (0.0, 0.0)
+    """
+    d = np.asarray(d, dtype=np.float64)
+    if not 0 < level < 1:
+        raise ValueError(f"level must be between 0 and 1, got {level}")
+    n = d.size
+    mean = float(d.mean())
+    if n < 2:
+        return math.nan, math.nan
+    if _no_spread(d):
+        return mean, mean
+    s = float(d.std(ddof=1))
+    half = float(stats.t.ppf((1 + level) / 2, n - 1)) * s / math.sqrt(n)
+    return mean - half, mean + half
+
+
+def _no_spread(d: np.ndarray) -> bool:
+    """Whether all differences are equal, up to rounding noise (max − min below :data:`TIE_TOLERANCE`)."""
+    return float(np.ptp(d)) < TIE_TOLERANCE
+
+
+def t_test(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
+    """The paired t-test of B against A: (t, two-sided p), as ``scipy.stats.ttest_rel(b, a)``.
+
+    :math:`t = \\bar d / (s/\\sqrt{n})` with :math:`d = b - a`, and
+    :math:`p = 2\\,P(T_{n-1} \\ge |t|)`. Zero variance, handled here because
+    scipy returns nan: all differences 0 gives (0, 1); all equal and non-zero
+    (up to :data:`TIE_TOLERANCE`) gives (±inf, 0). One query: (nan, nan).
+
+    Examples
+    --------
+    Differences 0.1, 0.2, −0.1, 0.3: mean 0.125, s = √(0.0875/3) = 0.1708,
+    t = 0.125 / (0.1708/√4) = 1.464 on 3 degrees of freedom:
+
+    >>> t, p = t_test([0.2, 0.4, 0.5, 0.1], [0.3, 0.6, 0.4, 0.4])
+    >>> round(t, 4), round(p, 4)
+    (1.4639, 0.2394)
+    >>> t_test([0.5, 0.5], [0.5, 0.5]), t_test([0.1, 0.2], [0.3, 0.4])
+    ((0.0, 1.0), (inf, 0.0))
+    """
+    d = paired_differences(a, b)
+    if d.size < 2:
+        return math.nan, math.nan
+    if not d.any():
+        return 0.0, 1.0
+    if _no_spread(d):
+        return math.copysign(math.inf, float(d.mean())), 0.0
+    with warnings.catch_warnings():  # scipy warns about precision loss on nearly equal differences
+        warnings.simplefilter("ignore", RuntimeWarning)
+        result = stats.ttest_rel(np.asarray(b, dtype=np.float64), np.asarray(a, dtype=np.float64))
+    return float(result.statistic), float(result.pvalue)
+
+
+def randomisation_test(d: Sequence[float], permutations: int = PERMUTATIONS, seed: int = SEED) -> float:
+    """The paired randomisation (sign-flip) test's two-sided p-value for differences ``d``.
+
+    :math:`p = (\\#\\{|\\bar d^{*}| \\ge |\\bar d|\\} + 1) / (P + 1)` over ``P =
+    permutations`` random sign vectors drawn with ``seed`` (see the module's
+    docstring). All differences 0: p = 1 (every flip gives the observed 0).
+
+    How it is computed (vectorised, no Python loop per permutation or per
+    query): queries with :math:`d_i = 0` are dropped, since a flip there
+    changes nothing. With :math:`F` the set of flipped queries,
+    :math:`\\sum_i \\varepsilon_i d_i = S - 2\\sum_{i \\in F} d_i`, where
+    :math:`S = \\sum_i d_i`. The sign matrix (one row per permutation, one
+    bit per query: flipped or not) is drawn as random bytes, each byte the
+    bits of 8 consecutive queries; a table of the 256 partial sums of each
+    block of 8 differences turns a row of bytes into
+    :math:`\\sum_{i \\in F} d_i` with one lookup per 8 queries (about ten
+    times faster than multiplying an unpacked sign matrix, in the same
+    float64 arithmetic). Rows come in chunks to bound memory. Comparisons
+    allow a rounding slack of 1e-10 × :math:`\\sum_i |d_i|`, so a flip that
+    gives the observed mean back always counts. Means and sums differ by the
+    factor 1/n only, which changes no comparison.
+
+    Examples
+    --------
+    Four differences all in B's favour: the observed mean is the largest of the
+    16 sign patterns in size (shared with its mirror), so p ≈ 2/16:
+
+    >>> round(randomisation_test([0.1, 0.2, 0.3, 0.4]), 2)
+    0.13
+    >>> randomisation_test([0.0, 0.0, 0.0])
+    1.0
+    """
+    d = np.asarray(d, dtype=np.float64)
+    if d.ndim != 1 or d.size == 0 or not np.isfinite(d).all():
+        raise ValueError("need at least one finite difference")
+    if int(permutations) != permutations or permutations < MIN_PERMUTATIONS:
+        raise ValueError(f"permutations must be a whole number >= {MIN_PERMUTATIONS}, got {permutations}")
+    permutations = int(permutations)
+    d = d[d != 0]
+    if d.size == 0:
+        return 1.0
+    total = float(d.sum())
+    observed = abs(total) - 1e-10 * float(np.abs(d).sum())
+    blocks = -(-d.size // 8)
+    padded = np.zeros(blocks * 8)
+    padded[:d.size] = d
+    bits = (np.arange(256)[:, None] >> np.arange(8)) & 1  # byte value -> its 8 bits (bit j: query 8b + j flipped)
+    partial = (padded.reshape(blocks, 8) @ bits.T.astype(np.float64)).ravel()  # [b * 256 + byte]: flipped sum
+    offsets = np.arange(blocks, dtype=np.intp) * 256
+    rng = np.random.default_rng(seed)
+    rows = max(1, _CHUNK_BYTES // blocks)
+    at_least = 0
+    for start in range(0, permutations, rows):
+        signs = rng.integers(0, 256, size=(min(rows, permutations - start), blocks), dtype=np.uint8)
+        flipped = np.take(partial, signs + offsets).sum(axis=1)  # sum of the flipped d_i, per permutation
+        at_least += int(np.count_nonzero(np.abs(total - 2.0 * flipped) >= observed))
+    return (at_least + 1) / (permutations + 1)
+
+
+def compare_values(a: Sequence[float], b: Sequence[float], *, permutations: int = PERMUTATIONS,
+                   seed: int = SEED) -> Comparison:
+    """Compare B against A on per-query values aligned by query: counts, mean difference, CI, both tests.
+
+    Examples
+    --------
+    >>> c = compare_values([0.5, 0.2, 1.0, 0.0, 0.3], [1.0, 0.2, 0.5, 0.5, 0.6])
+    >>> c.improved, c.hurt, c.tied, round(c.mean_diff, 3)
+    (3, 1, 1, 0.16)
+    >>> [round(x, 3) for x in c.ci95], round(c.t_test_p, 3)
+    ([-0.364, 0.684], 0.444)
+    >>> same = compare_values([0.5, 0.2], [0.5, 0.2])
+    >>> same.diff.tolist(), same.ci95, same.t_test_p, same.randomisation_p
+    ([0.0, 0.0], (0.0, 0.0), 1.0, 1.0)
+    """
+    d = paired_differences(a, b)
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    t, p = t_test(a, b)
+    return Comparison(
+        a=a, b=b, diff=d, mean_a=float(a.mean()), mean_b=float(b.mean()), mean_diff=float(d.mean()),
+        ci95=confidence_interval(d), improved=int((d > 0).sum()), hurt=int((d < 0).sum()),
+        tied=int((d == 0).sum()), t_statistic=t, t_test_p=p,
+        randomisation_p=randomisation_test(d, permutations, seed), permutations=int(permutations), seed=int(seed))
+
+
+# ----------------------------------------------------------------------------
+# Two runs on the same queries
+# ----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Pairing:
+    """Which queries two judged runs share, and which are skipped.
+
+    Attributes
+    ----------
+    qids : the compared queries, in the qrels file's order.
+    index_a, index_b : where each compared query sits in ``judged_a.qids`` and ``judged_b.qids``.
+    qrels_only, a_only, b_only, run_only : the skipped query ids (see the module's docstring).
+    """
+
+    qids: tuple[str, ...]
+    index_a: np.ndarray
+    index_b: np.ndarray
+    qrels_only: tuple[str, ...]
+    a_only: tuple[str, ...]
+    b_only: tuple[str, ...]
+    run_only: tuple[str, ...]
+
+    @property
+    def skipped(self) -> dict[str, int]:
+        """``{"qrels_only": n, "a_only": n, "b_only": n, "run_only": n}``."""
+        return {"qrels_only": len(self.qrels_only), "a_only": len(self.a_only), "b_only": len(self.b_only),
+                "run_only": len(self.run_only)}
+
+
+def pair(judged_a: trec.JudgedRun, judged_b: trec.JudgedRun) -> Pairing:
+    """The queries evaluated for both runs (judged against the same qrels), and the skipped ones.
+
+    Raises ``ValueError`` when the two runs share no judged query.
+
+    Examples
+    --------
+    >>> qrels = trec.read_qrels("1 0 a 1\\n2 0 a 1\\n3 0 a 1\\n4 0 a 1\\n")
+    >>> a = trec.judge(qrels, trec.read_run("1 Q0 a 1 1 r\\n2 Q0 a 1 1 r\\n9 Q0 a 1 1 r\\n"))
+    >>> b = trec.judge(qrels, trec.read_run("2 Q0 a 1 1 r\\n1 Q0 a 1 1 r\\n3 Q0 a 1 1 r\\n8 Q0 a 1 1 r\\n"))
+    >>> p = pair(a, b)
+    >>> p.qids, p.index_a.tolist(), p.index_b.tolist(), p.skipped
+    (('1', '2'), [0, 1], [0, 1], {'qrels_only': 1, 'a_only': 0, 'b_only': 1, 'run_only': 2})
+    """
+    in_b = {qid: i for i, qid in enumerate(judged_b.qids)}
+    in_a = set(judged_a.qids)
+    qids = tuple(q for q in judged_a.qids if q in in_b)
+    if not qids:
+        raise ValueError(f"the two runs share no judged query: run A answers {len(judged_a.qids)} judged "
+                         f"quer{'y' if len(judged_a.qids) == 1 else 'ies'}, run B {len(judged_b.qids)}, "
+                         f"none of them the same")
+    shared = set(qids)
+    missing_b = set(judged_b.qrels_only)
+    qrels_only = () if judged_a.complete or judged_b.complete else tuple(
+        q for q in judged_a.qrels_only if q in missing_b)
+    run_only = tuple(dict.fromkeys([*judged_a.run_only, *judged_b.run_only]))
+    return Pairing(qids=qids,
+                   index_a=np.array([i for i, q in enumerate(judged_a.qids) if q in in_b], dtype=np.int64),
+                   index_b=np.array([in_b[q] for q in qids], dtype=np.int64),
+                   qrels_only=qrels_only,
+                   a_only=tuple(q for q in judged_a.qids if q not in shared),
+                   b_only=tuple(q for q in judged_b.qids if q not in in_a),
+                   run_only=run_only)
+
+
+@dataclass(frozen=True)
+class RunComparison:
+    """Run B against run A on their shared queries, for one or more measures.
+
+    Attributes
+    ----------
+    gain : the nDCG/DCG gain used.
+    pairing : the compared and skipped queries.
+    measures : canonical measure name -> :class:`Comparison`.
+    """
+
+    gain: Gain
+    pairing: Pairing
+    measures: dict[str, Comparison]
+
+    @property
+    def qids(self) -> tuple[str, ...]:
+        return self.pairing.qids
+
+    @property
+    def skipped(self) -> dict[str, int]:
+        return self.pairing.skipped
+
+    def as_dict(self) -> dict:
+        """``{"gain", "num_queries", "skipped", "compare": {measure: Comparison.as_dict()}}``."""
+        return {"gain": self.gain, "num_queries": len(self.qids), "skipped": self.skipped,
+                "compare": {name: c.as_dict() for name, c in self.measures.items()}}
+
+
+def compare_judged(judged_a: trec.JudgedRun, judged_b: trec.JudgedRun, measures: Iterable[Measure | str],
+                   gain: Gain, *, permutations: int = PERMUTATIONS, seed: int = SEED,
+                   values_a: dict[str, np.ndarray] | None = None,
+                   values_b: dict[str, np.ndarray] | None = None) -> RunComparison:
+    """Compare two runs judged against the same qrels: the entry point of the page.
+
+    ``values_a`` / ``values_b`` may pass per-query values the caller already
+    has (from :func:`components.measures.evaluate` on each judged run, keyed
+    by canonical name); missing ones are computed.
+
+    Examples
+    --------
+    >>> qrels = trec.read_qrels("1 0 a 1\\n2 0 b 1\\n3 0 c 1\\n")
+    >>> a = trec.judge(qrels, trec.read_run("1 Q0 x 1 2 r\\n1 Q0 a 2 1 r\\n2 Q0 b 1 1 r\\n3 Q0 x 1 1 r\\n"))
+    >>> b = trec.judge(qrels, trec.read_run("1 Q0 a 1 1 r\\n2 Q0 b 1 1 r\\n3 Q0 c 1 1 r\\n"))
+    >>> result = compare_judged(a, b, ["MRR"], "linear")
+    >>> c = result.measures["RR"]
+    >>> c.diff.tolist(), (c.improved, c.hurt, c.tied), c.mean_diff
+    ([0.5, 0.0, 1.0], (2, 0, 1), 0.5)
+    """
+    parsed = parse_measures([m.name if isinstance(m, Measure) else m for m in measures])
+    names = [m.name for m in parsed]
+    if not names:
+        raise ValueError("name at least one measure to compare the runs on")
+    pairing = pair(judged_a, judged_b)
+    values_a = _values(judged_a, parsed, gain, values_a)
+    values_b = _values(judged_b, parsed, gain, values_b)
+    return RunComparison(gain, pairing, {
+        name: compare_values(values_a[name][pairing.index_a], values_b[name][pairing.index_b],
+                             permutations=permutations, seed=seed) for name in names})
+
+
+def compare_files(qrels: trec.Source, run_a: trec.Source, run_b: trec.Source,
+                  measures: Iterable[Measure | str], gain: Gain = "linear", complete: bool = False, *,
+                  permutations: int = PERMUTATIONS, seed: int = SEED, qrels_name: str | None = None,
+                  run_a_name: str | None = None, run_b_name: str | None = None) -> RunComparison:
+    """Read the qrels and both runs, judge each run, and compare them: the entry point of the command line.
+
+    Raises :class:`components.trec.TrecFormatError` for a file that cannot be
+    read and ``ValueError`` for an unknown measure or runs without a shared
+    judged query.
+
+    Examples
+    --------
+    >>> result = compare_files("1 0 a 1\\n2 0 a 1\\n", "1 Q0 a 1 1 r\\n2 Q0 x 1 1 r\\n",
+    ...                        "1 Q0 a 1 1 r\\n2 Q0 a 1 1 r\\n", ["RR"])
+    >>> result.as_dict()["compare"]["RR"]["improved"], result.measures["RR"].mean_diff
+    (1, 0.5)
+    """
+    judgments = trec.read_qrels(qrels, qrels_name)
+    trec.check_gain_fits(judgments, gain)
+    judged_a = trec.judge(judgments, trec.read_run(run_a, run_a_name or "run A"), complete)
+    judged_b = trec.judge(judgments, trec.read_run(run_b, run_b_name or "run B"), complete)
+    return compare_judged(judged_a, judged_b, measures, gain, permutations=permutations, seed=seed)
+
+
+def _values(judged: trec.JudgedRun, measures: Sequence[Measure], gain: Gain,
+            given: dict[str, np.ndarray] | None) -> dict[str, np.ndarray]:
+    given = dict(given or {})
+    missing = [m for m in measures if m.name not in given]
+    if missing:
+        given.update(evaluate(judged.queries, missing, gain))
+    for m in measures:
+        if len(given[m.name]) != len(judged.qids):
+            raise ValueError(f"{m.name}: need one value per evaluated query ({len(judged.qids)}), "
+                             f"got {len(given[m.name])}")
+    return given
+
+
+# ----------------------------------------------------------------------------
+# Reading the result in plain language (the words are in lessons/text/compare.md)
+# ----------------------------------------------------------------------------
+
+def format_p(p: float) -> str:
+    """A p-value for display: 3 decimals, "< 0.001" below that, "undefined" for nan.
+
+    Examples
+    --------
+    >>> format_p(0.04321), format_p(0.0000999), format_p(1.0), format_p(float("nan"))
+    ('0.043', '< 0.001', '1.000', 'undefined')
+    """
+    if math.isnan(p):
+        return "undefined"
+    return "< 0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def format_diff(x: float) -> str:
+    """A signed difference for display: "+0.250", "−0.125" (a real minus sign), "0.000".
+
+    Examples
+    --------
+    >>> format_diff(0.25), format_diff(-0.125), format_diff(0.0), format_diff(float("nan"))
+    ('+0.250', '−0.125', '0.000', 'undefined')
+    """
+    text = fmt(x)
+    if text == "undefined" or float(text) == 0:
+        return text.lstrip("-")
+    return "+" + text if x > 0 else "−" + text[1:]
+
+
+def reading(c: Comparison, measure: str) -> tuple[str, dict[str, str]]:
+    """Which section of ``lessons/text/compare.md`` reads this comparison, and the values for its placeholders.
+
+    The randomisation test's p decides (it assumes nothing about the shape of
+    the differences): below :data:`STRONG` "strong", below :data:`ALPHA`
+    "evidence", otherwise "weak". Identical runs and a single query have their
+    own sections. The values (all strings) fit every reading section, so a page
+    fills the chosen one with ``prose.text_choosing("compare", heading, values)``.
+    When the two tests fall on different sides of :data:`ALPHA`, add the
+    section :data:`READING_TESTS_DISAGREE` (same values): see :func:`p_values_disagree`.
+
+    Examples
+    --------
+    >>> heading, values = reading(compare_values([0.5, 0.2], [0.5, 0.2]), "RR")
+    >>> heading, values["n"]
+    ('Reading identical', '2')
+    >>> heading, values = reading(compare_values([0.1] * 12, [0.9] * 12), "RR")
+    >>> heading, values["better"], values["diff"], values["p_rand"]
+    ('Reading strong', 'B', '0.800', '< 0.001')
+    """
+    d = c.diff
+    if not d.any():
+        heading = READING_IDENTICAL
+    elif c.n < 2:
+        heading = READING_ONE_QUERY
+    elif c.randomisation_p < STRONG:
+        heading = READING_STRONG
+    elif c.randomisation_p < ALPHA:
+        heading = READING_EVIDENCE
+    else:
+        heading = READING_WEAK
+    b_better = c.mean_diff >= 0
+    values = {
+        "measure": measure, "n": f"{c.n:,}", "mean_a": fmt(c.mean_a), "mean_b": fmt(c.mean_b),
+        "diff": fmt(abs(c.mean_diff)), "signed_diff": format_diff(c.mean_diff),
+        "better": "B" if b_better else "A", "worse": "A" if b_better else "B",
+        "direction": "higher" if b_better else "lower",
+        "low": format_diff(c.ci95[0]), "high": format_diff(c.ci95[1]),
+        "p_rand": format_p(c.randomisation_p), "p_t": format_p(c.t_test_p),
+        "chance": "< 0.1%" if c.randomisation_p < 0.001 else fmt(c.randomisation_p, "percent"),
+        "improved": f"{c.improved:,}", "hurt": f"{c.hurt:,}", "tied": f"{c.tied:,}",
+        "permutations": f"{c.permutations:,}", "alpha": f"{ALPHA:g}",
+    }
+    return heading, values
+
+
+def p_values_disagree(c: Comparison) -> bool:
+    """Whether the t-test and the randomisation test fall on different sides of :data:`ALPHA`.
+
+    Examples
+    --------
+    >>> p_values_disagree(compare_values([0.5, 0.2], [0.5, 0.2]))
+    False
+    """
+    if math.isnan(c.t_test_p) or not c.diff.any():
+        return False
+    return (c.t_test_p < ALPHA) != (c.randomisation_p < ALPHA)

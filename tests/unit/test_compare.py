@@ -1,0 +1,400 @@
+"""Comparing two runs: the paired tests against oracles, the skipped queries, the chart, and ``--compare``.
+
+Oracles: scipy's own ``ttest_rel`` and t quantiles for the t-test and the
+interval; an exact permutation p-value, enumerating all 2^n sign flips, for
+the randomisation test (which must land within its Monte Carlo error).
+"""
+import ast
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import stats
+
+from components import charts, compare, trec
+from components.evaluate import main, run_evaluation
+from lessons import prose
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def exact_sign_flip_p(d) -> float:
+    """The exact two-sided permutation p: the share of all 2^n sign vectors with |sum(eps d)| >= |sum(d)|."""
+    d = np.asarray(d, dtype=np.float64)
+    n = d.size
+    signs = 1 - 2 * ((np.arange(2 ** n)[:, None] >> np.arange(n)) & 1)  # every row of -1/+1, once
+    sums = signs @ d
+    return float(np.mean(np.abs(sums) >= abs(d.sum()) - 1e-9))
+
+
+def monte_carlo_tolerance(p_exact: float, permutations: int) -> float:
+    """4 standard errors of a proportion over `permutations` draws, plus the "+1" rule's shift (at most 1/(P+1))."""
+    return 4 * math.sqrt(p_exact * (1 - p_exact) / permutations) + 1 / (permutations + 1)
+
+
+# ----------------------------------------------------------------------------
+# The t-test and the interval
+# ----------------------------------------------------------------------------
+
+T_DATA = [
+    # (run A, run B): per-query values of a measure
+    ([0.2, 0.4, 0.5, 0.1, 0.9, 0.0], [0.3, 0.6, 0.4, 0.4, 1.0, 0.5]),
+    ([1.0, 0.5, 1 / 3, 0.25, 0.0, 1.0, 0.2, 0.5], [1.0, 1.0, 0.5, 0.25, 1 / 8, 0.5, 1.0, 1.0]),
+    (list(np.random.default_rng(7).uniform(size=40)), list(np.random.default_rng(8).uniform(size=40))),
+]
+
+
+@pytest.mark.parametrize("a, b", T_DATA)
+def test_the_t_test_p_equals_scipys_own_and_the_textbook_formula(a, b):
+    result = compare.compare_values(a, b)
+    expected = stats.ttest_rel(b, a)
+    assert result.t_test_p == pytest.approx(float(expected.pvalue), rel=1e-12, abs=1e-15)
+    assert result.t_statistic == pytest.approx(float(expected.statistic), rel=1e-12)
+    d = np.subtract(b, a)
+    n = d.size
+    t = d.mean() / (d.std(ddof=1) / math.sqrt(n))  # t = mean(d) / (s / sqrt(n))
+    assert result.t_test_p == pytest.approx(2 * stats.t.sf(abs(t), n - 1), rel=1e-9)
+
+
+def test_the_confidence_interval_matches_a_hand_computation():
+    d = [0.1, 0.2, 0.3, 0.4, 0.5]
+    mean = (0.1 + 0.2 + 0.3 + 0.4 + 0.5) / 5  # 0.3
+    s = math.sqrt((0.2 ** 2 + 0.1 ** 2 + 0 + 0.1 ** 2 + 0.2 ** 2) / 4)  # sample sd, n - 1 = 4
+    t_975_4 = 2.7764451051977987  # Student's t, 97.5% quantile, 4 degrees of freedom (tables: 2.776)
+    half = t_975_4 * s / math.sqrt(5)
+    low, high = compare.confidence_interval(d)
+    assert (low, high) == pytest.approx((mean - half, mean + half), abs=1e-12)
+    a = [0.5] * 5
+    result = compare.compare_values(a, [x + y for x, y in zip(a, d)])
+    assert result.ci95 == pytest.approx((mean - half, mean + half), abs=1e-12)
+    assert result.mean_diff == pytest.approx(mean, abs=1e-15)
+
+
+def test_all_differences_equal_and_non_zero():
+    result = compare.compare_values([0.1, 0.2, 0.3], [0.3, 0.4, 0.5])  # every query +0.2 (up to rounding)
+    assert result.t_test_p == 0.0 and result.t_statistic == math.inf
+    assert result.ci95 == pytest.approx((0.2, 0.2), abs=1e-12)
+    assert result.randomisation_p == pytest.approx(2 / 8, abs=monte_carlo_tolerance(2 / 8, result.permutations))
+
+
+def test_one_query_leaves_the_t_test_and_interval_undefined():
+    result = compare.compare_values([0.2], [0.7])
+    assert math.isnan(result.t_test_p) and all(math.isnan(x) for x in result.ci95)
+    assert result.randomisation_p == 1.0  # flipping one sign cannot make |mean| larger
+    document = result.as_dict()
+    assert document["t_test_p"] is None and document["ci95"] == [None, None]
+    assert json.loads(json.dumps(document)) == document  # valid JSON: no NaN
+    assert compare.reading(result, "RR")[0] == compare.READING_ONE_QUERY
+
+
+# ----------------------------------------------------------------------------
+# The randomisation test against exact enumeration
+# ----------------------------------------------------------------------------
+
+EXACT_SETS = {
+    # RR-like differences over 10 queries, mixed signs (p well above 0.05)
+    "mixed": [0.5, -0.25, 1 / 3, 0.0, -0.5, 0.75, 1 / 6, -1 / 12, 0.2, 0.0],
+    # B wins 9 of 10 (p well below 0.05)
+    "lopsided": [0.5, 0.25, 1 / 3, 0.1, 0.5, 0.75, 1 / 6, -1 / 12, 0.2, 0.4],
+    # mostly wins, p about 0.13
+    "moderate": [0.3, 0.1, 0.2, -0.15, 0.25, -0.05, 0.1, 0.2, -0.2, 0.15, 0.05],
+    # random differences of 12 queries
+    "random": list(np.round(np.random.default_rng(3).normal(0.05, 0.2, size=12), 3)),
+}
+
+
+@pytest.mark.parametrize("name", list(EXACT_SETS))
+def test_the_randomisation_p_is_within_its_monte_carlo_error_of_the_exact_p(name):
+    d = EXACT_SETS[name]
+    exact = exact_sign_flip_p(d)
+    p = compare.randomisation_test(d)
+    assert abs(p - exact) <= monte_carlo_tolerance(exact, compare.PERMUTATIONS), (p, exact)
+
+
+def test_the_exact_oracle_itself_on_a_set_small_enough_to_count_by_hand():
+    # d = (1, 2): sign patterns give sums 3, -1, 1, -3; |sum| >= 3 for 2 of the 4
+    assert exact_sign_flip_p([1.0, 2.0]) == 2 / 4
+    # d = (1, 1, 1): only all-plus and all-minus reach |3|
+    assert exact_sign_flip_p([1.0, 1.0, 1.0]) == 2 / 8
+
+
+def test_the_randomisation_test_is_reproducible_and_uses_at_least_10000_permutations():
+    d = EXACT_SETS["moderate"]
+    assert compare.PERMUTATIONS >= 10_000
+    assert compare.randomisation_test(d) == compare.randomisation_test(d)
+    result = compare.compare_values(np.zeros(11), d)
+    assert result.permutations == compare.PERMUTATIONS and result.seed == compare.SEED
+    p = compare.randomisation_test(d, permutations=20_000, seed=1)
+    assert abs(p - exact_sign_flip_p(d)) <= monte_carlo_tolerance(exact_sign_flip_p(d), 20_000)
+    p = compare.randomisation_test(np.random.default_rng(0).normal(0.01, 0.3, size=3000))  # many queries: chunks
+    assert 0 < p <= 1
+
+
+@pytest.mark.parametrize("bad", [dict(d=[]), dict(d=[0.1, float("nan")]), dict(d=[0.1], permutations=10),
+                                 dict(d=[0.1], permutations=1000.5)])
+def test_the_randomisation_test_rejects_bad_input(bad):
+    with pytest.raises(ValueError):
+        compare.randomisation_test(**bad)
+
+
+def test_values_must_be_aligned_and_finite():
+    with pytest.raises(ValueError, match="aligned"):
+        compare.compare_values([0.1, 0.2], [0.1])
+    with pytest.raises(ValueError, match="at least one query"):
+        compare.compare_values([], [])
+    with pytest.raises(ValueError, match="finite"):
+        compare.compare_values([0.1, float("inf")], [0.1, 0.2])
+
+
+# ----------------------------------------------------------------------------
+# Identical runs, swapping the runs
+# ----------------------------------------------------------------------------
+
+def test_identical_runs_give_zero_differences_and_p_equal_to_one(tmp_path):
+    a = [0.5, 1.0, 0.0, 1 / 3, 0.25]
+    result = compare.compare_values(a, list(a))
+    assert result.diff.tolist() == [0.0] * 5
+    assert (result.improved, result.hurt, result.tied) == (0, 0, 5)
+    assert result.mean_diff == 0.0 and result.ci95 == (0.0, 0.0)
+    assert result.t_test_p == 1.0 and result.randomisation_p == 1.0
+    assert compare.reading(result, "RR")[0] == compare.READING_IDENTICAL
+    # the same run file twice, through the readers and the engine
+    qrels = "".join(f"{q} 0 d{q} 1\n{q} 0 e{q} 2\n" for q in range(1, 7))
+    run = "".join(f"{q} Q0 x{q} 1 3 r\n{q} Q0 e{q} 2 2 r\n{q} Q0 d{q} 3 1 r\n" for q in range(1, 7))
+    both = compare.compare_files(qrels, run, run, ["RR", "nDCG@10", "P@2"])
+    for c in both.measures.values():
+        assert not c.diff.any() and c.t_test_p == 1.0 and c.randomisation_p == 1.0
+
+
+pairs = st.lists(st.tuples(st.floats(0, 1), st.floats(0, 1)), min_size=1, max_size=15)
+
+
+@settings(max_examples=40, deadline=None)
+@given(pairs)
+def test_p_values_lie_in_0_1_and_swapping_the_runs_negates_the_difference_only(values):
+    a, b = [x for x, _ in values], [y for _, y in values]
+    ab, ba = compare.compare_values(a, b), compare.compare_values(b, a)
+    for c in (ab, ba):
+        for p in (c.t_test_p, c.randomisation_p):
+            assert math.isnan(p) if (p != p) else 0 <= p <= 1
+        assert c.improved + c.hurt + c.tied == len(values)
+    assert len(values) > 1 or math.isnan(ab.t_test_p)
+    assert ba.mean_diff == pytest.approx(-ab.mean_diff, abs=1e-12)
+    assert ab.mean_diff == pytest.approx(ab.mean_b - ab.mean_a, abs=1e-12)
+    assert ba.randomisation_p == ab.randomisation_p
+    if not math.isnan(ab.t_test_p):
+        assert ba.t_test_p == pytest.approx(ab.t_test_p, rel=1e-9, abs=1e-15)
+        assert ba.ci95 == pytest.approx((-ab.ci95[1], -ab.ci95[0]), abs=1e-12)
+    assert (ba.improved, ba.hurt, ba.tied) == (ab.hurt, ab.improved, ab.tied)
+
+
+# ----------------------------------------------------------------------------
+# Which queries are compared
+# ----------------------------------------------------------------------------
+
+SKIP_QRELS = "".join(f"{q} 0 hit 1\n" for q in "123456")
+SKIP_A = "".join(f"{q} Q0 hit 1 1 a\n" for q in "12349")  # 4 judged, not in B; 9 unjudged
+SKIP_B = "".join(f"{q} Q0 miss 1 2 b\n{q} Q0 hit 2 1 b\n" for q in "12358")  # 5 judged, not in A; 8 unjudged
+
+
+def test_only_queries_in_the_qrels_and_both_runs_are_compared_and_the_rest_counted():
+    result = compare.compare_files(SKIP_QRELS, SKIP_A, SKIP_B, ["RR"])
+    assert result.qids == ("1", "2", "3")
+    assert result.skipped == {"qrels_only": 1, "a_only": 1, "b_only": 1, "run_only": 2}
+    pairing = result.pairing
+    assert (pairing.qrels_only, pairing.a_only, pairing.b_only, set(pairing.run_only)) == (
+        ("6",), ("4",), ("5",), {"9", "8"})
+    c = result.measures["RR"]
+    assert c.a.tolist() == [1.0] * 3 and c.b.tolist() == [1 / 2] * 3  # A: hit at rank 1; B: at rank 2
+    assert c.hurt == 3 and c.mean_diff == pytest.approx(1 / 2 - 1, abs=1e-15)
+
+
+def test_complete_compares_every_judged_query_scoring_a_missing_one_as_0():
+    result = compare.compare_files(SKIP_QRELS, SKIP_A, SKIP_B, ["RR"], complete=True)
+    assert result.qids == tuple("123456")
+    assert result.skipped == {"qrels_only": 0, "a_only": 0, "b_only": 0, "run_only": 2}
+    c = result.measures["RR"]
+    assert c.a.tolist() == [1, 1, 1, 1, 0, 0] and c.b.tolist() == [1 / 2, 1 / 2, 1 / 2, 0, 1 / 2, 0]
+
+
+def test_runs_without_a_shared_judged_query_are_an_error():
+    with pytest.raises(ValueError, match="share no judged query"):
+        compare.compare_files("1 0 a 1\n2 0 a 1\n", "1 Q0 a 1 1 r\n", "2 Q0 a 1 1 r\n", ["RR"])
+
+
+def test_values_the_page_already_has_give_the_same_comparison():
+    qrels = trec.read_qrels(SKIP_QRELS)
+    judged_a, judged_b = trec.judge(qrels, trec.read_run(SKIP_A)), trec.judge(qrels, trec.read_run(SKIP_B))
+    computed = compare.compare_judged(judged_a, judged_b, ["RR", "R@1"], "linear")
+    report_a = run_evaluation(SKIP_QRELS, SKIP_A, ["RR", "R@1"])
+    given_ = compare.compare_judged(judged_a, judged_b, ["RR", "R@1"], "linear", values_a=report_a.values)
+    for name in ("RR", "R@1"):
+        assert computed.measures[name].as_dict() == given_.measures[name].as_dict()
+    with pytest.raises(ValueError, match="one value per evaluated query"):
+        compare.compare_judged(judged_a, judged_b, ["RR"], "linear", values_a={"RR": np.zeros(2)})
+
+
+# ----------------------------------------------------------------------------
+# The reading (lessons/text/compare.md) and purity
+# ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("a, b, heading", [
+    ([0.1] * 12, [0.9] * 12, compare.READING_STRONG),
+    ([0.9] * 12, [0.1] * 12, compare.READING_STRONG),
+    ([0.5, 0.4, 0.3, 0.6, 0.5, 0.2, 0.4], [0.7, 0.6, 0.5, 0.8, 0.7, 0.4, 0.3], compare.READING_EVIDENCE),
+    ([0.5, 0.4, 0.3, 0.6], [0.6, 0.3, 0.4, 0.6], compare.READING_WEAK),
+])
+def test_the_reading_follows_the_randomisation_p_and_fills_its_template(a, b, heading):
+    result = compare.compare_values(a, b)
+    chosen, values = compare.reading(result, "nDCG@10")
+    assert chosen == heading
+    text = prose.text_choosing("compare", chosen, values)
+    assert "{" not in text and values["p_rand"] in text
+    assert values["better"] == ("B" if result.mean_diff > 0 else "A")
+
+
+def test_every_reading_section_fills_from_the_reading_values():
+    _, values = compare.reading(compare.compare_values([0.1, 0.5, 0.2], [0.3, 0.4, 0.9]), "RR")
+    for heading in (*compare.READINGS, compare.READING_TESTS_DISAGREE, "Outcome"):
+        assert "{" not in prose.text_choosing("compare", heading, values)
+    assert prose.section("compare", compare.WHY_FEW_QUERIES)
+    counts = prose.text("compare", "Counts", n="3", qrels_only="1", a_only="0", b_only="0", run_only="2")
+    assert "3" in counts
+
+
+def test_compare_does_not_import_streamlit():
+    tree = ast.parse((ROOT / "components" / "compare.py").read_text())
+    imported = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import)
+                for alias in node.names}
+    imported |= {node.module.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    assert "streamlit" not in imported and "lessons" not in imported
+
+
+# ----------------------------------------------------------------------------
+# The chart
+# ----------------------------------------------------------------------------
+
+def test_the_win_loss_chart_sorts_wins_first_and_says_so_in_words():
+    figure = charts.win_loss_bars(["q1", "q2", "q3", "q4", "q5"], [-0.5, 0.25, 0.0, 1.0, -0.125], metric="RR")
+    assert figure.alt_text == ("Per-query difference in RR, run B minus run A, over 5 queries, sorted from largest "
+                               "win to largest loss: B better on 2, worse on 2, tied on 1. Largest win: query q4, "
+                               "+1.000. Largest loss: query q1, −0.500. Mean difference +0.125.")
+    spec = figure.chart.to_dict()
+    layers = spec["layer"]
+    assert layers[0]["encoding"]["x"]["sort"] == ["q4", "q2", "q3", "q5", "q1"]  # largest win ... largest loss
+    assert layers[0]["encoding"]["color"]["scale"]["range"] == [charts.WIN, "#8b949e", charts.LOSS]
+    assert layers[0]["encoding"]["y2"] == {"datum": 0}  # bars grow from zero: sign is position
+    assert any(layer["mark"]["type"] == "rule" for layer in layers if isinstance(layer["mark"], dict))
+    datasets = list(spec["datasets"].values())
+    assert [row["label"] for row in datasets[0]] == ["+1.000", "+0.250", "−0.125", "−0.500"]  # the bars
+
+
+def test_the_win_loss_chart_for_identical_runs_and_bad_input():
+    figure = charts.win_loss_bars(["1", "2"], [0.0, 0.0], metric="P@5", scale=1.5)
+    assert "B better on 0, worse on 0, tied on 2" in figure.alt_text and "Largest" not in figure.alt_text
+    figure.chart.to_dict()
+    figure = charts.win_loss_bars(["**bold**", "[x](http://e.org)", "q3"], [0.5, -0.5, 0.0], metric="RR")
+    assert "Largest win: the leftmost bar, +0.500. Largest loss: the rightmost bar, −0.500." in figure.alt_text
+    assert "**" not in figure.alt_text and "http" not in figure.alt_text  # file text never reaches Markdown
+    with pytest.raises(ValueError):
+        charts.win_loss_bars(["1"], [0.1, 0.2], metric="RR")
+    with pytest.raises(ValueError):
+        charts.win_loss_bars(["1"], [float("nan")], metric="RR")
+
+
+# ----------------------------------------------------------------------------
+# The command line: --compare
+# ----------------------------------------------------------------------------
+
+# 12 queries, one relevant document each: run A finds it at rank r_a, run B at rank r_b (0: not returned).
+RANKS_A = [1, 2, 3, 1, 5, 2, 1, 4, 0, 2, 3, 1]
+RANKS_B = [1, 1, 1, 1, 2, 1, 2, 1, 3, 1, 1, 1]
+
+
+def _run(ranks, tag: str, extra: str = "") -> str:
+    lines = []
+    for q, r in enumerate(ranks, 1):
+        docs = [f"m{i}" for i in range(5)]
+        if r:
+            docs[r - 1] = "hit"
+        lines += [f"q{q} Q0 {d} {i} {10 - i} {tag}\n" for i, d in enumerate(docs, 1)]
+    return "".join(lines) + extra
+
+
+def compare_cli(tmp_path, capsys, *args, run_b=None):
+    paths = {}
+    for name, content in (("qrels.txt", "".join(f"q{q} 0 hit 1\n" for q in range(1, 14))),
+                          ("a.txt", _run(RANKS_A, "a")), ("b.txt", run_b or _run(RANKS_B, "b", "q99 Q0 x 1 1 b\n"))):
+        paths[name] = tmp_path / name
+        paths[name].write_text(content)
+    try:
+        status = main([str(paths["qrels.txt"]), str(paths["a.txt"]), "--compare", str(paths["b.txt"]), *args])
+    except SystemExit as exit_:
+        status = exit_.code
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def expected_rr(ranks):
+    return [1 / r if r else 0.0 for r in ranks]
+
+
+def test_compare_json(tmp_path, capsys):
+    status, out, err = compare_cli(tmp_path, capsys, "--json", "-m", "MRR", "-m", "recall@1")
+    assert status == 0
+    result = json.loads(out)
+    assert list(result) == ["gain", "num_queries", "skipped", "compare"]
+    assert result["gain"] == "linear" and result["num_queries"] == 12
+    assert result["skipped"] == {"qrels_only": 1, "a_only": 0, "b_only": 0, "run_only": 1}  # q13; q99
+    rr = result["compare"]["RR"]
+    assert list(rr) == ["mean_a", "mean_b", "mean_diff", "ci95", "improved", "hurt", "tied", "t_test_p",
+                        "randomisation_p", "permutations", "seed"]
+    a, b = expected_rr(RANKS_A), expected_rr(RANKS_B)
+    assert rr["mean_a"] == pytest.approx(sum(a) / 12, abs=1e-15)
+    assert rr["mean_b"] == pytest.approx(sum(b) / 12, abs=1e-15)
+    assert (rr["improved"], rr["hurt"], rr["tied"]) == (8, 1, 3)  # query 7: rank 1 -> 2
+    direct = compare.compare_values(a, b)
+    assert rr["t_test_p"] == pytest.approx(direct.t_test_p, rel=1e-12)
+    assert rr["randomisation_p"] == direct.randomisation_p
+    assert rr["ci95"] == pytest.approx(list(direct.ci95), abs=1e-12)
+    assert rr["permutations"] == compare.PERMUTATIONS and rr["seed"] == compare.SEED
+    assert set(result["compare"]) == {"RR", "R@1"}
+    assert "'q13'" in err and "'q99'" in err  # the skipped queries are noted on stderr
+
+
+def test_compare_json_per_query(tmp_path, capsys):
+    _, out, _ = compare_cli(tmp_path, capsys, "--json", "--per-query", "-m", "RR")
+    per_query = json.loads(out)["per_query"]
+    assert per_query["q1"] == {"RR": 0.0} and per_query["q2"] == {"RR": pytest.approx(1 - 1 / 2)}
+    assert per_query["q9"] == {"RR": pytest.approx(1 / 3)}  # A misses, B at rank 3
+
+
+def test_compare_table(tmp_path, capsys):
+    status, out, _ = compare_cli(tmp_path, capsys, "-m", "RR", "-m", "nDCG@10")
+    assert status == 0
+    lines = out.splitlines()
+    assert lines[0].split()[0] == "qrels" and lines[1].split()[:2] == ["run", "A"]
+    assert "12 compared; skipped: 1 in neither run, 0 only in run A, 0 only in run B, 1 not judged" in out
+    header = next(line for line in lines if line.startswith("measure"))
+    assert header.split()[:4] == ["measure", "mean", "A", "mean"]
+    row = next(line for line in lines if line.startswith("RR "))
+    direct = compare.compare_values(expected_rr(RANKS_A), expected_rr(RANKS_B))
+    assert f"{direct.mean_a:.3f}" in row and compare.format_diff(direct.mean_diff) in row
+    assert row.split()[-5:] == ["8", "1", "3", compare.format_p(direct.t_test_p),
+                                compare.format_p(direct.randomisation_p)]
+    assert any(line.startswith("RR: ") for line in lines) and any(line.startswith("nDCG@10: ") for line in lines)
+
+
+def test_compare_errors(tmp_path, capsys):
+    status, _, err = compare_cli(tmp_path, capsys, "-m", "RR", run_b="q13 Q0 hit 1 1 b\n")  # A lacks q13
+    assert status == 1 and "share no judged query" in err
+    status, _, err = compare_cli(tmp_path, capsys, "-m", "RR", run_b="q99 Q0 x 1 1 b\n")  # nothing judged
+    assert status == 1 and "found no query that is also in" in err
+    status, _, err = compare_cli(tmp_path, capsys, "-m", "RR", run_b="q1 Q0 x 1 high b\n")  # score not a number
+    assert status == 1 and "b.txt, line 1" in err and "Traceback" not in err
+    status, _, err = compare_cli(tmp_path, capsys, "-m", "MAP")
+    assert status == 2
