@@ -38,6 +38,7 @@ PAGES: tuple[PageSpec, ...] = (
     PageSpec("Putting it together", "Choosing a metric", "choosing", "choosing-a-metric", "🧭"),
     PageSpec("Putting it together", "Why does my number differ?", "differ", "why-does-my-number-differ", "⚖️"),
     PageSpec("Putting it together", "Glossary", "glossary", "glossary", "📖", in_sequence=False),
+    PageSpec("Your data", "Your data", "your_data", "your-data", "📂", in_sequence=False),
     PageSpec("Practice", "Practice", "practice", "practice", "✏️", in_sequence=False),
 )
 

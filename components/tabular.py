@@ -1,0 +1,475 @@
+"""Qrels and run files written as CSV or TSV with a header, read through the TREC reader.
+
+Besides TREC format (see :mod:`components.trec`), the "your data" page
+accepts a table with a header line naming its columns, separated by commas
+(CSV) or tabs (TSV):
+
+- qrels: ``qid``, ``docid`` and ``grade``;
+- run: ``qid``, ``docid`` and ``score``.
+
+Column names are case-insensitive and may be padded with spaces; the columns
+may come in any order, and other columns (``rank``, ``tag``, ...) are
+ignored. A field may be quoted with double quotes, as spreadsheets and
+pandas write them (``"doc,7"``), on one line. Blank lines are skipped.
+
+How it reads: every data line becomes one TREC line *on the same line
+number* (the header becomes a blank line), and :func:`components.trec.read_qrels`
+or :func:`components.trec.read_run` reads the result. So ordering, ties
+(score descending, then docid descending; the rank column, if any, is
+ignored), duplicate pairs, number syntax and every message about them are
+the TREC reader's own, with the line numbers of the CSV file. Only what is
+particular to a table is checked here, with the same error,
+:class:`components.trec.TrecFormatError` (file, line, found, expected):
+
+- a missing header, or one that lacks a needed column (or names a run's
+  columns in a qrels file: the files are swapped);
+- a line with another number of fields than the header, an empty field, an
+  unclosed quote;
+- a field with a space or tab inside (TREC columns are whitespace-free),
+  a qid that starts with ``#`` (a comment in TREC format);
+- no data line after the header.
+
+A file that is not UTF-8, or holds a NUL byte, goes to the TREC reader as it
+is, which words that error. Anything without such a header is read as TREC
+format; a TREC file goes straight to the TREC reader.
+
+Two conversions give the same bytes (a test checks it on generated tables):
+a clean table (no quotes, no whitespace inside fields, every line complete)
+is converted with numpy over the bytes (about a second per million lines on
+a slow core); anything else line by line in Python, which also words every
+error.
+
+No Streamlit import here.
+"""
+from __future__ import annotations
+
+import codecs
+import csv
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal, Union
+
+import numpy as np
+
+from components import trec
+
+Kind = Literal["qrels", "run"]
+Format = Literal["trec", "csv", "tsv"]
+TableSource = Union[str, bytes, bytearray, memoryview, "os.PathLike[str]"]
+
+COLUMNS: dict[str, tuple[str, str, str]] = {"qrels": ("qid", "docid", "grade"), "run": ("qid", "docid", "score")}
+_DELIMITERS = {"csv": ",", "tsv": "\t"}
+_DELIMITER_NAMES = {",": "commas", "\t": "tabs"}
+_TREC_COLUMNS = {"qrels": len(trec.QRELS_LAYOUT.columns), "run": len(trec.RUN_LAYOUT.columns)}
+_SHOWN_CHARS = 60  # longest excerpt of a line quoted in a message
+_TREC_COLUMN_NOTE = re.compile(r" \(column \d+ of: [^()]*\)$")  # how the TREC reader names a column
+
+
+@dataclass(frozen=True)
+class Header:
+    """The header line of a table: where it is and what it names.
+
+    Attributes
+    ----------
+    line : its 1-based line number.
+    text : the line as written (without the line end).
+    delimiter : "," or a tab.
+    names : each column's name, stripped and lower-cased.
+    """
+
+    line: int
+    text: str
+    delimiter: str
+    names: tuple[str, ...]
+
+    @property
+    def format(self) -> Format:
+        return "csv" if self.delimiter == "," else "tsv"
+
+
+def detect(source: TableSource, kind: Kind) -> Format:
+    """How a qrels or run file is written: "csv", "tsv" (a table with a header) or "trec".
+
+    A file is a table when its first line that is not blank is a header: it
+    names ``qid`` and ``docid`` among fields separated by tabs or commas. A
+    first line with commas that does not split into TREC's columns is
+    treated as a table too, so that a table without a header gets a message
+    about its header rather than about TREC columns.
+
+    Examples
+    --------
+    >>> detect(b"qid,docid,grade\\n1,doc7,2\\n", "qrels"), detect(b"qid\\tdocid\\tscore\\n", "run")
+    ('csv', 'tsv')
+    >>> detect(b"1 0 doc7 2\\n", "qrels"), detect(b"1\\t0\\tdoc,7\\t2\\n", "qrels")
+    ('trec', 'trec')
+    >>> detect(b"1,doc7,2\\n", "qrels")
+    'csv'
+    """
+    _check_kind(kind)
+    first = _first_line(_bytes_of(source)[0])
+    if first is None:
+        return "trec"
+    _, line = first
+    header = _header_names(line)
+    if header is not None:
+        return "csv" if header[0] == "," else "tsv"
+    if "," in line and not line.lstrip().startswith("#") and len(line.split()) != _TREC_COLUMNS[kind]:
+        return "csv"
+    return "trec"
+
+
+def read_qrels(source: TableSource, name: str | None = None) -> trec.Qrels:
+    """Read a qrels file in TREC format, or as a CSV/TSV table with columns qid, docid, grade.
+
+    Raises :class:`components.trec.TrecFormatError`, naming the file and line.
+
+    Examples
+    --------
+    >>> qrels = read_qrels(b"qid,docid,grade\\n1,doc7,2\\n\\n007,doc3,0\\n")
+    >>> qrels.qids, qrels.grade.tolist(), qrels.line.tolist()
+    (('1', '007'), [2, 0], [2, 4])
+    >>> read_qrels(b"qid,docid,grade\\n1,doc7,high\\n", name="q.csv")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    components.trec.TrecFormatError: q.csv, line 2: found grade 'high'; expected a whole number ... (column 3 of the header 'qid,docid,grade')
+    """
+    data, name = _bytes_of(source, name, "qrels")
+    return _read(data, name, "qrels")
+
+
+def read_run(source: TableSource, name: str | None = None) -> trec.Run:
+    """Read a run file in TREC format, or as a CSV/TSV table with columns qid, docid, score.
+
+    The order is trec_eval's: score descending, ties by docid descending.
+
+    Raises :class:`components.trec.TrecFormatError`, naming the file and line.
+
+    Examples
+    --------
+    >>> run = read_run(b"qid\\tdocid\\tscore\\nq1\\ta\\t0.5\\nq1\\tb\\t0.5\\nq1\\tc\\t0.9\\n")
+    >>> [d.decode() for d in run.docids], run.line.tolist()
+    (['c', 'b', 'a'], [4, 3, 2])
+    """
+    data, name = _bytes_of(source, name, "run")
+    return _read(data, name, "run")
+
+
+def load(qrels: TableSource, run: TableSource, complete: bool = False, gain: str | None = None,
+         qrels_name: str | None = None, run_name: str | None = None) -> trec.JudgedRun:
+    """Read both files (TREC, CSV or TSV, each on its own) and join them: :func:`components.trec.load` for tables.
+
+    When ``gain`` is given, the grades are also checked to fit it
+    (:func:`components.trec.check_gain_fits`).
+
+    Examples
+    --------
+    >>> judged = load(b"qid,docid,grade\\n1,a,1\\n", b"1 Q0 a 1 0.5 r\\n1 Q0 b 2 0.9 r\\n")
+    >>> judged.ranking(0)
+    [('b', 0.9, 0), ('a', 0.5, 1)]
+    """
+    judgments = read_qrels(qrels, qrels_name)
+    if gain is not None:
+        trec.check_gain_fits(judgments, gain)
+    return trec.judge(judgments, read_run(run, run_name), complete)
+
+
+def to_trec(source: TableSource, kind: Kind, name: str | None = None) -> bytes:
+    """A table as TREC text, line for line (the header and blank lines become blank lines).
+
+    Only the table's own rules are checked here (see the module's
+    docstring); numbers are copied as written, for the TREC reader to check.
+
+    Examples
+    --------
+    >>> to_trec(b'docid,score,qid\\n"d,1",2.5,q1\\r\\n', "run").decode().split("\\n")
+    ['', 'q1 Q0 d,1 0 2.5 table', '']
+    """
+    _check_kind(kind)
+    data, name = _bytes_of(source, name, kind)
+    return _table_to_trec(data, name, kind)[0]
+
+
+# ----------------------------------------------------------------------------
+# Inside
+# ----------------------------------------------------------------------------
+
+def _check_kind(kind: str) -> None:
+    if kind not in COLUMNS:
+        raise ValueError(f"kind must be 'qrels' or 'run', got {kind!r}")
+
+
+def _bytes_of(source: TableSource, name: str | None = None, default: str = "file") -> tuple[bytes, str]:
+    """The bytes of a path, or of str/bytes content; and a name for messages."""
+    if isinstance(source, os.PathLike):
+        return Path(source).read_bytes(), name or os.fspath(source)
+    if isinstance(source, str):
+        return source.encode("utf-8", "surrogatepass"), name or default
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return bytes(source), name or default
+    raise TypeError(f"expected a path, bytes or str, got {type(source).__name__}")
+
+
+def _read(data: bytes, name: str, kind: Kind) -> trec.Qrels | trec.Run:
+    reader = trec.read_qrels if kind == "qrels" else trec.read_run
+    if detect(data, kind) == "trec":
+        return reader(data, name)
+    converted, header = _table_to_trec(data, name, kind)
+    try:
+        return reader(converted, name)
+    except trec.TrecFormatError as err:
+        raise _in_table_terms(err, header, kind) from None
+
+
+def _table_to_trec(data: bytes, name: str, kind: Kind) -> tuple[bytes, Header]:
+    """The table as TREC text (the fast conversion when it applies, else the line-by-line one), and its header."""
+    text = _decoded(data, name, kind)
+    header = _find_header(text, name, kind)
+    fast = _converted_fast(data.removeprefix(codecs.BOM_UTF8), header, kind)
+    return (fast if fast is not None else _converted(text, header, name, kind)), header
+
+
+def _decoded(data: bytes, name: str, kind: Kind) -> str:
+    """The text of a table; bytes that are not UTF-8 text go to the TREC reader, which words the error."""
+    if data.startswith(codecs.BOM_UTF8):
+        data = data[len(codecs.BOM_UTF8):]
+    try:
+        if b"\x00" not in data:
+            return data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    (trec.read_qrels if kind == "qrels" else trec.read_run)(data, name)  # raises its UTF-8 or NUL error
+    raise trec.TrecFormatError(name, 1, "bytes that are not UTF-8 text", "UTF-8 text")  # not reached
+
+
+def _first_line(data: bytes | str) -> tuple[int, str] | None:
+    """(1-based number, text) of the first line that is not blank, or None (reads no further than that line)."""
+    if isinstance(data, str):
+        data = data.encode("utf-8", "surrogatepass")
+    if data.startswith(codecs.BOM_UTF8):
+        data = data[len(codecs.BOM_UTF8):]
+    start, number = 0, 1
+    while start < len(data):
+        end = data.find(b"\n", start)
+        end = len(data) if end < 0 else end
+        line = data[start:end]
+        if line.strip():
+            return number, line.decode("utf-8", "replace").rstrip("\r")
+        start, number = end + 1, number + 1
+    return None
+
+
+def _header_names(line: str) -> tuple[str, tuple[str, ...]] | None:
+    """(delimiter, names) when ``line`` names qid and docid among tab- or comma-separated fields."""
+    for delimiter in ("\t", ","):
+        if delimiter in line:
+            try:
+                fields = next(csv.reader([line], delimiter=delimiter))
+            except csv.Error:
+                continue
+            names = tuple(f.strip().lower() for f in fields)
+            if "qid" in names and "docid" in names:
+                return delimiter, names
+    return None
+
+
+def _find_header(text: str, name: str, kind: Kind) -> Header:
+    """The table's header, checked to name this kind's columns once each; else TrecFormatError."""
+    first = _first_line(text)
+    if first is None:
+        raise trec.TrecFormatError(name, max(text.count("\n"), 1), "an empty file (end of file)",
+                                   f"a header line such as '{','.join(COLUMNS[kind])}', then data lines")
+    number, line = first
+    found = _header_names(line)
+    wanted = COLUMNS[kind]
+    if found is None:
+        raise trec.TrecFormatError(
+            name, number, f"a comma-separated first line without a header: {_show(line)}",
+            f"a first line naming the columns, such as '{','.join(wanted)}' "
+            f"(or TREC format: {_trec_layout(kind).describe()})")
+    delimiter, names = found
+    header = Header(number, line, delimiter, names)
+    other_kind = "run" if kind == "qrels" else "qrels"
+    missing = [c for c in wanted if c not in names]
+    if missing:
+        hint = ""
+        if all(c in names for c in COLUMNS[other_kind]):
+            hint = f" (those are the columns of a {other_kind} file: are the two files swapped?)"
+        raise trec.TrecFormatError(
+            name, number, f"a header without the column {missing[0]!r}: {_show(line)}{hint}",
+            f"a header naming the columns {', '.join(wanted)} (in any order)")
+    repeated = [c for c in wanted if names.count(c) > 1]
+    if repeated:
+        raise trec.TrecFormatError(name, number, f"the column {repeated[0]!r} twice in the header {_show(line)}",
+                                   f"each of {', '.join(wanted)} once")
+    return header
+
+
+def _converted(text: str, header: Header, name: str, kind: Kind) -> bytes:
+    """TREC lines for the table's data lines, each on its own line number.
+
+    The loop is kept lean (about a second per million lines): a line is
+    looked at closely (:func:`_check_line`) only when something about it is
+    off: a quote, the wrong number of fields, an empty field, a ``#`` or
+    whitespace where the file has any.
+    """
+    qp, dp, vp = (header.names.index(c) for c in COLUMNS[kind])
+    width = len(header.names)
+    delimiter = header.delimiter
+    template = "{} 0 {} {}" if kind == "qrels" else "{} Q0 {} 0 {} table"
+    lines = text.split("\n")
+    body = text[sum(len(line) + 1 for line in lines[:header.line]):]
+    spaces = any(c in body for c in " \t\v\f\r" if c != delimiter)  # else no field can hold whitespace
+    out = [""] * header.line
+    for number in range(header.line + 1, len(lines) + 1):
+        line = lines[number - 1]
+        if spaces:
+            line = line.rstrip("\r")
+            if not line.strip():
+                out.append("")
+                continue
+        elif not line:
+            out.append("")
+            continue
+        fields = line.split(delimiter)
+        if len(fields) != width or '"' in line:
+            fields = _check_line(line, fields, header, name, number)
+        qid, docid, value = fields[qp], fields[dp], fields[vp]
+        if spaces:
+            qid, docid, value = qid.strip(), docid.strip(), value.strip()
+        if not (qid and docid and value) or qid[0] == "#" or (spaces and (
+                len(qid.split()) > 1 or len(docid.split()) > 1 or len(value.split()) > 1)):
+            _check_fields(kind, (qid, docid, value), (qp, dp, vp), header, name, number, line)
+        out.append(template.format(qid, docid, value))
+    if len(out) == header.line or not any(out[header.line:]):
+        each = "judgment" if kind == "qrels" else "result"
+        raise trec.TrecFormatError(name, len(lines) - (lines[-1] == "" and len(lines) > 1),
+                                   "only a header (end of file)", f"data lines after the header, one per {each}")
+    return "\n".join(out).encode("utf-8")
+
+
+def _converted_fast(data: bytes, header: Header, kind: Kind, chunk_lines: int = 1 << 20) -> bytes | None:
+    """What :func:`_converted` gives, computed with numpy over the bytes; None when it does not apply.
+
+    It applies to clean tables: no quote, no whitespace but the line ends
+    (LF or CRLF) and a tab delimiter, exactly the header's number of fields
+    on every line that is not blank, no empty field, no qid starting with
+    ``#``. Anything else goes to :func:`_converted`, which words the errors.
+    Each output line is a gather of byte ranges (fields and fixed pieces),
+    done ``chunk_lines`` lines at a time to bound the index arrays.
+    """
+    delimiter = header.delimiter.encode()
+    others = [c for c in (b" ", b"\t", b"\v", b"\f", b'"') if c != delimiter]
+    if any(c in data for c in others) or data.count(b"\r") != data.count(b"\r\n"):
+        return None
+    buf = np.frombuffer(data, dtype=np.uint8)
+    newlines = np.flatnonzero(buf == ord("\n"))
+    starts = np.r_[0, newlines + 1]
+    ends = np.r_[newlines, buf.size]
+    crlf = ends > starts
+    crlf[crlf] = buf[ends[crlf] - 1] == ord("\r")
+    ends = ends - crlf
+    number = np.arange(1, starts.size + 1)
+    data_line = (number > header.line) & (ends > starts)
+    cuts = np.flatnonzero(buf == delimiter[0])
+    first = np.searchsorted(cuts, starts)
+    width = len(header.names)
+    if not data_line.any() or np.any((np.searchsorted(cuts, ends) - first)[data_line] != width - 1):
+        return None
+    rows = np.flatnonzero(data_line)
+    field_start = np.empty((rows.size, width), dtype=np.int64)
+    field_end = np.empty((rows.size, width), dtype=np.int64)
+    field_start[:, 0] = starts[rows]
+    field_end[:, -1] = ends[rows]
+    if width > 1:
+        between = cuts[first[rows][:, None] + np.arange(width - 1)]
+        field_end[:, :-1] = between
+        field_start[:, 1:] = between + 1
+    keep = [header.names.index(c) for c in COLUMNS[kind]]
+    start, end = field_start[:, keep], field_end[:, keep]
+    if np.any(end <= start) or np.any(buf[start[:, 0]] == ord("#")):
+        return None
+    pieces = (b" 0 ", b" ", b"\n") if kind == "qrels" else (b" Q0 ", b" 0 ", b" table\n")
+    constants = b"".join(pieces) + b"\n"
+    src = np.concatenate([buf, np.frombuffer(constants, dtype=np.uint8)])
+    at = np.cumsum([buf.size, *(len(p) for p in pieces)])  # where each constant piece starts in src
+    newline_only = at[3]
+    # per line, 6 segments: field, piece, field, piece, field, piece; a line that is not data: a newline only
+    seg_start = np.zeros((starts.size, 6), dtype=np.int64)
+    seg_len = np.zeros((starts.size, 6), dtype=np.int64)
+    seg_start[:, 0], seg_len[:, 0] = newline_only, 1
+    seg_start[rows, 0::2] = start
+    seg_len[rows, 0::2] = end - start
+    seg_start[rows, 1::2] = at[:3]
+    seg_len[rows, 1::2] = [len(p) for p in pieces]
+    out = []
+    for lo in range(0, starts.size, chunk_lines):
+        s_start, s_len = seg_start[lo:lo + chunk_lines].ravel(), seg_len[lo:lo + chunk_lines].ravel()
+        offsets = np.cumsum(s_len) - s_len
+        index = np.repeat(s_start - offsets, s_len) + np.arange(int(s_len.sum()))
+        out.append(src[index].tobytes())
+    return b"".join(out)[:-1]  # every line got a newline; the text's last line has none
+
+
+def _check_line(line: str, fields: list[str], header: Header, name: str, number: int) -> list[str]:
+    """A data line's fields, unquoted; TrecFormatError unless there are as many as the header names."""
+    if '"' in line:
+        fields = _fields(line, header.delimiter, name, number)
+    if len(fields) != len(header.names):
+        raise trec.TrecFormatError(
+            name, number, f"{len(fields)} field{'s' * (len(fields) != 1)} in {_show(line)}",
+            f"{len(header.names)} fields separated by {_DELIMITER_NAMES[header.delimiter]}, as in the header on "
+            f"line {header.line}: {_show(header.text)}")
+    return fields
+
+
+def _check_fields(kind: Kind, values, positions, header: Header, name: str, number: int, line: str) -> None:
+    """Raise TrecFormatError for the first field of a line that TREC format cannot hold."""
+    for column, field, position in zip(COLUMNS[kind], values, positions):
+        _check_field(column, field, position, header, name, number, line)
+
+
+def _fields(line: str, delimiter: str, name: str, number: int) -> list[str]:
+    """A data line's fields; quoted fields (double quotes) are unquoted."""
+    if '"' not in line:
+        return line.split(delimiter)
+    try:
+        return next(csv.reader([line], delimiter=delimiter, strict=True))
+    except csv.Error:
+        raise trec.TrecFormatError(name, number, f"a quote that is not closed, or text after a closing quote, "
+                                                 f"in {_show(line)}",
+                                   'fields quoted as "...", each closed on its own line') from None
+
+
+def _check_field(column: str, field: str, position: int, header: Header, name: str, number: int,
+                 line: str) -> None:
+    where = f"column {position + 1} of the header {_show(header.text)}"
+    if not field:
+        raise trec.TrecFormatError(name, number, f"an empty {column} in {_show(line)}", f"a {column} ({where})")
+    if column == "qid" and field.startswith("#"):
+        raise trec.TrecFormatError(name, number, f"qid {_show(field)}",
+                                   "a qid that does not start with '#' (in TREC format, '#' starts a comment)")
+    if len(field.split()) > 1:
+        raise trec.TrecFormatError(name, number, f"{column} {_show(field)} with a space or tab inside",
+                                   f"a {column} without spaces or tabs (TREC ids and numbers are whitespace-free)")
+
+
+def _in_table_terms(err: trec.TrecFormatError, header: Header, kind: Kind) -> trec.TrecFormatError:
+    """The TREC reader's error, its column named as the table's header names it (file and line unchanged)."""
+    expected = err.expected
+    match = _TREC_COLUMN_NOTE.search(expected)
+    if match:
+        column = COLUMNS[kind][2]
+        expected = (expected[:match.start()]
+                    + f" (column {header.names.index(column) + 1} of the header {_show(header.text)})")
+    return trec.TrecFormatError(err.file, err.line, err.found, expected)
+
+
+def _trec_layout(kind: Kind):
+    return trec.QRELS_LAYOUT if kind == "qrels" else trec.RUN_LAYOUT
+
+
+def _show(text: str) -> str:
+    """A line or field, quoted for a message (shortened; tabs and other controls escaped)."""
+    return repr(text if len(text) <= _SHOWN_CHARS else text[:_SHOWN_CHARS] + "…")

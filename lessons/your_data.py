@@ -1,0 +1,515 @@
+"""Your data: upload qrels and a run, see trec_eval's numbers per query, open any query in the ranking editor.
+
+Data flow (one direction):
+
+- the two uploaders and the "use the sample files" button hand the bytes to
+  :func:`receive`, the only writer of ``state.YOUR_DATA_QRELS`` and
+  ``state.YOUR_DATA_RUN`` (a page test sets those keys itself);
+- :func:`current_files` reads a new pair once (a status box shows the steps),
+  through :mod:`components.tabular` (TREC, CSV or TSV) and
+  :func:`components.trec.judge`, cached by the files' SHA-256 so that moving k
+  or changing a measure never reads a file again;
+- a pair that reads cleanly becomes ``state.YOUR_DATA_LOADED``, what the page
+  shows; a pair that fails leaves it as it was and is kept, with the reader's
+  message, in ``state.YOUR_DATA_FAILED``.
+
+Text from the files (ids, file names, the reader's messages, which quote
+lines) is never rendered as HTML or Markdown: it goes into dataframes,
+select boxes, ``st.code`` blocks, the editor (which sets ``textContent``) or
+Markdown code spans built by :func:`literal`.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from components import charts, metrics, state, tabular, trec
+from components.formatting import fmt
+from components.measures import evaluate, parse_measure
+from components.ranking_editor import EditorItem, describe_change, ranking_editor, set_editor_state
+from components.widgets import chart_scale, show_figure
+from lessons import prose
+
+NAME = "your_data"
+ASSETS = Path(__file__).resolve().parents[1] / "assets"
+SAMPLE_QRELS = ASSETS / "sample_qrels.txt"
+SAMPLE_RUN = ASSETS / "sample_run.txt"
+
+KINDS = ("qrels", "run")
+RECEIVED = {"qrels": state.YOUR_DATA_QRELS, "run": state.YOUR_DATA_RUN}
+UPLOADERS = {"qrels": state.YOUR_DATA_QRELS_UPLOADER, "run": state.YOUR_DATA_RUN_UPLOADER}
+UPLOADER_LABELS = {"qrels": "1. Qrels: the judgments", "run": "2. Run: your system's results"}
+
+DEFAULT_K = 10
+MAX_K = 1000
+POOL = 20  # the run's top results opened in the editor
+TRAY_MAX = 30  # relevant judged documents not returned, shown in the tray
+GRADE_LIMITS = (-10, 10)  # grades the editor shows as badges; others are named in the title and keep their value
+CURVE_POINTS = 100  # at most this many k on the Recall@k / hit rate@k chart
+# measure families offered, with their canonical names ("k" stands for the chosen k)
+FAMILIES = {"R": "R@k", "Success": "Success@k", "P": "P@k", "RR": "RR", "RR@k": "RR@k", "nDCG": "nDCG@k",
+            "DCG": "DCG@k"}
+DEFAULT_FAMILIES = ["R", "Success", "RR", "nDCG"]
+GAIN_CHOICES = ("linear", "exponential")  # linear first: trec_eval's, the page's default
+
+
+# ----------------------------------------------------------------------------
+# Receiving files and reading them (cached by content hash)
+# ----------------------------------------------------------------------------
+
+def upload_record(name: str, data: bytes) -> dict:
+    """What the page keeps of a received file: its name, its bytes and their SHA-256 (hex)."""
+    data = bytes(data)
+    return {"name": str(name), "data": data, "sha256": hashlib.sha256(data).hexdigest()}
+
+
+def receive(kind: str, name: str, data: bytes) -> None:
+    """Hand a received file to the page: the one way uploaded bytes reach session state."""
+    if kind not in RECEIVED:
+        raise ValueError(f"kind must be 'qrels' or 'run', got {kind!r}")
+    st.session_state[RECEIVED[kind]] = upload_record(name, data)
+
+
+def _take_upload(kind: str, uploaded, key: str) -> None:
+    """Receive the uploader's file once (its file_id tells a new upload from the same one rerun)."""
+    seen = key + state.YOUR_DATA_SEEN_SUFFIX
+    if uploaded is not None and st.session_state.get(seen) != uploaded.file_id:
+        st.session_state[seen] = uploaded.file_id
+        receive(kind, uploaded.name, uploaded.getvalue())
+
+
+def _use_samples() -> None:
+    receive("qrels", SAMPLE_QRELS.name, SAMPLE_QRELS.read_bytes())
+    receive("run", SAMPLE_RUN.name, SAMPLE_RUN.read_bytes())
+    rounds = st.session_state.get(state.YOUR_DATA_UPLOAD_ROUND, 0)
+    st.session_state[state.YOUR_DATA_UPLOAD_ROUND] = rounds + 1  # new uploader keys: both uploaders empty
+
+
+@st.cache_resource(max_entries=4, show_spinner=False)
+def _read(kind: str, sha256: str, name: str, _data: bytes) -> trec.Qrels | trec.Run:
+    """One file, parsed (TREC, CSV or TSV); cached by (kind, content hash, name), never by the bytes."""
+    return (tabular.read_qrels if kind == "qrels" else tabular.read_run)(_data, name)
+
+
+@st.cache_resource(max_entries=4, show_spinner=False)
+def _judge(files: tuple[str, str, str, str], _qrels: bytes, _run: bytes) -> trec.JudgedRun:
+    """The run joined with its qrels; ``files`` is (qrels hash, qrels name, run hash, run name)."""
+    qsha, qname, rsha, rname = files
+    return trec.judge(_read("qrels", qsha, qname, _qrels), _read("run", rsha, rname, _run))
+
+
+@st.cache_resource(max_entries=32, show_spinner="Evaluating the measures…")
+def _evaluate(files: tuple[str, str, str, str], names: tuple[str, ...], gain: str,
+              _judged: trec.JudgedRun) -> dict[str, np.ndarray]:
+    """Per-query values of each measure (the engine's, as the command line computes them)."""
+    return evaluate(_judged.queries, names, gain)
+
+
+@st.cache_resource(max_entries=16, show_spinner="Computing Recall@k and hit rate@k for every k…")
+def _curves(files: tuple[str, str, str, str], ks: tuple[int, ...],
+            _judged: trec.JudgedRun) -> tuple[list[float], list[float]]:
+    """Mean Recall@k and hit rate@k at each k."""
+    qs = _judged.queries
+    return ([float(metrics.recall(qs, k).mean()) for k in ks], [float(metrics.success(qs, k).mean()) for k in ks])
+
+
+def files_key(qrels: dict, run: dict) -> tuple[str, str, str, str]:
+    """What identifies a pair of received files: (qrels SHA-256, qrels name, run SHA-256, run name)."""
+    return qrels["sha256"], qrels["name"], run["sha256"], run["name"]
+
+
+def loaded_judged(loaded: dict) -> trec.JudgedRun:
+    """The loaded pair, joined (from the cache; read again only if the cache let it go)."""
+    return _judge(loaded["key"], loaded["qrels"]["data"], loaded["run"]["data"])
+
+
+def _attempt(qrels: dict, run: dict) -> None:
+    """Read a new pair, showing each step; on success it becomes what the page shows."""
+    key = files_key(qrels, run)
+    step = "read"
+    with st.status(prose.section(NAME, "Reading"), expanded=False) as status:
+        try:
+            for kind, record in (("qrels", qrels), ("run", run)):
+                parsed = _read(kind, record["sha256"], record["name"], record["data"])
+                status.write(f"{kind}: {len(parsed.line):,} lines of data, {len(parsed.qids):,} queries")
+            step = "join"
+            judged = _judge(key, qrels["data"], run["data"])
+            status.write(f"joined: {len(judged.qids):,} queries in both files")
+        except (ValueError, MemoryError) as err:  # TrecFormatError is a ValueError
+            st.session_state[state.YOUR_DATA_FAILED] = {"key": key, "message": str(err) or type(err).__name__,
+                                                        "step": step}
+            status.update(label=prose.section(NAME, "Read failed"), state="error")
+            return
+        status.update(label=prose.section(NAME, "Read done"), state="complete")
+    st.session_state[state.YOUR_DATA_LOADED] = {"key": key, "qrels": qrels, "run": run}
+    st.session_state[state.YOUR_DATA_FAILED] = None
+
+
+def current_files() -> tuple[dict | None, dict | None]:
+    """(the loaded pair or None, the failed latest pair or None), reading a new pair once."""
+    qrels, run = (st.session_state.get(RECEIVED[kind]) for kind in KINDS)
+    if qrels is not None and run is not None:
+        key = files_key(qrels, run)
+        loaded, failed = st.session_state.get(state.YOUR_DATA_LOADED), st.session_state.get(state.YOUR_DATA_FAILED)
+        if (loaded is None or loaded["key"] != key) and (failed is None or failed["key"] != key):
+            _attempt(qrels, run)
+    failed = st.session_state.get(state.YOUR_DATA_FAILED)
+    latest = files_key(qrels, run) if qrels is not None and run is not None else None
+    return st.session_state.get(state.YOUR_DATA_LOADED), failed if failed and failed["key"] == latest else None
+
+
+# ----------------------------------------------------------------------------
+# Pure helpers
+# ----------------------------------------------------------------------------
+
+def literal(text: str) -> str:
+    """Markdown that shows ``text`` exactly as written: an inline code span (no Markdown, no HTML inside).
+
+    The fence is one backtick longer than the longest run of backticks in
+    the text, and padded with a space each side (CommonMark strips exactly
+    one).
+    """
+    text = " ".join(str(text).splitlines()) or " "
+    longest, run = 0, 0
+    for ch in text:
+        run = run + 1 if ch == "`" else 0
+        longest = max(longest, run)
+    fence = "`" * (longest + 1)
+    return f"{fence} {text} {fence}"
+
+
+def measure_names(families, k: int) -> tuple[str, ...]:
+    """The canonical names of the chosen families at cutoff k (R@10, RR, RR@10, ...)."""
+    return tuple(parse_measure(FAMILIES[f].replace("@k", f"@{k}")).name for f in families)
+
+
+def shown_name(name: str, gain: str) -> str:
+    """A measure's name as a label, with the gain named next to nDCG and DCG."""
+    return f"{name} ({gain} gain)" if "DCG" in name else name
+
+
+def mean_name(name: str, gain: str) -> str:
+    """The label of a measure's mean: MRR for RR, the measure's own name otherwise (gain named)."""
+    return "M" + name if name.startswith("RR") else shown_name(name, gain)
+
+
+def per_query_table(judged: trec.JudgedRun, values: dict[str, np.ndarray], k: int) -> pd.DataFrame:
+    """One row per evaluated query: its values, counts and a short note on why it scores 0 (if it does)."""
+    qs = judged.queries
+    n_relevant = metrics.num_relevant(qs).astype(np.int64)
+    returned = np.bincount(qs.qidx, minlength=qs.n_queries)
+    first = metrics.first_hit_rank(qs)
+    notes = np.full(qs.n_queries, "", dtype=object)
+    notes[first > k] = prose.section(NAME, "Note below k")
+    notes[np.isinf(first)] = prose.section(NAME, "Note none returned")
+    notes[n_relevant == 0] = prose.section(NAME, "Note no relevant")
+    table = pd.DataFrame({"query": list(judged.qids)})
+    for name, column in values.items():
+        table[name] = column
+    table["relevant judged"] = n_relevant
+    table["returned"] = returned
+    table["first relevant at"] = pd.array([int(r) if np.isfinite(r) else None for r in first.tolist()], dtype="Int64")
+    table["note"] = notes
+    return table
+
+
+def curve_ks(k: int, depth: int) -> tuple[int, ...]:
+    """The k on the Recall@k / hit rate@k chart: 1 to max(20, 2k) (and no deeper than the run), k included.
+
+    Beyond CURVE_POINTS values, evenly spaced ones (k always among them).
+
+    Examples
+    --------
+    >>> curve_ks(5, 30)[-1], len(curve_ks(5, 30)), curve_ks(300, 1000)[-1], 300 in curve_ks(300, 1000)
+    (20, 20, 600, True)
+    """
+    top = max(min(max(20, 2 * k), max(depth, 1)), k)
+    ks = list(range(1, top + 1))
+    if len(ks) > CURVE_POINTS:
+        ks = sorted({int(round(x)) for x in np.linspace(1, top, CURVE_POINTS)} | {k})
+    return tuple(ks)
+
+
+def _query_docs(judged: trec.JudgedRun, q: int) -> dict[str, int]:
+    """docid -> judged grade of every judged document of evaluated query q."""
+    mask = judged.queries.judged_qidx == q
+    return {d.decode("utf-8"): int(g) for d, g in zip(judged.judged_docids[mask].tolist(),
+                                                      judged.queries.judged_grade[mask].tolist())}
+
+
+# ----------------------------------------------------------------------------
+# Page sections
+# ----------------------------------------------------------------------------
+
+def _files_section() -> tuple[dict | None, dict | None]:
+    st.markdown(prose.section(NAME, "Uploads"))
+    upload_round = st.session_state.get(state.YOUR_DATA_UPLOAD_ROUND, 0)
+    columns = st.columns(2, gap="large")
+    for column, kind in zip(columns, KINDS):
+        key = f"{UPLOADERS[kind]}.{upload_round}"
+        with column:
+            uploaded = st.file_uploader(UPLOADER_LABELS[kind], type=None, key=key,
+                                        help=f"TREC format, or CSV/TSV with a header: "
+                                             f"{', '.join(tabular.COLUMNS[kind])}.")
+            _take_upload(kind, uploaded, key)
+            received = st.session_state.get(RECEIVED[kind])
+            if received is None:
+                st.caption(prose.section(NAME, f"Waiting {kind}"))
+            else:
+                st.caption(f"Received: {literal(received['name'])} ({len(received['data']):,} bytes)")
+    button, note = st.columns([1, 3], vertical_alignment="center")
+    button.button("Use the sample files", key=state.YOUR_DATA_SAMPLES, on_click=_use_samples, icon="🧪",
+                  width="stretch")
+    note.caption(prose.section(NAME, "Samples"))
+    st.caption(prose.text(NAME, "Limit", limit=st.get_option("server.maxUploadSize")))
+    with st.expander("Accepted formats, and how the run is ordered", icon="📄"):
+        st.markdown(prose.section(NAME, "Formats"))
+    loaded, failed = current_files()
+    if failed is not None:
+        with st.container(border=True, key="your-data-error"):
+            st.error(prose.section(NAME, "Error heading"), icon="🚫")
+            st.code(failed["message"], language=None, wrap_lines=True)
+            if failed["step"] == "join" and "no query that is also in" in failed["message"]:
+                st.markdown(prose.section(NAME, "No common query"))
+            st.caption(prose.section(NAME, "Error kept" if loaded is not None else "Error nothing before"))
+    return loaded, failed
+
+
+def _settings(judged: trec.JudgedRun, qrels: trec.Qrels) -> tuple[int, list[str], str]:
+    st.subheader("What to measure")
+    st.markdown(prose.section(NAME, "Settings intro"))
+    st.session_state.setdefault(state.YOUR_DATA_K, DEFAULT_K)
+    st.session_state.setdefault(state.YOUR_DATA_MEASURES, list(DEFAULT_FAMILIES))
+    st.session_state.setdefault(state.YOUR_DATA_GAIN, "linear")
+    left, middle = st.columns([1, 3], gap="medium")
+    k = int(left.number_input("The k your pipeline consumes", min_value=1, max_value=MAX_K, step=1,
+                              key=state.YOUR_DATA_K, help=prose.section(NAME, "K help")))
+    families = middle.multiselect("Measures", list(FAMILIES), key=state.YOUR_DATA_MEASURES,
+                                  format_func=lambda f: measure_names([f], k)[0],
+                                  help=prose.section(NAME, "Measures help"))
+    gain_column, note_column = st.columns([1.7, 2.3], gap="medium", vertical_alignment="bottom")
+    gain = gain_column.segmented_control("nDCG and DCG gain", GAIN_CHOICES, key=state.YOUR_DATA_GAIN,
+                                         required=True, format_func=lambda g: f"{g} ({metrics.GAIN_FORMULAS[g]})")
+    try:
+        trec.check_gain_fits(qrels, gain)
+    except trec.TrecFormatError as err:
+        st.warning(prose.section(NAME, "Gain too large"), icon="⚠️")
+        st.code(str(err), language=None, wrap_lines=True)
+        gain = "linear"
+    who = prose.section(NAME, "Gain linear" if gain == "linear" else "Gain exponential")
+    note_column.caption(prose.text(NAME, "Gain note", gain=gain, formula=metrics.GAIN_FORMULAS[gain], who=who))
+    return k, [f for f in FAMILIES if f in families], gain  # the table's columns in a fixed order
+
+
+def _summary(loaded: dict, judged: trec.JudgedRun, qrels: trec.Qrels, values: dict[str, np.ndarray],
+             gain: str) -> None:
+    st.subheader("Results")
+    formats = {kind: tabular.detect(loaded[kind]["data"], kind).upper() for kind in KINDS}
+    st.caption(prose.text(NAME, "Files shown", qrels=literal(loaded["qrels"]["name"]), judgments=f"{len(qrels.line):,}",
+                          run=literal(loaded["run"]["name"]), results=f"{judged.queries.qidx.size:,}",
+                          formats=formats["qrels"] if formats["qrels"] == formats["run"]
+                          else f"{formats['qrels']} and {formats['run']}"))
+    names = list(values)
+    cards = st.container(key="your-data-means").columns([1] + [1.6 if "DCG" in name else 1 for name in names])
+    cards[0].metric("Queries evaluated", f"{len(judged.qids):,}")
+    for column, name in zip(cards[1:], names):
+        column.metric(mean_name(name, gain), fmt(float(values[name].mean())),
+                      help=f"The mean of the per-query {shown_name(name, gain)} over the evaluated queries.")
+    skipped = judged.skipped
+    with st.container(border=True):
+        st.markdown(prose.text(NAME, "Counts", evaluated=f"{len(judged.qids):,}",
+                               qrels_only=f"{skipped['qrels_only']:,}", run_only=f"{skipped['run_only']:,}"))
+        st.caption(prose.section(NAME, "Skip reason"))
+        empty = int((metrics.num_relevant(judged.queries) == 0).sum())
+        if empty:
+            st.caption(prose.text(NAME, "No relevant", count=f"{empty:,}"))
+        if judged.qrels_only or judged.run_only:
+            with st.expander(prose.section(NAME, "Skipped list")):
+                reasons = ([prose.section(NAME, "Reason qrels only")] * len(judged.qrels_only)
+                           + [prose.section(NAME, "Reason run only")] * len(judged.run_only))
+                st.dataframe(pd.DataFrame({"query": [*judged.qrels_only, *judged.run_only], "why skipped": reasons}),
+                             hide_index=True, width="stretch", height=min(38 + 35 * len(reasons), 300))
+
+
+def _select_row(qids: tuple[str, ...]) -> None:
+    """The table's selection callback: a clicked row opens that query below."""
+    selection = st.session_state.get(state.YOUR_DATA_TABLE)
+    rows = selection.selection.rows if selection is not None else []
+    if rows:
+        st.session_state[state.YOUR_DATA_QUERY] = qids[rows[0]]
+
+
+def _per_query(judged: trec.JudgedRun, values: dict[str, np.ndarray], families: list[str], k: int, gain: str,
+               files) -> None:
+    table = per_query_table(judged, values, k)
+    tab_table, tab_spread, tab_k = st.tabs(["Per-query table", "Distribution", "Recall@k and hit rate@k by k"])
+    with tab_table:
+        st.caption(prose.section(NAME, "Table intro"))
+        config = {name: st.column_config.NumberColumn(shown_name(name, gain), format="%.3f") for name in values}
+        with st.container(key="your-data-table"):  # a CSS class for browser tests
+            st.dataframe(table, key=state.YOUR_DATA_TABLE, on_select=functools.partial(_select_row, judged.qids),
+                         selection_mode="single-row", hide_index=True, width="stretch",
+                         height=min(38 + 35 * len(table), 420), column_config=config)
+        st.download_button("Download the table (CSV)", table.to_csv(index=False), file_name="per_query.csv",
+                           mime="text/csv", key=state.YOUR_DATA_DOWNLOAD, on_click="ignore", icon="⬇️")
+    with tab_spread:
+        st.caption(prose.section(NAME, "Distribution intro"))
+        if st.session_state.get(state.YOUR_DATA_SHOWN_MEASURE) not in families:
+            st.session_state[state.YOUR_DATA_SHOWN_MEASURE] = families[0]
+        family = st.segmented_control("Measure", families, key=state.YOUR_DATA_SHOWN_MEASURE, required=True,
+                                      format_func=lambda f: shown_name(measure_names([f], k)[0], gain))
+        shown = measure_names([family], k)[0]
+        show_figure(charts.per_query_distribution(values[shown], metric=shown_name(shown, gain),
+                                                  scale=chart_scale()), key="your_data.distribution")
+    with tab_k:
+        st.caption(prose.section(NAME, "By k intro"))
+        depth = int(judged.queries.rank.max()) if judged.queries.rank.size else 1
+        ks = curve_ks(k, depth)
+        recall, hit_rate = _curves(files, ks, judged)
+        show_figure(charts.metric_by_k(ks, {"mean Recall@k": recall, "hit rate@k": hit_rate},
+                                       metric="mean over queries", current_k=k, scale=chart_scale(),
+                                       step=len(ks) == ks[-1]), key="your_data.by_k")
+
+
+# ----------------------------------------------------------------------------
+# One query in the ranking editor ("what if")
+# ----------------------------------------------------------------------------
+
+def editor_key(files, q: int) -> str:
+    """The editor key of evaluated query q of this pair of files (its own items, so its own key)."""
+    return f"{state.YOUR_DATA_EDITOR}.{hashlib.sha256(repr(files).encode()).hexdigest()[:12]}.{q}"
+
+
+def query_pool(judged: trec.JudgedRun, q: int) -> tuple[list[EditorItem], list[str], list[str], dict]:
+    """The editor's items for query q: the run's top POOL, then up to TRAY_MAX relevant judged docs not returned.
+
+    Returns (items, default order, tray, facts), facts holding the counts the page reports.
+    """
+    ranking = judged.ranking(q)
+    grades = _query_docs(judged, q)
+    returned = {doc for doc, _, _ in ranking}
+    top = ranking[:POOL]
+    missing = sorted(((d, g) for d, g in grades.items() if d not in returned), key=lambda dg: -dg[1])
+    relevant_missing = [(d, g) for d, g in missing if g >= 1]
+    tray = relevant_missing[:TRAY_MAX]
+    items = [_item(doc, f"{doc} · score {score:g}", grades.get(doc)) for doc, score, _ in top]
+    items += [_item(doc, doc, g) for doc, g in tray]
+    facts = {"relevant": sum(1 for g in grades.values() if g >= 1), "returned": len(ranking),
+             "missing": len(relevant_missing), "shown": len(tray), "more": len(relevant_missing) - len(tray),
+             "non_relevant_missing": len(missing) - len(relevant_missing)}
+    return items, [doc for doc, _, _ in top], [doc for doc, _ in tray], facts
+
+
+def _item(doc: str, title: str, grade: int | None) -> EditorItem:
+    """An editor item; a grade beyond GRADE_LIMITS is named in the title instead (it keeps its value)."""
+    lo, hi = GRADE_LIMITS
+    if grade is not None and not lo <= grade <= hi:
+        return EditorItem(doc, f"{title} · grade {grade}", None)
+    return EditorItem(doc, title, grade)
+
+
+def what_if_values(judged: trec.JudgedRun, q: int, order, edited_grades: dict[str, int], names, gain: str):
+    """The measures of query q with the editor's order on top (positions beyond POOL as in the run).
+
+    ``edited_grades`` are the editor's grades (a learner's change included);
+    every other judged document of the query (and one whose grade the editor
+    cannot show) keeps its grade, so Recall's denominator and nDCG's ideal
+    still see all of them.
+    """
+    ranking = judged.ranking(q)
+    judged_grades = {**_query_docs(judged, q), **edited_grades}
+    rest = [doc for doc, _, _ in ranking[POOL:]]
+    grades = [judged_grades.get(doc, 0) for doc in [*order, *rest]]
+    qs = metrics.from_rankings([grades], [list(judged_grades.values())])
+    return {name: float(v[0]) for name, v in evaluate(qs, names, gain).items()}
+
+
+def _reset(key: str, order: list[str], tray: list[str]) -> None:
+    st.session_state.pop(key, None)  # the items' own grades again, not the learner's
+    set_editor_state(key, order, tray=tray)
+
+
+@st.fragment
+def _query_view(judged: trec.JudgedRun, values: dict[str, np.ndarray], names: tuple[str, ...], k: int, gain: str,
+                files) -> None:
+    st.subheader(prose.section(NAME, "Query heading"))
+    st.markdown(prose.text(NAME, "Query intro", pool=POOL))
+    if st.session_state.get(state.YOUR_DATA_QUERY) not in judged.qids:
+        st.session_state[state.YOUR_DATA_QUERY] = judged.qids[0]
+    pick, _ = st.columns([2, 3], gap="large")
+    qid = pick.selectbox("Query", judged.qids, key=state.YOUR_DATA_QUERY,
+                         help="Type to search the query ids; a click on a row of the table opens it too.")
+    q = judged.qids.index(qid)
+    items, order, tray, facts = query_pool(judged, q)
+    key = editor_key(files, q)
+    lines = [prose.text(NAME, "Query facts", relevant=facts["relevant"], returned=facts["returned"],
+                        missing=facts["missing"])]
+    if facts["missing"]:
+        lines.append(prose.text(NAME, "Tray note", shown=facts["shown"]))
+    if facts["more"]:
+        lines.append(prose.text(NAME, "Tray more", more=facts["more"]))
+    if facts["non_relevant_missing"]:
+        lines.append(prose.text(NAME, "Tray non-relevant", count=facts["non_relevant_missing"]))
+    if facts["returned"] > POOL:
+        lines.append(prose.text(NAME, "Rest below", start=POOL + 1, end=facts["returned"], pool=POOL))
+    grades = [i.grade for i in items if i.grade is not None]
+    grade_range = (min([0, *grades]), max([2, *grades]))
+    left, right = st.columns([3, 2], gap="large")
+    with left:
+        current = ranking_editor(items, key=key, default_order=order, k=k if k <= POOL else None, tray=True,
+                                 editable_grades=True, grade_range=grade_range, scale=chart_scale(),
+                                 label=f"Query {qid}: the run's top {len(order)}")
+    after = what_if_values(judged, q, current.order, dict(current.grades), names, gain)
+    before = {name: float(values[name][q]) for name in names}
+    changes = describe_change(before, after)
+    with right, st.container(key="your-data-what-if"):
+        for change in changes:
+            sign = "+" if change.delta > 0 else "-"  # an ASCII minus: st.metric reads it as a fall
+            st.metric(shown_name(change.name, gain), fmt(change.after),
+                      delta=f"{sign}{fmt(abs(change.delta))}" if change.moved else None,
+                      help=f"The run's value for this query: {fmt(change.before)}; the arrow shows the change.")
+        moved = [c.text() for c in changes if c.moved]
+        if moved:
+            st.info(prose.text(NAME, "What changed", changes="; ".join(moved)), icon="🔀")
+        else:
+            st.caption(prose.section(NAME, "Unchanged"))
+        st.button(prose.section(NAME, "Reset"), key=state.YOUR_DATA_RESET, on_click=_reset, args=(key, order, tray),
+                  icon="↩️", disabled=(current.order == tuple(order) and current.tray == tuple(tray)
+                                       and dict(current.grades) == {i.id: i.grade for i in items
+                                                                    if i.grade is not None}))
+        st.caption(" ".join(lines))
+
+
+# ----------------------------------------------------------------------------
+# The page
+# ----------------------------------------------------------------------------
+
+def render() -> None:
+    st.title(prose.section(NAME, "Title"))
+    st.markdown(prose.section(NAME, "Intro"))
+    loaded, _ = _files_section()
+    if loaded is None:
+        return
+    judged = loaded_judged(loaded)
+    qrels = _read("qrels", loaded["qrels"]["sha256"], loaded["qrels"]["name"], loaded["qrels"]["data"])
+    st.divider()
+    k, families, gain = _settings(judged, qrels)
+    names = measure_names(families, k)
+    if not names:
+        st.info(prose.section(NAME, "No measure"), icon="☝️")
+        return
+    values = _evaluate(loaded["key"], names, gain, judged)
+    st.divider()
+    _summary(loaded, judged, qrels, values, gain)
+    _per_query(judged, values, families, k, gain, loaded["key"])
+    st.divider()
+    _query_view(judged, values, names, k, gain, loaded["key"])
+
+
+if __name__ == "__main__":
+    render()

@@ -1,0 +1,84 @@
+"""The lessons' scenarios in a real browser: the moves each lesson is built around, numbers from the engine."""
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+from components import metrics, scenarios
+from components.formatting import fmt
+from tests.e2e.test_ranking_editor import drag as drag_in_view
+
+pytestmark = pytest.mark.e2e
+
+
+def metric(page: Page, label: str) -> Locator:
+    card = page.get_by_test_id("stMetric").filter(has=page.get_by_test_id("stMetricLabel").get_by_text(label, exact=True))
+    return card.get_by_test_id("stMetricValue").first
+
+
+def drag(page: Page, source: Locator, target: Locator, *, half: str) -> None:
+    """Bring the pair into the middle of the screen (lessons are long), then drag by mouse."""
+    source.evaluate("e => e.scrollIntoView({block: 'center'})")
+    drag_in_view(page, source, target, half=half)
+
+
+def editor_list(page: Page, name: str) -> Locator:
+    return page.get_by_role("list", name=name, exact=True)
+
+
+@pytest.fixture
+def tall_page(page: Page) -> Page:
+    page.set_viewport_size({"width": 1280, "height": 1600})
+    return page
+
+
+def test_recall_across_and_within_the_cutoff(tall_page: Page, app_url):
+    page = tall_page
+    page.goto(app_url + "/recall")
+    expect(metric(page, "Recall@5")).to_have_text("0.400")
+    expect(metric(page, "RR (next lesson)")).to_have_text("1.000")
+    rows = editor_list(page, "The system's results")
+    # within the top 5: the miss at position 3 to the top, pushing every hit down by one
+    drag(page, rows.get_by_test_id("rw-row-n20"), rows.get_by_test_id("rw-row-c01"), half="upper")
+    expect(metric(page, "RR (next lesson)")).to_have_text(fmt(1 / 2))
+    expect(metric(page, "Recall@5")).to_have_text("0.400")  # recall stays put
+    # across the cutoff: a hit from the top 5 down to position 6
+    drag(page, rows.get_by_test_id("rw-row-c04"), rows.get_by_test_id("rw-row-n11"), half="lower")
+    expect(metric(page, "Recall@5")).to_have_text("0.300")
+
+
+def test_mrr_rises_when_a_file_is_dragged_to_the_top(tall_page: Page, app_url):
+    page = tall_page
+    page.goto(app_url + "/mrr")
+    expect(metric(page, "MRR")).to_have_text("0.567")
+    rows = editor_list(page, "Query 3 results")
+    target = next(d.id for d in scenarios.JAR_QUERIES[2].docs if d.grade == 1)
+    first = scenarios.JAR_QUERIES[2].presets["Default"][0]
+    drag(page, rows.get_by_test_id(f"rw-row-{target}"), rows.get_by_test_id(f"rw-row-{first}"), half="upper")
+    expect(metric(page, "RR, query 3")).to_have_text("1.000")
+    expect(metric(page, "MRR")).to_have_text(fmt(metrics.mean_reciprocal_rank([[1], [0, 1], [1]])))
+
+
+def test_ndcg_snake_care_to_the_bottom_of_system_b(tall_page: Page, app_url):
+    page = tall_page
+    page.goto(app_url + "/ndcg")
+    page.get_by_role("button", name="System B", exact=True).click()
+    label = "nDCG@3 (exponential gain)"
+    expect(metric(page, label)).to_have_text("0.531")
+    rows = editor_list(page, "Search results")
+    drag(page, rows.get_by_test_id("rw-row-snake"), rows.get_by_test_id("rw-row-pythons"), half="lower")
+    expect(metric(page, label)).to_have_text("1.000")
+
+
+def test_four_queries_move_query_4_from_8_to_4_by_keyboard(tall_page: Page, app_url):
+    page = tall_page
+    page.goto(app_url + "/four-queries")
+    expect(metric(page, "recall@5")).to_have_text("0.750")
+    answer = editor_list(page, "Query 4: positions 1 to 10").get_by_test_id("rw-row-answer")
+    answer.focus()
+    for _ in range(4):
+        page.keyboard.press("ArrowLeft")
+        page.wait_for_timeout(150)
+    expect(metric(page, "recall@5")).to_have_text("1.000")
+    expect(metric(page, "MRR")).to_have_text("0.646")  # (1 + 1/3 + 1 + 1/4) / 4
+    expect(answer).to_be_focused()

@@ -1,0 +1,125 @@
+"""The "Your data" page in a real browser: files go in through the file inputs, as a learner's would.
+
+Expected numbers come from the command line's evaluator; the table is read
+from the grid's accessible table (the cells are drawn on a canvas). Ids that
+hold HTML or Markdown must show as text, and no script may run (a dialog
+would mean one did).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from components.evaluate import run_evaluation
+from components.formatting import fmt
+from lessons import prose
+
+pytestmark = pytest.mark.e2e
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLE_QRELS = ROOT / "assets" / "sample_qrels.txt"
+SAMPLE_RUN = ROOT / "assets" / "sample_run.txt"
+HTML_QID = "<img/src=x/onerror=alert(1)>"
+SCRIPT_DOC = "<script>alert(2)</script>"
+MARKDOWN_DOC = "**bold**"
+
+
+@pytest.fixture
+def your_data(page: Page, app_url):
+    """A fresh session on the page; every dialog (alert, confirm) is recorded and dismissed."""
+    page.set_viewport_size({"width": 1280, "height": 900})
+    dialogs: list[str] = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    page.goto(app_url + "/your-data")
+    expect(page.get_by_role("button", name="Use the sample files")).to_be_visible(timeout=30_000)
+    yield page, dialogs
+    page.close()
+
+
+def upload(page: Page, label: str, files) -> None:
+    """Put files into the uploader whose label starts with ``label`` ("1. Qrels" or "2. Run")."""
+    page.get_by_test_id("stFileUploader").filter(has_text=label).locator("input[type=file]").set_input_files(files)
+
+
+def mean_card(page: Page, label: str):
+    card = page.locator(".st-key-your-data-means").get_by_test_id("stMetric").filter(
+        has=page.get_by_test_id("stMetricLabel").get_by_text(label, exact=True))
+    return card.get_by_test_id("stMetricValue")
+
+
+def open_options(page: Page, label: str, typed: str) -> None:
+    """Type into a select box until its option list is open (a rerun just after a load may close it)."""
+    box = page.get_by_role("combobox", name=label)
+    for _ in range(20):
+        box.fill(typed)
+        if page.get_by_role("option").count():
+            return
+        page.wait_for_timeout(500)
+    raise AssertionError(f"the options of {label!r} never opened")
+
+
+def table_cells(page: Page):
+    return page.locator(".st-key-your-data-table table td")
+
+
+def test_uploading_the_samples_shows_trec_evals_numbers_and_the_table(your_data):
+    page, dialogs = your_data
+    upload(page, "1. Qrels", SAMPLE_QRELS)
+    expect(page.get_by_text(prose.section("your_data", "Waiting run"))).to_be_visible()
+    upload(page, "2. Run", SAMPLE_RUN)
+    report = run_evaluation(SAMPLE_QRELS, SAMPLE_RUN, ["R@10", "Success@10", "RR", "nDCG@10"])
+    expect(mean_card(page, "Queries evaluated")).to_have_text(str(len(report.qids)), timeout=30_000)
+    expect(mean_card(page, "MRR")).to_have_text(fmt(report.mean["RR"]))
+    expect(mean_card(page, "nDCG@10 (linear gain)")).to_have_text(fmt(report.mean["nDCG@10"]))
+    expect(table_cells(page).first).to_have_text(report.qids[0])
+    expect(table_cells(page)).to_have_count(len(report.qids) * 9)  # query, 4 measures, 3 counts, note
+    # a click on a row opens that query in the editor
+    grid = page.locator(".st-key-your-data-table").get_by_test_id("stDataFrame")
+    grid.scroll_into_view_if_needed()
+    box = grid.bounding_box()
+    page.mouse.click(box["x"] + 16, box["y"] + 35 + 35 * 2 + 17)  # the third row's selection box
+    expect(page.get_by_role("combobox", name="Query")).to_have_value(report.qids[2])
+    expect(page.get_by_text(f"Query {report.qids[2]}: the run's top 20")).to_be_visible()
+    assert dialogs == []
+
+
+def test_a_bad_file_shows_the_message_and_keeps_the_samples(your_data):
+    page, _ = your_data
+    page.get_by_role("button", name="Use the sample files").click()
+    expect(mean_card(page, "Queries evaluated")).to_have_text("11", timeout=30_000)
+    upload(page, "2. Run", {"name": "broken.run", "mimeType": "text/plain",
+                            "buffer": b"101 Q0 D1 1 high r\n"})
+    message = page.locator(".st-key-your-data-error").get_by_test_id("stCode")
+    expect(message).to_contain_text("broken.run, line 1: found score 'high'")
+    expect(page.get_by_text(prose.section("your_data", "Error kept"))).to_be_visible()
+    expect(mean_card(page, "Queries evaluated")).to_have_text("11")
+    expect(page.get_by_text("Traceback")).to_have_count(0)
+
+
+def test_ids_holding_html_or_markdown_show_as_text_and_run_no_script(your_data):
+    page, dialogs = your_data
+    qrels = (f"{HTML_QID} 0 {MARKDOWN_DOC} 2\n{HTML_QID} 0 {SCRIPT_DOC} 1\n{HTML_QID} 0 missed 1\n"
+             f"q2 0 d1 1\n").encode()
+    run = (f"{HTML_QID} Q0 {SCRIPT_DOC} 1 3.0 r\n{HTML_QID} Q0 {MARKDOWN_DOC} 2 2.0 r\n"
+           f"q2 Q0 d1 1 1.0 r\n").encode()
+    upload(page, "1. Qrels", {"name": "**name**.txt", "mimeType": "text/plain", "buffer": qrels})
+    upload(page, "2. Run", {"name": "<b>run</b>.txt", "mimeType": "text/plain", "buffer": run})
+    expect(mean_card(page, "Queries evaluated")).to_have_text("2", timeout=30_000)
+    expect(table_cells(page).first).to_have_text(HTML_QID)
+    expect(page.get_by_role("combobox", name="Query")).to_have_value(HTML_QID)
+    expect(page.get_by_text(f"Query {HTML_QID}: the run's top 2")).to_be_visible()  # the editor's label
+    expect(page.get_by_test_id(f"rw-row-{MARKDOWN_DOC}")).to_contain_text(f"{MARKDOWN_DOC} · score 2")
+    expect(page.get_by_test_id(f"rw-row-{SCRIPT_DOC}")).to_contain_text(f"{SCRIPT_DOC} · score 3")
+    expect(page.get_by_test_id("rw-row-missed")).to_be_visible()  # judged, relevant, not returned: the tray
+    expect(page.get_by_text("**name**.txt").first).to_be_visible()
+    expect(page.get_by_text("<b>run</b>.txt").first).to_be_visible()
+    assert page.locator("img[src='x']").count() == 0
+    assert page.locator("b", has_text="run").count() == 0
+    assert page.locator("strong", has_text="bold").count() == 0
+    open_options(page, "Query", "onerror")
+    expect(page.get_by_role("option")).to_have_text([HTML_QID])
+    page.keyboard.press("Escape")
+    page.wait_for_timeout(500)  # give any injected handler its chance to fire
+    assert dialogs == []

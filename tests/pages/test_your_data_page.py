@@ -1,0 +1,353 @@
+"""AppTest: the "Your data" page, with the sample files, with uploads set in session state, and with bad files.
+
+AppTest cannot drive st.file_uploader: the page hands every received file to
+``receive()``, which stores ``upload_record(name, bytes)`` under
+state.YOUR_DATA_QRELS / state.YOUR_DATA_RUN; these tests set those keys (or
+press "use the sample files"). Expected numbers come from the command line's
+evaluator (components.evaluate.run_evaluation) and the engine, never typed in.
+"""
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from components import metrics, state, tabular, trec
+from components.evaluate import run_evaluation
+from components.formatting import fmt
+from components.ranking_editor import EditorState
+from lessons import prose
+from lessons import your_data as page
+from tests.pages.helpers import open_page
+
+PAGE = "lessons/your_data.py"
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLE_QRELS = ROOT / "assets" / "sample_qrels.txt"
+SAMPLE_RUN = ROOT / "assets" / "sample_run.txt"
+DEFAULT = ["R@10", "Success@10", "RR", "nDCG@10"]
+HTML_QID = "<img/src=x/onerror=alert(1)>"
+MARKDOWN_DOC = "**bold**"
+
+
+def with_samples():
+    at = open_page(PAGE)
+    at.button(key=state.YOUR_DATA_SAMPLES).click().run()
+    assert not at.exception
+    return at
+
+
+def with_files(qrels: tuple[str, bytes], run: tuple[str, bytes], at=None):
+    """The page after receiving these files (as receive() stores them), on a fresh page or on ``at``."""
+    records = {state.YOUR_DATA_QRELS: page.upload_record(*qrels), state.YOUR_DATA_RUN: page.upload_record(*run)}
+    if at is None:
+        return open_page(PAGE, session=records)
+    for key, value in records.items():
+        at.session_state[key] = value
+    return at.run()
+
+
+def means(at) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}  # the summary's cards come first; later duplicates are dropped
+
+
+def summary_value(at, name: str, gain: str = "linear") -> str:
+    label = page.mean_name(name, gain)
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def query_cards(at, names) -> dict[str, str]:
+    """The "one query up close" cards: the page's last metric cards, one per measure."""
+    cards = list(at.metric)[-len(names):]
+    return {m.label: m.value for m in cards}
+
+
+def shown_text(at) -> list[str]:
+    """Every piece of Markdown the page rendered (markdown, captions, alerts, subheaders)."""
+    elements = [*at.markdown, *at.caption, *at.info, *at.warning, *at.error, *at.success, *at.subheader, *at.title]
+    return [e.value for e in elements]
+
+
+def sample_report(measures=DEFAULT, gain="linear"):
+    return run_evaluation(SAMPLE_QRELS, SAMPLE_RUN, measures, gain)
+
+
+# --- the samples ---------------------------------------------------------------------------
+
+def test_the_sample_button_gives_trec_evals_numbers_and_the_skipped_counts():
+    at = with_samples()
+    report = sample_report()
+    assert at.metric[0].label == "Queries evaluated" and at.metric[0].value == str(len(report.qids))
+    for name in DEFAULT:
+        assert summary_value(at, name) == fmt(report.mean[name])
+    skipped = report.judged.skipped
+    assert skipped == {"qrels_only": 1, "run_only": 1}  # the samples' topic 112 and topic 199
+    counts = prose.text("your_data", "Counts", evaluated=str(len(report.qids)),
+                        qrels_only=str(skipped["qrels_only"]), run_only=str(skipped["run_only"]))
+    assert counts in [m.value for m in at.markdown]
+    assert prose.text("your_data", "No relevant", count="1") in [c.value for c in at.caption]  # topic 105
+    skipped_table = next(df.value for df in at.dataframe if "why skipped" in df.value.columns)
+    assert skipped_table["query"].tolist() == ["112", "199"]
+    table = next(df.value for df in at.dataframe if "note" in df.value.columns)
+    assert table["query"].tolist() == list(report.qids)
+    for name in DEFAULT:
+        assert table[name].tolist() == report.values[name].tolist()
+    limit = prose.text("your_data", "Limit", limit=300)
+    assert limit in [c.value for c in at.caption]
+
+
+@pytest.mark.parametrize("k", [1, 7, page.MAX_K])
+@pytest.mark.parametrize("gain", ["linear", "exponential"])
+def test_every_measure_at_min_middle_and_max_k_and_both_gains(k, gain):
+    at = with_samples()
+    at.number_input(key=state.YOUR_DATA_K).set_value(k).run()
+    at.multiselect(key=state.YOUR_DATA_MEASURES).set_value(list(page.FAMILIES)).run()
+    at.segmented_control(key=state.YOUR_DATA_GAIN).set_value(gain).run()
+    assert not at.exception
+    names = [f"R@{k}", f"Success@{k}", f"P@{k}", "RR", f"RR@{k}", f"nDCG@{k}", f"DCG@{k}"]
+    report = sample_report(names, gain)
+    for name in names:
+        assert summary_value(at, name, gain) == fmt(report.mean[name]), name
+    assert any(f"**{gain}** gain" in c.value for c in at.caption)
+
+
+def test_no_measure_chosen_says_so():
+    at = with_samples()
+    at.multiselect(key=state.YOUR_DATA_MEASURES).set_value([]).run()
+    assert not at.exception
+    assert [i.value for i in at.info] == [prose.section("your_data", "No measure")]
+
+
+def test_moving_k_or_the_gain_does_not_read_the_files_again(monkeypatch):
+    at = with_samples()
+    calls = []
+    for name in ("read_qrels", "read_run"):
+        original = getattr(tabular, name)
+        monkeypatch.setattr(tabular, name, lambda *a, _f=original, _n=name, **kw: calls.append(_n) or _f(*a, **kw))
+    at.number_input(key=state.YOUR_DATA_K).set_value(3).run()
+    at.segmented_control(key=state.YOUR_DATA_GAIN).set_value("exponential").run()
+    assert not at.exception
+    assert calls == []
+    assert summary_value(at, "R@3") == fmt(sample_report(["R@3"]).mean["R@3"])
+    with_files(("new.qrels", b"1 0 a 1\n"), ("new.run", b"1 Q0 a 1 1.0 r\n"), at)  # new bytes are read
+    assert not at.exception
+    assert calls == ["read_qrels", "read_run"]
+
+
+@pytest.mark.parametrize("delimiter, suffix", [(",", "csv"), ("\t", "tsv")])
+def test_uploads_as_tables_give_the_same_numbers(delimiter, suffix):
+    def table(path: Path, kind: str) -> bytes:
+        value = 3 if kind == "qrels" else 4
+        rows = [delimiter.join(tabular.COLUMNS[kind])]
+        rows += [delimiter.join((p[0], p[2], p[value])) for p in map(str.split, path.read_text().splitlines())]
+        return ("\n".join(rows) + "\n").encode()
+
+    at = with_files((f"qrels.{suffix}", table(SAMPLE_QRELS, "qrels")), (f"run.{suffix}", table(SAMPLE_RUN, "run")))
+    assert not at.exception
+    report = sample_report()
+    for name in DEFAULT:
+        assert summary_value(at, name) == fmt(report.mean[name])
+    shown = prose.text("your_data", "Files shown", qrels=page.literal(f"qrels.{suffix}"), judgments="198",
+                       run=page.literal(f"run.{suffix}"), results=f"{report.judged.queries.qidx.size:,}",
+                       formats=suffix.upper())
+    assert shown in [c.value for c in at.caption]
+
+
+# --- one query in the editor ------------------------------------------------------------------
+
+def editor_key_for(qid: str) -> tuple[str, int]:
+    judged = trec.load(SAMPLE_QRELS.read_bytes(), SAMPLE_RUN.read_bytes())
+    files = page.files_key(page.upload_record(SAMPLE_QRELS.name, SAMPLE_QRELS.read_bytes()),
+                      page.upload_record(SAMPLE_RUN.name, SAMPLE_RUN.read_bytes()))
+    q = judged.qids.index(qid)
+    return page.editor_key(files, q), q
+
+
+@pytest.mark.parametrize("qid", ["101", "105", "111"])
+def test_a_query_opens_in_the_editor_with_its_top_20_and_the_missed_relevant_documents(qid):
+    at = with_samples()
+    at.selectbox(key=state.YOUR_DATA_QUERY).set_value(qid).run()
+    assert not at.exception
+    key, q = editor_key_for(qid)
+    judged = trec.load(SAMPLE_QRELS, SAMPLE_RUN)
+    ranking = judged.ranking(q)
+    judgments = trec.read_qrels(SAMPLE_QRELS)
+    rows = [i for i in range(judgments.qidx.size) if judgments.qids[judgments.qidx[i]] == qid]
+    grades = {judgments.docids[i].decode(): int(judgments.grade[i]) for i in rows}
+    returned = {doc for doc, _, _ in ranking}
+    editor = at.session_state[key]
+    assert editor.order == tuple(doc for doc, _, _ in ranking[:page.POOL])
+    assert set(editor.tray) == {d for d, g in grades.items() if g >= 1 and d not in returned}
+    assert dict(editor.grades) == {d: g for d, g in grades.items() if d in editor.order or d in editor.tray}
+    report = sample_report()
+    cards = query_cards(at, DEFAULT)
+    for name in DEFAULT:
+        assert cards[page.shown_name(name, "linear")] == fmt(report.values[name][q])
+
+
+def test_what_if_reordering_follows_the_engine():
+    qid = "101"  # its first relevant document sits at rank 13
+    at = with_samples()
+    at.selectbox(key=state.YOUR_DATA_QUERY).set_value(qid).run()
+    key, q = editor_key_for(qid)
+    before: EditorState = at.session_state[key]
+    judged = trec.load(SAMPLE_QRELS, SAMPLE_RUN)
+    ranking = judged.ranking(q)
+    first_hit = next(doc for doc, _, grade in ranking if grade >= 1)
+    missed = before.tray[0]  # a relevant document the run never returned
+    order = (missed, first_hit) + tuple(d for d in before.order if d != first_hit)
+    at.session_state[key] = EditorState(order=order, tray=before.tray[1:], grades=before.grades)
+    at.run()
+    assert not at.exception
+    all_grades = {**{d: g for d, g in before.grades.items()}}
+    qrels = trec.read_qrels(SAMPLE_QRELS)
+    judged_grades = [int(g) for i, g in enumerate(qrels.grade) if qrels.qids[qrels.qidx[i]] == qid]
+    new_ranking = [*order, *(doc for doc, _, _ in ranking[page.POOL:])]
+    grades = [all_grades.get(doc, 0) for doc in new_ranking]
+    qs = metrics.from_rankings([grades], [judged_grades])
+    expected = {"R@10": metrics.recall(qs, 10)[0], "Success@10": metrics.success(qs, 10)[0],
+                "RR": metrics.reciprocal_rank(qs)[0], "nDCG@10 (linear gain)": metrics.ndcg(qs, 10, "linear")[0]}
+    cards = query_cards(at, DEFAULT)
+    assert cards == {label: fmt(value) for label, value in expected.items()}
+    assert cards["RR"] == "1.000"  # a relevant document on top
+    assert any(i.value.startswith(prose.text("your_data", "What changed", changes="")) for i in at.info)
+    assert summary_value(at, "RR") == fmt(sample_report().mean["RR"])  # the run's means stay the run's
+
+
+# --- bad files ----------------------------------------------------------------------------------
+
+SAMPLE_Q = (SAMPLE_QRELS.name, SAMPLE_QRELS.read_bytes())
+SAMPLE_R = (SAMPLE_RUN.name, SAMPLE_RUN.read_bytes())
+BAD_PAIRS = {
+    "a grade that is not a whole number": (("bad.qrels", b"101 0 D1 1\n101 0 D2 high\n"), SAMPLE_R),
+    "too few columns": (("short.qrels", b"101 D1 1\n"), SAMPLE_R),
+    "the two files swapped": (("run-as-qrels.txt", SAMPLE_RUN.read_bytes()), SAMPLE_R),
+    "a table without a header": (("q.csv", b"101,D1,1\n"), SAMPLE_R),
+    "a table run with a bad score": (SAMPLE_Q, ("run.tsv", b"qid\tdocid\tscore\n101\tD1\tlots\n")),
+    "bytes that are not UTF-8": (SAMPLE_Q, ("run.bin", b"101 Q0 D1 1 1.0 r\n101 Q0 \xff\xfe 2 0.5 r\n")),
+    "an empty run": (SAMPLE_Q, ("empty.txt", b"")),
+    "no query in common": (SAMPLE_Q, ("other.run", b"q9 Q0 D1 1 1.0 r\n")),
+}
+
+
+def expected_message(qrels, run) -> str:
+    with pytest.raises(trec.TrecFormatError) as caught:
+        tabular.load(qrels[1], run[1], qrels_name=qrels[0], run_name=run[0])
+    return str(caught.value)
+
+
+@pytest.mark.parametrize("case", list(BAD_PAIRS))
+def test_a_bad_file_shows_the_readers_message_and_keeps_the_earlier_upload(case):
+    qrels, run = BAD_PAIRS[case]
+    at = with_samples()
+    report = sample_report()
+    at = with_files(qrels, run, at)
+    assert not at.exception
+    assert [e.value for e in at.error] == [prose.section("your_data", "Error heading")]
+    assert [c.value for c in at.code] == [expected_message(qrels, run)]
+    assert prose.section("your_data", "Error kept") in [c.value for c in at.caption]
+    for name in DEFAULT:  # the samples are still shown
+        assert summary_value(at, name) == fmt(report.mean[name])
+    common = prose.section("your_data", "No common query")
+    assert (common in [m.value for m in at.markdown]) == (case == "no query in common")
+    at.number_input(key=state.YOUR_DATA_K).set_value(5).run()  # the page still works, on the samples
+    assert not at.exception
+    assert summary_value(at, "R@5") == fmt(sample_report(["R@5"]).mean["R@5"])
+    assert [c.value for c in at.code] == [expected_message(qrels, run)]
+
+
+def test_a_bad_file_first_shows_the_message_and_nothing_else():
+    qrels, run = BAD_PAIRS["a grade that is not a whole number"]
+    at = with_files(qrels, run)
+    assert not at.exception
+    assert [c.value for c in at.code] == [expected_message(qrels, run)]
+    assert prose.section("your_data", "Error nothing before") in [c.value for c in at.caption]
+    assert not at.metric
+
+
+def test_a_fixed_file_replaces_the_message():
+    at = with_files(*BAD_PAIRS["too few columns"])
+    at = with_files(SAMPLE_Q, SAMPLE_R, at)
+    assert not at.exception
+    assert not at.error and not at.code
+    assert summary_value(at, "RR") == fmt(sample_report().mean["RR"])
+
+
+def test_exponential_gain_too_large_for_the_grades_falls_back_to_linear_with_the_message():
+    qrels = ("big.qrels", b"1 0 a 2000\n1 0 b 1\n")
+    run = ("r.run", b"1 Q0 b 1 2.0 r\n1 Q0 a 2 1.0 r\n")
+    at = with_files(qrels, run)
+    at.segmented_control(key=state.YOUR_DATA_GAIN).set_value("exponential").run()
+    assert not at.exception
+    assert [w.value for w in at.warning] == [prose.section("your_data", "Gain too large")]
+    with pytest.raises(trec.TrecFormatError) as caught:
+        trec.check_gain_fits(trec.read_qrels(qrels[1], qrels[0]), "exponential")
+    assert str(caught.value) in [c.value for c in at.code]
+    expected = run_evaluation(qrels[1], run[1], ["nDCG@10"], "linear").mean["nDCG@10"]
+    assert summary_value(at, "nDCG@10", "linear") == fmt(expected)
+
+
+def test_a_grade_the_editor_cannot_show_keeps_its_value():
+    qrels = ("big.qrels", b"1 0 a 2000\n1 0 b 1\n1 0 c 3\n")
+    run = ("r.run", b"1 Q0 b 1 2.0 r\n1 Q0 a 2 1.0 r\n")
+    at = with_files(qrels, run)
+    assert not at.exception
+    key = page.editor_key(page.files_key(page.upload_record(*qrels), page.upload_record(*run)), 0)
+    editor = at.session_state[key]
+    assert editor.order == ("b", "a") and editor.tray == ("c",)
+    assert dict(editor.grades) == {"b": 1, "c": 3}  # "a" (grade 2000) is named in its title instead
+    report = run_evaluation(qrels[1], run[1], DEFAULT, "linear")
+    cards = query_cards(at, DEFAULT)
+    for name in DEFAULT:
+        assert cards[page.shown_name(name, "linear")] == fmt(report.values[name][0])
+
+
+# --- text from files is never Markdown or HTML ------------------------------------------------------
+
+def test_ids_and_file_names_with_html_or_markdown_show_literally():
+    qrels = ("**name**.txt", f"{HTML_QID} 0 {MARKDOWN_DOC} 2\n{HTML_QID} 0 <b>x</b> 0\nq2 0 :smile: 1\n".encode())
+    run = ("`tick`.run", f"{HTML_QID} Q0 <b>x</b> 1 2.0 r\n{HTML_QID} Q0 {MARKDOWN_DOC} 2 1.0 r\n"
+                         f"q2 Q0 :smile: 1 1.0 r\n".encode())
+    at = with_files(qrels, run)
+    assert not at.exception
+    assert at.selectbox(key=state.YOUR_DATA_QUERY).options == [HTML_QID, "q2"]
+    table = next(df.value for df in at.dataframe if "note" in df.value.columns)
+    assert table["query"].tolist() == [HTML_QID, "q2"]
+    key = page.editor_key(page.files_key(page.upload_record(*qrels), page.upload_record(*run)), 0)
+    assert at.session_state[key].order == ("<b>x</b>", MARKDOWN_DOC)
+    texts = shown_text(at)
+    for raw in (HTML_QID, "<b>", MARKDOWN_DOC, ":smile:"):
+        assert not any(raw in text for text in texts), raw  # ids never reach Markdown
+    captions = [c.value for c in at.caption]
+    assert any(page.literal("**name**.txt") in c for c in captions)
+    assert any(page.literal("`tick`.run") in c for c in captions)
+    names = [text for text in texts if "**name**" in text or "tick" in text]
+    assert names and all(page.literal("**name**.txt") in t or page.literal("`tick`.run") in t for t in names)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("plain", "` plain `"),
+    ("**bold**", "` **bold** `"),
+    ("a`b", "`` a`b ``"),
+    ("``x", "``` ``x ```"),
+    ("two\nlines", "` two lines `"),
+])
+def test_literal_builds_a_code_span_that_no_backtick_can_close(text, expected):
+    assert page.literal(text) == expected
+
+
+# --- the bundled samples -------------------------------------------------------------------------
+
+def test_the_samples_are_what_the_generator_writes():
+    spec = importlib.util.spec_from_file_location("make_samples", ROOT / "assets" / "make_samples.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    files = module.samples()
+    assert set(files) == {"sample_qrels.txt", "sample_run.txt", "sample_run_b.txt"}
+    for name, content in files.items():
+        assert (ROOT / "assets" / name).read_text(encoding="utf-8") == content, f"run assets/make_samples.py ({name})"
+    second = run_evaluation(SAMPLE_QRELS, ROOT / "assets" / "sample_run_b.txt", ["nDCG@10"])
+    assert second.mean["nDCG@10"] > sample_report(["nDCG@10"]).mean["nDCG@10"]  # a better second system
+    ties = trec.read_run(SAMPLE_RUN)
+    assert any(ties.score[i] == ties.score[i + 1] and ties.qidx[i] == ties.qidx[i + 1]
+               for i in range(ties.score.size - 1))

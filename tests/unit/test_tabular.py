@@ -1,0 +1,289 @@
+"""CSV and TSV qrels/runs: read through the TREC reader, with the same results and the same precise errors."""
+from __future__ import annotations
+
+import ast
+import codecs
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from components import tabular, trec
+from components.evaluate import run_evaluation
+from components.measures import evaluate
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLE_QRELS = ROOT / "assets" / "sample_qrels.txt"
+SAMPLE_RUN = ROOT / "assets" / "sample_run.txt"
+
+
+def same_qrels(a: trec.Qrels, b: trec.Qrels) -> None:
+    assert a.qids == b.qids
+    assert a.qidx.tolist() == b.qidx.tolist()
+    assert a.docids.tolist() == b.docids.tolist()
+    assert a.grade.tolist() == b.grade.tolist()
+
+
+def same_run(a: trec.Run, b: trec.Run) -> None:
+    assert a.qids == b.qids
+    assert a.qidx.tolist() == b.qidx.tolist()
+    assert a.docids.tolist() == b.docids.tolist()
+    assert a.score.tolist() == b.score.tolist()
+    assert a.rank.tolist() == b.rank.tolist()
+
+
+def as_table(trec_text: str, kind: str, delimiter: str = ",") -> str:
+    """A TREC file written as a table with a header (qid, docid and the value column)."""
+    value = 3 if kind == "qrels" else 4
+    lines = [delimiter.join(tabular.COLUMNS[kind])]
+    lines += [delimiter.join((p[0], p[2], p[value])) for p in (line.split() for line in trec_text.splitlines())]
+    return "\n".join(lines) + "\n"
+
+
+# --- detection ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("data, kind, expected", [
+    (b"qid,docid,grade\n1,a,1\n", "qrels", "csv"),
+    (b"\xef\xbb\xbf\n\n QID , DocID , Grade \n1,a,1\n", "qrels", "csv"),  # BOM, blank lines, case, spaces
+    (b"qid\tdocid\tscore\n1\ta\t0.5\n", "run", "tsv"),
+    (b"docid\tqid\tscore\trank\n", "run", "tsv"),
+    (b"1 0 a 1\n", "qrels", "trec"),
+    (b"1\t0\ta\t1\n", "qrels", "trec"),  # tab-separated TREC is still TREC
+    (b"1 0 doc,7 2\n", "qrels", "trec"),  # a comma inside a TREC docid
+    (b"# a comment, with a comma\n1 0 a 1\n", "qrels", "trec"),
+    (b"1,a,1\n", "qrels", "csv"),  # a table without its header: reported as such
+    (b"", "run", "trec"),
+])
+def test_detect(data, kind, expected):
+    assert tabular.detect(data, kind) == expected
+
+
+def test_detect_rejects_an_unknown_kind():
+    with pytest.raises(ValueError, match="'qrels' or 'run'"):
+        tabular.detect(b"qid,docid,grade\n", "judgments")
+
+
+# --- reading: the same as the TREC reader ------------------------------------------------------
+
+@pytest.mark.parametrize("delimiter", [",", "\t"])
+def test_sample_files_as_tables_read_as_the_trec_files(delimiter):
+    qrels_text, run_text = SAMPLE_QRELS.read_text(), SAMPLE_RUN.read_text()
+    same_qrels(tabular.read_qrels(as_table(qrels_text, "qrels", delimiter)), trec.read_qrels(qrels_text))
+    same_run(tabular.read_run(as_table(run_text, "run", delimiter)), trec.read_run(run_text))
+
+
+def test_a_table_evaluates_to_trec_evals_numbers():
+    measures = ["R@5", "Success@5", "RR", "nDCG@10", "P@5"]
+    expected = run_evaluation(SAMPLE_QRELS, SAMPLE_RUN, measures, "linear")
+    judged = tabular.load(as_table(SAMPLE_QRELS.read_text(), "qrels"), as_table(SAMPLE_RUN.read_text(), "run", "\t"))
+    assert judged.qids == expected.qids
+    assert judged.skipped == expected.judged.skipped
+    got = evaluate(judged.queries, measures, "linear")
+    for name in measures:
+        np.testing.assert_array_equal(got[name], expected.values[name])
+
+
+def test_trec_files_go_straight_to_the_trec_reader():
+    text = SAMPLE_RUN.read_text()
+    same_run(tabular.read_run(text.encode()), trec.read_run(text))
+    same_run(tabular.read_run(SAMPLE_RUN), trec.read_run(SAMPLE_RUN))  # a path works too
+
+
+def test_columns_in_any_order_extra_columns_ignored_names_padded():
+    table = "Score , rank, DOCID,tag , qid\n2.0,1,a,x,q1\n3.0,2,b,x,q1\n"
+    run = tabular.read_run(table)
+    assert [d.decode() for d in run.docids] == ["b", "a"]  # by score: the rank column is ignored
+    assert run.score.tolist() == [3.0, 2.0]
+
+
+def test_ties_are_broken_by_docid_descending():
+    run = tabular.read_run("qid,docid,score\nq,d1,1\nq,d3,1\nq,d2,1.0\nq,d0,0.5\n")
+    assert [d.decode() for d in run.docids] == ["d3", "d2", "d1", "d0"]
+
+
+def test_quotes_crlf_bom_and_blank_lines_keep_line_numbers():
+    data = codecs.BOM_UTF8 + b'qid,docid,grade\r\n\r\n"q1","doc,7",2\r\nq1,"say""hi""",0\r\n'
+    qrels = tabular.read_qrels(data)
+    assert [d.decode() for d in qrels.docids] == ["doc,7", 'say"hi"']
+    assert qrels.line.tolist() == [3, 4]
+
+
+def test_ids_are_opaque_text():
+    qrels = tabular.read_qrels("qid,docid,grade\n007,a,1\n7,a,2\n<img/src=x>,**b**,1\n")
+    assert qrels.qids == ("007", "7", "<img/src=x>")
+    assert qrels.docids.tolist()[-1] == b"**b**"
+
+
+def test_to_trec_keeps_one_line_per_line():
+    converted = tabular.to_trec("qid,docid,grade\n\nq1,a,2\n", "qrels").decode()
+    assert converted.split("\n") == ["", "", "q1 0 a 2", ""]
+
+
+@given(st.lists(st.tuples(st.text("abcXYZ019-_.:/<>*&", min_size=1, max_size=6),
+                          st.text("abcXYZ019-_.:/<>*&", min_size=1, max_size=6),
+                          st.integers(-2, 4)), min_size=1, max_size=30, unique_by=lambda r: (r[0], r[1])))
+def test_any_table_reads_as_its_trec_twin(rows):
+    trec_text = "".join(f"{q} 0 {d} {g}\n" for q, d, g in rows)
+    table = "qid,docid,grade\n" + "".join(f"{q},{d},{g}\n" for q, d, g in rows)
+    same_qrels(tabular.read_qrels(table), trec.read_qrels(trec_text))
+
+
+# --- errors: the TREC reader's error type, with file, line, found and expected ----------------
+
+QRELS_ERRORS = [
+    # (content, line, found contains, expected contains)
+    ("1,doc7,2\n", 1, "comma-separated first line without a header: '1,doc7,2'", "such as 'qid,docid,grade'"),
+    ("qid,docid,relevance\n1,a,1\n", 1, "without the column 'grade'", "qid, docid, grade"),
+    ("qid,docid,score\n1,a,1\n", 1, "are the two files swapped?", "qid, docid, grade"),
+    ("qid,docid,grade,grade\n1,a,1,1\n", 1, "the column 'grade' twice", "once"),
+    ("qid,docid,grade\n1,a,1\n1,b\n", 3, "2 fields in '1,b'",
+     "3 fields separated by commas, as in the header on line 1"),
+    ("qid\tdocid\tgrade\n1\ta\t1\t7\n", 2, "4 fields", "separated by tabs"),
+    ("qid,docid,grade\n1,,1\n", 2, "an empty docid", "column 2 of the header 'qid,docid,grade'"),
+    ("qid,docid,grade\n1,a b,1\n", 2, "docid 'a b' with a space or tab inside", "without spaces or tabs"),
+    ("qid,docid,grade\n#1,a,1\n", 2, "qid '#1'", "does not start with '#'"),
+    ('qid,docid,grade\n1,"a,1\n', 2, "a quote that is not closed", 'closed on its own line'),
+    ("qid,docid,grade\n\n", 2, "only a header (end of file)", "data lines after the header"),
+    ("qid,docid,grade\n1,a,2.5\n", 2, "grade '2.5'", "whole number such as 0, 1, 2 or -2 "
+                                                    "(column 3 of the header 'qid,docid,grade')"),
+    ("docid,grade,qid\na,high,1\n", 2, "grade 'high'", "(column 2 of the header 'docid,grade,qid')"),
+    ("qid,docid,grade\n1,a,1\n\n1,a,0\n", 4, "document 'a' judged again for query '1' (first on line 2)",
+     "each document at most once per query"),
+]
+
+
+@pytest.mark.parametrize("content, line, found, expected", QRELS_ERRORS)
+def test_qrels_errors_name_file_line_found_and_expected(content, line, found, expected):
+    with pytest.raises(trec.TrecFormatError) as caught:
+        tabular.read_qrels(content, name="judgments.csv")
+    err = caught.value
+    assert (err.file, err.line) == ("judgments.csv", line)
+    assert found in err.found
+    assert expected in err.expected
+    assert str(err) == f"judgments.csv, line {line}: found {err.found}; expected {err.expected}"
+
+
+RUN_ERRORS = [
+    ("qid\tdocid\tscore\nq1\td1\tabc\n", 2, "score 'abc'", "finite number such as 12.5, -3 or 1e-3 "
+                                                          "(column 3 of the header 'qid\\tdocid\\tscore')"),
+    ("qid\tdocid\tscore\nq1\td1\tinf\n", 2, "which is not a finite number", "finite number"),
+    ("qid,docid,grade\nq1,d1,1\n", 1, "without the column 'score'", "are the two files swapped?"),
+    ("qid,docid,score\nq1,d1,1\nq1,d1,2\n", 3, "document 'd1' listed again", "at most once per query"),
+]
+
+
+@pytest.mark.parametrize("content, line, found, text", RUN_ERRORS)
+def test_run_errors(content, line, found, text):
+    with pytest.raises(trec.TrecFormatError) as caught:
+        tabular.read_run(content, name="run.tsv")
+    err = caught.value
+    assert (err.file, err.line) == ("run.tsv", line)
+    assert found in err.found
+    assert text in str(err)
+
+
+@pytest.mark.parametrize("data, line, found", [
+    (b"qid,docid,grade\n1,a,1\n1,\xff,1\n", 3, "not UTF-8 text"),
+    (b"qid,docid,grade\n1,a\x00,1\n", 2, "a NUL byte"),
+])
+def test_bytes_that_are_not_text_get_the_trec_readers_message(data, line, found):
+    with pytest.raises(trec.TrecFormatError) as caught:
+        tabular.read_qrels(data, name="bad.csv")
+    err = caught.value
+    assert (err.file, err.line) == ("bad.csv", line)
+    assert found in err.found
+    with pytest.raises(trec.TrecFormatError) as direct:
+        trec.read_qrels(data, name="bad.csv")
+    assert str(err) == str(direct.value)  # worded by the TREC reader itself
+
+
+def test_an_empty_file_gets_the_trec_readers_message():
+    with pytest.raises(trec.TrecFormatError, match="empty file") as caught:
+        tabular.read_run(b"", name="empty.csv")
+    with pytest.raises(trec.TrecFormatError) as direct:
+        trec.read_run(b"", name="empty.csv")
+    assert str(caught.value) == str(direct.value)
+
+
+def test_a_run_with_no_query_in_common_says_so():
+    with pytest.raises(trec.TrecFormatError) as caught:
+        tabular.load("qid,docid,grade\nq1,a,1\n", "qid,docid,score\n1,a,0.5\n", qrels_name="q.csv",
+                     run_name="r.csv")
+    err = caught.value
+    assert (err.file, err.line) == ("r.csv", 2)
+    assert "no query that is also in q.csv" in err.found
+    assert "'q1'" in err.expected
+
+
+def test_exponential_gain_checks_the_grades():
+    with pytest.raises(trec.TrecFormatError, match="too large for exponential gain") as caught:
+        tabular.load("qid,docid,grade\nq1,a,2000\n", "qid,docid,score\nq1,a,1\n", gain="exponential",
+                     qrels_name="big.csv")
+    assert (caught.value.file, caught.value.line) == ("big.csv", 2)
+    assert tabular.load("qid,docid,grade\nq1,a,2000\n", "qid,docid,score\nq1,a,1\n", gain="linear").qids == ("q1",)
+
+
+def test_errors_pickle_with_their_parts():
+    import pickle
+
+    with pytest.raises(trec.TrecFormatError) as caught:
+        tabular.read_qrels("qid,docid,grade\n1,a b,1\n", name="x.csv")
+    copy = pickle.loads(pickle.dumps(caught.value))
+    assert (copy.file, copy.line, copy.found, copy.expected) == (caught.value.file, caught.value.line,
+                                                                 caught.value.found, caught.value.expected)
+
+
+def test_bad_arguments():
+    with pytest.raises(TypeError, match="path, bytes or str"):
+        tabular.read_qrels(12)
+    with pytest.raises(ValueError, match="'qrels' or 'run'"):
+        tabular.to_trec("qid,docid,grade\n", "judgments")
+
+
+def test_tabular_does_not_import_streamlit():
+    tree = ast.parse((ROOT / "components" / "tabular.py").read_text())
+    imported = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import)
+                for alias in node.names}
+    imported |= {node.module.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+                 and node.module}
+    assert "streamlit" not in imported
+
+
+# --- the fast conversion equals the line-by-line one ---------------------------------------------
+
+ID_CHARS = "abcXYZ019-_.:/<>*&é"
+
+
+@given(rows=st.lists(st.tuples(st.text(ID_CHARS, min_size=1, max_size=5), st.text(ID_CHARS, min_size=1, max_size=5),
+                               st.integers(-2, 3)), min_size=1, max_size=25),
+       order=st.permutations(["qid", "docid", "grade", "extra"]), delimiter=st.sampled_from([",", "\t"]),
+       newline=st.sampled_from(["\n", "\r\n"]), blanks=st.sets(st.integers(0, 30), max_size=4),
+       final_newline=st.booleans(), chunk=st.integers(1, 8))
+def test_fast_and_line_by_line_conversions_agree(rows, order, delimiter, newline, blanks, final_newline, chunk):
+    lines = [delimiter.join(order)]
+    for i, (q, d, g) in enumerate(rows):
+        if i in blanks:
+            lines.append("")
+        values = {"qid": "x" + q, "docid": d, "grade": str(g), "extra": "e"}
+        lines.append(delimiter.join(values[c] for c in order))
+    text = newline.join(lines) + (newline if final_newline else "")
+    header = tabular._find_header(text, "t", "qrels")
+    fast = tabular._converted_fast(text.encode(), header, "qrels", chunk_lines=chunk)
+    assert fast is not None
+    assert fast == tabular._converted(text, header, "t", "qrels")
+
+
+@pytest.mark.parametrize("body", [
+    '1,"a",1\n',  # a quote
+    "1, a,1\n",  # a space
+    "1,a,1\n1,b\n",  # too few fields
+    "1,,1\n",  # an empty field
+    "#1,a,1\n",  # a qid like a comment
+    "1,a,1\r2,b,1\n",  # a lone carriage return
+    "\n\n",  # no data line
+])
+def test_the_fast_conversion_declines_what_it_cannot_read_exactly(body):
+    text = "qid,docid,grade\n" + body
+    assert tabular._converted_fast(text.encode(), tabular._find_header(text, "t", "qrels"), "qrels") is None
