@@ -223,3 +223,7 @@ YOUR_DATA_RESET = "your_data.reset"  # the "back to the run's order" button
 
 # --- glossary ---------------------------------------------------------------------------
 GLOSSARY_FILTER = "glossary.filter"
+YOUR_DATA_RUN_B = "your_data.run_b"  # the second run received: {"name", "data", "sha256"}
+YOUR_DATA_RUN_B_UPLOADER = "your_data.run_b_uploader"  # prefix of its st.file_uploader's key (+ ".<round>")
+YOUR_DATA_COMPARE_MEASURE = "your_data.compare_measure"  # the measure the comparison shows
+YOUR_DATA_SAMPLE_B = "your_data.sample_b"  # the "use the sample second run" button

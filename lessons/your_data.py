@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from components import charts, metrics, state, tabular, trec
+from components import charts, compare, metrics, state, tabular, trec
 from components.formatting import fmt
 from components.measures import evaluate, parse_measure
 from components.ranking_editor import EditorItem, describe_change, ranking_editor, set_editor_state
@@ -39,6 +39,7 @@ NAME = "your_data"
 ASSETS = Path(__file__).resolve().parents[1] / "assets"
 SAMPLE_QRELS = ASSETS / "sample_qrels.txt"
 SAMPLE_RUN = ASSETS / "sample_run.txt"
+SAMPLE_RUN_B = ASSETS / "sample_run_b.txt"
 
 KINDS = ("qrels", "run")
 RECEIVED = {"qrels": state.YOUR_DATA_QRELS, "run": state.YOUR_DATA_RUN}
@@ -96,7 +97,7 @@ def _read(kind: str, sha256: str, name: str, _data: bytes) -> trec.Qrels | trec.
     return (tabular.read_qrels if kind == "qrels" else tabular.read_run)(_data, name)
 
 
-@st.cache_resource(max_entries=4, show_spinner=False)
+@st.cache_resource(max_entries=8, show_spinner=False)
 def _judge(files: tuple[str, str, str, str], _qrels: bytes, _run: bytes) -> trec.JudgedRun:
     """The run joined with its qrels; ``files`` is (qrels hash, qrels name, run hash, run name)."""
     qsha, qname, rsha, rname = files
@@ -486,6 +487,69 @@ def _query_view(judged: trec.JudgedRun, values: dict[str, np.ndarray], names: tu
 
 
 # ----------------------------------------------------------------------------
+# Comparing with a second run (the same reader, the same engine)
+# ----------------------------------------------------------------------------
+
+@st.cache_resource(max_entries=8, show_spinner="Comparing the two runs…")
+def _compare(files_a: tuple, files_b: tuple, names: tuple[str, ...], gain: str, _a: trec.JudgedRun,
+             _b: trec.JudgedRun) -> compare.RunComparison:
+    """Both runs on the queries they share with the qrels; cached by the files' hashes."""
+    return compare.compare_judged(_a, _b, names, gain)
+
+
+def _use_sample_b() -> None:
+    st.session_state[state.YOUR_DATA_RUN_B] = upload_record(SAMPLE_RUN_B.name, SAMPLE_RUN_B.read_bytes())
+
+
+def _compare_section(loaded: dict, judged: trec.JudgedRun, names: tuple[str, ...], gain: str) -> None:
+    st.subheader("Compare with a second run")
+    st.markdown(prose.section("compare", "Intro"))
+    key = f"{state.YOUR_DATA_RUN_B_UPLOADER}.{st.session_state.get(state.YOUR_DATA_UPLOAD_ROUND, 0)}"
+    left, right = st.columns([3, 1], vertical_alignment="bottom")
+    uploaded = left.file_uploader("Run B: a second system's results", key=key)
+    right.button("Use the sample second run", key=state.YOUR_DATA_SAMPLE_B, on_click=_use_sample_b, icon="🧪")
+    if uploaded is not None and st.session_state.get(key + state.YOUR_DATA_SEEN_SUFFIX) != uploaded.file_id:
+        st.session_state[key + state.YOUR_DATA_SEEN_SUFFIX] = uploaded.file_id
+        st.session_state[state.YOUR_DATA_RUN_B] = upload_record(uploaded.name, uploaded.getvalue())
+    run_b = st.session_state.get(state.YOUR_DATA_RUN_B)
+    if run_b is None:
+        return
+    qrels = loaded["qrels"]
+    files_b = (qrels["sha256"], qrels["name"], run_b["sha256"], run_b["name"])
+    try:
+        result = _compare(loaded["key"], files_b, names, gain, judged,
+                          _judge(files_b, qrels["data"], run_b["data"]))
+    except ValueError as err:  # a bad run B (TrecFormatError), or no judged query that both runs answer
+        st.error(prose.section(NAME, "Error heading"), icon="🚫")
+        st.code(str(err), language=None, wrap_lines=True)
+        return
+    if st.session_state.get(state.YOUR_DATA_COMPARE_MEASURE) not in names:
+        st.session_state[state.YOUR_DATA_COMPARE_MEASURE] = names[0]
+    name = st.segmented_control("Measure to compare", names, key=state.YOUR_DATA_COMPARE_MEASURE, required=True,
+                                format_func=lambda n: shown_name(n, gain))
+    c = result.measures[name]
+    label = shown_name(name, gain)
+    heading, values = compare.reading(c, label)
+    st.caption(prose.text("compare", "Counts", n=f"{len(result.qids):,}",
+                          **{k: f"{v:,}" for k, v in result.skipped.items()}))
+    cards = st.columns(4)
+    cards[0].metric("B − A (mean)", compare.format_diff(c.mean_diff),
+                    help=f"95% confidence interval: {values['low']} to {values['high']}")
+    cards[1].metric("Improved / hurt / tied", f"{c.improved} / {c.hurt} / {c.tied}")
+    cards[2].metric("Paired t-test p", compare.format_p(c.t_test_p))
+    cards[3].metric("Randomisation p", compare.format_p(c.randomisation_p))
+    show_figure(charts.win_loss_bars(result.qids, c.diff, metric=label, scale=chart_scale()),
+                key="your_data.compare")
+    st.markdown(prose.text_choosing("compare", "Outcome", values))
+    st.info(prose.text_choosing("compare", heading, values), icon="🧮")
+    if compare.p_values_disagree(c):
+        st.caption(prose.text_choosing("compare", compare.READING_TESTS_DISAGREE, values))
+    with st.expander("Why a small mean difference over few queries proves little"):
+        st.markdown(prose.section("compare", compare.WHY_FEW_QUERIES))
+        st.markdown(prose.section("compare", "Tests"))
+
+
+# ----------------------------------------------------------------------------
 # The page
 # ----------------------------------------------------------------------------
 
@@ -509,6 +573,8 @@ def render() -> None:
     _per_query(judged, values, families, k, gain, loaded["key"])
     st.divider()
     _query_view(judged, values, names, k, gain, loaded["key"])
+    st.divider()
+    _compare_section(loaded, judged, names, gain)
 
 
 if __name__ == "__main__":
