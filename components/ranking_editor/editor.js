@@ -78,11 +78,14 @@ function setup(root) {
 }
 
 const NARROW_EM = 36; // below this width (in the editor's em) the grade badge goes under the title
+const TIGHT_EM = 24; // below this, the grip icon goes too
 
 function fitWidth(ctx) {
   const w = ctx.el.wrap;
   const em = parseFloat(getComputedStyle(w).fontSize) || 16;
-  w.classList.toggle("rw-narrow", w.clientWidth > 0 && w.clientWidth / em < NARROW_EM);
+  const width = w.clientWidth / em;
+  w.classList.toggle("rw-narrow", width > 0 && width < NARROW_EM);
+  w.classList.toggle("rw-tight", width > 0 && width < TIGHT_EM);
 }
 
 function icon(name) {
@@ -135,7 +138,9 @@ function makeRow(id) {
   const badge = el("span", "rw-badge");
   badge.dataset.testid = "rw-badge";
   badge.append(el("span", "rw-badge-num"), el("span", "rw-badge-word"));
-  grade.append(button("grade-down", "minus"), badge, button("grade-up", "plus"));
+  const badgeBox = el("span", "rw-badge-box"); // a fixed width, so the + buttons line up
+  badgeBox.append(badge);
+  grade.append(button("grade-down", "minus"), badgeBox, button("grade-up", "plus"));
   const actions = el("span", "rw-actions");
   actions.append(button("up", "up"), button("down", "down"), button("tray", "toTray"));
   li.append(grip, pos, title, grade, actions);

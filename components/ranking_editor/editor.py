@@ -202,7 +202,7 @@ def ranking_editor(items: Sequence[EditorItem], *, key: str, default_order: Sequ
         "not seen" below); None for no line.
     show_grades : show each item's grade badge (words and colour).
     editable_grades : let the learner change grades (buttons − / +, keys
-        + / − and digits) within ``grade_range``.
+        + / − and digits) within ``grade_range`` (only with ``show_grades``).
     grade_range : (lowest, highest) grade, inclusive.
     tray : show the "Not returned" zone for judged documents the system did
         not return; the T and Delete keys and a button per row move an item
@@ -223,6 +223,11 @@ def ranking_editor(items: Sequence[EditorItem], *, key: str, default_order: Sequ
     The first call initialises ``st.session_state[key]``; later calls show the
     stored state (a preset set with :func:`set_editor_state`, or the
     learner's last move).
+
+    Latency: a move reruns the enclosing ``@st.fragment`` and Streamlit
+    re-sends every element in it, so keep that fragment to the editor, its
+    numbers and its chart (``benchmarks/interaction_latency.py`` measures a
+    page; each extra element costs a few ms on a 2-core machine).
     """
     key = _check_key(key)
     grade_range = check_grade_range(grade_range)

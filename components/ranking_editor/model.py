@@ -265,6 +265,6 @@ def state_from_payload(config: EditorConfig, payload: Mapping) -> EditorState:
     order, tray, grades = payload.get("order"), payload.get("tray") or [], payload.get("grades") or {}
     if not isinstance(order, list) or not isinstance(tray, list) or not isinstance(grades, Mapping):
         raise ValueError("the editor's message must hold lists 'order' and 'tray' and a mapping 'grades'")
-    if sorted(order + tray) != sorted(config.ids):
+    if not all(isinstance(i, str) for i in order + tray) or sorted(order + tray) != sorted(config.ids):
         raise ValueError("the editor's message must place every item exactly once")
     return normalise(config, order, tray, grades=grades, base_grades={})

@@ -1,9 +1,11 @@
 """A small page for the ranking editor's browser, AppTest and latency checks.
 
-Two independent editors, each in its own ``@st.fragment`` as a lesson will
-wrap them: the frameworks scenario (tray, editable grades, a k slider, preset
-buttons, live metrics and a "what changed" caption) and one JAR query in
-compact mode. ``?scenario=lawyer`` swaps the first editor to the lawyer's
+Two independent editors, each with its numbers in its own ``@st.fragment``
+as a lesson will wrap them: the frameworks scenario (tray, editable grades, a
+k slider, preset buttons, live metrics and a "what changed" caption) and one
+JAR query in compact mode. The slider and preset buttons sit outside the
+fragment (they rerun the page, which hands the fragment its k), so a move
+reruns only the editor, its numbers and captions. ``?scenario=lawyer`` swaps the first editor to the lawyer's
 20-row list (for auto-scroll); ``?projector=1`` turns on projector mode.
 """
 from __future__ import annotations
@@ -61,8 +63,8 @@ def show_metrics(values: dict[str, float], memory_key: str) -> None:
     st.session_state[memory_key] = values
 
 
-@st.fragment
 def editor_a() -> None:
+    """The frameworks (or lawyer) editor: its controls, then the live part in a fragment."""
     query, items, presets, default, default_k = scenario_a()
     with st.container(key="editor-a"):
         st.subheader(f"Query: {query.text}")
@@ -70,30 +72,43 @@ def editor_a() -> None:
         for column, (name, order) in zip(st.columns(len(presets)), presets.items()):
             column.button(name, key=f"preset_a_{name}", on_click=set_editor_state, args=(KEY_A, order),
                           width="stretch")
-        metrics_row = st.container()  # filled after the editor, shown above it
-        left, right = st.columns([3, 2], gap="large")
-        with left:
-            state = ranking_editor(items, key=KEY_A, default_order=presets[default], k=k, tray=True,
-                                   editable_grades=True, scale=chart_scale(), label="Returned list")
-        with metrics_row:
-            show_metrics(metric_values(state, k), "editor_a_last")
-        with right:
-            st.caption("Order: " + " › ".join(state.order))
-            st.caption("Tray: " + (" › ".join(state.tray) or "empty"))
+        editor_a_live(items, presets[default], k)
 
 
 @st.fragment
+def editor_a_live(items: tuple[EditorItem, ...], default_order: tuple[str, ...], k: int) -> None:
+    """Editor, numbers and captions: all a move reruns. (The slider and presets outside it rerun
+    the page, which passes the fragment its new k; keeping them out keeps each move's rerun small.)"""
+    metrics_row = st.container()  # filled after the editor, shown above it
+    left, right = st.columns([3, 2], gap="large")
+    with left:
+        state = ranking_editor(items, key=KEY_A, default_order=default_order, k=k, tray=True,
+                               editable_grades=True, scale=chart_scale(), label="Returned list")
+    with metrics_row:
+        show_metrics(metric_values(state, k), "editor_a_last")
+    with right:
+        st.caption("Order: " + " › ".join(state.order))
+        st.caption("Tray: " + (" › ".join(state.tray) or "empty"))
+
+
 def editor_b() -> None:
+    """One JAR query in compact mode, a second editor with its own key and fragment."""
     with st.container(key="editor-b"):
         st.subheader(f"One query, compact: {JAR.text}")
-        state = ranking_editor(editor_items(JAR.docs), key=KEY_B, default_order=[d.id for d in JAR.docs], k=K_B,
-                               tray=True, compact=True, grade_range=(0, 1), scale=chart_scale(),
-                               label="Result positions")
-        grades = state.order_grades()
-        left, right = st.columns(2)
-        left.metric("RR (JAR)", fmt(metrics.reciprocal_rank_of(grades)))
-        right.metric(f"Hit rate@{K_B} (JAR)", fmt(metrics.success_at_k(grades, K_B) if grades else 0.0))
-        st.caption("JAR order: " + " › ".join(state.order))
+        editor_b_live()
+
+
+@st.fragment
+def editor_b_live() -> None:
+    """The compact editor and its two numbers: all a move reruns."""
+    state = ranking_editor(editor_items(JAR.docs), key=KEY_B, default_order=[d.id for d in JAR.docs], k=K_B,
+                           tray=True, compact=True, grade_range=(0, 1), scale=chart_scale(),
+                           label="Result positions")
+    grades = state.order_grades()
+    left, right = st.columns(2)
+    left.metric("RR (JAR)", fmt(metrics.reciprocal_rank_of(grades)))
+    right.metric(f"Hit rate@{K_B} (JAR)", fmt(metrics.success_at_k(grades, K_B)))
+    st.caption("JAR order: " + " › ".join(state.order))
 
 
 st.set_page_config(page_title="Ranking editor test page", page_icon="🧪", layout="wide")

@@ -115,6 +115,8 @@ def test_a_message_from_the_browser_must_place_every_item_once():
     assert state_from_payload(config(), good).grades["c"] == 2
     with pytest.raises(ValueError, match="every item exactly once"):
         state_from_payload(config(), {**good, "tray": ["b"]})
+    with pytest.raises(ValueError, match="every item exactly once"):
+        state_from_payload(config(), {**good, "tray": ["b", 7]})
     with pytest.raises(ValueError, match="from 0 to 2"):
         state_from_payload(config(), {**good, "grades": {"a": 7}})
     with pytest.raises(ValueError, match="lists 'order' and 'tray'"):
