@@ -20,7 +20,7 @@ OTHERS = tuple(f"other{i}" for i in range(1, LENGTH))
 
 def items(query: int) -> tuple[EditorItem, ...]:
     """One query's list: its answer (relevant) and nine other results."""
-    return (EditorItem(ANSWER, f"Q{query} answer", 1),) + tuple(
+    return (EditorItem(ANSWER, f"✅ Q{query} answer", 1),) + tuple(
         EditorItem(o, f"other {i}", 0) for i, o in enumerate(OTHERS, 1))
 
 
