@@ -24,18 +24,19 @@ from __future__ import annotations
 
 import argparse
 import os
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 from playwright.sync_api import Locator, Page, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # run as a script from anywhere: the tests' launcher lives in the repo
+
+from tests.conftest import start_streamlit  # noqa: E402
 DEFAULT_PAGE = ROOT / "tests" / "e2e" / "editor_page.py"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -59,29 +60,9 @@ PROBE = """
 """
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def start_server(script: Path) -> tuple[subprocess.Popen, str]:
-    """``streamlit run script`` on a free port; returns once the health check answers."""
-    port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(script), "--server.port", str(port),
-         "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false"],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if urllib.request.urlopen(url + "/_stcore/health", timeout=1).read() == b"ok":
-                return proc, url
-        except OSError:
-            time.sleep(0.1)
-    proc.terminate()
-    raise SystemExit(f"streamlit did not start for {script}")
+    """``streamlit run script`` on a free port (the test suite's own launcher)."""
+    return start_streamlit(script, cwd=ROOT)
 
 
 def rows_of(page: Page, editor: int) -> Locator:
