@@ -39,8 +39,23 @@ def your_data(page: Page, app_url):
 
 
 def upload(page: Page, label: str, files) -> None:
-    """Put files into the uploader whose label starts with ``label`` ("1. Qrels" or "2. Run")."""
-    page.get_by_test_id("stFileUploader").filter(has_text=label).locator("input[type=file]").set_input_files(files)
+    """Put a file into the uploader whose label starts with ``label`` ("1. Qrels" or "2. Run").
+
+    Waits until the page says it received the file. An upload that lands while
+    the page is rerunning for the progress sidebar's first sync can be dropped by
+    Streamlit (seen on a loaded 2-core machine); the test then drops it in again,
+    as a learner would.
+    """
+    name = files["name"] if isinstance(files, dict) else Path(files).name
+    uploader = page.get_by_test_id("stFileUploader").filter(has_text=label).first.locator("input[type=file]")
+    for attempt in range(3):
+        uploader.set_input_files(files)
+        try:
+            expect(page.get_by_text(f"Received: {name}").first).to_be_visible(timeout=10_000)
+            return
+        except AssertionError:
+            if attempt == 2:
+                raise
 
 
 def mean_card(page: Page, label: str):
