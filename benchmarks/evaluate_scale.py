@@ -22,15 +22,20 @@ start and imports included):
 - ranx (if an interpreter with ranx is given or found, by default
   ``/tmp/ranxvenv/bin/python``): ``Qrels.from_file``, ``Run.from_file`` and
   ``evaluate`` with recall@10, mrr@10 and ndcg@10; the first call after its
-  numba cache is cleared is "JIT-cold", the next ones "JIT-warm".
+  numba cache is cleared is "JIT-cold", the next ones "JIT-warm". ranx
+  breaks score ties otherwise than trec_eval (which puts the larger docid
+  first), so with 2 % ties its means differ from pytrec_eval's (about 1e-4);
+- with ``--with-precise``, ours again with the precise reader forced.
 
-For each: wall time (best and every repeat), peak memory (the child's
-``ru_maxrss`` from ``os.wait4``), the ratio to the faster of pytrec_eval and
-ranx (warm), and whether every mean agrees with pytrec_eval's to 1e-9. The
-load average is printed before and after, since the machine may be shared.
+For each: wall time (best and every repeat), CPU time (user + system) and
+peak memory of the child (``ru_maxrss``, both from ``os.wait4``), the ratio
+of the best wall time to the faster of pytrec_eval and ranx (warm), and
+whether every mean agrees with pytrec_eval's to 1e-9. The tools take turns
+in each repeat, and the load average is printed before and after each set,
+since the machine may be shared.
 
-    python benchmarks/evaluate_scale.py [--sets msmarco wide] [--repeats 2] [--cache DIR]
-                                        [--ranx-python PATH | --no-ranx] [--regenerate]
+    python benchmarks/evaluate_scale.py [--sets msmarco wide] [--repeats 2] [--cache DIR] [--regenerate]
+                                        [--ranx-python PATH | --no-ranx] [--with-precise]
 
 ranx is never a project dependency: install it in a throwaway venv,
 ``python3 -m venv /tmp/ranxvenv && /tmp/ranxvenv/bin/pip install ranx``.
@@ -183,7 +188,7 @@ per_query = pytrec_eval.RelevanceEvaluator(qrel, {"recall.10", "recip_rank", "nd
 n = len(per_query)
 print(json.dumps({
     "R@10": sum(v["recall_10"] for v in per_query) / n,
-    "RR@10": sum(v["recip_rank"] if v["recip_rank"] >= 1 / 10 else 0.0 for v in per_query) / n,  # first hit in the top 10
+    "RR@10": sum(v["recip_rank"] if v["recip_rank"] >= 1 / 10 else 0.0 for v in per_query) / n,  # hit in the top 10
     "nDCG@10": sum(v["ndcg_cut_10"] for v in per_query) / n,
 }))
 """

@@ -546,7 +546,7 @@ class _Tokens:
 
 
 def _chunks(data: bytes, size: int | None = None):
-    """(lo, hi) byte ranges of about size bytes (default ``_CHUNK_BYTES``), each ending after a newline or at the end."""
+    """(lo, hi) byte ranges of about size bytes (default ``_CHUNK_BYTES``), each ending after a newline or the end."""
     size = _CHUNK_BYTES if size is None else size
     lo = 0
     while lo < len(data):
@@ -655,7 +655,7 @@ def _fast_rows(data: bytes, layout: _Layout) -> _Rows:
 
     Scores are parsed by pyarrow (correctly rounded, as Python's ``float``);
     grades by the precise reader's own parser, since pyarrow also reads
-    hexadecimal integers. The file goes to pyarrow in pieces of about
+    hexadecimal integers; query ids are dictionary-encoded by pyarrow. The file goes to pyarrow in pieces of about
     ``_FAST_CHUNK_BYTES``, each written into the result arrays before the
     next is parsed, so memory stays about the result's size.
     """
@@ -682,7 +682,7 @@ class _FastColumns:
 
     def __init__(self, layout: _Layout, capacity: int):
         self.layout = layout
-        self.qid_vocabs: list[np.ndarray] = []  # each piece's distinct query ids
+        self.qid_vocabs: list[np.ndarray] = []  # each block's distinct query ids
         self.n_vocab = 0  # their number so far
         self.qid_codes, self.docids, self.values = _Column(capacity), _Column(capacity), _Column(capacity)
 
@@ -690,10 +690,12 @@ class _FastColumns:
         """Take one piece's rows, or raise :class:`_Declined`."""
         qid, docid, value = self.layout.keep
         _check_filled(table, self.layout)
-        vocab, codes = _fast_query_codes(table.column(qid))
-        self.qid_codes.append(codes + self.n_vocab)  # an index into all the pieces' vocabularies
-        self.qid_vocabs.append(vocab)
-        self.n_vocab += vocab.size
+        for encoded in table.column(qid).chunks:  # dictionary-encoded by pyarrow, block by block
+            vocab = _arrow_strings(encoded.dictionary)  # the block's distinct query ids, in order of first appearance
+            codes = self.qid_codes.reserve(len(encoded), np.int64)
+            np.add(encoded.indices.to_numpy(), self.n_vocab, out=codes, dtype=np.int64)  # into all blocks' ids
+            self.qid_vocabs.append(vocab)
+            self.n_vocab += vocab.size
         for array in table.column(docid).chunks:
             _arrow_strings(array, self.docids)
         _fast_values(table.column(value), self.layout.value, self.values)
@@ -702,7 +704,7 @@ class _FastColumns:
         """The rows taken, as the precise reader gives them; :class:`_Declined` for a comment line or no row."""
         if not self.qid_vocabs:
             raise _Declined("no data line")
-        vocab, codes = _factorize(np.concatenate(self.qid_vocabs))  # first appearance in the pieces: in the file
+        vocab, codes = _factorize(np.concatenate(self.qid_vocabs))  # first appearance in the blocks: in the file
         if np.any(vocab.view(np.uint8)[::vocab.dtype.itemsize] == ord("#")):
             raise _Declined("a comment line")
         qidx = codes[self.qid_codes.values()]
@@ -775,39 +777,40 @@ def _carriage_returns_end_lines(data: bytes) -> bool:
 
 
 def _csv_options(pa, pa_csv, separator: str, layout: _Layout) -> dict:
-    """pyarrow's CSV options for a layout: no header, no quoting, the score as float64 and every other column as bytes."""
+    """pyarrow's CSV options for a layout: no header, no quoting; columns as bytes, but the score as float64.
+
+    Query ids come dictionary-encoded (each block's distinct ids, and an index
+    per row), since a file holds few of them, each on many lines.
+    """
     names = [f"column{i + 1}" for i in range(len(layout.columns))]
-    score = layout.keep[2] if layout.value == "score" else None
+    types = [pa.binary()] * len(names)
+    types[layout.keep[0]] = pa.dictionary(pa.int32(), pa.binary())
+    if layout.value == "score":
+        types[layout.keep[2]] = pa.float64()
     return {
         "read_options": pa_csv.ReadOptions(column_names=names, block_size=_FAST_BLOCK_BYTES),
         "parse_options": pa_csv.ParseOptions(delimiter=separator, quote_char=False, double_quote=False,
                                              escape_char=False, newlines_in_values=False, ignore_empty_lines=False),
-        "convert_options": pa_csv.ConvertOptions(
-            column_types={n: pa.float64() if i == score else pa.binary() for i, n in enumerate(names)},
-            null_values=[], strings_can_be_null=False, quoted_strings_can_be_null=False, check_utf8=False),
+        "convert_options": pa_csv.ConvertOptions(column_types=dict(zip(names, types)), null_values=[],
+                                                 strings_can_be_null=False, quoted_strings_can_be_null=False,
+                                                 check_utf8=False),
     }
 
 
 def _check_filled(table, layout: _Layout) -> None:
-    """:class:`_Declined` if a column of one piece parsed by pyarrow holds an empty value (see :func:`_offsets`)."""
+    """:class:`_Declined` if a column of one piece parsed by pyarrow holds an empty value (see :func:`_offsets`).
+
+    The query ids are checked where their dictionary becomes byte strings,
+    and a score column holds numbers (pyarrow fails on an empty one).
+    """
     for c in range(len(layout.columns)):
-        if c != layout.keep[2] or layout.value != "score":  # a score column is numbers: pyarrow fails on ""
+        if c != layout.keep[0] and (c != layout.keep[2] or layout.value != "score"):
             for array in table.column(c).chunks:
                 _offsets(array)
 
 
-def _fast_query_codes(column) -> tuple[np.ndarray, np.ndarray]:
-    """One piece's distinct query ids in order of first appearance (``S`` array), and each row's index into them.
-
-    pyarrow's dictionary encoding (a hash table) numbers the ids; only the
-    few distinct ones become byte strings.
-    """
-    encoded = column.combine_chunks().dictionary_encode()
-    return _arrow_strings(encoded.dictionary), encoded.indices.to_numpy().astype(np.int64)
-
-
 def _fast_values(column, what: str, values: _Column) -> None:
-    """Write one piece's scores (parsed by pyarrow) or grades (by the precise reader's parser); or :class:`_Declined`."""
+    """Write one piece's scores (parsed by pyarrow) or grades (the precise reader's parser); or :class:`_Declined`."""
     if what == "grade":
         grades, bad = _parse_numbers(_arrow_strings(column.combine_chunks()), "grade")
         if bad.any():
@@ -1148,8 +1151,8 @@ def _judged_grades(qrels: Qrels, q: np.ndarray, docids: np.ndarray) -> np.ndarra
     A hash join: the rows whose 64-bit pair key (:func:`_pair_keys`) may be
     among the judgments' keys (:func:`_maybe_among`) are looked up in the
     sorted keys and compared by their bytes, so a key that collides never
-    borrows a grade. When two judgments share a key,
-    the pairs are matched exactly instead (:func:`_judged_grades_exactly`).
+    borrows a grade. When two judgments share a key, the pairs are matched
+    exactly instead (:func:`_judged_grades_exactly`).
     """
     width = max(qrels.docids.dtype.itemsize, docids.dtype.itemsize)  # equal keys need equal widths beyond 8 bytes
     judged_docids = _widened(qrels.docids, width)
@@ -1171,21 +1174,22 @@ def _judged_grades(qrels: Qrels, q: np.ndarray, docids: np.ndarray) -> np.ndarra
 def _maybe_among(keys: np.ndarray, members: np.ndarray) -> np.ndarray:
     """True for every key among members, and for a few others: a bitmap of hashed keys (no false negatives).
 
-    The bitmap has about 32 slots per member (at most 2**24): one random read
-    per key, where a binary search would take about log2(members) of them.
+    The bitmap has about 256 slots per member (at most 2**24, 16 MB), so that
+    few keys are looked up in vain: one random read per key, where a binary
+    search would take about log2(members) of them.
 
     Examples
     --------
     >>> bool(_maybe_among(np.array([5, 7, 9], dtype=np.uint64), np.array([7], dtype=np.uint64))[1])
     True
     """
-    bits = int(min(max(np.log2(members.size + 1) + 5, 10), 24))
+    bits = int(min(max(np.log2(members.size + 1) + 8, 10), 24))
     shift = np.uint64(64 - bits)
     table = np.zeros(1 << bits, dtype=bool)
-    table[(members * _SLOT_MULTIPLIER) >> shift] = True
+    table[((members * _SLOT_MULTIPLIER) >> shift).view(np.int64)] = True
     slots = keys * _SLOT_MULTIPLIER
     slots >>= shift
-    return table[slots]
+    return table[slots.view(np.int64)]  # slots are below 2**24: as int64 the same, and no index copy
 
 
 def _judged_grades_exactly(qrels: Qrels, q: np.ndarray, docids: np.ndarray) -> np.ndarray:

@@ -268,3 +268,13 @@ def test_random_input_reads_or_raises_trec_format_error(first, second):
     except TrecFormatError:
         return
     assert judged.queries.n_queries == len(judged.qids) >= 1
+
+
+@pytest.mark.parametrize("chunk", [1, 7, 1 << 24])
+def test_a_byte_that_is_not_utf8_is_found_wherever_the_pieces_end(chunk):
+    # UTF-8 is checked a piece at a time: the same line and byte, whatever the piece size
+    data = "1 0 a 1\n1 0 \u00e9t\u00e9 1\n1 0 \U0001f600 2\n".encode() + "2 0 caf\u00e9 1\n".encode("latin-1")
+    with mock.patch.object(trec, "_CHUNK_BYTES", chunk), pytest.raises(TrecFormatError) as caught:
+        trec.read_qrels(data, name="q.txt")
+    # "2 0 caf" is 7 bytes: the Latin-1 é is the 8th
+    assert str(caught.value).startswith("q.txt, line 4: found byte 0xe9, which is not UTF-8 text (byte 8 of the line)")
