@@ -1,0 +1,482 @@
+"""Many learners on one server: N simulated learners move the Recall@k slider; time from the change to the new value.
+
+Starts ``streamlit run app.py`` on a free port on 127.0.0.1 (a fresh server
+for every N, so its peak memory belongs to that N) and drives it at the
+protocol level, as the browser does, with no browser: each learner is one
+websocket on ``/_stcore/stream`` speaking Streamlit's own protobuf messages
+(``streamlit.proto``).
+
+- A learner opens the Recall@k lesson: a ``BackMsg`` ``rerun_script`` with
+  the page's name; from the first run's ``ForwardMsg`` deltas it takes the
+  widget id of the "Cutoff k" slider and the id of the fragment it sits in.
+- Once every ``--interval`` seconds (each learner on its own random phase) it
+  moves the slider to a new k: a ``rerun_script`` whose ``WidgetStates``
+  carry the slider's new value, for the slider's fragment only, as the
+  browser sends it (with the URL's query string, kept up to date from the
+  server's ``page_info_changed`` messages).
+- The latency of a change is the time from sending it to the arrival of the
+  ``st.metric`` delta labelled ``Recall@<new k>``. The learners do not wait
+  for an answer before their next change (open loop): if a newer change
+  overtakes an older one, the older one counts as answered when the newer
+  value arrives, as a learner would see it. Every value received is checked
+  against the engine (``components.metrics``) and each learner's last value
+  against its last k: a wrong or another learner's value is reported.
+
+Prints, for each N: the changes sent and answered, the median, 95th
+percentile and maximum latency (and the 95th percentile of each 10 s of the
+run, which tells a slow start from a steady backlog), the server's peak resident memory (VmHWM
+from /proc: the high-water mark since it started) and its memory with the
+learners connected, the CPU time of the server and of this client per second
+of the run (on a 2-core machine they share the cores, so read the latency
+beside them), the server's CPU time per change (one process runs its
+sessions' scripts on about one core, so 1 s divided by it is roughly the
+moves per second one process keeps up with), and the 1-minute load average
+before and after. Goal: p95 <= 300 ms at N = 30.
+
+    python benchmarks/concurrent_sessions.py [--learners 1,10,30] [--duration 60] [--interval 1]
+                                             [--full-rerun] [--seed 13] [--set runner.postScriptGC=false]
+
+``--set`` passes a Streamlit config option to the server (repeatable), to
+measure a setting before a workshop.
+
+Bounded: at most 100 learners and 600 s per run; opening the learners, the
+run and the wait for late answers each have a time limit; the server is
+stopped at the end whatever happens. Linux only for the memory figures
+(/proc); elsewhere they read "n/a".
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import websockets
+from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from components import metrics, scenarios  # noqa: E402  (the project, from the checkout)
+from components.formatting import fmt  # noqa: E402
+
+MAX_LEARNERS = 100
+MAX_DURATION = 600.0
+SERVER_START_TIMEOUT = 90.0
+OPEN_TIMEOUT = 120.0  # one learner's first page run (a cold server imports everything first)
+OPEN_ALL_TIMEOUT = 600.0  # all learners' first page runs
+DRAIN_TIMEOUT = 30.0  # after the run, waiting for answers to the last changes
+OPEN_AT_ONCE = 3  # learners opening the page at the same time
+GOAL_MS = 300.0
+WINDOW = 10.0  # seconds: the p95 is also shown for the changes sent in each such window of the run
+
+PAGE = "recall"  # url path of the Recall@k lesson
+SLIDER_LABEL = "Cutoff k"
+METRIC_PREFIX = "Recall@"
+MAX_K = 20  # lessons/recall.py's slider
+Q = scenarios.LAWYER
+DEFAULT_ORDER = Q.presets["System A"]  # the learners never reorder, so every value follows from k
+
+
+def expected_value(k: int) -> str:
+    qs = metrics.from_rankings([Q.grades(DEFAULT_ORDER)], [Q.judged_grades()])
+    return fmt(metrics.recall(qs, k)[0])
+
+
+EXPECTED = {k: expected_value(k) for k in range(1, MAX_K + 1)}
+
+
+# ----------------------------------------------------------------------------
+# The server and its process figures
+# ----------------------------------------------------------------------------
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(options: dict[str, str]) -> tuple[subprocess.Popen, str]:
+    """``streamlit run app.py`` on a free port on 127.0.0.1, with extra config ``options`` (name -> value)."""
+    port = free_port()
+    extra = [arg for name, value in options.items() for arg in (f"--{name}", value)]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.port", str(port),
+         "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false",
+         "--server.fileWatcherType", "none", *extra],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"127.0.0.1:{port}"
+    deadline = time.monotonic() + SERVER_START_TIMEOUT
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"streamlit exited with code {proc.returncode}")
+        try:
+            if urllib.request.urlopen(f"http://{url}/_stcore/health", timeout=1).read() == b"ok":
+                return proc, url
+        except OSError:
+            time.sleep(0.2)
+    stop_server(proc)
+    raise RuntimeError(f"streamlit did not answer its health check within {SERVER_START_TIMEOUT:.0f} s")
+
+
+def stop_server(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)
+
+
+def status_kb(pid: int, field_name: str) -> int | None:
+    """A memory figure of /proc/<pid>/status in kB (VmRSS: now; VmHWM: the peak so far), None without /proc."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith(field_name + ":"):
+                return int(line.split()[1])
+    except OSError:
+        return None
+    return None
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """User + system CPU time of a process so far, from /proc/<pid>/stat."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def mb(kb: int | None) -> str:
+    return "n/a" if kb is None else f"{kb / 1024:.0f} MB"
+
+
+def load_average() -> float:
+    try:
+        return os.getloadavg()[0]
+    except OSError:
+        return float("nan")
+
+
+# ----------------------------------------------------------------------------
+# One simulated learner
+# ----------------------------------------------------------------------------
+
+def element_of(msg: ForwardMsg):
+    """(element kind, element) of a ForwardMsg carrying a new element, else (None, None)."""
+    if msg.WhichOneof("type") != "delta" or msg.delta.WhichOneof("type") != "new_element":
+        return None, None
+    element = msg.delta.new_element
+    kind = element.WhichOneof("type")
+    return kind, getattr(element, kind) if kind else None
+
+
+@dataclass
+class Learner:
+    number: int
+    url: str
+    rng: random.Random
+    full_rerun: bool = False
+    ws: object = None
+    slider_id: str = ""
+    fragment_id: str = ""
+    page_hash: str = ""
+    query_string: str = ""
+    shown_k: int | None = None
+    last_sent_k: int | None = None
+    pending: list = field(default_factory=list)  # (time sent, k), oldest first
+    latencies: list = field(default_factory=list)  # (time sent, seconds until answered)
+    sent: int = 0
+    skipped: int = 0  # moves not made because every k was still waiting for an answer
+    wrong_values: list = field(default_factory=list)
+    closed: bool = False
+
+    async def open(self) -> None:
+        """Connect, run the lesson once, find the slider and its fragment."""
+        self.ws = await websockets.connect(f"ws://{self.url}/_stcore/stream", subprotocols=["streamlit"],
+                                           max_size=None, ping_interval=None, open_timeout=OPEN_TIMEOUT)
+        msg = BackMsg()
+        msg.rerun_script.page_name = PAGE
+        await self.ws.send(msg.SerializeToString())
+        while True:
+            raw = await asyncio.wait_for(self.ws.recv(), OPEN_TIMEOUT)
+            fwd = ForwardMsg()
+            fwd.ParseFromString(raw)
+            self._note(fwd)
+            kind, element = element_of(fwd)
+            if kind == "slider" and element.label == SLIDER_LABEL:
+                self.slider_id, self.fragment_id = element.id, fwd.delta.fragment_id
+            if fwd.WhichOneof("type") == "script_finished":
+                break
+        if not self.slider_id or self.shown_k is None:
+            raise RuntimeError(f"learner {self.number}: the page showed no '{SLIDER_LABEL}' slider or "
+                               f"'{METRIC_PREFIX}k' metric (is {PAGE!r} the Recall@k lesson's url path?)")
+        self.last_sent_k = self.shown_k
+
+    def _note(self, fwd: ForwardMsg) -> float | None:
+        """Keep the page hash, the query string and the shown k up to date; return the time of a new metric."""
+        if fwd.metadata.active_script_hash:
+            self.page_hash = fwd.metadata.active_script_hash
+        if fwd.WhichOneof("type") == "page_info_changed":
+            self.query_string = fwd.page_info_changed.query_string
+        kind, element = element_of(fwd)
+        if kind == "metric" and element.label.startswith(METRIC_PREFIX):
+            now = time.perf_counter()
+            k = int(element.label[len(METRIC_PREFIX):])
+            self.shown_k = k
+            if element.body != EXPECTED.get(k):
+                self.wrong_values.append((element.label, element.body))
+            return now
+        return None
+
+    async def listen(self) -> None:
+        """Read every message; a Recall@k metric answers the change that asked for that k and all older ones."""
+        try:
+            async for raw in self.ws:
+                fwd = ForwardMsg()
+                fwd.ParseFromString(raw)
+                arrived = self._note(fwd)
+                if arrived is None:
+                    continue
+                hits = [i for i, (_, k) in enumerate(self.pending) if k == self.shown_k]
+                if hits:
+                    answered, self.pending = self.pending[:hits[-1] + 1], self.pending[hits[-1] + 1:]
+                    self.latencies.extend((sent, arrived - sent) for sent, _ in answered)
+        except websockets.ConnectionClosed:
+            pass
+        finally:
+            self.closed = True
+
+    async def change_k(self) -> None:
+        """Move the slider to a k that no unanswered change asked for (so an answer names its change)."""
+        waiting = {k for _, k in self.pending} | {self.last_sent_k}
+        free = [k for k in range(1, MAX_K + 1) if k not in waiting]
+        if not free:  # every k is waiting for an answer: the page is frozen for this learner; skip the move
+            self.skipped += 1
+            return
+        k = self.rng.choice(free)
+        msg = BackMsg()
+        state = msg.rerun_script
+        state.page_script_hash = self.page_hash
+        state.query_string = self.query_string
+        if not self.full_rerun:
+            state.fragment_id = self.fragment_id
+        widget = state.widget_states.widgets.add()
+        widget.id = self.slider_id
+        widget.double_array_value.data.append(k)
+        self.pending.append((time.perf_counter(), k))
+        self.last_sent_k = k
+        self.sent += 1
+        await self.ws.send(msg.SerializeToString())
+
+    async def act(self, start: float, stop: float, interval: float) -> None:
+        """Change k once per interval, on this learner's own phase, until ``stop`` (perf_counter time)."""
+        tick = start + self.rng.uniform(0, interval)
+        while tick < stop and not self.closed:
+            await asyncio.sleep(max(0.0, tick - time.perf_counter()))
+            await self.change_k()
+            tick += interval
+
+
+# ----------------------------------------------------------------------------
+# One run: N learners on a fresh server
+# ----------------------------------------------------------------------------
+
+@dataclass
+class Result:
+    learners: int
+    sent: int
+    skipped: int
+    answered: int
+    latencies_ms: np.ndarray
+    windows: list  # (seconds into the run, p95 ms of the changes sent in that window)
+    wrong: int
+    last_k_mismatch: int
+    rss_first_kb: int | None
+    rss_open_kb: int | None
+    rss_end_kb: int | None
+    peak_kb: int | None
+    server_cpu: float | None
+    cpu_per_change: float | None  # server CPU seconds from the first change to the last answer, per change
+    client_cpu: float
+    duration: float
+    load_before: float
+    load_after: float
+
+
+def learners_sent(learners: list[Learner]) -> int:
+    return sum(x.sent for x in learners)
+
+
+async def open_learners(learners: list[Learner]) -> None:
+    gate = asyncio.Semaphore(OPEN_AT_ONCE)
+
+    async def one(learner: Learner) -> None:
+        async with gate:
+            await learner.open()
+
+    await asyncio.wait_for(asyncio.gather(*(one(x) for x in learners)), OPEN_ALL_TIMEOUT)
+
+
+async def run_once(n: int, duration: float, interval: float, full_rerun: bool, seed: int,
+                   options: dict[str, str]) -> Result:
+    proc, url = start_server(options)
+    learners = [Learner(i, url, random.Random(seed * 1000 + i), full_rerun) for i in range(n)]
+    try:
+        await open_learners(learners[:1])  # the first run imports the app: its memory apart
+        rss_first = status_kb(proc.pid, "VmRSS")
+        await open_learners(learners[1:])
+        rss_open = status_kb(proc.pid, "VmRSS")
+        listeners = [asyncio.create_task(x.listen()) for x in learners]
+        load_before = load_average()
+        cpu0, client0 = cpu_seconds(proc.pid), time.process_time()
+        start = time.perf_counter()
+        stop = start + duration
+        await asyncio.wait_for(asyncio.gather(*(x.act(start, stop, interval) for x in learners)), duration + 30)
+        elapsed = time.perf_counter() - start
+        cpu1, client1 = cpu_seconds(proc.pid), time.process_time()
+        drain_until = time.perf_counter() + DRAIN_TIMEOUT
+        while any(x.pending and not x.closed for x in learners) and time.perf_counter() < drain_until:
+            await asyncio.sleep(0.1)
+        cpu_drained = cpu_seconds(proc.pid)
+        load_after = load_average()
+        rss_end, peak = status_kb(proc.pid, "VmRSS"), status_kb(proc.pid, "VmHWM")
+        for x in learners:
+            await x.ws.close()
+        await asyncio.gather(*listeners, return_exceptions=True)
+    finally:
+        for x in learners:
+            if x.ws is not None:
+                await x.ws.close()
+        stop_server(proc)
+    timed = sorted(v for x in learners for v in x.latencies)
+    latencies = np.array([latency for _, latency in timed]) * 1000
+    windows = []
+    for lo in np.arange(0, duration, WINDOW):
+        inside = np.array([latency for sent, latency in timed if lo <= sent - start < lo + WINDOW]) * 1000
+        if inside.size:
+            windows.append((float(lo), float(np.percentile(inside, 95))))
+    return Result(
+        learners=n, sent=sum(x.sent for x in learners), skipped=sum(x.skipped for x in learners),
+        answered=len(latencies), latencies_ms=latencies, windows=windows,
+        wrong=sum(len(x.wrong_values) for x in learners),
+        last_k_mismatch=sum(x.shown_k != x.last_sent_k for x in learners),
+        rss_first_kb=rss_first, rss_open_kb=rss_open, rss_end_kb=rss_end, peak_kb=peak,
+        server_cpu=None if cpu0 is None or cpu1 is None else (cpu1 - cpu0) / elapsed,
+        cpu_per_change=None if cpu0 is None or cpu_drained is None or not learners_sent(learners)
+        else (cpu_drained - cpu0) / learners_sent(learners),
+        client_cpu=(client1 - client0) / elapsed, duration=elapsed, load_before=load_before, load_after=load_after)
+
+
+# ----------------------------------------------------------------------------
+# Report
+# ----------------------------------------------------------------------------
+
+def percentile(values: np.ndarray, q: float) -> str:
+    return "—" if values.size == 0 else f"{np.percentile(values, q):.0f}"
+
+
+def report(results: list[Result], interval: float, full_rerun: bool, options: dict[str, str]) -> None:
+    print(f"\nRecall@k lesson, slider moved every {interval:g} s by each learner "
+          f"({'full-page rerun' if full_rerun else 'fragment rerun, as the browser sends it'}); "
+          f"{os.cpu_count()} CPUs on this machine"
+          + "".join(f"; {name} = {value}" for name, value in options.items()))
+    head = ("learners", "changes", "answered", "median ms", "p95 ms", "max ms", "peak RSS", "RSS open",
+            "per session", "server CPU", "CPU/change", "client CPU", "load 1-min before→after")
+    rows = []
+    for r in results:
+        per_session = ("n/a" if r.rss_open_kb is None or r.rss_first_kb is None or r.learners < 2
+                       else f"{(r.rss_open_kb - r.rss_first_kb) / (r.learners - 1) / 1024:.1f} MB")
+        rows.append((str(r.learners), str(r.sent), str(r.answered), percentile(r.latencies_ms, 50),
+                     percentile(r.latencies_ms, 95), percentile(r.latencies_ms, 100), mb(r.peak_kb),
+                     mb(r.rss_open_kb), per_session,
+                     "n/a" if r.server_cpu is None else f"{r.server_cpu:.0%}",
+                     "n/a" if r.cpu_per_change is None else f"{r.cpu_per_change * 1000:.0f} ms",
+                     f"{r.client_cpu:.0%}",
+                     f"{r.load_before:.1f}→{r.load_after:.1f}"))
+    widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(head)]
+    print("  ".join(h.rjust(w) for h, w in zip(head, widths)))
+    for row in rows:
+        print("  ".join(c.rjust(w) for c, w in zip(row, widths)))
+    print("(CPU: seconds of CPU per second of the run, 100% = one core; CPU/change: the server's CPU time from the "
+          "first change to the last answer, per change sent. 'RSS open': the server with every learner connected, before the run; 'per session': its growth "
+          "per learner after the first.)")
+    for r in results:
+        problems = []
+        if r.skipped:
+            problems.append(f"{r.skipped} moves skipped: all {MAX_K - 1} other k were still waiting for an answer")
+        if r.sent != r.answered:
+            problems.append(f"{r.sent - r.answered} changes got no answer within {DRAIN_TIMEOUT:.0f} s")
+        if r.wrong:
+            problems.append(f"{r.wrong} values differ from the engine's")
+        if r.last_k_mismatch:
+            problems.append(f"{r.last_k_mismatch} learners ended on a k they did not ask for")
+        print(f"N = {r.learners}: " + ("; ".join(problems) if problems else
+                                        "every change answered with its own learner's value"))
+        print(f"  p95 ms of the changes sent in each {WINDOW:g} s of the run: "
+              + ", ".join(f"{p95:.0f}" for _, p95 in r.windows))
+    at_goal = [r for r in results if r.learners >= 30]
+    if at_goal:
+        p95 = float(np.percentile(at_goal[0].latencies_ms, 95)) if at_goal[0].latencies_ms.size else float("inf")
+        verdict = "met" if p95 <= GOAL_MS else "NOT met"
+        print(f"Goal p95 <= {GOAL_MS:.0f} ms at N = {at_goal[0].learners}: {verdict} ({p95:.0f} ms)")
+
+
+def learner_counts(text: str) -> list[int]:
+    try:
+        counts = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--learners takes whole numbers separated by commas, got {text!r}")
+    if not counts or any(not 1 <= n <= MAX_LEARNERS for n in counts):
+        raise argparse.ArgumentTypeError(f"each learner count must be from 1 to {MAX_LEARNERS}, got {text!r}")
+    return counts
+
+
+def server_option(text: str) -> tuple[str, str]:
+    name, sep, value = text.partition("=")
+    if not sep or "." not in name or not value:
+        raise argparse.ArgumentTypeError(f"--set takes section.option=value, e.g. runner.postScriptGC=false; "
+                                         f"got {text!r}")
+    return name.strip(), value.strip()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--learners", type=learner_counts, default=[1, 10, 30],
+                        help="comma-separated numbers of learners, one run (and one fresh server) each")
+    parser.add_argument("--duration", type=float, default=60.0, help="seconds of slider moves per run")
+    parser.add_argument("--interval", type=float, default=1.0, help="seconds between one learner's moves")
+    parser.add_argument("--full-rerun", action="store_true",
+                        help="rerun the whole page on each move instead of the slider's fragment")
+    parser.add_argument("--seed", type=int, default=13)
+    parser.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE", type=server_option,
+                        help="a Streamlit config option for the server, e.g. runner.postScriptGC=false (repeatable)")
+    args = parser.parse_args()
+    if not 1 <= args.duration <= MAX_DURATION:
+        parser.error(f"--duration must be from 1 to {MAX_DURATION:.0f} seconds")
+    if not 0.1 <= args.interval <= args.duration:
+        parser.error("--interval must be from 0.1 s to the duration")
+    results = []
+    for n in args.learners:
+        print(f"N = {n}: starting a server, opening the lesson for {n} learner(s), then {args.duration:g} s of "
+              f"moves…", flush=True)
+        result = asyncio.run(run_once(n, args.duration, args.interval, args.full_rerun, args.seed, dict(args.set)))
+        print(f"N = {n}: median {percentile(result.latencies_ms, 50)} ms, p95 {percentile(result.latencies_ms, 95)} ms, "
+              f"peak RSS {mb(result.peak_kb)}", flush=True)
+        results.append(result)
+    report(results, args.interval, args.full_rerun, dict(args.set))
+
+
+if __name__ == "__main__":
+    main()
