@@ -81,15 +81,14 @@ def _switchboard() -> None:
     grades, judged = current.order_grades(), current.judged_grades()
     with table_col:
         st.markdown(prose.section(NAME, "Table intro"))
-        st.dataframe(pd.DataFrame(convention_rows(grades, judged, k)), hide_index=True, width="stretch",
-                     key="differ.table")
+        st.table(pd.DataFrame(convention_rows(grades, judged, k)), hide_index=True, border="horizontal")
         st.markdown(empty_query_sentence(grades, judged, k))
     st.markdown(prose.text(NAME, "Ties intro", k=k))
     st.dataframe(pd.DataFrame({"document": [i for i, _ in scenarios.TIED_SCORES],
                                "score": [f"{s:.1f}" for _, s in scenarios.TIED_SCORES],
                                "grade": [str(g) for g in Q.grades([i for i, _ in scenarios.TIED_SCORES])]}).T,
                  key="differ.tied_list")
-    st.dataframe(pd.DataFrame(tie_rows(k)), hide_index=True, width="stretch", key="differ.ties")
+    st.table(pd.DataFrame(tie_rows(k)), hide_index=True, border="horizontal")
 
 
 def render() -> None:

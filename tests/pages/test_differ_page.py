@@ -11,7 +11,7 @@ Q = scenarios.FRAMEWORKS
 
 
 def table(at, column):
-    return next(df.value for df in at.dataframe if column in df.value.columns)
+    return next(t.value for t in [*at.dataframe, *at.table] if column in t.value.columns)
 
 
 def value(at, convention):
