@@ -10,17 +10,24 @@ websocket on ``/_stcore/stream`` speaking Streamlit's own protobuf messages
   the page's name; from the first run's ``ForwardMsg`` deltas it takes the
   widget id of the "Cutoff k" slider and the id of the fragment it sits in.
 - Once every ``--interval`` seconds (each learner on its own random phase) it
-  moves the slider to a new k: a ``rerun_script`` whose ``WidgetStates``
-  carry the slider's new value, for the slider's fragment only, as the
-  browser sends it (with the URL's query string, kept up to date from the
-  server's ``page_info_changed`` messages).
+  makes a change (``--action``):
+  - ``slider``: moves the slider to a new k: a ``rerun_script`` whose
+    ``WidgetStates`` carry the slider's new value, for the slider's fragment
+    only, as the browser sends it (with the URL's query string, kept up to
+    date from the server's ``page_info_changed`` messages);
+  - ``reorder``: swaps two documents in the ranking editor, as the editor's
+    JavaScript reports a drag: the component's trigger (``"edit"``) with the
+    whole new order and a sequence number, in the same fragment.
 - The latency of a change is the time from sending it to the arrival of the
-  ``st.metric`` delta labelled ``Recall@<new k>``. The learners do not wait
-  for an answer before their next change (open loop): if a newer change
-  overtakes an older one, the older one counts as answered when the newer
-  value arrives, as a learner would see it. Every value received is checked
-  against the engine (``components.metrics``) and each learner's last value
-  against its last k: a wrong or another learner's value is reported.
+  ``st.metric`` delta that answers it: for the slider, the one labelled
+  ``Recall@<new k>``; for a reorder, the ``Recall@k`` metric that follows the
+  editor's echo of the change's sequence number (its ``ack``). The learners
+  do not wait for an answer before their next change (open loop): if a newer
+  change overtakes an older one, the older one counts as answered when the
+  newer value arrives, as a learner would see it. Every value received is
+  checked against the engine (``components.metrics``, for that learner's k
+  and order) and each learner's last answer against its last change: a wrong
+  or another learner's value is reported.
 
 Prints, for each N: the changes sent and answered, the median, 95th
 percentile and maximum latency (and the 95th percentile of each 10 s of the
@@ -34,7 +41,8 @@ moves per second one process keeps up with), and the 1-minute load average
 before and after. Goal: p95 <= 300 ms at N = 30.
 
     python benchmarks/concurrent_sessions.py [--learners 1,10,30] [--duration 60] [--interval 1]
-                                             [--full-rerun] [--seed 13] [--set runner.postScriptGC=false]
+                                             [--action slider|reorder] [--full-rerun] [--seed 13]
+                                             [--set runner.postScriptGC=false]
 
 ``--set`` passes a Streamlit config option to the server (repeatable), to
 measure a setting before a workshop.
@@ -48,6 +56,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import random
 import socket
@@ -60,6 +69,7 @@ from pathlib import Path
 
 import numpy as np
 import websockets
+from streamlit.components.v2.bidi_component.main import _make_trigger_id  # the id the browser's trigger uses
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
@@ -68,6 +78,7 @@ sys.path.insert(0, str(ROOT))
 
 from components import metrics, scenarios  # noqa: E402  (the project, from the checkout)
 from components.formatting import fmt  # noqa: E402
+from components.ranking_editor.editor import COMPONENT_NAME  # noqa: E402
 
 MAX_LEARNERS = 100
 MAX_DURATION = 600.0
@@ -83,16 +94,16 @@ PAGE = "recall"  # url path of the Recall@k lesson
 SLIDER_LABEL = "Cutoff k"
 METRIC_PREFIX = "Recall@"
 MAX_K = 20  # lessons/recall.py's slider
+DEFAULT_K = 5  # lessons/recall.py's slider, where the reordering learners leave it
+EDIT_EVENT = "edit"  # the editor's trigger (components/ranking_editor/editor.py)
+ACTIONS = ("slider", "reorder")
 Q = scenarios.LAWYER
-DEFAULT_ORDER = Q.presets["System A"]  # the learners never reorder, so every value follows from k
 
 
-def expected_value(k: int) -> str:
-    qs = metrics.from_rankings([Q.grades(DEFAULT_ORDER)], [Q.judged_grades()])
+def expected_value(order, k: int) -> str:
+    """Recall@k of the lawyer's ranking ``order`` (doc ids, top first), as the page shows it."""
+    qs = metrics.from_rankings([Q.grades(tuple(order))], [Q.judged_grades()])
     return fmt(metrics.recall(qs, k)[0])
-
-
-EXPECTED = {k: expected_value(k) for k in range(1, MAX_K + 1)}
 
 
 # ----------------------------------------------------------------------------
@@ -187,15 +198,22 @@ class Learner:
     number: int
     url: str
     rng: random.Random
+    action: str = "slider"
     full_rerun: bool = False
     ws: object = None
     slider_id: str = ""
     fragment_id: str = ""
+    editor_trigger_id: str = ""
     page_hash: str = ""
     query_string: str = ""
     shown_k: int | None = None
     last_sent_k: int | None = None
-    pending: list = field(default_factory=list)  # (time sent, k), oldest first
+    order: list = field(default_factory=list)  # the editor's order and tray, as last sent (or first shown)
+    tray: list = field(default_factory=list)
+    seq: int = 0  # the editor's sequence number of the last reorder sent
+    acked: int = 0  # the last sequence number the server echoed
+    expected: dict = field(default_factory=dict)  # sequence number -> the Recall@k that order should show
+    pending: list = field(default_factory=list)  # (time sent, k or sequence number), oldest first
     latencies: list = field(default_factory=list)  # (time sent, seconds until answered)
     sent: int = 0
     skipped: int = 0  # moves not made because every k was still waiting for an answer
@@ -217,11 +235,17 @@ class Learner:
             kind, element = element_of(fwd)
             if kind == "slider" and element.label == SLIDER_LABEL:
                 self.slider_id, self.fragment_id = element.id, fwd.delta.fragment_id
+            if kind == "bidi_component" and element.component_name.endswith(COMPONENT_NAME) and not self.order:
+                data = json.loads(element.json)
+                self.order, self.tray = data["order"], data["tray"]
+                self.editor_trigger_id = _make_trigger_id(element.id, "events")
+                self.expected[0] = expected_value(self.order, DEFAULT_K)
             if fwd.WhichOneof("type") == "script_finished":
                 break
-        if not self.slider_id or self.shown_k is None:
-            raise RuntimeError(f"learner {self.number}: the page showed no '{SLIDER_LABEL}' slider or "
-                               f"'{METRIC_PREFIX}k' metric (is {PAGE!r} the Recall@k lesson's url path?)")
+        if not self.slider_id or self.shown_k is None or not self.order:
+            raise RuntimeError(f"learner {self.number}: the page showed no '{SLIDER_LABEL}' slider, "
+                               f"'{METRIC_PREFIX}k' metric or ranking editor (is {PAGE!r} the Recall@k lesson's "
+                               f"url path?)")
         self.last_sent_k = self.shown_k
 
     def _note(self, fwd: ForwardMsg) -> float | None:
@@ -231,14 +255,24 @@ class Learner:
         if fwd.WhichOneof("type") == "page_info_changed":
             self.query_string = fwd.page_info_changed.query_string
         kind, element = element_of(fwd)
+        if kind == "bidi_component" and element.component_name.endswith(COMPONENT_NAME):
+            self.acked = json.loads(element.json)["ack"]
         if kind == "metric" and element.label.startswith(METRIC_PREFIX):
             now = time.perf_counter()
             k = int(element.label[len(METRIC_PREFIX):])
             self.shown_k = k
-            if element.body != EXPECTED.get(k):
+            wanted = (expected_value(self.order, k) if self.action == "slider"
+                      else self.expected.get(self.acked) if k == DEFAULT_K else None)
+            if element.body != wanted:
                 self.wrong_values.append((element.label, element.body))
             return now
         return None
+
+    def answered_by_latest(self) -> int:
+        """How many of the oldest pending changes the value just shown answers (0: none)."""
+        latest = self.shown_k if self.action == "slider" else self.acked
+        hits = [i for i, (_, asked) in enumerate(self.pending) if asked == latest]
+        return hits[-1] + 1 if hits else 0
 
     async def listen(self) -> None:
         """Read every message; a Recall@k metric answers the change that asked for that k and all older ones."""
@@ -249,10 +283,9 @@ class Learner:
                 arrived = self._note(fwd)
                 if arrived is None:
                     continue
-                hits = [i for i, (_, k) in enumerate(self.pending) if k == self.shown_k]
-                if hits:
-                    answered, self.pending = self.pending[:hits[-1] + 1], self.pending[hits[-1] + 1:]
-                    self.latencies.extend((sent, arrived - sent) for sent, _ in answered)
+                count = self.answered_by_latest()
+                answered, self.pending = self.pending[:count], self.pending[count:]
+                self.latencies.extend((sent, arrived - sent) for sent, _ in answered)
         except websockets.ConnectionClosed:
             pass
         finally:
@@ -280,12 +313,35 @@ class Learner:
         self.sent += 1
         await self.ws.send(msg.SerializeToString())
 
+    async def reorder(self) -> None:
+        """Swap two documents of the list, as a drag in the editor reports it (the whole new state)."""
+        i, j = self.rng.sample(range(len(self.order)), 2)
+        self.order[i], self.order[j] = self.order[j], self.order[i]
+        self.seq += 1
+        self.expected[self.seq] = expected_value(self.order, DEFAULT_K)
+        msg = BackMsg()
+        state = msg.rerun_script
+        state.page_script_hash = self.page_hash
+        state.query_string = self.query_string
+        if not self.full_rerun:
+            state.fragment_id = self.fragment_id
+        slider = state.widget_states.widgets.add()  # the browser sends every widget's value
+        slider.id = self.slider_id
+        slider.double_array_value.data.append(DEFAULT_K)
+        trigger = state.widget_states.widgets.add()
+        trigger.id = self.editor_trigger_id
+        trigger.json_trigger_value = json.dumps([{"event": EDIT_EVENT, "value": {
+            "seq": self.seq, "order": self.order, "tray": self.tray, "grades": {}}}])
+        self.pending.append((time.perf_counter(), self.seq))
+        self.sent += 1
+        await self.ws.send(msg.SerializeToString())
+
     async def act(self, start: float, stop: float, interval: float) -> None:
-        """Change k once per interval, on this learner's own phase, until ``stop`` (perf_counter time)."""
+        """Make a change once per interval, on this learner's own phase, until ``stop`` (perf_counter time)."""
         tick = start + self.rng.uniform(0, interval)
         while tick < stop and not self.closed:
             await asyncio.sleep(max(0.0, tick - time.perf_counter()))
-            await self.change_k()
+            await (self.change_k() if self.action == "slider" else self.reorder())
             tick += interval
 
 
@@ -302,7 +358,7 @@ class Result:
     latencies_ms: np.ndarray
     windows: list  # (seconds into the run, p95 ms of the changes sent in that window)
     wrong: int
-    last_k_mismatch: int
+    last_mismatch: int
     rss_first_kb: int | None
     rss_open_kb: int | None
     rss_end_kb: int | None
@@ -329,10 +385,10 @@ async def open_learners(learners: list[Learner]) -> None:
     await asyncio.wait_for(asyncio.gather(*(one(x) for x in learners)), OPEN_ALL_TIMEOUT)
 
 
-async def run_once(n: int, duration: float, interval: float, full_rerun: bool, seed: int,
+async def run_once(n: int, duration: float, interval: float, action: str, full_rerun: bool, seed: int,
                    options: dict[str, str]) -> Result:
     proc, url = start_server(options)
-    learners = [Learner(i, url, random.Random(seed * 1000 + i), full_rerun) for i in range(n)]
+    learners = [Learner(i, url, random.Random(seed * 1000 + i), action, full_rerun) for i in range(n)]
     try:
         await open_learners(learners[:1])  # the first run imports the app: its memory apart
         rss_first = status_kb(proc.pid, "VmRSS")
@@ -371,7 +427,8 @@ async def run_once(n: int, duration: float, interval: float, full_rerun: bool, s
         learners=n, sent=sum(x.sent for x in learners), skipped=sum(x.skipped for x in learners),
         answered=len(latencies), latencies_ms=latencies, windows=windows,
         wrong=sum(len(x.wrong_values) for x in learners),
-        last_k_mismatch=sum(x.shown_k != x.last_sent_k for x in learners),
+        last_mismatch=sum((x.shown_k != x.last_sent_k) if action == "slider" else (x.acked != x.seq)
+                          for x in learners),
         rss_first_kb=rss_first, rss_open_kb=rss_open, rss_end_kb=rss_end, peak_kb=peak,
         server_cpu=None if cpu0 is None or cpu1 is None else (cpu1 - cpu0) / elapsed,
         cpu_per_change=None if cpu0 is None or cpu_drained is None or not learners_sent(learners)
@@ -387,8 +444,9 @@ def percentile(values: np.ndarray, q: float) -> str:
     return "—" if values.size == 0 else f"{np.percentile(values, q):.0f}"
 
 
-def report(results: list[Result], interval: float, full_rerun: bool, options: dict[str, str]) -> None:
-    print(f"\nRecall@k lesson, slider moved every {interval:g} s by each learner "
+def report(results: list[Result], interval: float, action: str, full_rerun: bool, options: dict[str, str]) -> None:
+    change = "slider moved" if action == "slider" else "two documents swapped in the ranking editor"
+    print(f"\nRecall@k lesson, {change} every {interval:g} s by each learner "
           f"({'full-page rerun' if full_rerun else 'fragment rerun, as the browser sends it'}); "
           f"{os.cpu_count()} CPUs on this machine"
           + "".join(f"; {name} = {value}" for name, value in options.items()))
@@ -420,8 +478,8 @@ def report(results: list[Result], interval: float, full_rerun: bool, options: di
             problems.append(f"{r.sent - r.answered} changes got no answer within {DRAIN_TIMEOUT:.0f} s")
         if r.wrong:
             problems.append(f"{r.wrong} values differ from the engine's")
-        if r.last_k_mismatch:
-            problems.append(f"{r.last_k_mismatch} learners ended on a k they did not ask for")
+        if r.last_mismatch:
+            problems.append(f"{r.last_mismatch} learners ended on a state they did not ask for")
         print(f"N = {r.learners}: " + ("; ".join(problems) if problems else
                                         "every change answered with its own learner's value"))
         print(f"  p95 ms of the changes sent in each {WINDOW:g} s of the run: "
@@ -455,8 +513,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--learners", type=learner_counts, default=[1, 10, 30],
                         help="comma-separated numbers of learners, one run (and one fresh server) each")
-    parser.add_argument("--duration", type=float, default=60.0, help="seconds of slider moves per run")
+    parser.add_argument("--duration", type=float, default=60.0, help="seconds of changes per run")
     parser.add_argument("--interval", type=float, default=1.0, help="seconds between one learner's moves")
+    parser.add_argument("--action", choices=ACTIONS, default="slider",
+                        help="what each learner changes: the k slider, or the order in the ranking editor")
     parser.add_argument("--full-rerun", action="store_true",
                         help="rerun the whole page on each move instead of the slider's fragment")
     parser.add_argument("--seed", type=int, default=13)
@@ -471,11 +531,12 @@ def main() -> None:
     for n in args.learners:
         print(f"N = {n}: starting a server, opening the lesson for {n} learner(s), then {args.duration:g} s of "
               f"moves…", flush=True)
-        result = asyncio.run(run_once(n, args.duration, args.interval, args.full_rerun, args.seed, dict(args.set)))
+        result = asyncio.run(run_once(n, args.duration, args.interval, args.action, args.full_rerun, args.seed,
+                                      dict(args.set)))
         print(f"N = {n}: median {percentile(result.latencies_ms, 50)} ms, p95 {percentile(result.latencies_ms, 95)} ms, "
               f"peak RSS {mb(result.peak_kb)}", flush=True)
         results.append(result)
-    report(results, args.interval, args.full_rerun, dict(args.set))
+    report(results, args.interval, args.action, args.full_rerun, dict(args.set))
 
 
 if __name__ == "__main__":

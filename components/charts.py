@@ -33,11 +33,9 @@ def styled(chart: alt.TopLevelMixin, scale: float = 1.0) -> alt.TopLevelMixin:
     if scale <= 0:
         raise ValueError(f"scale must be positive, got {scale}")
     size = round(BASE_FONT * scale)
-    return (chart.configure_axis(labelFontSize=size, titleFontSize=size + 1)
-            .configure_legend(labelFontSize=size, titleFontSize=size + 1)
-            .configure_title(fontSize=size + 3)
-            .configure_text(fontSize=size)
-            .configure_view(strokeWidth=0))
+    labels = {"labelFontSize": size, "titleFontSize": size + 1}
+    return chart.configure(axis=labels, legend=labels, title={"fontSize": size + 3}, text={"fontSize": size},
+                           view={"strokeWidth": 0})  # one call: each configure_* copies the whole chart
 
 
 def metric_by_k(ks: Sequence[int], series: dict[str, Sequence[float]], *, metric: str, current_k: int,

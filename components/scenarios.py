@@ -157,7 +157,7 @@ LAWYER = Query(
         "System A, hits at 16–19": _A_MISSES[:15] + _A_HITS + _A_MISSES[15:],
     }),
 )
-LAWYER_DEFAULT_K = {"System A": 5, "System B": 20}
+LAWYER_DEFAULT_K: Mapping[str, int] = _frozen({"System A": 5, "System B": 20})
 
 # Recall@k versus hit rate@k: three queries with 1, 3 and 10 relevant items.
 # Each is (returned grades top first, number of relevant judged items).

@@ -5,7 +5,7 @@ import streamlit as st
 
 from components import charts, metrics, scenarios, state
 from components.formatting import fmt
-from components.widgets import chart_scale, numbers_revealed, show_figure, show_steps
+from components.widgets import numbers_revealed, show_chart, show_steps
 from lessons import layout, prose
 
 NAME = "accuracy"
@@ -88,7 +88,7 @@ def render() -> None:
                            accuracy=shown["accuracy"], verdict=_verdict(counts.accuracy, nothing)),
                 icon="🤔")
     with right:
-        show_figure(charts.share_bars(values, shown, scale=chart_scale()), key="accuracy.chart")
+        show_chart(charts.share_bars, values, shown, key="accuracy.chart")
 
     _after_scenario()
 

@@ -7,7 +7,7 @@ import streamlit as st
 from components import charts, metrics, scenarios, state
 from components.formatting import fmt
 from components.ranking_editor import EditorItem, set_editor_state
-from components.widgets import (chart_scale, numbers_revealed, show_figure, show_k_slider, show_link_to_view,
+from components.widgets import (chart_scale, numbers_revealed, show_chart, show_k_slider, show_link_to_view,
                                 show_ranking_editor, show_steps, shown)
 from lessons import layout, prose
 from lessons.take_home import show_take_home
@@ -74,7 +74,7 @@ def _scenario() -> list[int | None]:
     terms = " + ".join(f"1/{int(r)}" if r != float("inf") else "0" for r in first)
     show_steps(prose.text(NAME, "Arithmetic", k=k, hits=len(inside), n=len(ranks), recall=fmt(recall.mean()),
                           which=which, terms=terms, total=fmt(rr.sum()), mrr=fmt(rr.mean())), key="four_queries")
-    show_figure(charts.rank_axis(ranks, k=k, max_rank=LENGTH, scale=chart_scale()), key="four.rank_axis")
+    show_chart(charts.rank_axis, ranks, k=k, max_rank=LENGTH, key="four.rank_axis")
     ks = range(1, LENGTH + 1)
     st.dataframe(pd.DataFrame([[fmt(metrics.recall(qs, j).mean()) for j in ks]], index=["recall@k"],
                               columns=[f"k = {j}" for j in ks]), width="stretch")

@@ -7,7 +7,7 @@ import streamlit as st
 from components import charts, metrics, scenarios, state
 from components.formatting import fmt
 from components.ranking_editor.model import editor_items
-from components.widgets import (chart_scale, numbers_revealed, show_figure, show_link_to_view, show_ranking_editor,
+from components.widgets import (chart_scale, numbers_revealed, show_chart, show_link_to_view, show_ranking_editor,
                                 show_steps, shown)
 from lessons import layout, prose
 from lessons.take_home import show_take_home
@@ -80,7 +80,7 @@ def _scenario() -> None:
     chart_col, text_col = st.columns([3, 2], gap="large")
     with chart_col:
         hits = {f"query {i}": (int(r) if np.isfinite(r) else None) for i, r in enumerate(first, 1)}
-        show_figure(charts.reciprocal_rank_curve(MAX_RANK, hits, scale=chart_scale()), key="mrr.curve")
+        show_chart(charts.reciprocal_rank_curve, MAX_RANK, hits, key="mrr.curve")
     with text_col:
         st.markdown(prose.section(NAME, "Discount"))
         st.info(_discount_sentence(first, [len(s.order) for s in states]), icon="📉")

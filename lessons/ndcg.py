@@ -8,7 +8,7 @@ from components import breakdown, charts, metrics, scenarios, state
 from components.formatting import fmt
 from components.ranking_editor import set_editor_state
 from components.ranking_editor.model import editor_items
-from components.widgets import (chart_scale, numbers_revealed, show_figure, show_k_slider, show_link_to_view,
+from components.widgets import (chart_scale, numbers_revealed, show_chart, show_k_slider, show_link_to_view,
                                 show_ranking_editor, show_steps, shown)
 from lessons import layout, prose
 from lessons.take_home import show_take_home
@@ -57,7 +57,7 @@ def _position_table(order, grades, ideal_ids, ideal_grades, k, gain) -> pd.DataF
         rows.append(row)
     columns = ["position", "document", "grade", "gain", "discount 1/log₂(i+1)", "discounted gain", "running DCG",
                "ideal document", "ideal grade", "ideal discounted gain", "running IDCG"]
-    return pd.DataFrame(rows).reindex(columns=columns).fillna("")
+    return pd.DataFrame([{c: row.get(c, "") for c in columns} for row in rows], columns=columns)
 
 
 @st.fragment
@@ -100,8 +100,7 @@ def _scenario() -> None:
         show_steps("\n".join([rf"\mathrm{{DCG@}}{k} = {breakdown.dcg_latex(cur)} = {fmt(dcg)}",
                                rf"\mathrm{{IDCG@}}{k} = {breakdown.dcg_latex(ide)} = {fmt(idcg)}", last]),
                    key="ndcg", latex=True)
-        show_figure(charts.discounted_gain_by_position(cur.discounted, ide.discounted, scale=chart_scale()),
-                    key="ndcg.chart")
+        show_chart(charts.discounted_gain_by_position, cur.discounted, ide.discounted, key="ndcg.chart")
     st.markdown(prose.section(NAME, "Table intro"))
     st.dataframe(_position_table(current.order, grades, ideal_ids, ideal_grades, k, gain), hide_index=True,
                  width="stretch")

@@ -9,13 +9,15 @@ import functools
 import re
 import string
 from pathlib import Path
+from types import MappingProxyType
+from typing import Mapping
 
 TEXT_DIR = Path(__file__).parent / "text"
 
 
 @functools.cache
-def sections(name: str) -> dict[str, str]:
-    """The sections of ``lessons/text/<name>.md``: heading -> body (stripped)."""
+def sections(name: str) -> Mapping[str, str]:
+    """The sections of ``lessons/text/<name>.md``: heading -> body (stripped); read-only, shared by all sessions."""
     path = TEXT_DIR / f"{name}.md"
     parts: dict[str, str] = {}
     heading = None
@@ -29,7 +31,7 @@ def sections(name: str) -> dict[str, str]:
             lines.append(line)
     if heading is not None:
         parts[heading] = "\n".join(lines).strip()
-    return parts
+    return MappingProxyType(parts)
 
 
 def section(name: str, heading: str) -> str:
@@ -93,22 +95,22 @@ def _key(name: str) -> str:
 
 
 @functools.cache
-def glossary_entries() -> dict[str, tuple[str, ...]]:
-    """The glossary's entries: heading -> its names (the heading split at " / "), in file order."""
-    return {heading: tuple(n.strip() for n in heading.split(" / ") if n.strip())
-            for heading in sections(GLOSSARY) if heading not in _NOT_GLOSSARY}
+def glossary_entries() -> Mapping[str, tuple[str, ...]]:
+    """The glossary's entries: heading -> its names (the heading split at " / "), in file order; read-only."""
+    return MappingProxyType({heading: tuple(n.strip() for n in heading.split(" / ") if n.strip())
+                             for heading in sections(GLOSSARY) if heading not in _NOT_GLOSSARY})
 
 
 @functools.cache
-def glossary_anchors() -> dict[str, str]:
-    """Every name of every entry (lower case, spaces collapsed) -> the entry's anchor."""
+def glossary_anchors() -> Mapping[str, str]:
+    """Every name of every entry (lower case, spaces collapsed) -> the entry's anchor; read-only."""
     found: dict[str, str] = {}
     for names in glossary_entries().values():
         for name in names:
             if _key(name) in found:
                 raise ValueError(f"lessons/text/{GLOSSARY}.md names {name!r} in two entries")
             found[_key(name)] = anchor(names[0])
-    return found
+    return MappingProxyType(found)
 
 
 def term_anchor(term: str) -> str:

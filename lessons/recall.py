@@ -9,7 +9,7 @@ from components import charts, metrics, scenarios, state
 from components.formatting import fmt
 from components.ranking_editor import set_editor_state
 from components.ranking_editor.model import editor_items
-from components.widgets import (chart_scale, numbers_revealed, show_figure, show_k_slider, show_link_to_view,
+from components.widgets import (chart_scale, numbers_revealed, show_chart, show_k_slider, show_link_to_view,
                                 show_ranking_editor, show_steps, shown)
 from lessons import layout, prose
 from lessons.take_home import show_take_home
@@ -72,8 +72,8 @@ def _scenario() -> None:
                    key="recall")
         ks = list(range(1, MAX_K + 1))
         curve = [metrics.recall(qs, j)[0] for j in ks]
-        show_figure(charts.metric_by_k(ks, {"current order": curve}, metric="Recall@k", current_k=k,
-                                       scale=chart_scale()), key="recall.curve")
+        show_chart(charts.metric_by_k, ks, {"current order": curve}, metric="Recall@k", current_k=k,
+                   key="recall.curve")
     show_take_home(NAME, [current], k=k, gain="exponential", measures=("R@k", "RR", "nDCG@k"))
 
 
@@ -93,8 +93,8 @@ def _fair_comparison() -> None:
     st.markdown(prose.text(NAME, "Fair sentence", k=k, a=fmt(a), b=fmt(b), a_found=found["System A"],
                            b_found=found["System B"]))
     ks = list(range(1, MAX_K + 1))
-    show_figure(charts.metric_by_k(ks, {s: [preset_recall(s, j) for j in ks] for s in SYSTEMS},
-                                   metric="Recall@k", current_k=k, scale=chart_scale()), key="recall.compare")
+    show_chart(charts.metric_by_k, ks, {s: [preset_recall(s, j) for j in ks] for s in SYSTEMS},
+               metric="Recall@k", current_k=k, key="recall.compare")
 
 
 def _blind_spot() -> None:

@@ -2,13 +2,16 @@
 
 Data flow (one direction):
 
-- the two uploaders and the "use the sample files" button hand the bytes to
-  :func:`receive`, the only writer of ``state.YOUR_DATA_QRELS`` and
-  ``state.YOUR_DATA_RUN`` (a page test sets those keys itself);
+- the uploaders and the "use the sample files" buttons hand the bytes to
+  :func:`receive`, the only writer of ``state.YOUR_DATA_QRELS``,
+  ``state.YOUR_DATA_RUN`` and ``state.YOUR_DATA_RUN_B`` (a page test sets
+  those keys itself); it refuses a file that would take the session past its
+  upload cap (:func:`components.uploads.refusal`), keeping what came before;
 - :func:`current_files` reads a new pair once (a status box shows the steps),
-  through :mod:`components.tabular` (TREC, CSV or TSV) and
-  :func:`components.trec.judge`, cached by the files' SHA-256 so that moving k
-  or changing a measure never reads a file again;
+  through :mod:`components.uploads`: parsed and joined once per distinct
+  file for the whole server, in a cache bounded in bytes, so that moving k
+  or changing a measure never reads a file again and sessions hold no
+  parsed copy;
 - a pair that reads cleanly becomes ``state.YOUR_DATA_LOADED``, what the page
   shows; a pair that fails leaves it as it was and is kept, with the reader's
   message, in ``state.YOUR_DATA_FAILED``.
@@ -28,11 +31,13 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from components import charts, compare, metrics, state, tabular, trec
+from components import charts, compare, metrics, state, tabular, trec, uploads
 from components.formatting import fmt
 from components.measures import evaluate, parse_measure
+from components.settings import SESSION_UPLOAD
+from components.shared_cache import freeze
 from components.ranking_editor import EditorItem, describe_change, ranking_editor, set_editor_state
-from components.widgets import chart_scale, show_figure
+from components.widgets import chart_scale, show_chart
 from lessons import prose
 
 NAME = "your_data"
@@ -42,7 +47,7 @@ SAMPLE_RUN = ASSETS / "sample_run.txt"
 SAMPLE_RUN_B = ASSETS / "sample_run_b.txt"
 
 KINDS = ("qrels", "run")
-RECEIVED = {"qrels": state.YOUR_DATA_QRELS, "run": state.YOUR_DATA_RUN}
+RECEIVED = {"qrels": state.YOUR_DATA_QRELS, "run": state.YOUR_DATA_RUN, "run_b": state.YOUR_DATA_RUN_B}
 UPLOADERS = {"qrels": state.YOUR_DATA_QRELS_UPLOADER, "run": state.YOUR_DATA_RUN_UPLOADER}
 UPLOADER_LABELS = {"qrels": "1. Qrels: the judgments", "run": "2. Run: your system's results"}
 
@@ -63,17 +68,28 @@ GAIN_CHOICES = ("linear", "exponential")  # linear first: trec_eval's, the page'
 # Receiving files and reading them (cached by content hash)
 # ----------------------------------------------------------------------------
 
-def upload_record(name: str, data: bytes) -> dict:
-    """What the page keeps of a received file: its name, its bytes and their SHA-256 (hex)."""
-    data = bytes(data)
-    return {"name": str(name), "data": data, "sha256": hashlib.sha256(data).hexdigest()}
+def receive(kind: str, name: str, data: bytes) -> bool:
+    """Hand a received file to the page: the one way uploaded bytes reach session state.
 
-
-def receive(kind: str, name: str, data: bytes) -> None:
-    """Hand a received file to the page: the one way uploaded bytes reach session state."""
+    ``kind`` is "qrels", "run" or "run_b". A file that would take the session
+    past its upload cap (:func:`components.uploads.refusal`) is refused: the
+    files received before stay, and the refusal is kept for the page to
+    show. Returns whether the file was taken.
+    """
     if kind not in RECEIVED:
-        raise ValueError(f"kind must be 'qrels' or 'run', got {kind!r}")
-    st.session_state[RECEIVED[kind]] = upload_record(name, data)
+        raise ValueError(f"kind must be one of {sorted(RECEIVED)}, got {kind!r}")
+    staying = [st.session_state.get(RECEIVED[other]) for other in RECEIVED if other != kind]
+    loaded = st.session_state.get(state.YOUR_DATA_LOADED) or {}
+    held = uploads.held_bytes(staying + [loaded.get("qrels"), loaded.get("run")])
+    refusals = dict(st.session_state.get(state.YOUR_DATA_REFUSED) or {})
+    refusals.pop(kind, None)
+    why = uploads.refusal(len(data), held)
+    if why is not None:
+        refusals[kind] = {"file": str(name), **why}
+    else:
+        st.session_state[RECEIVED[kind]] = uploads.upload_record(name, data)
+    st.session_state[state.YOUR_DATA_REFUSED] = refusals
+    return why is None
 
 
 def _take_upload(kind: str, uploaded, key: str) -> None:
@@ -84,62 +100,63 @@ def _take_upload(kind: str, uploaded, key: str) -> None:
         receive(kind, uploaded.name, uploaded.getvalue())
 
 
+def _empty_uploaders() -> None:
+    """New uploader keys: every uploader shows empty (and Streamlit lets go of the files they held)."""
+    st.session_state[state.YOUR_DATA_UPLOAD_ROUND] = st.session_state.get(state.YOUR_DATA_UPLOAD_ROUND, 0) + 1
+
+
 def _use_samples() -> None:
     receive("qrels", SAMPLE_QRELS.name, SAMPLE_QRELS.read_bytes())
     receive("run", SAMPLE_RUN.name, SAMPLE_RUN.read_bytes())
-    rounds = st.session_state.get(state.YOUR_DATA_UPLOAD_ROUND, 0)
-    st.session_state[state.YOUR_DATA_UPLOAD_ROUND] = rounds + 1  # new uploader keys: both uploaders empty
+    _empty_uploaders()
 
 
-@st.cache_resource(max_entries=4, show_spinner=False)
-def _read(kind: str, sha256: str, name: str, _data: bytes) -> trec.Qrels | trec.Run:
-    """One file, parsed (TREC, CSV or TSV); cached by (kind, content hash, name), never by the bytes."""
-    return (tabular.read_qrels if kind == "qrels" else tabular.read_run)(_data, name)
+def _forget_files() -> None:
+    """Drop every file this session holds (received, loaded, failed, refused), and empty the uploaders."""
+    for key in (*RECEIVED.values(), state.YOUR_DATA_LOADED, state.YOUR_DATA_FAILED, state.YOUR_DATA_REFUSED):
+        st.session_state[key] = None
+    _empty_uploaders()
 
 
-@st.cache_resource(max_entries=8, show_spinner=False)
-def _judge(files: tuple[str, str, str, str], _qrels: bytes, _run: bytes) -> trec.JudgedRun:
-    """The run joined with its qrels; ``files`` is (qrels hash, qrels name, run hash, run name)."""
-    qsha, qname, rsha, rname = files
-    return trec.judge(_read("qrels", qsha, qname, _qrels), _read("run", rsha, rname, _run))
+def held() -> int:
+    """The bytes of uploaded files this session holds (each file once)."""
+    loaded = st.session_state.get(state.YOUR_DATA_LOADED) or {}
+    return uploads.held_bytes([st.session_state.get(key) for key in RECEIVED.values()]
+                              + [loaded.get("qrels"), loaded.get("run")])
 
 
 @st.cache_resource(max_entries=32, show_spinner="Evaluating the measures…")
-def _evaluate(files: tuple[str, str, str, str], names: tuple[str, ...], gain: str,
+def _evaluate(files: uploads.Files, names: tuple[str, ...], gain: str,
               _judged: trec.JudgedRun) -> dict[str, np.ndarray]:
-    """Per-query values of each measure (the engine's, as the command line computes them)."""
-    return evaluate(_judged.queries, names, gain)
+    """Per-query values of each measure (the engine's, as the command line computes them), read-only."""
+    return freeze(evaluate(_judged.queries, names, gain))
 
 
 @st.cache_resource(max_entries=16, show_spinner="Computing Recall@k and hit rate@k for every k…")
-def _curves(files: tuple[str, str, str, str], ks: tuple[int, ...],
-            _judged: trec.JudgedRun) -> tuple[list[float], list[float]]:
+def _curves(files: uploads.Files, ks: tuple[int, ...],
+            _judged: trec.JudgedRun) -> tuple[tuple[float, ...], tuple[float, ...]]:
     """Mean Recall@k and hit rate@k at each k."""
     qs = _judged.queries
-    return ([float(metrics.recall(qs, k).mean()) for k in ks], [float(metrics.success(qs, k).mean()) for k in ks])
-
-
-def files_key(qrels: dict, run: dict) -> tuple[str, str, str, str]:
-    """What identifies a pair of received files: (qrels SHA-256, qrels name, run SHA-256, run name)."""
-    return qrels["sha256"], qrels["name"], run["sha256"], run["name"]
+    return (tuple(float(metrics.recall(qs, k).mean()) for k in ks),
+            tuple(float(metrics.success(qs, k).mean()) for k in ks))
 
 
 def loaded_judged(loaded: dict) -> trec.JudgedRun:
-    """The loaded pair, joined (from the cache; read again only if the cache let it go)."""
-    return _judge(loaded["key"], loaded["qrels"]["data"], loaded["run"]["data"])
+    """The loaded pair, joined (from the shared cache; read again only if the cache let it go)."""
+    return uploads.judge_files(loaded["key"], loaded["qrels"]["data"], loaded["run"]["data"])
 
 
 def _attempt(qrels: dict, run: dict) -> None:
     """Read a new pair, showing each step; on success it becomes what the page shows."""
-    key = files_key(qrels, run)
+    key = uploads.files_key(qrels, run)
     step = "read"
     with st.status(prose.section(NAME, "Reading"), expanded=False) as status:
         try:
             for kind, record in (("qrels", qrels), ("run", run)):
-                parsed = _read(kind, record["sha256"], record["name"], record["data"])
+                parsed = uploads.read_file(kind, record["sha256"], record["name"], record["data"])
                 status.write(f"{kind}: {len(parsed.line):,} lines of data, {len(parsed.qids):,} queries")
             step = "join"
-            judged = _judge(key, qrels["data"], run["data"])
+            judged = uploads.judge_files(key, qrels["data"], run["data"])
             status.write(f"joined: {len(judged.qids):,} queries in both files")
         except (ValueError, MemoryError) as err:  # TrecFormatError is a ValueError
             st.session_state[state.YOUR_DATA_FAILED] = {"key": key, "message": str(err) or type(err).__name__,
@@ -155,12 +172,12 @@ def current_files() -> tuple[dict | None, dict | None]:
     """(the loaded pair or None, the failed latest pair or None), reading a new pair once."""
     qrels, run = (st.session_state.get(RECEIVED[kind]) for kind in KINDS)
     if qrels is not None and run is not None:
-        key = files_key(qrels, run)
+        key = uploads.files_key(qrels, run)
         loaded, failed = st.session_state.get(state.YOUR_DATA_LOADED), st.session_state.get(state.YOUR_DATA_FAILED)
         if (loaded is None or loaded["key"] != key) and (failed is None or failed["key"] != key):
             _attempt(qrels, run)
     failed = st.session_state.get(state.YOUR_DATA_FAILED)
-    latest = files_key(qrels, run) if qrels is not None and run is not None else None
+    latest = uploads.files_key(qrels, run) if qrels is not None and run is not None else None
     return st.session_state.get(state.YOUR_DATA_LOADED), failed if failed and failed["key"] == latest else None
 
 
@@ -258,6 +275,7 @@ def _files_section() -> tuple[dict | None, dict | None]:
                                         help=f"TREC format, or CSV/TSV with a header: "
                                              f"{', '.join(tabular.COLUMNS[kind])}.")
             _take_upload(kind, uploaded, key)
+            _show_refusal(kind)
             received = st.session_state.get(RECEIVED[kind])
             if received is None:
                 st.caption(prose.section(NAME, f"Waiting {kind}"))
@@ -267,7 +285,13 @@ def _files_section() -> tuple[dict | None, dict | None]:
     button.button("Use the sample files", key=state.YOUR_DATA_SAMPLES, on_click=_use_samples, icon="🧪",
                   width="stretch")
     note.caption(prose.section(NAME, "Samples"))
-    st.caption(prose.text(NAME, "Limit", limit=st.get_option("server.maxUploadSize")))
+    st.caption(prose.text(NAME, "Limit", limit=st.get_option("server.maxUploadSize"),
+                          cap=uploads.mib(uploads.session_cap()), setting=SESSION_UPLOAD.env))
+    if held():
+        button, note = st.columns([1, 3], vertical_alignment="center")
+        button.button("Forget my files", key=state.YOUR_DATA_FORGET, on_click=_forget_files, icon="🗑️",
+                      width="stretch")
+        note.caption(prose.text(NAME, "Held", held=uploads.mib(held()), cap=uploads.mib(uploads.session_cap())))
     with st.expander("Accepted formats, and how the run is ordered", icon="📄"):
         st.markdown(prose.section(NAME, "Formats"))
     loaded, failed = current_files()
@@ -279,6 +303,14 @@ def _files_section() -> tuple[dict | None, dict | None]:
                 st.markdown(prose.section(NAME, "No common query"))
             st.caption(prose.section(NAME, "Error kept" if loaded is not None else "Error nothing before"))
     return loaded, failed
+
+
+def _show_refusal(kind: str) -> None:
+    """Why the latest file of this kind was not taken (over the session's upload cap), if it was not."""
+    refused = (st.session_state.get(state.YOUR_DATA_REFUSED) or {}).get(kind)
+    if refused:
+        st.error(prose.text(NAME, "Upload refused", file=literal(refused["file"]), size=refused["size"],
+                            total=refused["total"], cap=refused["cap"], setting=refused["setting"]), icon="🧳")
 
 
 def _settings(judged: trec.JudgedRun, qrels: trec.Qrels) -> tuple[int, list[str], str]:
@@ -365,16 +397,15 @@ def _per_query(judged: trec.JudgedRun, values: dict[str, np.ndarray], families: 
         family = st.segmented_control("Measure", families, key=state.YOUR_DATA_SHOWN_MEASURE, required=True,
                                       format_func=lambda f: shown_name(measure_names([f], k)[0], gain))
         shown = measure_names([family], k)[0]
-        show_figure(charts.per_query_distribution(values[shown], metric=shown_name(shown, gain),
-                                                  scale=chart_scale()), key="your_data.distribution")
+        show_chart(charts.per_query_distribution, values[shown], metric=shown_name(shown, gain),
+                   key="your_data.distribution")
     with tab_k:
         st.caption(prose.section(NAME, "By k intro"))
         depth = int(judged.queries.rank.max()) if judged.queries.rank.size else 1
         ks = curve_ks(k, depth)
         recall, hit_rate = _curves(files, ks, judged)
-        show_figure(charts.metric_by_k(ks, {"mean Recall@k": recall, "hit rate@k": hit_rate},
-                                       metric="mean over queries", current_k=k, scale=chart_scale(),
-                                       step=len(ks) == ks[-1]), key="your_data.by_k")
+        show_chart(charts.metric_by_k, ks, {"mean Recall@k": recall, "hit rate@k": hit_rate},
+                   metric="mean over queries", current_k=k, step=len(ks) == ks[-1], key="your_data.by_k")
 
 
 # ----------------------------------------------------------------------------
@@ -494,11 +525,11 @@ def _query_view(judged: trec.JudgedRun, values: dict[str, np.ndarray], names: tu
 def _compare(files_a: tuple, files_b: tuple, names: tuple[str, ...], gain: str, _a: trec.JudgedRun,
              _b: trec.JudgedRun) -> compare.RunComparison:
     """Both runs on the queries they share with the qrels; cached by the files' hashes."""
-    return compare.compare_judged(_a, _b, names, gain)
+    return freeze(compare.compare_judged(_a, _b, names, gain))
 
 
 def _use_sample_b() -> None:
-    st.session_state[state.YOUR_DATA_RUN_B] = upload_record(SAMPLE_RUN_B.name, SAMPLE_RUN_B.read_bytes())
+    receive("run_b", SAMPLE_RUN_B.name, SAMPLE_RUN_B.read_bytes())
 
 
 def _compare_section(loaded: dict, judged: trec.JudgedRun, names: tuple[str, ...], gain: str) -> None:
@@ -508,9 +539,9 @@ def _compare_section(loaded: dict, judged: trec.JudgedRun, names: tuple[str, ...
     left, right = st.columns([3, 1], vertical_alignment="bottom")
     uploaded = left.file_uploader("Run B: a second system's results", key=key)
     right.button("Use the sample second run", key=state.YOUR_DATA_SAMPLE_B, on_click=_use_sample_b, icon="🧪")
-    if uploaded is not None and st.session_state.get(key + state.YOUR_DATA_SEEN_SUFFIX) != uploaded.file_id:
-        st.session_state[key + state.YOUR_DATA_SEEN_SUFFIX] = uploaded.file_id
-        st.session_state[state.YOUR_DATA_RUN_B] = upload_record(uploaded.name, uploaded.getvalue())
+    _take_upload("run_b", uploaded, key)
+    with left:
+        _show_refusal("run_b")
     run_b = st.session_state.get(state.YOUR_DATA_RUN_B)
     if run_b is None:
         return
@@ -518,7 +549,7 @@ def _compare_section(loaded: dict, judged: trec.JudgedRun, names: tuple[str, ...
     files_b = (qrels["sha256"], qrels["name"], run_b["sha256"], run_b["name"])
     try:
         result = _compare(loaded["key"], files_b, names, gain, judged,
-                          _judge(files_b, qrels["data"], run_b["data"]))
+                          uploads.judge_files(files_b, qrels["data"], run_b["data"]))
     except ValueError as err:  # a bad run B (TrecFormatError), or no judged query that both runs answer
         st.error(prose.section(NAME, "Error heading"), icon="🚫")
         st.code(str(err), language=None, wrap_lines=True)
@@ -538,8 +569,7 @@ def _compare_section(loaded: dict, judged: trec.JudgedRun, names: tuple[str, ...
     cards[1].metric("Improved / hurt / tied", f"{c.improved} / {c.hurt} / {c.tied}")
     cards[2].metric("Paired t-test p", compare.format_p(c.t_test_p))
     cards[3].metric("Randomisation p", compare.format_p(c.randomisation_p))
-    show_figure(charts.win_loss_bars(result.qids, c.diff, metric=label, scale=chart_scale()),
-                key="your_data.compare")
+    show_chart(charts.win_loss_bars, result.qids, c.diff, metric=label, key="your_data.compare")
     st.markdown(prose.text_choosing("compare", "Outcome", values))
     st.info(prose.text_choosing("compare", heading, values), icon="🧮")
     if compare.p_values_disagree(c):
@@ -560,7 +590,7 @@ def render() -> None:
     if loaded is None:
         return
     judged = loaded_judged(loaded)
-    qrels = _read("qrels", loaded["qrels"]["sha256"], loaded["qrels"]["name"], loaded["qrels"]["data"])
+    qrels = uploads.read_file("qrels", loaded["qrels"]["sha256"], loaded["qrels"]["name"], loaded["qrels"]["data"])
     st.divider()
     k, families, gain = _settings(judged, qrels)
     names = measure_names(families, k)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from components import metrics, state, tabular, trec
+from components import metrics, state, tabular, trec, uploads
 from components.evaluate import run_evaluation
 from components.formatting import fmt
 from components.ranking_editor import EditorState
@@ -39,7 +39,7 @@ def with_samples():
 
 def with_files(qrels: tuple[str, bytes], run: tuple[str, bytes], at=None):
     """The page after receiving these files (as receive() stores them), on a fresh page or on ``at``."""
-    records = {state.YOUR_DATA_QRELS: page.upload_record(*qrels), state.YOUR_DATA_RUN: page.upload_record(*run)}
+    records = {state.YOUR_DATA_QRELS: uploads.upload_record(*qrels), state.YOUR_DATA_RUN: uploads.upload_record(*run)}
     if at is None:
         return open_page(PAGE, session=records)
     for key, value in records.items():
@@ -92,8 +92,12 @@ def test_the_sample_button_gives_trec_evals_numbers_and_the_skipped_counts():
     assert table["query"].tolist() == list(report.qids)
     for name in DEFAULT:
         assert table[name].tolist() == report.values[name].tolist()
-    limit = prose.text("your_data", "Limit", limit=300)
+    limit = prose.text("your_data", "Limit", limit=300, cap=uploads.mib(uploads.session_cap()),
+                        setting="RANKWISE_SESSION_UPLOAD_MB")
     assert limit in [c.value for c in at.caption]
+    held = sum(len(p.read_bytes()) for p in (page.SAMPLE_QRELS, page.SAMPLE_RUN))
+    held_note = prose.text("your_data", "Held", held=uploads.mib(held), cap=uploads.mib(uploads.session_cap()))
+    assert held_note in [c.value for c in at.caption]
 
 
 @pytest.mark.parametrize("k", [1, 7, page.MAX_K])
@@ -157,8 +161,8 @@ def test_uploads_as_tables_give_the_same_numbers(delimiter, suffix):
 
 def editor_key_for(qid: str) -> tuple[str, int]:
     judged = trec.load(SAMPLE_QRELS.read_bytes(), SAMPLE_RUN.read_bytes())
-    files = page.files_key(page.upload_record(SAMPLE_QRELS.name, SAMPLE_QRELS.read_bytes()),
-                      page.upload_record(SAMPLE_RUN.name, SAMPLE_RUN.read_bytes()))
+    files = uploads.files_key(uploads.upload_record(SAMPLE_QRELS.name, SAMPLE_QRELS.read_bytes()),
+                      uploads.upload_record(SAMPLE_RUN.name, SAMPLE_RUN.read_bytes()))
     q = judged.qids.index(qid)
     return page.editor_key(files, q), q
 
@@ -292,7 +296,7 @@ def test_a_grade_the_editor_cannot_show_keeps_its_value():
     run = ("r.run", b"1 Q0 b 1 2.0 r\n1 Q0 a 2 1.0 r\n")
     at = with_files(qrels, run)
     assert not at.exception
-    key = page.editor_key(page.files_key(page.upload_record(*qrels), page.upload_record(*run)), 0)
+    key = page.editor_key(uploads.files_key(uploads.upload_record(*qrels), uploads.upload_record(*run)), 0)
     editor = at.session_state[key]
     assert editor.order == ("b", "a") and editor.tray == ("c",)
     assert dict(editor.grades) == {"b": 1, "c": 3}  # "a" (grade 2000) is named in its title instead
@@ -313,7 +317,7 @@ def test_ids_and_file_names_with_html_or_markdown_show_literally():
     assert at.selectbox(key=state.YOUR_DATA_QUERY).options == [HTML_QID, "q2"]
     table = next(df.value for df in at.dataframe if "note" in df.value.columns)
     assert table["query"].tolist() == [HTML_QID, "q2"]
-    key = page.editor_key(page.files_key(page.upload_record(*qrels), page.upload_record(*run)), 0)
+    key = page.editor_key(uploads.files_key(uploads.upload_record(*qrels), uploads.upload_record(*run)), 0)
     assert at.session_state[key].order == ("<b>x</b>", MARKDOWN_DOC)
     texts = shown_text(at)
     for raw in (HTML_QID, "<b>", MARKDOWN_DOC, ":smile:"):

@@ -1,10 +1,11 @@
-"""Uploads at workshop scale: many learners with the same files share one parsed copy; distinct files are bounded.
+"""Uploads at workshop scale: one parsed copy per distinct file, a byte budget, a cap per session.
 
-The "your data" page parses an uploaded file in ``lessons.your_data._read``
-(``st.cache_resource``, keyed by the file's SHA-256, kind and name, never by
-its bytes) and joins a pair in ``_judge``. These tests count the parser's
-calls (``components.tabular.read_qrels``/``read_run``, wrapped) and follow
-the parsed objects by identity and by weak reference:
+The "your data" page parses and joins uploaded files through
+``components.uploads.read_file``/``judge_files``: one shared cache for the
+server (``uploads.PARSED``), keyed by the files' SHA-256, kind and name (never
+by their bytes) and bounded in bytes. These tests count the parser's calls
+(``components.tabular.read_qrels``/``read_run``, wrapped) and follow the
+parsed objects by identity and by weak reference:
 
 - 20 sessions (20 AppTest runs, each with its own session state and its own
   copy of the uploaded bytes, as 20 uploads would be) going through the
@@ -12,8 +13,11 @@ the parsed objects by identity and by weak reference:
   parse each file once, hold the same parsed objects, keep no parsed data in
   session state, and parse nothing again on a rerun;
 - 20 sessions uploading at the same moment (threads) still parse once;
-- more distinct files than the cache's ``max_entries`` leave at most
-  ``max_entries`` parsed copies alive.
+- more distinct files than the budget holds leave only the most recent
+  parsed copies alive, within the budget; the parsed arrays are read-only;
+- a session keeps the uploader's own bytes (no second copy), and a file
+  that would take it past its cap is refused with the page's message while
+  the files before stay.
 """
 from __future__ import annotations
 
@@ -26,7 +30,8 @@ import weakref
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from components import metrics, state, tabular, trec
+from components import metrics, settings, state, tabular, trec, uploads
+from components.shared_cache import SharedCache, nbytes
 from lessons import your_data
 
 LEARNERS = 20
@@ -47,14 +52,6 @@ def sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def max_entries(cached) -> int:
-    """The ``max_entries`` an ``st.cache_resource`` function was declared with (None: unbounded)."""
-    return cached._info.max_entries
-
-
-CACHES = (your_data._read, your_data._judge)
-
-
 @pytest.fixture
 def parses(monkeypatch):
     """Calls of the page's parsers, per kind, on emptied caches (emptied again afterwards)."""
@@ -68,18 +65,16 @@ def parses(monkeypatch):
 
     monkeypatch.setattr(tabular, "read_qrels", counting("qrels", tabular.read_qrels))
     monkeypatch.setattr(tabular, "read_run", counting("run", tabular.read_run))
-    for cached in CACHES:
-        cached.clear()
+    uploads.PARSED.clear()
     yield counts
-    for cached in CACHES:
-        cached.clear()
+    uploads.PARSED.clear()
 
 
 def learner(qrels: bytes, run: bytes) -> None:
     """One learner's session: upload both files once (as the uploaders' callback does), then the page's reads."""
     import streamlit as st
 
-    from components import state
+    from components import state, uploads
     from lessons import your_data
 
     if state.YOUR_DATA_QRELS not in st.session_state:
@@ -90,7 +85,7 @@ def learner(qrels: bytes, run: bytes) -> None:
     loaded_qrels = loaded["qrels"]
     st.session_state["test.ids"] = (
         id(your_data.loaded_judged(loaded)),
-        id(your_data._read("qrels", loaded_qrels["sha256"], loaded_qrels["name"], loaded_qrels["data"])),
+        id(uploads.read_file("qrels", loaded_qrels["sha256"], loaded_qrels["name"], loaded_qrels["data"])),
     )
 
 
@@ -122,8 +117,8 @@ def test_twenty_sessions_uploading_the_same_files_hold_one_parsed_copy(parses):
         sessions.append(at)
     assert parses == {"qrels": 1, "run": 1}, "each file is parsed once for all 20 sessions"
 
-    judged = your_data._judge((sha(qrels), "qrels.txt", sha(run), "run.txt"), qrels, run)
-    parsed_qrels = your_data._read("qrels", sha(qrels), "qrels.txt", qrels)
+    judged = uploads.judge_files((sha(qrels), "qrels.txt", sha(run), "run.txt"), qrels, run)
+    parsed_qrels = uploads.read_file("qrels", sha(qrels), "qrels.txt", qrels)
     assert {at.session_state["test.ids"] for at in sessions} == {(id(judged), id(parsed_qrels))}, \
         "every session holds the one cached parsed copy"
     assert parses == {"qrels": 1, "run": 1}
@@ -155,7 +150,7 @@ def test_twenty_simultaneous_uploads_of_one_file_parse_it_once(parses, monkeypat
     def upload(i: int) -> None:
         data = bytes(bytearray(run))
         start.wait()
-        results[i] = your_data._read("run", sha(data), "run.txt", data)
+        results[i] = uploads.read_file("run", sha(data), "run.txt", data)
 
     threads = [threading.Thread(target=upload, args=(i,)) for i in range(LEARNERS)]
     for t in threads:
@@ -166,33 +161,97 @@ def test_twenty_simultaneous_uploads_of_one_file_parse_it_once(parses, monkeypat
     assert all(r is results[0] for r in results) and results[0] is not None
 
 
-def test_distinct_files_are_bounded_by_max_entries(parses):
-    bound = max_entries(your_data._read)
-    assert bound is not None and bound >= 2, "parsed uploads must sit in a bounded cache (max_entries)"
-    files = [(f"run{i}.txt", run_file(i + 1)) for i in range(2 * bound + 1)]
-    alive = [weakref.ref(your_data._read("run", sha(data), name, data)) for name, data in files]
-    assert parses["run"] == len(files)
+def test_distinct_files_are_bounded_by_the_byte_budget(parses, monkeypatch):
+    one = nbytes(uploads.read_file("run", sha(run_file(99)), "probe.txt", run_file(99)))
+    budget = 3 * one + one // 2  # room for three parsed runs of this size
+    monkeypatch.setattr(uploads, "PARSED", SharedCache(budget))
+    files = [(f"run{i}.txt", run_file(i + 1)) for i in range(7)]
+    alive = [weakref.ref(uploads.read_file("run", sha(data), name, data)) for name, data in files]
+    assert parses["run"] == len(files) + 1
     gc.collect()
     kept = [i for i, ref in enumerate(alive) if ref() is not None]
-    assert kept == list(range(len(files) - bound, len(files))), \
-        f"only the {bound} most recent parsed files stay in memory, not {len(kept)}"
+    assert kept == [4, 5, 6], f"only the three most recent parsed files stay in memory, not {kept}"
+    assert uploads.PARSED.size <= budget
 
     name, data = files[-1]  # a kept file is served from the cache ...
-    assert your_data._read("run", sha(data), name, data) is alive[-1]()
-    assert parses["run"] == len(files)
-    name, data = files[0]  # ... an evicted one is parsed again
-    your_data._read("run", sha(data), name, data)
+    assert uploads.read_file("run", sha(data), name, data) is alive[-1]()
     assert parses["run"] == len(files) + 1
+    name, data = files[0]  # ... an evicted one is parsed again
+    uploads.read_file("run", sha(data), name, data)
+    assert parses["run"] == len(files) + 2
 
 
-def test_joined_pairs_are_bounded_by_max_entries(parses):
-    bound = max_entries(your_data._judge)
-    assert bound is not None and bound >= 1, "joined uploads must sit in a bounded cache (max_entries)"
-    pairs = [(qrels_file(i), run_file(i)) for i in range(2 * bound + 1)]
+def test_the_newest_file_is_kept_even_alone_over_the_budget(parses, monkeypatch):
+    monkeypatch.setattr(uploads, "PARSED", SharedCache(1))
+    data = run_file()
+    first = uploads.read_file("run", sha(data), "big.txt", data)
+    assert uploads.read_file("run", sha(data), "big.txt", data) is first, "no re-parse on every rerun"
+    assert parses["run"] == 1 and len(uploads.PARSED) == 1
+
+
+def test_joined_pairs_share_the_budget(parses, monkeypatch):
+    monkeypatch.setattr(uploads, "PARSED", SharedCache(1))  # only the newest value stays
+    pairs = [(qrels_file(i), run_file(i)) for i in range(4)]
     alive = []
     for i, (qrels, run) in enumerate(pairs):
         key = (sha(qrels), f"q{i}.txt", sha(run), f"r{i}.txt")
-        alive.append(weakref.ref(your_data._judge(key, qrels, run)))
+        alive.append(weakref.ref(uploads.judge_files(key, qrels, run)))
     gc.collect()
-    kept = sum(ref() is not None for ref in alive)
-    assert 1 <= kept <= bound
+    assert [ref() is not None for ref in alive] == [False, False, False, True]
+
+
+def test_shared_parsed_arrays_are_read_only(parses):
+    qrels, run = qrels_file(), run_file()
+    judged = uploads.judge_files((sha(qrels), "q.txt", sha(run), "r.txt"), qrels, run)
+    parsed_run = uploads.read_file("run", sha(run), "r.txt", run)
+    for array in (judged.queries.grade, judged.queries.qidx, judged.docids, parsed_run.score, parsed_run.rank):
+        with pytest.raises(ValueError, match="read-only"):
+            array[0] = array[0]
+    assert float(metrics.recall(judged.queries, 5).mean()) >= 0, "the engine only reads them"
+
+
+def cap_session(qrels: bytes, run: bytes, big: bytes) -> None:
+    """A learner who loads a pair, then tries a run that would take the session past its cap."""
+    import streamlit as st
+
+    from lessons import your_data
+
+    if "test.done" not in st.session_state:
+        st.session_state["test.done"] = True
+        assert your_data.receive("qrels", "qrels.txt", qrels)
+        assert your_data.receive("run", "run.txt", run)
+        your_data.current_files()
+        st.session_state["test.taken"] = your_data.receive("run", "huge <b>run</b>.txt", big)
+    your_data.render()
+
+
+def test_a_file_over_the_session_cap_is_refused_and_the_files_before_stay(monkeypatch):
+    qrels, run = qrels_file(), run_file()
+    big = run_file(7) * 40
+    cap = len(qrels) + len(run) + len(big) // 2
+    monkeypatch.setattr(settings, "LIMITS", settings.Limits(session_upload_bytes=cap, parsed_cache_bytes=10**9,
+                                                            chart_cache_entries=100))
+    at = AppTest.from_function(cap_session, args=(qrels, run, big), default_timeout=30).run()
+    assert not at.exception, at.exception
+    assert at.session_state["test.taken"] is False
+    assert at.session_state[state.YOUR_DATA_RUN]["name"] == "run.txt", "the run loaded before stays"
+    assert at.session_state[state.YOUR_DATA_LOADED]["run"]["name"] == "run.txt"
+    message = " ".join(e.value for e in at.error)
+    assert "` huge <b>run</b>.txt `" in message, "the file's name is shown as a code span, never as HTML"
+    assert f"{len(big) / settings.MIB:.1f} MiB" in message and "RANKWISE_SESSION_UPLOAD_MB" in message
+    assert "Forget my files" in message
+
+    at.button(key=state.YOUR_DATA_FORGET).click().run()  # forgetting frees the session's files
+    assert not at.exception
+    assert at.session_state[state.YOUR_DATA_RUN] is None and at.session_state[state.YOUR_DATA_LOADED] is None
+    assert not at.error
+
+
+def test_a_session_keeps_the_uploaders_own_bytes():
+    from streamlit.runtime.uploaded_file_manager import UploadedFile, UploadedFileRec
+
+    data = run_file()
+    uploaded = UploadedFile(UploadedFileRec(file_id="f", name="run.txt", type="text/plain", data=data), None)
+    assert uploads.upload_record(uploaded.name, uploaded.getvalue())["data"] is data
+    record = uploads.upload_record("run.txt", data)
+    assert uploads.held_bytes([record, record, None, {"data": bytes(bytearray(data))}]) == 2 * len(data)

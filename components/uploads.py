@@ -1,0 +1,98 @@
+"""Uploaded files at workshop scale: one parsed copy per distinct file, and a cap on what one session holds.
+
+- :func:`upload_record` is what a session keeps of a received file: its name,
+  its bytes (the very object the uploader holds, not a copy) and their
+  SHA-256.
+- :func:`read_file` and :func:`judge_files` parse and join files through
+  :data:`PARSED`, one :class:`~components.shared_cache.SharedCache` for the
+  whole server, keyed by content hash (never by the bytes), bounded by
+  ``RANKWISE_PARSED_CACHE_MB`` (:mod:`components.settings`). Twenty learners
+  uploading the same file share one parsed copy; sessions hold none.
+- :func:`refusal` says whether a new file would take a session past
+  ``RANKWISE_SESSION_UPLOAD_MB`` (and by how much, for the page's message).
+"""
+from __future__ import annotations
+
+import hashlib
+from typing import Iterable
+
+from components import settings, tabular, trec
+from components.settings import MIB
+from components.shared_cache import SharedCache
+
+PARSED = SharedCache(settings.LIMITS.parsed_cache_bytes)
+Files = tuple[str, str, str, str]  # (qrels SHA-256, qrels name, run SHA-256, run name)
+
+
+def upload_record(name: str, data: bytes) -> dict:
+    """What a session keeps of a received file: ``{"name", "data", "sha256"}`` (hex digest).
+
+    ``data`` is kept as it is when it is already ``bytes`` (an upload's
+    ``getvalue()`` is the uploader's own buffer), so the session and the
+    uploader share one copy.
+
+    >>> data = b"1 0 d1 1\\n"
+    >>> upload_record("q.txt", data)["data"] is data
+    True
+    """
+    data = data if type(data) is bytes else bytes(data)
+    return {"name": str(name), "data": data, "sha256": hashlib.sha256(data).hexdigest()}
+
+
+def files_key(qrels: dict, run: dict) -> Files:
+    """What identifies a pair of received files: (qrels SHA-256, qrels name, run SHA-256, run name)."""
+    return qrels["sha256"], qrels["name"], run["sha256"], run["name"]
+
+
+def read_file(kind: str, sha256: str, name: str, data: bytes) -> trec.Qrels | trec.Run:
+    """One file, parsed (TREC, CSV or TSV): shared, cached by (kind, content hash, name); errors are not kept."""
+    if kind not in ("qrels", "run"):
+        raise ValueError(f"kind must be 'qrels' or 'run', got {kind!r}")
+    reader = tabular.read_qrels if kind == "qrels" else tabular.read_run
+    return PARSED.get(("read", kind, sha256, name), lambda: reader(data, name))
+
+
+def judge_files(files: Files, qrels: bytes, run: bytes) -> trec.JudgedRun:
+    """The run joined with its qrels (each read through :func:`read_file`): shared, cached by ``files``."""
+    qsha, qname, rsha, rname = files
+    return PARSED.get(("judge", files), lambda: trec.judge(read_file("qrels", qsha, qname, qrels),
+                                                           read_file("run", rsha, rname, run)))
+
+
+def held_bytes(records: Iterable[dict | None]) -> int:
+    """The bytes a session holds in these upload records, each distinct bytes object counted once."""
+    distinct = {id(r["data"]): len(r["data"]) for r in records if r is not None}
+    return sum(distinct.values())
+
+
+def mib(size: int) -> str:
+    """A size in MiB for messages: one decimal.
+
+    >>> mib(3 * MIB // 2)
+    '1.5 MiB'
+    """
+    return f"{size / MIB:.1f} MiB"
+
+
+def session_cap() -> int:
+    """The most uploaded bytes one session may hold (``RANKWISE_SESSION_UPLOAD_MB``)."""
+    return settings.LIMITS.session_upload_bytes
+
+
+def refusal(size: int, held: int, cap: int | None = None) -> dict[str, str] | None:
+    """None if a new file of ``size`` bytes fits beside the ``held`` bytes of a session; else why, as values.
+
+    The values (``size``, ``total``, ``cap``, ``setting``) fill the page's
+    message template; ``cap`` defaults to :func:`session_cap`.
+
+    Examples
+    --------
+    >>> refusal(10 * MIB, 20 * MIB, cap=50 * MIB) is None
+    True
+    >>> refusal(40 * MIB, 20 * MIB, cap=50 * MIB)
+    {'size': '40.0 MiB', 'total': '60.0 MiB', 'cap': '50.0 MiB', 'setting': 'RANKWISE_SESSION_UPLOAD_MB'}
+    """
+    cap = session_cap() if cap is None else cap
+    if held + size <= cap:
+        return None
+    return {"size": mib(size), "total": mib(held + size), "cap": mib(cap), "setting": settings.SESSION_UPLOAD.env}
