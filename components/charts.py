@@ -6,26 +6,59 @@ builders scale axis, label and title fonts themselves. Every builder returns a
 :class:`Figure`, the chart together with a short text alternative that says
 what the chart shows in words (for screen readers and for anyone who cannot
 read the colours).
+
+Speed: building and validating an Altair chart costs tens of milliseconds, a
+drag's whole budget. So each builder splits its chart in two: the *template*,
+an Altair chart over named datasets (``alt.NamedData``) that depends only on
+what shapes the chart (series names, axis ranges, scale), converted once to a
+Vega-Lite dict and kept (``functools.lru_cache``, shared read-only by every
+session); and the *rows*, computed on every call. :meth:`Figure.spec` puts
+the rows into a copy of the template. A drag changes the rows only.
 """
 from __future__ import annotations
 
+import copy
+import functools
+import re
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Mapping, Sequence
 
 import altair as alt
-import pandas as pd
 
 from components.formatting import fmt
+from components.settings import LIMITS
 
 BASE_FONT = 13  # px at scale 1.0
 ACCENT = "#1f6feb"
 MUTED = "#8b949e"
+_template_cache = functools.lru_cache(maxsize=LIMITS.chart_cache_entries)
 
 
 @dataclass(frozen=True)
 class Figure:
-    chart: alt.TopLevelMixin
+    """A chart: its Vega-Lite template (shared: never change it), its rows per named dataset, its text alternative."""
+
+    template: Mapping
+    rows: Mapping[str, list[dict]]
     alt_text: str
+
+    def spec(self) -> dict:
+        """The chart's Vega-Lite spec: a copy of the template with each layer's named dataset given inline.
+
+        Examples
+        --------
+        >>> figure = share_bars({"recall": 0.5}, {"recall": "0.500"})
+        >>> [layer["data"]["values"] for layer in figure.spec()["layer"]][0]
+        [{'name': 'recall', 'value': 0.5, 'label': '0.500'}]
+        >>> figure.template["layer"][0]["data"]
+        {'name': 'bars'}
+        """
+        spec = copy.deepcopy(dict(self.template))
+        for view in [spec, *spec.get("layer", [])]:  # Altair puts data shared by every layer at the top
+            name = view.get("data", {}).get("name")
+            if name is not None:
+                view["data"] = {"values": self.rows[name]}
+        return spec
 
 
 def styled(chart: alt.TopLevelMixin, scale: float = 1.0) -> alt.TopLevelMixin:
@@ -36,6 +69,19 @@ def styled(chart: alt.TopLevelMixin, scale: float = 1.0) -> alt.TopLevelMixin:
     labels = {"labelFontSize": size, "titleFontSize": size + 1}
     return chart.configure(axis=labels, legend=labels, title={"fontSize": size + 3}, text={"fontSize": size},
                            view={"strokeWidth": 0})  # one call: each configure_* copies the whole chart
+
+
+def template(chart: alt.TopLevelMixin, scale: float) -> dict:
+    """A styled chart as a validated Vega-Lite dict, without Altair's default view size (the chart sets its own)."""
+    spec = styled(chart, scale).to_dict()
+    for size in ("continuousWidth", "continuousHeight"):
+        spec["config"]["view"].pop(size, None)
+    return spec
+
+
+def named(name: str) -> alt.Chart:
+    """A chart over the dataset ``name``, whose rows each call of a builder supplies."""
+    return alt.Chart(alt.NamedData(name=name))
 
 
 def metric_by_k(ks: Sequence[int], series: dict[str, Sequence[float]], *, metric: str, current_k: int,
@@ -52,28 +98,31 @@ def metric_by_k(ks: Sequence[int], series: dict[str, Sequence[float]], *, metric
         raise ValueError("need at least one k, and one value per k in every series")
     rows = [{"k": k, "value": float(v), "series": name, "label": fmt(v)}
             for name, values in series.items() for k, v in zip(ks, values)]
-    data = pd.DataFrame(rows)
-    names = list(series)
-    x = alt.X("k:Q", title="cutoff k", scale=alt.Scale(domain=[min(ks), max(ks)]), axis=alt.Axis(tickMinStep=1))
-    y = alt.Y("value:Q", title=metric, scale=alt.Scale(domain=[0, 1]))
-    legend = alt.Legend(title=None, orient="bottom") if len(names) > 1 else None
-    color = alt.Color("series:N", sort=names, legend=legend, scale=alt.Scale(range=[ACCENT, "#bf8700", "#8250df"]))
-    dash = alt.StrokeDash("series:N", sort=names, legend=None)
-    shape = alt.Shape("series:N", sort=names, legend=legend)
-    line = alt.Chart(data).mark_line(interpolate="step-after" if step else "linear",
-                                     strokeWidth=2 * scale).encode(x=x, y=y, color=color, strokeDash=dash)
-    points = alt.Chart(data).mark_point(filled=True, size=40 * scale).encode(
-        x=x, y=y, color=color, shape=shape,
-        tooltip=[alt.Tooltip("series:N", title=" "), alt.Tooltip("k:Q"), alt.Tooltip("label:N", title=metric)])
-    rule = alt.Chart(pd.DataFrame({"k": [current_k]})).mark_rule(strokeDash=[6, 4], color=MUTED,
-                                                                  strokeWidth=2 * scale).encode(x="k:Q")
-    chart = (line + points + rule).properties(height=round(230 * scale), width="container")
+    chart = _metric_by_k_template(tuple(series), metric, min(ks), max(ks), step, scale)
     at_k = "; ".join(f"{name}: {fmt(values[ks.index(current_k)])}" for name, values in series.items()
                      if current_k in ks)
     text = (f"{metric} for k = {min(ks)} to {max(ks)}. "
             + " ".join(f"{name}: {describe_steps(ks, values)}." for name, values in series.items())
             + (f" At the current cutoff k = {current_k}: {at_k}." if at_k else ""))
-    return Figure(styled(chart, scale), text)
+    return Figure(chart, {"points": rows, "cutoff": [{"k": current_k}]}, text)
+
+
+@_template_cache
+def _metric_by_k_template(names: tuple[str, ...], metric: str, lo: int, hi: int, step: bool, scale: float) -> dict:
+    x = alt.X("k:Q", title="cutoff k", scale=alt.Scale(domain=[lo, hi]), axis=alt.Axis(tickMinStep=1))
+    y = alt.Y("value:Q", title=metric, scale=alt.Scale(domain=[0, 1]))
+    legend = alt.Legend(title=None, orient="bottom") if len(names) > 1 else None
+    color = alt.Color("series:N", sort=list(names), legend=legend,
+                      scale=alt.Scale(range=[ACCENT, "#bf8700", "#8250df"]))
+    dash = alt.StrokeDash("series:N", sort=list(names), legend=None)
+    shape = alt.Shape("series:N", sort=list(names), legend=legend)
+    line = named("points").mark_line(interpolate="step-after" if step else "linear",
+                                      strokeWidth=2 * scale).encode(x=x, y=y, color=color, strokeDash=dash)
+    points = named("points").mark_point(filled=True, size=40 * scale).encode(
+        x=x, y=y, color=color, shape=shape,
+        tooltip=[alt.Tooltip("series:N", title=" "), alt.Tooltip("k:Q"), alt.Tooltip("label:N", title=metric)])
+    rule = named("cutoff").mark_rule(strokeDash=[6, 4], color=MUTED, strokeWidth=2 * scale).encode(x="k:Q")
+    return template((line + points + rule).properties(height=round(230 * scale), width="container"), scale)
 
 
 def describe_steps(ks: Sequence[int], values: Sequence[float]) -> str:
@@ -102,15 +151,20 @@ def share_bars(values: dict[str, float], labels: dict[str, str], *, scale: float
     """
     if set(values) != set(labels):
         raise ValueError("need exactly one label per value")
-    names = list(values)
-    data = pd.DataFrame({"name": names, "value": [0.0 if v != v else v for v in values.values()],
-                         "label": [labels[n] for n in names]})
-    y = alt.Y("name:N", sort=names, title=None)
+    names = tuple(values)
+    rows = [{"name": n, "value": 0.0 if values[n] != values[n] else float(values[n]), "label": labels[n]}
+            for n in names]
+    return Figure(_share_bars_template(names, scale), {"bars": rows},
+                  "; ".join(f"{n}: {labels[n]}" for n in names) + ".")
+
+
+@_template_cache
+def _share_bars_template(names: tuple[str, ...], scale: float) -> dict:
+    y = alt.Y("name:N", sort=list(names), title=None)
     x = alt.X("value:Q", scale=alt.Scale(domain=[0, 1]), title=None, axis=alt.Axis(tickCount=5))
-    bars = alt.Chart(data).mark_bar(color=ACCENT, height={"band": 0.7}).encode(x=x, y=y)
-    text = alt.Chart(data).mark_text(align="left", dx=6, fontWeight="bold").encode(x=x, y=y, text="label:N")
-    chart = (bars + text).properties(height=round(44 * len(names) * scale), width="container")
-    return Figure(styled(chart, scale), "; ".join(f"{n}: {labels[n]}" for n in names) + ".")
+    bars = named("bars").mark_bar(color=ACCENT, height={"band": 0.7}).encode(x=x, y=y)
+    text = named("bars").mark_text(align="left", dx=6, fontWeight="bold").encode(x=x, y=y, text="label:N")
+    return template((bars + text).properties(height=round(44 * len(names) * scale), width="container"), scale)
 
 
 def reciprocal_rank_curve(max_rank: int, hits: dict[str, int | None], *, scale: float = 1.0) -> Figure:
@@ -119,29 +173,30 @@ def reciprocal_rank_curve(max_rank: int, hits: dict[str, int | None], *, scale: 
     ``hits`` maps a query name to the rank of its first relevant result
     (None when it has none: listed in the text, not drawn).
     """
-    ranks = list(range(1, max_rank + 1))
-    curve = pd.DataFrame({"rank": ranks, "rr": [1 / r for r in ranks]})
-    marks = pd.DataFrame([{"rank": r, "rr": 1 / r, "query": name, "label": f"{name}: {fmt(1 / r)}"}
-                          for name, r in hits.items() if r is not None and r <= max_rank])
-    x = alt.X("rank:Q", title="position of the first relevant result", scale=alt.Scale(domain=[1, max_rank]),
-              axis=alt.Axis(tickMinStep=1))
-    y = alt.Y("rr:Q", title="reciprocal rank 1 / rank", scale=alt.Scale(domain=[0, 1.05]))
-    line = alt.Chart(curve).mark_line(color=MUTED, strokeWidth=2 * scale, point=True).encode(x=x, y=y)
-    layers = [line]
-    if len(marks):
-        names = list(marks["query"])
-        shape = alt.Shape("query:N", sort=names, legend=None)
-        points = alt.Chart(marks).mark_point(filled=True, size=160 * scale, color=ACCENT).encode(
-            x=x, y=y, shape=shape, tooltip=["label:N"])
-        labels = alt.Chart(marks).mark_text(align="left", dx=10, dy=-10, fontWeight="bold").encode(
-            x=x, y=y, text="label:N")
-        layers += [points, labels]
-    chart = alt.layer(*layers).properties(height=round(240 * scale), width="container")
+    curve = [{"rank": r, "rr": 1 / r} for r in range(1, max_rank + 1)]
+    marks = [{"rank": r, "rr": 1 / r, "query": name, "label": f"{name}: {fmt(1 / r)}"}
+             for name, r in hits.items() if r is not None and r <= max_rank]
+    chart = _reciprocal_rank_template(max_rank, tuple(m["query"] for m in marks), scale)
     described = "; ".join(f"{name}: first hit at position {r}, reciprocal rank {fmt(1 / r)}" if r is not None
                           else f"{name}: no relevant result, reciprocal rank 0.000" for name, r in hits.items())
     text = (f"The curve 1/rank falls from 1.000 at position 1 to 0.500 at 2, 0.333 at 3 and "
             f"{fmt(1 / max_rank)} at {max_rank}. {described}.")
-    return Figure(styled(chart, scale), text)
+    return Figure(chart, {"curve": curve, "marks": marks}, text)
+
+
+@_template_cache
+def _reciprocal_rank_template(max_rank: int, marked: tuple[str, ...], scale: float) -> dict:
+    x = alt.X("rank:Q", title="position of the first relevant result", scale=alt.Scale(domain=[1, max_rank]),
+              axis=alt.Axis(tickMinStep=1))
+    y = alt.Y("rr:Q", title="reciprocal rank 1 / rank", scale=alt.Scale(domain=[0, 1.05]))
+    layers = [named("curve").mark_line(color=MUTED, strokeWidth=2 * scale, point=True).encode(x=x, y=y)]
+    if marked:
+        shape = alt.Shape("query:N", sort=list(marked), legend=None)
+        layers += [named("marks").mark_point(filled=True, size=160 * scale, color=ACCENT).encode(
+                       x=x, y=y, shape=shape, tooltip=["label:N"]),
+                   named("marks").mark_text(align="left", dx=10, dy=-10, fontWeight="bold").encode(
+                       x=x, y=y, text="label:N")]
+    return template(alt.layer(*layers).properties(height=round(240 * scale), width="container"), scale)
 
 
 def discounted_gain_by_position(current: Sequence[float], ideal: Sequence[float], *, scale: float = 1.0) -> Figure:
@@ -149,24 +204,25 @@ def discounted_gain_by_position(current: Sequence[float], ideal: Sequence[float]
 
     The two differ by mark (bar against line) as well as colour.
     """
-    rows = ([{"position": i, "value": float(v), "ordering": "current order", "label": fmt(v)}
-             for i, v in enumerate(current, 1)]
-            + [{"position": i, "value": float(v), "ordering": "ideal order", "label": fmt(v)}
-               for i, v in enumerate(ideal, 1)])
-    data = pd.DataFrame(rows)
-    x = alt.X("position:O", title="position", axis=alt.Axis(labelAngle=0))
-    y = alt.Y("value:Q", title="discounted gain")
-    tooltip = ["ordering:N", "position:O", alt.Tooltip("label:N", title="discounted gain")]
-    bars = alt.Chart(data[data["ordering"] == "current order"]).mark_bar(color=ACCENT, width={"band": 0.6}).encode(
-        x=x, y=y, tooltip=tooltip)
-    line = alt.Chart(data[data["ordering"] == "ideal order"]).mark_line(
-        color="#bf8700", strokeDash=[6, 3], strokeWidth=2 * scale,
-        point=alt.OverlayMarkDef(filled=False, size=70 * scale, color="#bf8700")).encode(x=x, y=y, tooltip=tooltip)
-    chart = (bars + line).properties(height=round(220 * scale), width="container")
+    rows = {ordering: [{"position": i, "value": float(v), "ordering": ordering, "label": fmt(v)}
+                       for i, v in enumerate(values, 1)]
+            for ordering, values in (("current order", current), ("ideal order", ideal))}
     text = ("Discounted gain by position, current order (bars) against the ideal order (dashed line): "
             + "; ".join(f"position {i}: {fmt(c)} against {fmt(d)}" for i, (c, d) in enumerate(zip(current, ideal), 1))
             + ".")
-    return Figure(styled(chart, scale), text)
+    return Figure(_discounted_gain_template(scale), rows, text)
+
+
+@_template_cache
+def _discounted_gain_template(scale: float) -> dict:
+    x = alt.X("position:O", title="position", axis=alt.Axis(labelAngle=0))
+    y = alt.Y("value:Q", title="discounted gain")
+    tooltip = ["ordering:N", "position:O", alt.Tooltip("label:N", title="discounted gain")]
+    bars = named("current order").mark_bar(color=ACCENT, width={"band": 0.6}).encode(x=x, y=y, tooltip=tooltip)
+    line = named("ideal order").mark_line(
+        color="#bf8700", strokeDash=[6, 3], strokeWidth=2 * scale,
+        point=alt.OverlayMarkDef(filled=False, size=70 * scale, color="#bf8700")).encode(x=x, y=y, tooltip=tooltip)
+    return template((bars + line).properties(height=round(220 * scale), width="container"), scale)
 
 
 def rank_axis(hit_ranks: Sequence[int | None], *, k: int, max_rank: int = 10, scale: float = 1.0) -> Figure:
@@ -184,32 +240,37 @@ def rank_axis(hit_ranks: Sequence[int | None], *, k: int, max_rank: int = 10, sc
         rows.append({"query": f"query {q}", "x": rank if rank is not None else none_x,
                      "status": "hit" if counted else "miss",
                      "label": f"RR {fmt(1 / rank)}" if rank is not None else "not returned"})
-    data = pd.DataFrame(rows)
-    names = list(data["query"])
-    x = alt.X("x:Q", title="rank", scale=alt.Scale(domain=[0.5, none_x + 0.5]),
-              axis=alt.Axis(values=list(range(1, max_rank + 1)), tickMinStep=1))
-    y = alt.Y("query:N", sort=names, title=None)
-    status = alt.Color("status:N", scale=alt.Scale(domain=["hit", "miss"], range=[ACCENT, "#cf222e"]),
-                       legend=alt.Legend(title=None, orient="bottom"))
-    shape = alt.Shape("status:N", scale=alt.Scale(domain=["hit", "miss"], range=["circle", "cross"]),
-                      legend=alt.Legend(title=None, orient="bottom"))
-    guide = alt.Chart(data).mark_rule(color="#d0d7de").encode(y=y)
-    points = alt.Chart(data).mark_point(size=260 * scale, filled=True, opacity=1).encode(
-        x=x, y=y, color=status, shape=shape, tooltip=["query:N", "label:N", "status:N"])
-    labels = alt.Chart(data).mark_text(dy=-16 * scale, fontWeight="bold").encode(x=x, y=y, text="label:N")
-    cutoff = alt.Chart(pd.DataFrame({"x": [k + 0.5], "text": [f"cutoff k = {k}"]}))
-    rule = cutoff.mark_rule(strokeDash=[6, 4], color="#57606a", strokeWidth=2 * scale).encode(x="x:Q")
-    rule_label = cutoff.mark_text(align="left", dx=4, dy=-8, baseline="bottom", color="#57606a").encode(
-        x="x:Q", y=alt.value(0), text="text:N")
-    chart = (guide + rule + rule_label + points + labels).properties(
-        height=round(60 * len(names) * scale + 30), width="container")
+    chart = _rank_axis_template(tuple(r["query"] for r in rows), max_rank, scale)
+    cutoff = [{"x": k + 0.5, "text": f"cutoff k = {k}"}]
     described = "; ".join(
         f"{r['query']}: " + (f"rank {r['x']}, reciprocal rank {r['label'][3:]}, {r['status']} at k = {k}"
                              if r["label"] != "not returned" else "not returned, a miss")
         for r in rows)
     hits = sum(r["status"] == "hit" for r in rows)
-    return Figure(styled(chart, scale), f"Cutoff k = {k}: {hits} of {len(rows)} queries have their hit left of "
-                                        f"the dashed line, within the top k. {described}.")
+    return Figure(chart, {"queries": rows, "cutoff": cutoff},
+                  f"Cutoff k = {k}: {hits} of {len(rows)} queries have their hit left of the dashed line, within "
+                  f"the top k. {described}.")
+
+
+@_template_cache
+def _rank_axis_template(names: tuple[str, ...], max_rank: int, scale: float) -> dict:
+    none_x = max_rank + 1.5
+    x = alt.X("x:Q", title="rank", scale=alt.Scale(domain=[0.5, none_x + 0.5]),
+              axis=alt.Axis(values=list(range(1, max_rank + 1)), tickMinStep=1))
+    y = alt.Y("query:N", sort=list(names), title=None)
+    status = alt.Color("status:N", scale=alt.Scale(domain=["hit", "miss"], range=[ACCENT, "#cf222e"]),
+                       legend=alt.Legend(title=None, orient="bottom"))
+    shape = alt.Shape("status:N", scale=alt.Scale(domain=["hit", "miss"], range=["circle", "cross"]),
+                      legend=alt.Legend(title=None, orient="bottom"))
+    guide = named("queries").mark_rule(color="#d0d7de").encode(y=y)
+    points = named("queries").mark_point(size=260 * scale, filled=True, opacity=1).encode(
+        x=x, y=y, color=status, shape=shape, tooltip=["query:N", "label:N", "status:N"])
+    labels = named("queries").mark_text(dy=-16 * scale, fontWeight="bold").encode(x=x, y=y, text="label:N")
+    rule = named("cutoff").mark_rule(strokeDash=[6, 4], color="#57606a", strokeWidth=2 * scale).encode(x="x:Q")
+    rule_label = named("cutoff").mark_text(align="left", dx=4, dy=-8, baseline="bottom", color="#57606a").encode(
+        x="x:Q", y=alt.value(0), text="text:N")
+    return template((guide + rule + rule_label + points + labels).properties(
+        height=round(60 * len(names) * scale + 30), width="container"), scale)
 
 
 # --- your data: per-query values of an uploaded run ---------------------------------------
@@ -255,32 +316,37 @@ def per_query_distribution(values: Sequence[float], *, metric: str, bins: int = 
     rows += [{"start": i * width, "end": (i + 1) * width, "count": c, "kind": "above 0",
               "label": f"{_edge(i * width)} to {_edge((i + 1) * width)}", "share": fmt(c / n, "percent")}
              for i, c in enumerate(counts)]
-    data = pd.DataFrame(rows)
     mean = sum(values) / n
     ordered = sorted(values)
     median = (ordered[(n - 1) // 2] + ordered[n // 2]) / 2
-    x = alt.X("start:Q", title=f"per-query {metric}", scale=alt.Scale(domain=[-width, top], nice=False),
-              axis=alt.Axis(values=[round(i * top / 5, 6) for i in range(6)]))
-    y = alt.Y("count:Q", title="queries", axis=alt.Axis(tickMinStep=1),
-              scale=alt.Scale(domain=[0, max(zeros, *counts) * 1.3 + 0.5], nice=False))
-    colour = alt.Color("kind:N", scale=alt.Scale(domain=["exactly 0", "above 0"], range=["#cf222e", ACCENT]),
-                       legend=alt.Legend(title=None, orient="top"))
-    tooltip = [alt.Tooltip("label:N", title=metric), alt.Tooltip("count:Q", title="queries"),
-               alt.Tooltip("share:N", title="share")]
-    bars = alt.Chart(data).mark_bar(stroke="white", strokeWidth=1).encode(x=x, x2="end:Q", y=y, y2=alt.datum(0),
-                                                                           color=colour, tooltip=tooltip)
-    labels = alt.Chart(data[data["count"] > 0]).transform_calculate(middle="(datum.start + datum.end) / 2").mark_text(
-        dy=-7 * scale, fontWeight="bold").encode(x="middle:Q", y=y, text="count:Q")
-    marker = alt.Chart(pd.DataFrame({"x": [mean], "text": [f"mean {fmt(mean)}"]}))
-    rule = marker.mark_rule(strokeDash=[6, 4], color="#57606a", strokeWidth=2 * scale).encode(x="x:Q")
-    rule_label = marker.mark_text(align="left", dx=5, baseline="top", color="#57606a", fontWeight="bold").encode(
-        x="x:Q", y=alt.value(2), text="text:N")
-    chart = (bars + labels + rule + rule_label).properties(height=round(230 * scale), width="container")
+    chart = _distribution_template(metric, width, top, max(zeros, *counts) * 1.3 + 0.5, scale)
+    data = {"bins": rows, "counted": [row for row in rows if row["count"] > 0],
+            "mean": [{"x": mean, "text": f"mean {fmt(mean)}"}]}
     parts = [f"{zeros} score{'s' * (zeros == 1)} exactly 0"]
     parts += [f"{c} between {_edge(i * width)} and {_edge((i + 1) * width)}" for i, c in enumerate(counts) if c]
     text = (f"Per-query {metric} over {n} quer{'y' if n == 1 else 'ies'}: {'; '.join(parts)}. "
             f"Mean {fmt(mean)}, median {fmt(median)}.")
-    return Figure(styled(chart, scale), text)
+    return Figure(chart, data, text)
+
+
+@_template_cache
+def _distribution_template(metric: str, width: float, top: float, y_top: float, scale: float) -> dict:
+    x = alt.X("start:Q", title=f"per-query {metric}", scale=alt.Scale(domain=[-width, top], nice=False),
+              axis=alt.Axis(values=[round(i * top / 5, 6) for i in range(6)]))
+    y = alt.Y("count:Q", title="queries", axis=alt.Axis(tickMinStep=1), scale=alt.Scale(domain=[0, y_top], nice=False))
+    colour = alt.Color("kind:N", scale=alt.Scale(domain=["exactly 0", "above 0"], range=["#cf222e", ACCENT]),
+                       legend=alt.Legend(title=None, orient="top"))
+    tooltip = [alt.Tooltip("label:N", title=metric), alt.Tooltip("count:Q", title="queries"),
+               alt.Tooltip("share:N", title="share")]
+    bars = named("bins").mark_bar(stroke="white", strokeWidth=1).encode(x=x, x2="end:Q", y=y, y2=alt.datum(0),
+                                                                         color=colour, tooltip=tooltip)
+    labels = named("counted").transform_calculate(middle="(datum.start + datum.end) / 2").mark_text(
+        dy=-7 * scale, fontWeight="bold").encode(x="middle:Q", y=y, text="count:Q")
+    rule = named("mean").mark_rule(strokeDash=[6, 4], color="#57606a", strokeWidth=2 * scale).encode(x="x:Q")
+    rule_label = named("mean").mark_text(align="left", dx=5, baseline="top", color="#57606a",
+                                         fontWeight="bold").encode(x="x:Q", y=alt.value(2), text="text:N")
+    return template((bars + labels + rule + rule_label).properties(height=round(230 * scale), width="container"),
+                    scale)
 
 
 # --- your data: two runs compared, query by query ---------------------------------------
@@ -300,8 +366,6 @@ def _signed(x: float) -> str:
 def _named_query(qid: str, where: str) -> str:
     """A query id for a sentence shown as Markdown: the id when it is plain (letters, digits, ``_.:-``,
     at most 40 characters), else where its bar is, so no text from an uploaded file is rendered as Markdown."""
-    import re  # local: this section is appended to the module
-
     return f"query {qid}" if re.fullmatch(r"[\w.:-]{1,40}", qid) else where
 
 
@@ -330,24 +394,11 @@ def win_loss_bars(qids: Sequence[str], differences: Sequence[float], *, metric: 
         raise ValueError("differences must be finite numbers")
     order = sorted(range(len(values)), key=lambda i: (-values[i], i))
     outcome = ["B better" if v > 0 else "B worse" if v < 0 else "tied" for v in values]
-    data = pd.DataFrame({"query": [qids[i] for i in order], "diff": [values[i] for i in order],
-                         "outcome": [outcome[i] for i in order], "label": [_signed(values[i]) for i in order]})
+    rows = [{"query": qids[i], "diff": values[i], "outcome": outcome[i], "label": _signed(values[i])} for i in order]
     n = len(values)
-    labelled = n <= _MAX_LABELLED_QUERIES
-    x = alt.X("query:N", sort=list(data["query"]), title="queries, from largest win to largest loss",
-              axis=alt.Axis(labels=labelled, ticks=labelled, labelAngle=-45 if labelled else 0))
-    top = max(abs(v) for v in values) or 1.0
-    y = alt.Y("diff:Q", title=f"{metric}: B − A", scale=alt.Scale(domain=[-top * 1.1, top * 1.1], nice=True))
-    colour = alt.Color("outcome:N", scale=alt.Scale(domain=["B better", "tied", "B worse"], range=[WIN, _TIE, LOSS]),
-                       legend=alt.Legend(title=None, orient="top"))
-    tooltip = [alt.Tooltip("query:N"), alt.Tooltip("label:N", title=f"{metric}: B − A"),
-               alt.Tooltip("outcome:N", title=" ")]
-    bars = alt.Chart(data[data["outcome"] != "tied"]).mark_bar().encode(x=x, y=y, y2=alt.datum(0), color=colour,
-                                                                        tooltip=tooltip)
-    ties = alt.Chart(data[data["outcome"] == "tied"]).mark_point(filled=True, size=30 * scale).encode(
-        x=x, y=y, color=colour, tooltip=tooltip)
-    zero = alt.Chart(pd.DataFrame({"y": [0.0]})).mark_rule(color="#24292f", strokeWidth=1.5 * scale).encode(y="y:Q")
-    chart = (bars + ties + zero).properties(height=round(260 * scale), width="container")
+    chart = _win_loss_template(tuple(row["query"] for row in rows), metric, max(abs(v) for v in values) or 1.0, scale)
+    data = {"bars": [row for row in rows if row["outcome"] != "tied"],
+            "ties": [row for row in rows if row["outcome"] == "tied"], "zero": [{"y": 0.0}]}
     wins, losses = outcome.count("B better"), outcome.count("B worse")
     best, worst = order[0], order[-1]
     parts = [f"Per-query difference in {metric}, run B minus run A, over {n} quer{'y' if n == 1 else 'ies'}, "
@@ -358,4 +409,20 @@ def win_loss_bars(qids: Sequence[str], differences: Sequence[float], *, metric: 
     if losses:
         parts.append(f"Largest loss: {_named_query(qids[worst], 'the rightmost bar')}, {_signed(values[worst])}.")
     parts.append(f"Mean difference {_signed(sum(values) / n)}.")
-    return Figure(styled(chart, scale), " ".join(parts))
+    return Figure(chart, data, " ".join(parts))
+
+
+@_template_cache
+def _win_loss_template(ordered_qids: tuple[str, ...], metric: str, top: float, scale: float) -> dict:
+    labelled = len(ordered_qids) <= _MAX_LABELLED_QUERIES
+    x = alt.X("query:N", sort=list(ordered_qids), title="queries, from largest win to largest loss",
+              axis=alt.Axis(labels=labelled, ticks=labelled, labelAngle=-45 if labelled else 0))
+    y = alt.Y("diff:Q", title=f"{metric}: B − A", scale=alt.Scale(domain=[-top * 1.1, top * 1.1], nice=True))
+    colour = alt.Color("outcome:N", scale=alt.Scale(domain=["B better", "tied", "B worse"], range=[WIN, _TIE, LOSS]),
+                       legend=alt.Legend(title=None, orient="top"))
+    tooltip = [alt.Tooltip("query:N"), alt.Tooltip("label:N", title=f"{metric}: B − A"),
+               alt.Tooltip("outcome:N", title=" ")]
+    bars = named("bars").mark_bar().encode(x=x, y=y, y2=alt.datum(0), color=colour, tooltip=tooltip)
+    ties = named("ties").mark_point(filled=True, size=30 * scale).encode(x=x, y=y, color=colour, tooltip=tooltip)
+    zero = named("zero").mark_rule(color="#24292f", strokeWidth=1.5 * scale).encode(y="y:Q")
+    return template((bars + ties + zero).properties(height=round(260 * scale), width="container"), scale)

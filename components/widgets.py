@@ -5,12 +5,10 @@ from typing import Callable
 from urllib.parse import urlencode
 
 import streamlit as st
-from streamlit.elements.vega_charts import _convert_altair_to_vega_lite_spec as altair_to_vega_lite
 
-from components import charts, state
+from components import state
 from components.charts import Figure
 from components.formatting import fmt
-from components.settings import LIMITS
 from components.ranking_editor import ranking_editor, set_editor_state
 from components.steps import arithmetic_steps
 
@@ -44,30 +42,15 @@ def chart_scale() -> float:
 
 
 def show_chart(builder: Callable[..., Figure], *args, key: str | None = None, **kwargs) -> None:
-    """A chart from one of :mod:`components.charts`' builders, scaled for the mode, with its text alternative.
+    """``builder(*args, **kwargs)``, scaled for the mode, as a chart with its text alternative.
 
-    The text alternative is the chart's alt text and a visible caption. The
-    finished Vega-Lite spec is cached by the builder's inputs and shared by
-    every session (:func:`_chart_spec`), so a rerun that shows a chart it has
-    shown before, in any session, neither builds nor validates it again.
+    The text alternative is the chart's alt text and a visible caption.
+    ``builder`` is one of :mod:`components.charts`' builders; the mode's
+    ``scale`` is added here.
     """
-    if getattr(charts, builder.__name__, None) is not builder:
-        raise ValueError(f"{builder!r} is not a chart builder of components.charts")
-    spec, alt_text = _chart_spec(builder.__name__, args, {**kwargs, "scale": chart_scale()})
-    st.vega_lite_chart(spec, alt=alt_text, key=key)
-    st.caption(alt_text)
-
-
-@st.cache_data(max_entries=LIMITS.chart_cache_entries, show_spinner=False)
-def _chart_spec(builder: str, args: tuple, kwargs: dict) -> tuple[dict, str]:
-    """``charts.<builder>(*args, **kwargs)`` as a Vega-Lite spec (its data as Arrow) and its text alternative.
-
-    The spec is what ``st.altair_chart`` sends for the same chart: Streamlit's
-    own converter (pinned with Streamlit in pyproject.toml; a page test
-    checks the two agree). ``st.cache_data`` hands every caller its own copy.
-    """
-    figure = getattr(charts, builder)(*args, **kwargs)
-    return altair_to_vega_lite(figure.chart), figure.alt_text
+    figure = builder(*args, scale=chart_scale(), **kwargs)
+    st.vega_lite_chart(figure.spec(), alt=figure.alt_text, key=key)
+    st.caption(figure.alt_text)
 
 
 def show_metric(column, label: str, value: float, *, help: str | None = None) -> None:

@@ -1,7 +1,7 @@
-"""``show_chart``: the same chart as ``st.altair_chart`` sends, built once for every session that shows it."""
+"""``show_chart``: the builder's spec, scaled for the mode, with its text alternative as alt text and caption."""
 from __future__ import annotations
 
-import functools
+import json
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -12,57 +12,25 @@ ARGS = ([1, 2, 3, 4], {"current order": [0.25, 0.25, 0.5, 1.0]})
 KWARGS = {"metric": "Recall@k", "current_k": 2}
 
 
-def both_ways() -> None:
-    """The chart sent by ``st.altair_chart`` from the built figure, then by ``show_chart``."""
-    import streamlit as st
-
+def page() -> None:
     from components import charts
-    from components.widgets import chart_scale, show_chart
+    from components.widgets import show_chart
     from tests.pages.test_show_chart import ARGS, KWARGS
 
-    figure = charts.metric_by_k(*ARGS, **KWARGS, scale=chart_scale())
-    st.altair_chart(figure.chart, alt=figure.alt_text)
     show_chart(charts.metric_by_k, *ARGS, **KWARGS)
 
 
-def charts_sent(at: AppTest) -> list:
-    return [element.proto for element in at.get("vega_lite_chart")]
-
-
 @pytest.mark.parametrize("projector", [False, True])
-def test_show_chart_sends_what_altair_chart_sends(projector):
-    at = AppTest.from_function(both_ways, default_timeout=30)
+def test_show_chart_sends_the_spec_with_its_rows_and_alt_text(projector):
+    at = AppTest.from_function(page, default_timeout=30)
     at.session_state[state.PROJECTOR] = projector
     at.run()
     assert not at.exception
-    direct, cached = charts_sent(at)
-    assert cached.spec == direct.spec
-    assert [(d.name, d.data.data) for d in cached.datasets] == [(d.name, d.data.data) for d in direct.datasets]
-    assert cached.alt == direct.alt and cached.alt.startswith("Recall@k for k = 1 to 4")
-    assert ('"labelFontSize": 20' in cached.spec) is projector, "the chart is scaled for the mode"
-    assert [c.value for c in at.caption] == [cached.alt], "the text alternative is also shown as a caption"
-
-
-def test_a_chart_is_built_once_for_all_sessions(monkeypatch):
-    calls = []
-
-    @functools.wraps(charts.metric_by_k)
-    def counting(*args, **kwargs):
-        calls.append(kwargs["current_k"])
-        return counting.__wrapped__(*args, **kwargs)
-
-    monkeypatch.setattr(charts, "metric_by_k", counting)
-    widgets._chart_spec.clear()
-    try:
-        for _ in range(3):  # three learners, each in its own session
-            at = AppTest.from_function(both_ways, default_timeout=30).run()
-            assert not at.exception
-            assert len(charts_sent(at)) == 2
-    finally:
-        widgets._chart_spec.clear()
-    assert calls == [2] * 4, "st.altair_chart builds it every run (3), show_chart once (1)"
-
-
-def test_only_the_chart_builders_are_accepted():
-    with pytest.raises(ValueError, match="not a chart builder"):
-        widgets.show_chart(print)
+    [sent] = [element.proto for element in at.get("vega_lite_chart")]
+    figure = charts.metric_by_k(*ARGS, **KWARGS, scale=widgets.PROJECTOR_SCALE if projector else 1.0)
+    spec = json.loads(sent.spec)
+    assert spec["layer"] == json.loads(json.dumps(figure.spec()["layer"])), "marks, encodings and rows inline"
+    assert spec["config"]["axis"]["labelFontSize"] == round(charts.BASE_FONT * (1.5 if projector else 1.0))
+    assert not sent.datasets, "the rows travel in the spec"
+    assert sent.alt == figure.alt_text and sent.alt.startswith("Recall@k for k = 1 to 4")
+    assert [c.value for c in at.caption] == [sent.alt], "the text alternative is also shown as a caption"

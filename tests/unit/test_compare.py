@@ -283,20 +283,19 @@ def test_the_win_loss_chart_sorts_wins_first_and_says_so_in_words():
     assert figure.alt_text == ("Per-query difference in RR, run B minus run A, over 5 queries, sorted from largest "
                                "win to largest loss: B better on 2, worse on 2, tied on 1. Largest win: query q4, "
                                "+1.000. Largest loss: query q1, −0.500. Mean difference +0.125.")
-    spec = figure.chart.to_dict()
+    spec = figure.spec()
     layers = spec["layer"]
     assert layers[0]["encoding"]["x"]["sort"] == ["q4", "q2", "q3", "q5", "q1"]  # largest win ... largest loss
     assert layers[0]["encoding"]["color"]["scale"]["range"] == [charts.WIN, "#8b949e", charts.LOSS]
     assert layers[0]["encoding"]["y2"] == {"datum": 0}  # bars grow from zero: sign is position
     assert any(layer["mark"]["type"] == "rule" for layer in layers if isinstance(layer["mark"], dict))
-    datasets = list(spec["datasets"].values())
-    assert [row["label"] for row in datasets[0]] == ["+1.000", "+0.250", "−0.125", "−0.500"]  # the bars
+    assert [row["label"] for row in layers[0]["data"]["values"]] == ["+1.000", "+0.250", "−0.125", "−0.500"]  # bars
 
 
 def test_the_win_loss_chart_for_identical_runs_and_bad_input():
     figure = charts.win_loss_bars(["1", "2"], [0.0, 0.0], metric="P@5", scale=1.5)
     assert "B better on 0, worse on 0, tied on 2" in figure.alt_text and "Largest" not in figure.alt_text
-    figure.chart.to_dict()
+    figure.spec()
     figure = charts.win_loss_bars(["**bold**", "[x](http://e.org)", "q3"], [0.5, -0.5, 0.0], metric="RR")
     assert "Largest win: the leftmost bar, +0.500. Largest loss: the rightmost bar, −0.500." in figure.alt_text
     assert "**" not in figure.alt_text and "http" not in figure.alt_text  # file text never reaches Markdown
