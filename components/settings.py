@@ -13,8 +13,9 @@ A workshop organiser sets them before ``streamlit run app.py`` (the README's
     sessions (one copy per distinct file); least recently used files are let
     go first. Default 2048.
 ``RANKWISE_CHART_CACHE_ENTRIES``
-    how many finished chart specifications are kept for reuse by every
-    session (a few KiB each for the lessons' charts). Default 2000.
+    how many chart templates (one per chart shape: axes, series, fonts; the
+    rows are filled in on each run) are kept for every session to reuse, a
+    few KiB each. Default 2000.
 
 A value that is not a whole number inside its bounds is ignored (the default
 applies) and named in a note, which the app writes to the server's log.

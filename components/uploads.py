@@ -65,13 +65,15 @@ def held_bytes(records: Iterable[dict | None]) -> int:
     return sum(distinct.values())
 
 
-def mib(size: int) -> str:
-    """A size in MiB for messages: one decimal.
+def size_text(size: int) -> str:
+    """A file size for messages: bytes, KiB or MiB (one decimal).
 
-    >>> mib(3 * MIB // 2)
-    '1.5 MiB'
+    >>> size_text(900), size_text(2_772), size_text(3 * MIB // 2)
+    ('900 bytes', '2.7 KiB', '1.5 MiB')
     """
-    return f"{size / MIB:.1f} MiB"
+    if size < 1024:
+        return f"{size} bytes"
+    return f"{size / 1024:.1f} KiB" if size < MIB else f"{size / MIB:.1f} MiB"
 
 
 def session_cap() -> int:
@@ -95,4 +97,5 @@ def refusal(size: int, held: int, cap: int | None = None) -> dict[str, str] | No
     cap = session_cap() if cap is None else cap
     if held + size <= cap:
         return None
-    return {"size": mib(size), "total": mib(held + size), "cap": mib(cap), "setting": settings.SESSION_UPLOAD.env}
+    return {"size": size_text(size), "total": size_text(held + size), "cap": size_text(cap),
+            "setting": settings.SESSION_UPLOAD.env}

@@ -30,6 +30,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from components import charts, compare, metrics, state, tabular, trec, uploads
 from components.formatting import fmt
@@ -93,15 +94,29 @@ def receive(kind: str, name: str, data: bytes) -> bool:
 
 
 def _take_upload(kind: str, uploaded, key: str) -> None:
-    """Receive the uploader's file once (its file_id tells a new upload from the same one rerun)."""
+    """Receive the uploader's file once (its file_id tells a new upload from the same one rerun).
+
+    A refused file is dropped from Streamlit's upload store at once and the
+    uploaders start empty again, so it holds no memory.
+    """
     seen = key + state.YOUR_DATA_SEEN_SUFFIX
     if uploaded is not None and st.session_state.get(seen) != uploaded.file_id:
         st.session_state[seen] = uploaded.file_id
-        receive(kind, uploaded.name, uploaded.getvalue())
+        if not receive(kind, uploaded.name, uploaded.getvalue()):
+            _release_uploads([uploaded.file_id])
+            _empty_uploaders()
+            st.rerun()
+
+
+def _release_uploads(file_ids) -> None:
+    """Drop these uploads from Streamlit's store for this session, as an uploader's remove button does."""
+    ctx = get_script_run_ctx()
+    for file_id in file_ids:
+        ctx.uploaded_file_mgr.remove_file(ctx.session_id, file_id)
 
 
 def _empty_uploaders() -> None:
-    """New uploader keys: every uploader shows empty (and Streamlit lets go of the files they held)."""
+    """New uploader keys: every uploader shows empty."""
     st.session_state[state.YOUR_DATA_UPLOAD_ROUND] = st.session_state.get(state.YOUR_DATA_UPLOAD_ROUND, 0) + 1
 
 
@@ -112,9 +127,11 @@ def _use_samples() -> None:
 
 
 def _forget_files() -> None:
-    """Drop every file this session holds (received, loaded, failed, refused), and empty the uploaders."""
+    """Drop every file this session holds (received, loaded, failed, refused, in the uploaders); empty them."""
     for key in (*RECEIVED.values(), state.YOUR_DATA_LOADED, state.YOUR_DATA_FAILED, state.YOUR_DATA_REFUSED):
         st.session_state[key] = None
+    seen = [key for key in st.session_state if str(key).endswith(state.YOUR_DATA_SEEN_SUFFIX)]
+    _release_uploads([st.session_state.pop(key) for key in seen])
     _empty_uploaders()
 
 
@@ -286,12 +303,12 @@ def _files_section() -> tuple[dict | None, dict | None]:
                   width="stretch")
     note.caption(prose.section(NAME, "Samples"))
     st.caption(prose.text(NAME, "Limit", limit=st.get_option("server.maxUploadSize"),
-                          cap=uploads.mib(uploads.session_cap()), setting=SESSION_UPLOAD.env))
+                          cap=uploads.size_text(uploads.session_cap()), setting=SESSION_UPLOAD.env))
     if held():
         button, note = st.columns([1, 3], vertical_alignment="center")
         button.button("Forget my files", key=state.YOUR_DATA_FORGET, on_click=_forget_files, icon="🗑️",
                       width="stretch")
-        note.caption(prose.text(NAME, "Held", held=uploads.mib(held()), cap=uploads.mib(uploads.session_cap())))
+        note.caption(prose.text(NAME, "Held", held=uploads.size_text(held()), cap=uploads.size_text(uploads.session_cap())))
     with st.expander("Accepted formats, and how the run is ordered", icon="📄"):
         st.markdown(prose.section(NAME, "Formats"))
     loaded, failed = current_files()

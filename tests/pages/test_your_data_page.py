@@ -92,11 +92,11 @@ def test_the_sample_button_gives_trec_evals_numbers_and_the_skipped_counts():
     assert table["query"].tolist() == list(report.qids)
     for name in DEFAULT:
         assert table[name].tolist() == report.values[name].tolist()
-    limit = prose.text("your_data", "Limit", limit=300, cap=uploads.mib(uploads.session_cap()),
+    limit = prose.text("your_data", "Limit", limit=300, cap=uploads.size_text(uploads.session_cap()),
                         setting="RANKWISE_SESSION_UPLOAD_MB")
     assert limit in [c.value for c in at.caption]
     held = sum(len(p.read_bytes()) for p in (page.SAMPLE_QRELS, page.SAMPLE_RUN))
-    held_note = prose.text("your_data", "Held", held=uploads.mib(held), cap=uploads.mib(uploads.session_cap()))
+    held_note = prose.text("your_data", "Held", held=uploads.size_text(held), cap=uploads.size_text(uploads.session_cap()))
     assert held_note in [c.value for c in at.caption]
 
 

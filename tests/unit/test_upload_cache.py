@@ -238,7 +238,7 @@ def test_a_file_over_the_session_cap_is_refused_and_the_files_before_stay(monkey
     assert at.session_state[state.YOUR_DATA_LOADED]["run"]["name"] == "run.txt"
     message = " ".join(e.value for e in at.error)
     assert "` huge <b>run</b>.txt `" in message, "the file's name is shown as a code span, never as HTML"
-    assert f"{len(big) / settings.MIB:.1f} MiB" in message and "RANKWISE_SESSION_UPLOAD_MB" in message
+    assert f"({uploads.size_text(len(big))})" in message and "RANKWISE_SESSION_UPLOAD_MB" in message
     assert "Forget my files" in message
 
     at.button(key=state.YOUR_DATA_FORGET).click().run()  # forgetting frees the session's files
@@ -255,3 +255,40 @@ def test_a_session_keeps_the_uploaders_own_bytes():
     assert uploads.upload_record(uploaded.name, uploaded.getvalue())["data"] is data
     record = uploads.upload_record("run.txt", data)
     assert uploads.held_bytes([record, record, None, {"data": bytes(bytearray(data))}]) == 2 * len(data)
+
+
+def page_with_upload_store() -> None:
+    """The "your data" page, then what Streamlit's upload store holds for this session (file names)."""
+    import streamlit as st
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    from lessons import your_data
+
+    your_data.render()
+    ctx = get_script_run_ctx()
+    st.session_state["test.store"] = sorted(rec.name for rec in
+                                            ctx.uploaded_file_mgr.file_storage.get(ctx.session_id, {}).values())
+
+
+def test_refused_and_forgotten_uploads_leave_streamlits_upload_store(monkeypatch):
+    monkeypatch.setattr(settings, "LIMITS", settings.Limits(session_upload_bytes=64 * 1024,
+                                                            parsed_cache_bytes=10**9, chart_cache_entries=100))
+    at = AppTest.from_function(page_with_upload_store, default_timeout=30).run()
+    at.button(key=state.YOUR_DATA_SAMPLES).click().run()
+    assert not at.exception and at.session_state[state.YOUR_DATA_LOADED] is not None
+
+    big = run_file(3) * 60  # ~200 KiB: over the 64 KiB cap
+    at.file_uploader[1].set_value(("big run.txt", big, "text/plain")).run()
+    assert not at.exception, at.exception
+    assert any("` big run.txt ` (" in e.value and "was not loaded" in e.value for e in at.error)
+    assert at.session_state[state.YOUR_DATA_RUN]["name"] == "sample_run.txt", "the samples stay"
+    assert at.session_state["test.store"] == [], "the refused file is gone from the upload store"
+    assert all(not u.value for u in at.file_uploader), "the uploaders start empty again"
+
+    at.file_uploader[0].set_value(("my qrels.txt", qrels_file(), "text/plain")).run()
+    assert at.session_state["test.store"] == ["my qrels.txt"]
+    assert at.session_state[state.YOUR_DATA_QRELS]["name"] == "my qrels.txt"
+    at.button(key=state.YOUR_DATA_FORGET).click().run()
+    assert not at.exception
+    assert at.session_state["test.store"] == [], "forgetting frees the uploader's copy too"
+    assert at.session_state[state.YOUR_DATA_QRELS] is None and at.session_state[state.YOUR_DATA_LOADED] is None
