@@ -299,17 +299,25 @@ class Learner:
             self.skipped += 1
             return
         k = self.rng.choice(free)
+        self.last_sent_k = k
+        await self.send(self.rerun(k), asked=k)
+
+    def rerun(self, k: int) -> BackMsg:
+        """A ``rerun_script`` as the browser sends it after a change: the slider at k, this page and query string."""
         msg = BackMsg()
         state = msg.rerun_script
         state.page_script_hash = self.page_hash
         state.query_string = self.query_string
         if not self.full_rerun:
             state.fragment_id = self.fragment_id
-        widget = state.widget_states.widgets.add()
-        widget.id = self.slider_id
-        widget.double_array_value.data.append(k)
-        self.pending.append((time.perf_counter(), k))
-        self.last_sent_k = k
+        slider = state.widget_states.widgets.add()  # the browser sends every widget's value
+        slider.id = self.slider_id
+        slider.double_array_value.data.append(k)
+        return msg
+
+    async def send(self, msg: BackMsg, *, asked: int) -> None:
+        """Send a change; ``asked`` is what its answer will show (the new k, or the editor's sequence number)."""
+        self.pending.append((time.perf_counter(), asked))
         self.sent += 1
         await self.ws.send(msg.SerializeToString())
 
@@ -319,22 +327,12 @@ class Learner:
         self.order[i], self.order[j] = self.order[j], self.order[i]
         self.seq += 1
         self.expected[self.seq] = expected_value(self.order, DEFAULT_K)
-        msg = BackMsg()
-        state = msg.rerun_script
-        state.page_script_hash = self.page_hash
-        state.query_string = self.query_string
-        if not self.full_rerun:
-            state.fragment_id = self.fragment_id
-        slider = state.widget_states.widgets.add()  # the browser sends every widget's value
-        slider.id = self.slider_id
-        slider.double_array_value.data.append(DEFAULT_K)
-        trigger = state.widget_states.widgets.add()
+        msg = self.rerun(DEFAULT_K)
+        trigger = msg.rerun_script.widget_states.widgets.add()
         trigger.id = self.editor_trigger_id
         trigger.json_trigger_value = json.dumps([{"event": EDIT_EVENT, "value": {
             "seq": self.seq, "order": self.order, "tray": self.tray, "grades": {}}}])
-        self.pending.append((time.perf_counter(), self.seq))
-        self.sent += 1
-        await self.ws.send(msg.SerializeToString())
+        await self.send(msg, asked=self.seq)
 
     async def act(self, start: float, stop: float, interval: float) -> None:
         """Make a change once per interval, on this learner's own phase, until ``stop`` (perf_counter time)."""
