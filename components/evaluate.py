@@ -303,7 +303,7 @@ def format_comparison(result, per_query: bool = False, qrels_name: str = "qrels"
     RR        0.500   1.000  +0.500  −5.853 to +6.853         1     0     1     0.500            1.000
     """
     from components.compare import format_diff, format_p, p_values_disagree, reading, READING_TESTS_DISAGREE
-    from lessons import prose
+    from components import prose
 
     skipped = result.skipped
     first = next(iter(result.measures.values()))

@@ -32,7 +32,7 @@ from components import quiz, state
 from components.ranking_editor import EditorState, editor_items, editor_state, ranking_editor, set_editor_state
 from components.ranking_editor import widget_key as editor_widget_key
 from components.widgets import chart_scale
-from lessons import prose
+from components import prose
 
 TEXTS = "questions"
 STORAGE_KEY = "rankwise.progress.v1"  # the browser's localStorage entry

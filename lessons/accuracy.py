@@ -6,7 +6,8 @@ import streamlit as st
 from components import charts, metrics, scenarios, state
 from components.formatting import fmt
 from components.widgets import numbers_revealed, show_chart, show_steps
-from lessons import layout, prose
+from components import prose
+from lessons import layout
 
 NAME = "accuracy"
 N = scenarios.ACCURACY_COLLECTION

@@ -8,7 +8,8 @@ from components.formatting import fmt
 from components.ranking_editor import set_editor_state
 from components.ranking_editor.model import editor_items
 from components.widgets import chart_scale, numbers_revealed, show_k_slider, show_link_to_view, show_ranking_editor, shown
-from lessons import layout, prose
+from components import prose
+from lessons import layout
 from lessons.take_home import show_take_home
 
 NAME = "choosing"

@@ -8,7 +8,8 @@ from components import conventions, metrics, scenarios, state
 from components.formatting import fmt
 from components.ranking_editor.model import editor_items
 from components.widgets import chart_scale, show_k_slider, show_link_to_view, show_ranking_editor
-from lessons import layout, prose
+from components import prose
+from lessons import layout
 
 NAME = "differ"
 Q = scenarios.FRAMEWORKS

@@ -9,7 +9,8 @@ from components.formatting import fmt
 from components.ranking_editor import EditorItem, set_editor_state
 from components.widgets import (chart_scale, numbers_revealed, show_chart, show_k_slider, show_link_to_view,
                                 show_ranking_editor, show_steps, shown)
-from lessons import layout, prose
+from components import prose
+from lessons import layout
 from lessons.take_home import show_take_home
 
 NAME = "four_queries"

@@ -2,14 +2,15 @@
 
 Entries come from lessons/text/glossary.md ("## name / other name", then the
 definition); a lesson links a term by writing ``[[term]]`` in its Markdown
-(see :func:`lessons.prose.link_terms`), which points at ``/glossary#<anchor>``.
+(see :func:`components.prose.link_terms`), which points at ``/glossary#<anchor>``.
 """
 from __future__ import annotations
 
 import streamlit as st
 
 from components import state
-from lessons import prose, registry
+from components import prose
+from lessons import registry
 
 NAME = prose.GLOSSARY
 FILTER_KEY = state.GLOSSARY_FILTER

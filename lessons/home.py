@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from lessons import prose, registry
+from components import prose
+from lessons import registry
 
 NAME = "home"
 

@@ -6,7 +6,8 @@ import streamlit as st
 
 from components import quiz
 from components.quiz_ui import show_question
-from lessons import prose, registry
+from components import prose
+from lessons import registry
 
 
 def show_formula(module: str) -> None:

@@ -7,7 +7,7 @@ import secrets
 import streamlit as st
 
 from components import quiz, quiz_ui, state
-from lessons import prose
+from components import prose
 
 NAME = "practice"
 

@@ -11,7 +11,8 @@ from components.ranking_editor import set_editor_state
 from components.ranking_editor.model import editor_items
 from components.widgets import (chart_scale, numbers_revealed, show_chart, show_k_slider, show_link_to_view,
                                 show_ranking_editor, show_steps, shown)
-from lessons import layout, prose
+from components import prose
+from lessons import layout
 from lessons.take_home import show_take_home
 
 NAME = "recall"

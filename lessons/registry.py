@@ -10,7 +10,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from lessons import prose
+from components import prose
 
 
 @dataclass(frozen=True)

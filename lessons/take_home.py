@@ -17,7 +17,7 @@ import streamlit as st
 from components import export
 from components.metrics import GAIN_FORMULAS, Gain
 from components.ranking_editor import editor_state
-from lessons import prose
+from components import prose
 
 TEXT = "take_home"
 

@@ -39,7 +39,7 @@ from components.settings import SESSION_UPLOAD
 from components.shared_cache import freeze
 from components.ranking_editor import EditorItem, describe_change, ranking_editor, set_editor_state
 from components.widgets import chart_scale, show_chart
-from lessons import prose
+from components import prose
 
 NAME = "your_data"
 ASSETS = Path(__file__).resolve().parents[1] / "assets"

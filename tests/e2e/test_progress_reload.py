@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from components import quiz, quiz_ui
-from lessons import prose
+from components import prose
 
 pytestmark = pytest.mark.e2e
 

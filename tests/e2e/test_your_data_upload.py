@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 
 from components.evaluate import run_evaluation
 from components.formatting import fmt
-from lessons import prose
+from components import prose
 
 pytestmark = pytest.mark.e2e
 

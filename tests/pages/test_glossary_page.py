@@ -1,5 +1,6 @@
 """AppTest: the glossary page, its anchors, its filter and its "linked from" lines."""
-from lessons import glossary, prose
+from components import prose
+from lessons import glossary
 from tests.pages.helpers import open_page
 
 PAGE = "lessons/glossary.py"

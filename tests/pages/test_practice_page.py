@@ -7,7 +7,7 @@ from streamlit.testing.v1 import AppTest
 from components import quiz, quiz_ui, state
 from components.formatting import fmt
 from components.ranking_editor import EditorState, widget_key
-from lessons import prose
+from components import prose
 from tests.pages.helpers import open_page
 
 PAGE = "lessons/practice.py"

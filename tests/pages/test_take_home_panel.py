@@ -1,7 +1,7 @@
 """AppTest: a lesson page shows the "take this home" panel, and it follows the page's ranking, k and gain."""
 from components import export, scenarios, state
 from components.ranking_editor import EditorState
-from lessons import prose
+from components import prose
 from tests.pages.helpers import open_page
 
 

@@ -17,7 +17,7 @@ from components import metrics, state, tabular, trec, uploads
 from components.evaluate import run_evaluation
 from components.formatting import fmt
 from components.ranking_editor import EditorState
-from lessons import prose
+from components import prose
 from lessons import your_data as page
 from tests.pages.helpers import open_page
 

@@ -17,7 +17,7 @@ from scipy import stats
 
 from components import charts, compare, trec
 from components.evaluate import main, run_evaluation
-from lessons import prose
+from components import prose
 
 ROOT = Path(__file__).resolve().parents[2]
 

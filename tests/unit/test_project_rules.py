@@ -4,24 +4,30 @@ from pathlib import Path
 
 import pytest
 
-from lessons import prose, registry
+from components import prose
+from lessons import registry
 
 ROOT = Path(__file__).resolve().parents[2]
 PURE = ["metrics", "scenarios", "state", "formatting", "quiz", "trec", "measures", "evaluate", "conventions",
-        "diagnosis", "breakdown"]
+        "diagnosis", "breakdown", "prose", "settings", "shared_cache", "uploads", "tabular", "compare", "export"]
+
+
+def top_level_imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text())
+    imported = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import)
+                for alias in node.names}
+    return imported | {node.module.split(".")[0] for node in ast.walk(tree)
+                       if isinstance(node, ast.ImportFrom) and node.module}
 
 
 @pytest.mark.parametrize("name", PURE)
 def test_pure_modules_do_not_import_streamlit(name):
-    path = ROOT / "components" / f"{name}.py"
-    if not path.exists():
-        pytest.skip(f"components/{name}.py does not exist yet")
-    tree = ast.parse(path.read_text())
-    imported = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import)
-                for alias in node.names}
-    imported |= {node.module.split(".")[0] for node in ast.walk(tree)
-                 if isinstance(node, ast.ImportFrom) and node.module}
-    assert "streamlit" not in imported
+    assert "streamlit" not in top_level_imports(ROOT / "components" / f"{name}.py")
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "components").rglob("*.py")), ids=lambda p: p.name)
+def test_data_flows_down_components_never_import_lessons(path):
+    assert "lessons" not in top_level_imports(path)
 
 
 def test_every_page_has_its_prose_and_summary():

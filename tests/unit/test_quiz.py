@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from components import metrics, quiz, quiz_ui
 from components import scenarios as sc
 from components.formatting import fmt
-from lessons import prose
+from components import prose
 
 NUMERIC = [q for q in quiz.QUESTIONS if isinstance(q, quiz.NumericQuestion)]
 CHOICE = [q for q in quiz.QUESTIONS if isinstance(q, quiz.ChoiceQuestion)]

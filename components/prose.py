@@ -2,6 +2,9 @@
 
 Sentences generated from live numbers are templates with named placeholders
 (``{k}``, ``{recall}``) kept in the same files; :func:`fill` substitutes them.
+The loader sits in components/ (the text stays with the lessons) because the
+quiz UI and the command line's comparison table use the same texts, and data
+flows down: components never import lessons.
 """
 from __future__ import annotations
 
@@ -12,7 +15,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Mapping
 
-TEXT_DIR = Path(__file__).parent / "text"
+TEXT_DIR = Path(__file__).resolve().parents[1] / "lessons" / "text"
 
 
 @functools.cache
