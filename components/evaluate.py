@@ -237,22 +237,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _main_compare(args, measures)
     try:
         report = run_evaluation(args.qrels, args.run, measures, args.gain, args.complete)
-    except trec.TrecFormatError as err:
-        print(f"error: {err}", file=sys.stderr)
-        return EXIT_BAD_FILE
-    except OSError as err:
-        print(f"error: cannot read {err.filename or 'a file'}: {err.strerror or err}", file=sys.stderr)
-        return EXIT_BAD_FILE
+    except (OSError, trec.TrecFormatError) as err:
+        return _file_error(err)
     output = to_json(report, args.per_query) if args.json else \
         format_table(report, args.per_query, str(args.qrels), str(args.run))
-    try:
-        for note in notes(report.judged):
-            print(note, file=sys.stderr)
-        print(output)
-        sys.stdout.flush()
-    except BrokenPipeError:
-        return _stop_writing()
-    return 0
+    return _emit(output, notes(report.judged))
 
 
 def _main_compare(args: argparse.Namespace, measures: Sequence[Measure]) -> int:
@@ -262,12 +251,8 @@ def _main_compare(args: argparse.Namespace, measures: Sequence[Measure]) -> int:
     try:
         result = compare.compare_files(args.qrels, args.run, args.compare, measures, args.gain, args.complete,
                                        run_a_name=str(args.run), run_b_name=str(args.compare))
-    except OSError as err:
-        print(f"error: cannot read {err.filename or 'a file'}: {err.strerror or err}", file=sys.stderr)
-        return EXIT_BAD_FILE
-    except ValueError as err:  # a file that cannot be read (TrecFormatError), or no query both runs answer
-        print(f"error: {err}", file=sys.stderr)
-        return EXIT_BAD_FILE
+    except (OSError, ValueError) as err:  # a file that cannot be read, or no query both runs answer
+        return _file_error(err)
     if args.json:
         document = result.as_dict()
         if args.per_query:
@@ -276,14 +261,7 @@ def _main_compare(args: argparse.Namespace, measures: Sequence[Measure]) -> int:
         output = json.dumps(document)
     else:
         output = format_comparison(result, args.per_query, str(args.qrels), str(args.run), str(args.compare))
-    try:
-        for note in compare_notes(result.pairing, args.complete):
-            print(note, file=sys.stderr)
-        print(output)
-        sys.stdout.flush()
-    except BrokenPipeError:
-        return _stop_writing()
-    return 0
+    return _emit(output, compare_notes(result.pairing, args.complete))
 
 
 def format_comparison(result, per_query: bool = False, qrels_name: str = "qrels", run_a_name: str = "run A",
@@ -374,6 +352,27 @@ def compare_notes(pairing, complete: bool = False) -> list[str]:
         found.append(f"note: {n} quer{'y of the runs has' if n == 1 else 'ies of the runs have'} no judgments "
                      f"and {'was' if n == 1 else 'were'} skipped: {some(pairing.run_only)}")
     return found
+
+
+def _file_error(err: Exception) -> int:
+    """Say on stderr why a file could not be used (unreadable, or not what the reader expects); return 1."""
+    if isinstance(err, OSError):
+        print(f"error: cannot read {err.filename or 'a file'}: {err.strerror or err}", file=sys.stderr)
+    else:
+        print(f"error: {err}", file=sys.stderr)
+    return EXIT_BAD_FILE
+
+
+def _emit(output: str, notes_to_stderr) -> int:
+    """Print the notes on stderr and the output on stdout; return 0 (or the broken-pipe status)."""
+    try:
+        for note in notes_to_stderr:
+            print(note, file=sys.stderr)
+        print(output)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        return _stop_writing()
+    return 0
 
 
 def _stop_writing() -> int:

@@ -45,11 +45,9 @@ from __future__ import annotations
 
 import codecs
 import csv
-import os
 import re
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Literal, Union
+from typing import Literal
 
 import numpy as np
 
@@ -57,7 +55,7 @@ from components import trec
 
 Kind = Literal["qrels", "run"]
 Format = Literal["trec", "csv", "tsv"]
-TableSource = Union[str, bytes, bytearray, memoryview, "os.PathLike[str]"]
+TableSource = trec.Source  # a path, str or bytes content, or a file object
 
 COLUMNS: dict[str, tuple[str, str, str]] = {"qrels": ("qid", "docid", "grade"), "run": ("qid", "docid", "score")}
 _DELIMITERS = {"csv": ",", "tsv": "\t"}
@@ -108,7 +106,7 @@ def detect(source: TableSource, kind: Kind) -> Format:
     'csv'
     """
     _check_kind(kind)
-    first = _first_line(_bytes_of(source)[0])
+    first = _first_line(trec.read_source(source)[0])
     if first is None:
         return "trec"
     _, line = first
@@ -135,7 +133,7 @@ def read_qrels(source: TableSource, name: str | None = None) -> trec.Qrels:
     ...
     components.trec.TrecFormatError: q.csv, line 2: found grade 'high'; expected a whole number ... (column 3 of the header 'qid,docid,grade')
     """
-    data, name = _bytes_of(source, name, "qrels")
+    data, name = trec.read_source(source, name, "qrels")
     return _read(data, name, "qrels")
 
 
@@ -152,7 +150,7 @@ def read_run(source: TableSource, name: str | None = None) -> trec.Run:
     >>> [d.decode() for d in run.docids], run.line.tolist()
     (['c', 'b', 'a'], [4, 3, 2])
     """
-    data, name = _bytes_of(source, name, "run")
+    data, name = trec.read_source(source, name, "run")
     return _read(data, name, "run")
 
 
@@ -187,7 +185,7 @@ def to_trec(source: TableSource, kind: Kind, name: str | None = None) -> bytes:
     ['', 'q1 Q0 d,1 0 2.5 table', '']
     """
     _check_kind(kind)
-    data, name = _bytes_of(source, name, kind)
+    data, name = trec.read_source(source, name, kind)
     return _table_to_trec(data, name, kind)[0]
 
 
@@ -198,17 +196,6 @@ def to_trec(source: TableSource, kind: Kind, name: str | None = None) -> bytes:
 def _check_kind(kind: str) -> None:
     if kind not in COLUMNS:
         raise ValueError(f"kind must be 'qrels' or 'run', got {kind!r}")
-
-
-def _bytes_of(source: TableSource, name: str | None = None, default: str = "file") -> tuple[bytes, str]:
-    """The bytes of a path, or of str/bytes content; and a name for messages."""
-    if isinstance(source, os.PathLike):
-        return Path(source).read_bytes(), name or os.fspath(source)
-    if isinstance(source, str):
-        return source.encode("utf-8", "surrogatepass"), name or default
-    if isinstance(source, (bytes, bytearray, memoryview)):
-        return bytes(source), name or default
-    raise TypeError(f"expected a path, bytes or str, got {type(source).__name__}")
 
 
 def _read(data: bytes, name: str, kind: Kind) -> trec.Qrels | trec.Run:

@@ -127,8 +127,20 @@ RUN_LAYOUT = _Layout("run", ("qid", "Q0", "docid", "rank", "score", "tag"), "1 Q
 # What the reader returns
 # ----------------------------------------------------------------------------
 
+class _DocCodes:
+    """``doc_vocab`` (the distinct docids) and ``doc`` (each row's index into it), from ``_vocabulary``."""
+
+    @property
+    def doc_vocab(self) -> np.ndarray:
+        return self._vocabulary[0]
+
+    @property
+    def doc(self) -> np.ndarray:
+        return self._vocabulary[1]
+
+
 @dataclass(frozen=True)
-class Qrels:
+class Qrels(_DocCodes):
     """The judgments of a qrels file, one row per data line, in file order.
 
     Attributes
@@ -156,17 +168,9 @@ class Qrels:
     def _vocabulary(self) -> tuple[np.ndarray, np.ndarray]:
         return _factorize(self.docids)
 
-    @property
-    def doc_vocab(self) -> np.ndarray:
-        return self._vocabulary[0]
-
-    @property
-    def doc(self) -> np.ndarray:
-        return self._vocabulary[1]
-
 
 @dataclass(frozen=True)
-class Run:
+class Run(_DocCodes):
     """The results of a run file, one row per data line, in trec_eval's order.
 
     Rows are sorted by query (in order of first appearance), then score
@@ -197,14 +201,6 @@ class Run:
         doc = np.empty_like(codes)
         doc[in_file_order] = codes
         return vocab, doc
-
-    @property
-    def doc_vocab(self) -> np.ndarray:
-        return self._vocabulary[0]
-
-    @property
-    def doc(self) -> np.ndarray:
-        return self._vocabulary[1]
 
 
 @dataclass(frozen=True)
@@ -420,7 +416,7 @@ def check_gain_fits(qrels: Qrels, gain: str) -> None:
 # Bytes in
 # ----------------------------------------------------------------------------
 
-def _read_source(source: Source, name: str | None, default: str) -> tuple[bytes, str]:
+def read_source(source: Source, name: str | None = None, default: str = "file") -> tuple[bytes, str]:
     """The raw bytes of a path, a str or bytes content, or a file object; and a name for messages."""
     if isinstance(source, os.PathLike):
         return Path(source).read_bytes(), name or os.fspath(source)
@@ -485,7 +481,7 @@ def _read_rows(source: Source, name: str | None, layout: _Layout, reader: Reader
     """The data rows of a source, with the reader chosen (see :func:`read_qrels`); and the name for messages."""
     if reader not in READERS:
         raise ValueError(f"reader must be one of {', '.join(map(repr, READERS))}, got {reader!r}")
-    data, name = _read_source(source, name, layout.kind)
+    data, name = read_source(source, name, layout.kind)
     data = _check_text(data, name)
     if reader == "fast" or (reader == "auto" and len(data) >= FAST_MIN_BYTES):
         try:
