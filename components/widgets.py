@@ -148,11 +148,18 @@ def show_steps(text: str, *, key: str, latex: bool = False) -> None:
                   args=(count_key, None))
 
 
-def show_link_to_view() -> None:
-    """The address of this exact view (k, orders, grades, gain, modes), ready to copy."""
-    query = urlencode({key: st.query_params.get(key) for key in st.query_params})
+def show_link_to_view(key: str = "link_to_view") -> None:
+    """The address of this exact view (k, orders, grades, gain, modes), ready to copy.
+
+    Built only while the expander is open (``key`` holds whether it is), so a
+    drag or a slider move does not re-send it.
+    """
+    box = st.expander("Copy a link to this view", icon="🔗", key=key, on_change="rerun")
+    if not box.open:
+        return
+    query = urlencode({name: st.query_params.get(name) for name in st.query_params})
     base = (st.context.url or "").split("?")[0]
-    with st.expander("Copy a link to this view", icon="🔗"):
+    with box:
         st.caption("Opens this page with the same k, orderings, grades and settings.")
         st.code(f"{base}?{query}" if query else base, language=None)
 

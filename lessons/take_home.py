@@ -36,6 +36,11 @@ def _rankings(queries: Iterable) -> tuple[export.Ranking, ...]:
     return export.as_rankings(resolved)
 
 
+def panel_key(name: str) -> str:
+    """The key of page ``name``'s take-home expander (True while it is open)."""
+    return f"take_home.{name}.open"
+
+
 def show_take_home(name: str, queries: Sequence, *, k: int | None, gain: Gain, measures: Iterable[str]) -> None:
     """An expander with the qrels and run downloads, the pytrec_eval and ir_measures snippets and the CLI line.
 
@@ -48,8 +53,11 @@ def show_take_home(name: str, queries: Sequence, *, k: int | None, gain: Gain, m
     gain : the page's nDCG gain, ``"exponential"`` or ``"linear"``.
     measures : the measures the page shows, e.g. ``("R@k", "RR", "nDCG@k")`` (see ``export.resolve_measures``).
     """
+    panel = st.expander(prose.section(TEXT, "Title"), icon="📦", key=panel_key(name), on_change="rerun")
+    if not panel.open:  # built only when open: a drag or a slider move does not pay for what nobody sees
+        return
     rankings = _rankings(queries)
-    with st.expander(prose.section(TEXT, "Title"), icon="📦"):
+    with panel:
         if not any(r.returned for r in rankings):
             st.info(prose.section(TEXT, "Nothing returned"))
             return

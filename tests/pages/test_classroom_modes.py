@@ -80,3 +80,13 @@ def test_the_page_writes_its_state_back_to_the_url():
     at.slider(key=state.RECALL_K).set_value(8).run()
     assert at.query_params["k"] == ["8"] or at.query_params["k"] == "8"
     assert at.query_params["order"] in (",".join(Q.presets["System A"]), [",".join(Q.presets["System A"])])
+
+
+def test_the_link_box_is_built_when_opened_and_holds_the_views_address():
+    at = open_page("lessons/recall.py")
+    assert not [c for c in at.code if "?" in c.value], "closed: nothing built"
+    at.session_state["link_to_view"] = True
+    at.slider(key=state.RECALL_K).set_value(8).run()
+    assert not at.exception
+    [link] = [c.value for c in at.code if "k=8" in c.value]
+    assert "order=" + ",".join(Q.presets["System A"]).replace(",", "%2C") in link

@@ -1,8 +1,17 @@
-"""AppTest: a lesson page shows the "take this home" panel, and it follows the page's ranking, k and gain."""
+"""AppTest: a lesson page shows the "take this home" panel, and it follows the page's ranking, k and gain.
+
+The panel is built only while its expander is open (its key in session state is True).
+"""
 from components import export, scenarios, state
 from components.ranking_editor import EditorState
 from components import prose
+from lessons.take_home import panel_key
 from tests.pages.helpers import open_page
+
+
+def opened(name: str, **session) -> dict:
+    """Session state with the page's take-home panel open."""
+    return {panel_key(name): True, **session}
 
 
 def judged(query):
@@ -14,8 +23,15 @@ def codes(at) -> list[str]:
     return [c.value.rstrip("\n") for c in at.code]
 
 
-def test_recall_page_offers_both_files_and_the_pages_numbers():
+def test_the_panel_is_built_only_when_opened():
     at = open_page("lessons/recall.py")
+    assert not at.exception
+    assert not [b for b in at.download_button if b.key and b.key.startswith("take_home.")]
+    assert not codes(at)
+
+
+def test_recall_page_offers_both_files_and_the_pages_numbers():
+    at = open_page("lessons/recall.py", session=opened("recall"))
     assert not at.exception
     assert at.download_button(key="take_home.recall.qrels").label == "Download recall.qrels"
     assert at.download_button(key="take_home.recall.run").label == "Download recall.run"
@@ -39,7 +55,7 @@ def test_recall_page_offers_both_files_and_the_pages_numbers():
 
 
 def test_ndcg_panel_follows_the_gain_switch():
-    at = open_page("lessons/ndcg.py")
+    at = open_page("lessons/ndcg.py", session=opened("ndcg"))
     at.segmented_control(key=state.NDCG_GAIN).set_value("linear").run()
     assert not at.exception
     system_a = EditorState(scenarios.FRAMEWORKS.presets["System A"], (), judged(scenarios.FRAMEWORKS))
@@ -50,21 +66,21 @@ def test_ndcg_panel_follows_the_gain_switch():
 
 
 def test_four_queries_panel_exports_all_four_queries():
-    at = open_page("lessons/four_queries.py")
+    at = open_page("lessons/four_queries.py", session=opened("four_queries"))
     assert not at.exception
     assert "R@5 0.750\nSuccess@5 0.750\nRR 0.615" in codes(at)  # ranks 1, 3, 1, 8
     assert at.download_button(key="take_home.four_queries.qrels")
 
 
 def test_predict_first_hides_the_panel_until_the_numbers_are_revealed():
-    at = open_page("lessons/recall.py", session={state.PREDICT_FIRST: True})
+    at = open_page("lessons/recall.py", session=opened("recall", **{state.PREDICT_FIRST: True}))
     assert not at.exception
     assert not [b for b in at.download_button if b.key and b.key.startswith("take_home.")]
 
 
 def test_an_empty_list_has_nothing_to_export():
     grades = judged(scenarios.FRAMEWORKS)
-    at = open_page("lessons/ndcg.py", session={state.NDCG_EDITOR: EditorState((), tuple(grades), grades)})
+    at = open_page("lessons/ndcg.py", session=opened("ndcg", **{state.NDCG_EDITOR: EditorState((), tuple(grades), grades)}))
     assert not at.exception
     assert not [b for b in at.download_button if b.key and b.key.startswith("take_home.")]
     assert prose.section("take_home", "Nothing returned") in [i.value for i in at.info]
