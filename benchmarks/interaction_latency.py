@@ -86,10 +86,10 @@ def pick_pair(page: Page, editor: int) -> int:
 TWO_FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
 
 
-def wait_idle(page: Page) -> None:
+def wait_idle(page: Page, timeout: float = 10_000) -> None:
     """Wait for the app to finish its rerun (and the component to settle) before the next move."""
     page.wait_for_function("() => document.querySelector('[data-testid=stApp]')"
-                           ".getAttribute('data-test-script-state') === 'notRunning'", timeout=10_000)
+                           ".getAttribute('data-test-script-state') === 'notRunning'", timeout=timeout)
     page.evaluate(TWO_FRAMES)
 
 
@@ -199,8 +199,8 @@ def main() -> None:
             browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
             page = browser.new_page(viewport={"width": width, "height": height})
             page.goto(f"{url}/{args.url_path}")
-            rows_of(page, args.editor).first.wait_for()
-            wait_idle(page)
+            rows_of(page, args.editor).first.wait_for(timeout=60_000)
+            wait_idle(page, timeout=60_000)  # a cold server's first page run imports everything
             page.evaluate(PROBE)
             j = pick_pair(page, args.editor)
             print(f"page {args.page} /{args.url_path}: moving rows {j} and {j + 1} of editor {args.editor}")
