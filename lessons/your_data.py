@@ -553,7 +553,7 @@ def _compare_section(loaded: dict, judged: trec.JudgedRun, names: tuple[str, ...
     st.subheader("Compare with a second run")
     st.markdown(prose.section("compare", "Intro"))
     key = f"{state.YOUR_DATA_RUN_B_UPLOADER}.{st.session_state.get(state.YOUR_DATA_UPLOAD_ROUND, 0)}"
-    left, right = st.columns([3, 1], vertical_alignment="bottom")
+    left, right = st.columns([2, 1], vertical_alignment="bottom")
     uploaded = left.file_uploader("Run B: a second system's results", key=key)
     right.button("Use the sample second run", key=state.YOUR_DATA_SAMPLE_B, on_click=_use_sample_b, icon="🧪")
     _take_upload("run_b", uploaded, key)
