@@ -10,9 +10,11 @@ from components.ranking_editor.model import editor_items
 from components.widgets import chart_scale, show_k_slider, show_link_to_view, show_ranking_editor
 from components import prose
 from lessons import layout
+from lessons.take_home import show_take_home
 
 NAME = "differ"
 Q = scenarios.FRAMEWORKS
+TRECEVAL_ROWS = ("nDCG@k", "R@k", "RR", "RR@k")  # the table's rows that trec_eval computes: the take-home checks them
 
 
 def convention_rows(grades, judged, k: int) -> list[dict]:
@@ -84,6 +86,7 @@ def _switchboard() -> None:
         st.markdown(prose.section(NAME, "Table intro"))
         st.table(pd.DataFrame(convention_rows(grades, judged, k)), hide_index=True, border="horizontal")
         st.markdown(empty_query_sentence(grades, judged, k))
+    show_take_home(NAME, [current], k=k, gain="linear", measures=TRECEVAL_ROWS)
     st.markdown(prose.text(NAME, "Ties intro", k=k))
     st.dataframe(pd.DataFrame({"document": [i for i, _ in scenarios.TIED_SCORES],
                                "score": [f"{s:.1f}" for _, s in scenarios.TIED_SCORES],

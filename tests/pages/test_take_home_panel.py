@@ -84,3 +84,17 @@ def test_an_empty_list_has_nothing_to_export():
     assert not at.exception
     assert not [b for b in at.download_button if b.key and b.key.startswith("take_home.")]
     assert prose.section("take_home", "Nothing returned") in [i.value for i in at.info]
+
+
+def test_the_conventions_page_exports_what_trec_eval_computes():
+    at = open_page("lessons/differ.py", session=opened("differ"))
+    assert not at.exception
+    mixed = EditorState(scenarios.FRAMEWORKS.presets["Mixed grades"], (), judged(scenarios.FRAMEWORKS))
+    pack = export.take_home("differ", [mixed], k=3, gain="linear", measures=("nDCG@k", "R@k", "RR", "RR@k"))
+    assert pack.expected in codes(at) and pack.command.endswith("--gain linear")
+    table = next(t.value for t in at.table if "convention" in t.value.columns)
+    value = dict(zip(table["convention"], table["value"]))
+    shown = dict(line.split(" ") for line in pack.expected.splitlines())
+    assert shown["nDCG@3"] == value["nDCG@k, linear gain (rel)"]  # the file gives the table's trec_eval rows
+    assert shown["R@3"] == value["Recall@k, denominator |relevant|"]
+    assert shown["RR"] == value["RR, no cutoff"] and shown["RR@3"] == value["RR@k, a hit below k counts 0"]

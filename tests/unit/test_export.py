@@ -106,6 +106,10 @@ CASES = [
     Case("choosing-first-hit-only", "choosing", [state(CHOOSING, CHOOSING.presets["First hit only"])], 5,
          ("R@k", "Success@k", "P@k", "RR", "nDCG@k"), ("exponential", "linear"),
          {"R@5": 1 / 4, "RR": 1 / 1}),
+    Case("differ-default", "differ", [state(FRAMEWORKS, FRAMEWORKS.presets["Mixed grades"])], 3,
+         ("nDCG@k", "R@k", "RR", "RR@k"), ("linear",), {}),
+    Case("differ-hit-below-k", "differ", [state(FRAMEWORKS, FRAMEWORKS.presets["System B"])], 1,
+         ("nDCG@k", "R@k", "RR", "RR@k"), ("linear",), {"RR@1": 0.0, "R@1": 0.0}),  # B's first hit is at 2
 ]
 PACKS = {(case.id, gain): (case, gain, export.take_home(case.name, case.queries, k=case.k, gain=gain,
                                                         measures=case.measures))
