@@ -26,6 +26,8 @@ from __future__ import annotations
 import functools
 import hashlib
 from pathlib import Path
+from types import MappingProxyType
+from typing import Mapping
 
 import numpy as np
 import pandas as pd
@@ -144,9 +146,9 @@ def held() -> int:
 
 @st.cache_resource(max_entries=32, show_spinner="Evaluating the measures…")
 def _evaluate(files: uploads.Files, names: tuple[str, ...], gain: str,
-              _judged: trec.JudgedRun) -> dict[str, np.ndarray]:
-    """Per-query values of each measure (the engine's, as the command line computes them), read-only."""
-    return freeze(evaluate(_judged.queries, names, gain))
+              _judged: trec.JudgedRun) -> Mapping[str, np.ndarray]:
+    """Per-query values of each measure (the engine's, as the command line computes them); shared, so read-only."""
+    return MappingProxyType(freeze(evaluate(_judged.queries, names, gain)))
 
 
 @st.cache_resource(max_entries=16, show_spinner="Computing Recall@k and hit rate@k for every k…")
