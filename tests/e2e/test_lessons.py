@@ -82,3 +82,17 @@ def test_four_queries_move_query_4_from_8_to_4_by_keyboard(tall_page: Page, app_
     expect(metric(page, "recall@5")).to_have_text("1.000")
     expect(metric(page, "MRR")).to_have_text("0.646")  # (1 + 1/3 + 1 + 1/4) / 4
     expect(answer).to_be_focused()
+
+
+def test_take_home_opens_with_the_files_for_the_order_on_screen(tall_page: Page, app_url):
+    """The panel is built only when opened (a lazy expander): opening it shows this ranking's files and numbers."""
+    page = tall_page
+    page.goto(app_url + "/recall")
+    expect(metric(page, "Recall@5")).to_have_text("0.400")
+    download = page.get_by_role("button", name="Download recall.run")
+    expect(download).to_have_count(0)
+    page.get_by_text("Take this home", exact=False).first.click()
+    expect(download).to_be_visible()
+    expect(page.get_by_test_id("stCode").filter(has_text="R@5 0.400").first).to_be_visible()
+    page.get_by_text("Copy a link to this view").first.click()
+    expect(page.get_by_test_id("stCode").filter(has_text="/recall?k=5").first).to_be_visible()
