@@ -81,12 +81,9 @@ def receive(kind: str, name: str, data: bytes) -> bool:
     """
     if kind not in RECEIVED:
         raise ValueError(f"kind must be one of {sorted(RECEIVED)}, got {kind!r}")
-    staying = [st.session_state.get(RECEIVED[other]) for other in RECEIVED if other != kind]
-    loaded = st.session_state.get(state.YOUR_DATA_LOADED) or {}
-    held = uploads.held_bytes(staying + [loaded.get("qrels"), loaded.get("run")])
     refusals = dict(st.session_state.get(state.YOUR_DATA_REFUSED) or {})
     refusals.pop(kind, None)
-    why = uploads.refusal(len(data), held)
+    why = uploads.refusal(len(data), held(replacing=kind))
     if why is not None:
         refusals[kind] = {"file": str(name), **why}
     else:
@@ -137,10 +134,13 @@ def _forget_files() -> None:
     _empty_uploaders()
 
 
-def held() -> int:
-    """The bytes of uploaded files this session holds (each file once)."""
+def held(replacing: str | None = None) -> int:
+    """The bytes of uploaded files this session holds (each file once): received, and the pair on show.
+
+    ``replacing`` leaves out the received file of that kind (a new one is about to take its place).
+    """
     loaded = st.session_state.get(state.YOUR_DATA_LOADED) or {}
-    return uploads.held_bytes([st.session_state.get(key) for key in RECEIVED.values()]
+    return uploads.held_bytes([st.session_state.get(RECEIVED[kind]) for kind in RECEIVED if kind != replacing]
                               + [loaded.get("qrels"), loaded.get("run")])
 
 
