@@ -306,11 +306,13 @@ def _files_section() -> tuple[dict | None, dict | None]:
     note.caption(prose.section(NAME, "Samples"))
     st.caption(prose.text(NAME, "Limit", limit=st.get_option("server.maxUploadSize"),
                           cap=uploads.size_text(uploads.session_cap()), setting=SESSION_UPLOAD.env))
-    if held():
+    holding = held()
+    if holding:
         button, note = st.columns([1, 3], vertical_alignment="center")
         button.button("Forget my files", key=state.YOUR_DATA_FORGET, on_click=_forget_files, icon="🗑️",
                       width="stretch")
-        note.caption(prose.text(NAME, "Held", held=uploads.size_text(held()), cap=uploads.size_text(uploads.session_cap())))
+        note.caption(prose.text(NAME, "Held", held=uploads.size_text(holding),
+                                cap=uploads.size_text(uploads.session_cap())))
     with st.expander("Accepted formats, and how the run is ordered", icon="📄"):
         st.markdown(prose.section(NAME, "Formats"))
     loaded, failed = current_files()

@@ -80,7 +80,8 @@ def test_predict_first_hides_the_panel_until_the_numbers_are_revealed():
 
 def test_an_empty_list_has_nothing_to_export():
     grades = judged(scenarios.FRAMEWORKS)
-    at = open_page("lessons/ndcg.py", session=opened("ndcg", **{state.NDCG_EDITOR: EditorState((), tuple(grades), grades)}))
+    nothing_returned = EditorState((), tuple(grades), grades)
+    at = open_page("lessons/ndcg.py", session=opened("ndcg", **{state.NDCG_EDITOR: nothing_returned}))
     assert not at.exception
     assert not [b for b in at.download_button if b.key and b.key.startswith("take_home.")]
     assert prose.section("take_home", "Nothing returned") in [i.value for i in at.info]

@@ -96,7 +96,8 @@ def test_the_sample_button_gives_trec_evals_numbers_and_the_skipped_counts():
                         setting="RANKWISE_SESSION_UPLOAD_MB")
     assert limit in [c.value for c in at.caption]
     held = sum(len(p.read_bytes()) for p in (page.SAMPLE_QRELS, page.SAMPLE_RUN))
-    held_note = prose.text("your_data", "Held", held=uploads.size_text(held), cap=uploads.size_text(uploads.session_cap()))
+    cap = uploads.size_text(uploads.session_cap())
+    held_note = prose.text("your_data", "Held", held=uploads.size_text(held), cap=cap)
     assert held_note in [c.value for c in at.caption]
 
 
