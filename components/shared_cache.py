@@ -28,8 +28,9 @@ _OBJECT_OVERHEAD = 64  # bytes counted for each str/bytes/object besides its cha
 def _parts(value) -> Iterator:
     """The values directly inside ``value``: dataclass fields (and cached properties), container items."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        yield from (getattr(value, f.name) for f in dataclasses.fields(value))
-        yield from (v for k, v in vars(value).items() if k not in {f.name for f in dataclasses.fields(value)})
+        fields = {f.name for f in dataclasses.fields(value)}
+        yield from (getattr(value, name) for name in fields)
+        yield from (v for k, v in getattr(value, "__dict__", {}).items() if k not in fields)  # cached properties
     elif isinstance(value, dict):
         yield from value.values()
     elif isinstance(value, (list, tuple, set, frozenset)):
