@@ -43,22 +43,29 @@ def test_recall_never_decreases_with_k(data, k):
 
 @given(grades_st, st.data())
 def test_moving_a_relevant_item_up_never_lowers_rr(grades, data):
-    relevant = [i for i, g in enumerate(grades) if g >= 1]
-    assume(relevant)
-    i = data.draw(st.sampled_from(relevant))
+    i = data.draw(st.integers(min_value=0, max_value=len(grades) - 1))
+    grades[i] = data.draw(st.integers(min_value=1, max_value=3))  # the item that moves is relevant
     j = data.draw(st.integers(min_value=0, max_value=i))
     moved = grades[:i] + grades[i + 1:]
     moved.insert(j, grades[i])
     assert m.reciprocal_rank_of(moved) >= m.reciprocal_rank_of(grades)
 
 
-@given(ranking_with_judged(), k_st, gain_st, st.data())
-def test_swapping_above_a_strictly_lower_grade_never_lowers_dcg(data, k, gain, draw):
-    grades, judged = data
-    assume(len(grades) >= 2)
-    i = draw.draw(st.integers(min_value=0, max_value=len(grades) - 2))
-    j = draw.draw(st.integers(min_value=i + 1, max_value=len(grades) - 1))
-    assume(max(grades[j], 0) > max(grades[i], 0))  # the lower item has the strictly higher gain
+@st.composite
+def ranking_with_a_better_item_below(draw):
+    """A ranking, its judged grades, and positions i < j where the item at j has the strictly higher gain."""
+    grades = draw(st.lists(st.integers(min_value=-2, max_value=3), min_size=2, max_size=15))
+    i = draw(st.integers(min_value=0, max_value=len(grades) - 2))
+    j = draw(st.integers(min_value=i + 1, max_value=len(grades) - 1))
+    grades[i] = draw(st.integers(min_value=-2, max_value=2))
+    grades[j] = draw(st.integers(min_value=max(grades[i], 0) + 1, max_value=3))
+    missing = draw(st.lists(st.integers(min_value=-2, max_value=3), max_size=5))
+    return grades, grades + missing, i, j
+
+
+@given(ranking_with_a_better_item_below(), k_st, gain_st)
+def test_swapping_above_a_strictly_lower_grade_never_lowers_dcg(data, k, gain):
+    grades, judged, i, j = data
     swapped = list(grades)
     swapped[i], swapped[j] = swapped[j], swapped[i]
     assert m.dcg_at_k(swapped, k, gain) >= m.dcg_at_k(grades, k, gain) - 1e-12
