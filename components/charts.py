@@ -394,9 +394,10 @@ def win_loss_bars(qids: Sequence[str], differences: Sequence[float], *, metric: 
         raise ValueError("differences must be finite numbers")
     order = sorted(range(len(values)), key=lambda i: (-values[i], i))
     outcome = ["B better" if v > 0 else "B worse" if v < 0 else "tied" for v in values]
-    rows = [{"query": qids[i], "diff": values[i], "outcome": outcome[i], "label": _signed(values[i])} for i in order]
+    rows = [{"query": qids[i], "place": place, "diff": values[i], "outcome": outcome[i], "label": _signed(values[i])}
+            for place, i in enumerate(order)]
     n = len(values)
-    chart = _win_loss_template(tuple(row["query"] for row in rows), metric, max(abs(v) for v in values) or 1.0, scale)
+    chart = _win_loss_template(n <= _MAX_LABELLED_QUERIES, metric, max(abs(v) for v in values) or 1.0, scale)
     data = {"bars": [row for row in rows if row["outcome"] != "tied"],
             "ties": [row for row in rows if row["outcome"] == "tied"], "zero": [{"y": 0.0}]}
     wins, losses = outcome.count("B better"), outcome.count("B worse")
@@ -413,9 +414,11 @@ def win_loss_bars(qids: Sequence[str], differences: Sequence[float], *, metric: 
 
 
 @_template_cache
-def _win_loss_template(ordered_qids: tuple[str, ...], metric: str, top: float, scale: float) -> dict:
-    labelled = len(ordered_qids) <= _MAX_LABELLED_QUERIES
-    x = alt.X("query:N", sort=list(ordered_qids), title="queries, from largest win to largest loss",
+def _win_loss_template(labelled: bool, metric: str, top: float, scale: float) -> dict:
+    # the queries are ordered by their "place" field (0 = largest win), not by a list in the template, so one
+    # template serves every comparison; "min" lets the bars' and the ties' domains be unioned in that order
+    order = alt.EncodingSortField(field="place", op="min")
+    x = alt.X("query:N", sort=order, title="queries, from largest win to largest loss",
               axis=alt.Axis(labels=labelled, ticks=labelled, labelAngle=-45 if labelled else 0))
     y = alt.Y("diff:Q", title=f"{metric}: B − A", scale=alt.Scale(domain=[-top * 1.1, top * 1.1], nice=True))
     colour = alt.Color("outcome:N", scale=alt.Scale(domain=["B better", "tied", "B worse"], range=[WIN, _TIE, LOSS]),

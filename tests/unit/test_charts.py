@@ -81,3 +81,10 @@ def test_a_drag_changes_only_the_rows(values, k):
     assert all(math.isclose(row["value"], float(v)) for row, v in zip(points, values))
     assert figure.template is charts.metric_by_k(ks, {"current order": [0.0] * len(ks)}, metric="Recall@k",
                                                  current_k=1).template
+
+
+def test_comparisons_of_other_queries_share_one_template():
+    first = charts.win_loss_bars(["a", "b", "c"], [0.5, 0.0, -0.5], metric="RR")
+    same_scale = charts.win_loss_bars(["x", "y", "z"], [-0.5, 0.25, 0.0], metric="RR")
+    assert same_scale.template is first.template, "the query order lives in the rows, not in the template"
+    assert [row["query"] for row in same_scale.rows["bars"]] == ["y", "x"]
