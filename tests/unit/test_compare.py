@@ -4,10 +4,8 @@ Oracles: scipy's own ``ttest_rel`` and t quantiles for the t-test and the
 interval; an exact permutation p-value, enumerating all 2^n sign flips, for
 the randomisation test (which must land within its Monte Carlo error).
 """
-import ast
 import json
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,7 +17,6 @@ from components import charts, compare, trec
 from components.evaluate import main, run_evaluation
 from components import prose
 
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def exact_sign_flip_p(d) -> float:
@@ -264,14 +261,6 @@ def test_every_reading_section_fills_from_the_reading_values():
     assert prose.section("compare", compare.WHY_FEW_QUERIES)
     counts = prose.text("compare", "Counts", n="3", qrels_only="1", a_only="0", b_only="0", run_only="2")
     assert "3" in counts
-
-
-def test_compare_does_not_import_streamlit():
-    tree = ast.parse((ROOT / "components" / "compare.py").read_text())
-    imported = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import)
-                for alias in node.names}
-    imported |= {node.module.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
-    assert "streamlit" not in imported and "lessons" not in imported
 
 
 # ----------------------------------------------------------------------------

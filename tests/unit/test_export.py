@@ -8,13 +8,11 @@ reader, pytrec_eval's parsers and ``python -m components.evaluate``.
 """
 from __future__ import annotations
 
-import ast
 import json
 import shlex
 import subprocess
 import sys
 from dataclasses import dataclass
-from pathlib import Path
 
 import ir_measures  # noqa: F401  (the test extra has it: a missing install fails here, never skips)
 import numpy as np
@@ -25,7 +23,6 @@ from components import evaluate, export, measures, metrics, scenarios, trec
 from components.formatting import fmt
 from components.ranking_editor import EditorState
 
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def judged(query: scenarios.Query) -> dict[str, int]:
@@ -154,13 +151,6 @@ def exported(tmp_path_factory):
     assert done.returncode == 0, done.stderr
     outputs = json.loads(done.stdout)
     return root, {tuple(key.split("|")): value for key, value in outputs.items()}
-
-
-def test_export_module_does_not_import_streamlit():
-    tree = ast.parse((ROOT / "components" / "export.py").read_text())
-    imported = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
-    imported |= {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
-    assert "streamlit" not in imported
 
 
 @pytest.mark.parametrize("key", list(PACKS), ids=[f"{c}-{g}" for c, g in PACKS])
