@@ -3,7 +3,7 @@ import streamlit as st
 
 from components import state
 from components.quiz_ui import show_progress_sidebar
-from components.widgets import show_mode_controls
+from components.widgets import show_link_notes, show_mode_controls
 from lessons.registry import navigation
 
 # A projector link opens with the sidebar folded away (its arrow brings it back).
@@ -13,4 +13,6 @@ st.set_page_config(page_title="Rankwise", page_icon="📐", layout="wide",
 page = st.navigation(navigation(), expanded=True)
 show_mode_controls()
 show_progress_sidebar()
+link_notes = st.container()  # above the page: notes about the link's bad values, filled once the page ran
 page.run()
+show_link_notes(link_notes)

@@ -1,13 +1,20 @@
-"""The one number-formatting helper for display (machine output is never rounded).
+"""The display helpers: numbers (:func:`fmt`) and untrusted text inside Markdown (:func:`literal`).
+
+Machine output is never rounded.
 
 Metric and DCG values: 3 decimals (0.400, 6.393). Percentages, where a lesson
 speaks in percentages: up to one decimal, without a trailing ".0" (50%,
 99.5%, 0.5%). A value that does not exist (nan, e.g. precision of an empty
 set) shows as "undefined".
+
+Text that comes from outside (a URL value, a file name, an id or a line of
+an uploaded file) is shown in Markdown only through :func:`literal`, so no
+link, image, emphasis, HTML or KaTeX it holds is ever rendered.
 """
 from __future__ import annotations
 
 import math
+import re
 from typing import Literal
 
 Style = Literal["metric", "percent", "approx"]
@@ -39,3 +46,29 @@ def fmt(value: float, style: Style = "metric") -> str:
     if style == "approx":
         return f"≈ {value:.2f}"
     raise ValueError(f"style must be 'metric', 'percent' or 'approx', got {style!r}")
+
+
+def literal(text: object, limit: int | None = None) -> str:
+    """Markdown that shows ``text`` exactly as written: an inline code span (no Markdown, HTML or math inside).
+
+    The fence is one backtick longer than the longest run of backticks in
+    the text, and padded with a space each side (CommonMark strips exactly
+    one). Line breaks become spaces (a code span is one line). With
+    ``limit``, text longer than ``limit`` characters is cut there and ends
+    with "…".
+
+    Examples
+    --------
+    >>> literal("![i](http://127.0.0.9/p.png)")
+    '` ![i](http://127.0.0.9/p.png) `'
+    >>> literal("a``b`")
+    '``` a``b` ```'
+    >>> literal("x" * 50, limit=5)
+    '` xxxxx… `'
+    """
+    text = " ".join(str(text).splitlines())
+    if limit is not None and len(text) > limit:
+        text = text[:limit] + "…"
+    longest = max((len(run) for run in re.findall("`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    return f"{fence} {text or ' '} {fence}"

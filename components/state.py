@@ -3,6 +3,9 @@
 A reader takes the raw string from the URL (or None when absent) and returns a
 :class:`Reading`: the value to use and, when the raw value was unusable, a
 note for the learner saying what was wrong and what default was used instead.
+A note is Markdown in which the raw value is a code span
+(:func:`components.formatting.literal`): a link that carries an image, a
+link, HTML or KaTeX shows it as text and renders none of it.
 Readers never raise on bad input: a URL is typed by people.
 
 No Streamlit import here, so the readers are tested as plain functions.
@@ -12,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Generic, Iterable, Mapping, MutableMapping, Sequence, TypeVar
 
+from components.formatting import literal
 from components.metrics import GAINS
 
 T = TypeVar("T")
@@ -23,6 +27,8 @@ REVEAL = "reveal"  # bool: answers hidden until revealed (instructor mode)
 PREDICT_FIRST = "predict_first"  # bool: live values hidden after each change until revealed
 STEP_MODE = "steps"  # bool: worked arithmetic shown one step at a time
 MODE_FLAGS = (PROJECTOR, REVEAL, PREDICT_FIRST, STEP_MODE)
+LINK_NOTES = "link_notes"  # tuple of notes about unusable link values, shown until dismissed (widgets.keep_link_note)
+LINK_NOTES_DISMISSED = "link_notes.dismissed"  # tuple of the notes the learner dismissed
 
 # --- URL query parameter names ----------------------------------------------
 PARAM_K = "k"
@@ -42,9 +48,9 @@ class Reading(Generic[T]):
     note: str | None = None
 
 
-def _quote(raw: str, limit: int = 40) -> str:
-    """The raw value for a note, shortened (it is shown as plain text, never HTML)."""
-    return repr(raw if len(raw) <= limit else raw[:limit] + "…")
+def _quote(raw: str) -> str:
+    """The raw value for a note: a Markdown code span, shortened, so nothing in it is rendered."""
+    return literal(raw, limit=40)
 
 
 def read_int(raw: str | None, *, name: str, default: int, lo: int, hi: int) -> Reading[int]:
@@ -54,9 +60,9 @@ def read_int(raw: str | None, *, name: str, default: int, lo: int, hi: int) -> R
     try:
         value = int(raw.strip())
     except ValueError:
-        return Reading(default, f"The link's {name}={_quote(raw)} is not a whole number; using {default}.")
+        return Reading(default, f"The link's {_quote(f'{name}={raw}')} is not a whole number; using {default}.")
     if not lo <= value <= hi:
-        return Reading(default, f"The link's {name}={value} is outside {lo} to {hi}; using {default}.")
+        return Reading(default, f"The link's {_quote(f'{name}={value}')} is outside {lo} to {hi}; using {default}.")
     return Reading(value)
 
 
@@ -76,7 +82,8 @@ def read_gain(raw: str | None, *, default: str = "exponential") -> Reading[str]:
         return Reading(default)
     if raw.strip().lower() in GAINS:
         return Reading(raw.strip().lower())
-    return Reading(default, f"The link's {PARAM_GAIN}={_quote(raw)} is not 'exponential' or 'linear'; using {default}.")
+    return Reading(default, f"The link's {_quote(f'{PARAM_GAIN}={raw}')} is not 'exponential' or 'linear'; "
+                            f"using {default}.")
 
 
 def read_flag(raw: str | None, *, name: str, default: bool = False) -> Reading[bool]:
@@ -88,7 +95,7 @@ def read_flag(raw: str | None, *, name: str, default: bool = False) -> Reading[b
         return Reading(True)
     if word in ("0", "false", "off", "no"):
         return Reading(False)
-    return Reading(default, f"The link's {name}={_quote(raw)} is not 1 or 0; using {'1' if default else '0'}.")
+    return Reading(default, f"The link's {_quote(f'{name}={raw}')} is not 1 or 0; using {'1' if default else '0'}.")
 
 
 def read_order(raw: str | None, *, valid_ids: Sequence[str], default: Sequence[str],

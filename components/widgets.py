@@ -25,10 +25,41 @@ _PROJECTOR_CSS = f"""
 """
 
 
+def keep_link_note(note: str | None) -> None:
+    """Keep a note about an unusable link value on screen (see :func:`show_link_notes`) until dismissed.
+
+    ``note`` is a reader's note (:class:`components.state.Reading`): Markdown
+    whose raw value is a code span. A note the learner dismissed is not shown again.
+    """
+    if not note or note in st.session_state.get(state.LINK_NOTES_DISMISSED, ()):
+        return
+    kept = st.session_state.get(state.LINK_NOTES, ())
+    if note not in kept:
+        st.session_state[state.LINK_NOTES] = (*kept, note)
+
+
+def _dismiss_link_note(note: str) -> None:
+    st.session_state[state.LINK_NOTES] = tuple(n for n in st.session_state.get(state.LINK_NOTES, ()) if n != note)
+    st.session_state[state.LINK_NOTES_DISMISSED] = (*st.session_state.get(state.LINK_NOTES_DISMISSED, ()), note)
+
+
+def show_link_notes(area) -> None:
+    """Every kept link note in ``area`` (a container at the top of the page), each with a Dismiss button.
+
+    app.py fills ``area`` after the page ran, so notes the page's readers kept
+    on this run show too; they stay through later reruns until dismissed.
+    """
+    for i, note in enumerate(st.session_state.get(state.LINK_NOTES, ())):
+        with area.container(horizontal=True, vertical_alignment="center", key=f"link-note-{i}"):
+            st.warning(note, icon="🔗", width="stretch")
+            st.button("Dismiss", key=f"link_note.dismiss.{i}", on_click=_dismiss_link_note, args=(note,),
+                      help="Hide this note about the link.")
+
+
 def show_mode_controls() -> None:
     """Sidebar: read the mode flags from the URL once, and offer the projector toggle."""
     for note in state.load_mode_flags(st.query_params, st.session_state):
-        st.sidebar.warning(note)
+        keep_link_note(note)
     st.sidebar.toggle("Projector mode", key=state.PROJECTOR,
                       help="Larger text, metric values and chart labels, for showing the app to a room.")
     show_classroom_controls()
@@ -58,6 +89,23 @@ def show_metric(column, label: str, value: float, *, help: str | None = None) ->
     column.metric(label, fmt(value), help=help)
 
 
+def read_control(value, default, options=None):
+    """A control's value, or ``default`` when it is missing (None) or, given ``options``, not among them.
+
+    A control can hand back None during a quick change (a segmented control
+    whose options or key just changed); every page reads its controls through
+    this, so such a run shows the default instead of failing.
+
+    Examples
+    --------
+    >>> read_control(None, "linear", ("linear", "exponential")), read_control("exponential", "linear")
+    ('linear', 'exponential')
+    """
+    if value is None or (options is not None and value not in options):
+        return default
+    return value
+
+
 def show_k_slider(key: str, *, hi: int, default: int, label: str = "Cutoff k", lo: int = 1,
                   url: bool = True, help: str | None = None) -> int:
     """A slider for the cutoff k that owns ``key``; with ``url``, mirrored in the URL as ``?k=``.
@@ -70,9 +118,9 @@ def show_k_slider(key: str, *, hi: int, default: int, label: str = "Cutoff k", l
     if initial_key not in st.session_state:
         reading = state.read_k(st.query_params.get(state.PARAM_K) if url else None, default=default, hi=hi, lo=lo)
         st.session_state[initial_key] = reading.value
-        if reading.note:
-            st.warning(reading.note, icon="🔗")
-    value = st.slider(label, lo, hi, value=st.session_state[initial_key], key=key, help=help)
+        keep_link_note(reading.note)
+    value = read_control(st.slider(label, lo, hi, value=st.session_state[initial_key], key=key, help=help),
+                         st.session_state[initial_key])
     if url and st.query_params.get(state.PARAM_K) != str(value):
         st.query_params[state.PARAM_K] = str(value)
     return int(value)
@@ -183,9 +231,8 @@ def show_ranking_editor(items, *, key: str, default_order, url_suffix: str = "",
                                  name=order_param)
         grades = state.read_grades(st.query_params.get(grades_param), valid_ids=list(defaults), default=defaults,
                                    lo=lo, hi=hi)
-        for note in (order.note, grades.note):
-            if note:
-                st.warning(note, icon="🔗")
+        keep_link_note(order.note)
+        keep_link_note(grades.note)
         if order_param in st.query_params or grades_param in st.query_params:
             set_editor_state(key, order.value, grades=grades.value)
     current = ranking_editor(items, key=key, default_order=default_order, **options)

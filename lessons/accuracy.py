@@ -5,7 +5,7 @@ import streamlit as st
 
 from components import charts, metrics, scenarios, state
 from components.formatting import fmt
-from components.widgets import numbers_revealed, show_chart, show_steps
+from components.widgets import numbers_revealed, read_control, show_chart, show_steps
 from components import prose
 from lessons import layout
 
@@ -33,13 +33,14 @@ def _inputs() -> tuple[int, int]:
     for column, (name, case) in zip(buttons, scenarios.ACCURACY_PRESETS.items()):
         column.button(name, on_click=_apply_preset, args=(case,), key=f"accuracy.preset.{name}", width="stretch")
     left, right = st.columns(2)
-    returned = left.number_input("Documents returned", min_value=0, max_value=N, step=1,
-                                 key=state.ACCURACY_RETURNED)
+    returned = read_control(left.number_input("Documents returned", min_value=0, max_value=N, step=1,
+                                              key=state.ACCURACY_RETURNED), DEFAULT.returned)
     lo, hi = relevant_bounds(returned)
     current = st.session_state[state.ACCURACY_RELEVANT_RETURNED]
     st.session_state[state.ACCURACY_RELEVANT_RETURNED] = min(max(current, lo), hi)
-    relevant_returned = right.number_input(f"…of which relevant ({lo} to {hi} possible)", min_value=lo,
-                                           max_value=hi, step=1, key=state.ACCURACY_RELEVANT_RETURNED)
+    relevant_returned = read_control(right.number_input(f"…of which relevant ({lo} to {hi} possible)", min_value=lo,
+                                                        max_value=hi, step=1, key=state.ACCURACY_RELEVANT_RETURNED),
+                                     lo)
     return int(returned), int(relevant_returned)
 
 

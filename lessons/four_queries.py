@@ -7,8 +7,8 @@ import streamlit as st
 from components import charts, metrics, scenarios, state
 from components.formatting import fmt
 from components.ranking_editor import EditorItem, set_editor_state
-from components.widgets import (chart_scale, numbers_revealed, show_chart, show_k_slider, show_link_to_view,
-                                show_ranking_editor, show_steps, shown)
+from components.widgets import (chart_scale, numbers_revealed, read_control, show_chart, show_k_slider,
+                                show_link_to_view, show_ranking_editor, show_steps, shown)
 from components import prose
 from lessons import layout
 from lessons.take_home import show_take_home
@@ -103,8 +103,8 @@ def _choosing_k(qs: metrics.QuerySet) -> None:
     st.subheader("Choosing k")
     st.markdown(prose.section(NAME, "Choosing k"))
     st.session_state.setdefault(state.FOUR_BUDGET, 5)
-    n = int(st.number_input("Chunks your generator reads (N)", min_value=1, max_value=100, step=1,
-                            key=state.FOUR_BUDGET))
+    n = int(read_control(st.number_input("Chunks your generator reads (N)", min_value=1, max_value=100, step=1,
+                                         key=state.FOUR_BUDGET), 5))
     honest, flattering = metrics.recall(qs, n).mean(), metrics.recall(qs, 100).mean()
     verdict = prose.text(NAME, "Choosing same", n=n) if fmt(honest) == fmt(flattering) \
         else prose.section(NAME, "Choosing differ")

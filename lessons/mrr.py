@@ -7,8 +7,8 @@ import streamlit as st
 from components import charts, metrics, scenarios, state
 from components.formatting import fmt
 from components.ranking_editor.model import editor_items
-from components.widgets import (chart_scale, numbers_revealed, show_chart, show_link_to_view, show_ranking_editor,
-                                show_steps, shown)
+from components.widgets import (chart_scale, numbers_revealed, read_control, show_chart, show_link_to_view,
+                                show_ranking_editor, show_steps, shown)
 from components import prose
 from lessons import layout
 from lessons.take_home import show_take_home
@@ -89,7 +89,7 @@ def _scenario() -> None:
     st.subheader("MRR@k: a cutoff")
     st.markdown(prose.section(NAME, "Cutoff"))
     st.session_state.setdefault(state.MRR_CUTOFF, "none")
-    cutoff = st.select_slider("Cutoff k for MRR@k", CUTOFFS, key=state.MRR_CUTOFF)
+    cutoff = read_control(st.select_slider("Cutoff k for MRR@k", CUTOFFS, key=state.MRR_CUTOFF), "none", CUTOFFS)
     if cutoff != "none":
         rr_cut = metrics.reciprocal_rank(qs, cutoff)
         left, right = st.columns(2)

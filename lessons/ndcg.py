@@ -8,8 +8,8 @@ from components import breakdown, charts, metrics, scenarios, state
 from components.formatting import fmt
 from components.ranking_editor import set_editor_state
 from components.ranking_editor.model import editor_items
-from components.widgets import (chart_scale, numbers_revealed, show_chart, show_k_slider, show_link_to_view,
-                                show_ranking_editor, show_steps, shown)
+from components.widgets import (chart_scale, keep_link_note, numbers_revealed, read_control, show_chart, show_k_slider,
+                                show_link_to_view, show_ranking_editor, show_steps, shown)
 from components import prose
 from lessons import layout
 from lessons.take_home import show_take_home
@@ -30,10 +30,10 @@ def _gain_switch() -> str:
     if state.NDCG_GAIN not in st.session_state:
         reading = state.read_gain(st.query_params.get(state.PARAM_GAIN))
         st.session_state[state.NDCG_GAIN] = reading.value
-        if reading.note:
-            st.warning(reading.note, icon="🔗")
-    gain = st.segmented_control("Gain", metrics.GAINS, key=state.NDCG_GAIN, required=True,
-                                format_func=lambda g: f"{g} ({metrics.GAIN_FORMULAS[g]})")
+        keep_link_note(reading.note)
+    gain = read_control(st.segmented_control("Gain", metrics.GAINS, key=state.NDCG_GAIN, required=True,
+                                             format_func=lambda g: f"{g} ({metrics.GAIN_FORMULAS[g]})"),
+                        "exponential", metrics.GAINS)
     st.query_params[state.PARAM_GAIN] = gain
     return gain
 

@@ -8,6 +8,7 @@ import streamlit as st
 
 from components import quiz, quiz_ui, state
 from components import prose
+from components.widgets import keep_link_note
 
 NAME = "practice"
 
@@ -34,8 +35,7 @@ def render() -> None:
     st.markdown(prose.section(NAME, "Intro"))
     raw_seed = st.query_params.get(state.PARAM_SEED)
     reading = state.read_seed(raw_seed, default=quiz.DEFAULT_SEED)
-    if reading.note:
-        st.warning(reading.note, icon="🔗")
+    keep_link_note(reading.note)
 
     counts = quiz.progress(quiz_ui.solved())
     lesson_labels = [quiz_ui.lesson_title(lesson) for lesson in quiz.LESSONS]

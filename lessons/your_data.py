@@ -19,7 +19,7 @@ Data flow (one direction):
 Text from the files (ids, file names, the reader's messages, which quote
 lines) is never rendered as HTML or Markdown: it goes into dataframes,
 select boxes, ``st.code`` blocks, the editor (which sets ``textContent``) or
-Markdown code spans built by :func:`literal`.
+Markdown code spans built by :func:`components.formatting.literal`.
 """
 from __future__ import annotations
 
@@ -35,12 +35,12 @@ import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from components import charts, compare, metrics, state, tabular, trec, uploads
-from components.formatting import fmt
+from components.formatting import fmt, literal
 from components.measures import evaluate, parse_measure
 from components.settings import SESSION_UPLOAD
 from components.shared_cache import freeze
 from components.ranking_editor import EditorItem, describe_change, ranking_editor, set_editor_state
-from components.widgets import chart_scale, show_chart
+from components.widgets import chart_scale, read_control, show_chart
 from components import prose
 
 NAME = "your_data"
@@ -204,22 +204,6 @@ def current_files() -> tuple[dict | None, dict | None]:
 # Pure helpers
 # ----------------------------------------------------------------------------
 
-def literal(text: str) -> str:
-    """Markdown that shows ``text`` exactly as written: an inline code span (no Markdown, no HTML inside).
-
-    The fence is one backtick longer than the longest run of backticks in
-    the text, and padded with a space each side (CommonMark strips exactly
-    one).
-    """
-    text = " ".join(str(text).splitlines()) or " "
-    longest, run = 0, 0
-    for ch in text:
-        run = run + 1 if ch == "`" else 0
-        longest = max(longest, run)
-    fence = "`" * (longest + 1)
-    return f"{fence} {text} {fence}"
-
-
 def measure_names(families, k: int) -> tuple[str, ...]:
     """The canonical names of the chosen families at cutoff k (R@10, RR, RR@10, ...)."""
     return tuple(parse_measure(FAMILIES[f].replace("@k", f"@{k}")).name for f in families)
@@ -341,14 +325,16 @@ def _settings(judged: trec.JudgedRun, qrels: trec.Qrels) -> tuple[int, list[str]
     st.session_state.setdefault(state.YOUR_DATA_MEASURES, list(DEFAULT_FAMILIES))
     st.session_state.setdefault(state.YOUR_DATA_GAIN, "linear")
     left, middle = st.columns([1, 3], gap="medium")
-    k = int(left.number_input("The k your pipeline consumes", min_value=1, max_value=MAX_K, step=1,
-                              key=state.YOUR_DATA_K, help=prose.section(NAME, "K help")))
-    families = middle.multiselect("Measures", list(FAMILIES), key=state.YOUR_DATA_MEASURES,
-                                  format_func=lambda f: measure_names([f], k)[0],
-                                  help=prose.section(NAME, "Measures help"))
+    k = int(read_control(left.number_input("The k your pipeline consumes", min_value=1, max_value=MAX_K, step=1,
+                                           key=state.YOUR_DATA_K, help=prose.section(NAME, "K help")), DEFAULT_K))
+    families = read_control(middle.multiselect("Measures", list(FAMILIES), key=state.YOUR_DATA_MEASURES,
+                                               format_func=lambda f: measure_names([f], k)[0],
+                                               help=prose.section(NAME, "Measures help")), [])
     gain_column, note_column = st.columns([1.7, 2.3], gap="medium", vertical_alignment="bottom")
-    gain = gain_column.segmented_control("nDCG and DCG gain", GAIN_CHOICES, key=state.YOUR_DATA_GAIN,
-                                         required=True, format_func=lambda g: f"{g} ({metrics.GAIN_FORMULAS[g]})")
+    gain = read_control(gain_column.segmented_control("nDCG and DCG gain", GAIN_CHOICES, key=state.YOUR_DATA_GAIN,
+                                                      required=True,
+                                                      format_func=lambda g: f"{g} ({metrics.GAIN_FORMULAS[g]})"),
+                        GAIN_CHOICES[0], GAIN_CHOICES)
     try:
         trec.check_gain_fits(qrels, gain)
     except trec.TrecFormatError as err:
@@ -415,8 +401,10 @@ def _per_query(judged: trec.JudgedRun, values: dict[str, np.ndarray], families: 
         st.caption(prose.section(NAME, "Distribution intro"))
         if st.session_state.get(state.YOUR_DATA_SHOWN_MEASURE) not in families:
             st.session_state[state.YOUR_DATA_SHOWN_MEASURE] = families[0]
-        family = st.segmented_control("Measure", families, key=state.YOUR_DATA_SHOWN_MEASURE, required=True,
-                                      format_func=lambda f: shown_name(measure_names([f], k)[0], gain))
+        family = read_control(st.segmented_control("Measure", families, key=state.YOUR_DATA_SHOWN_MEASURE,
+                                                   required=True,
+                                                   format_func=lambda f: shown_name(measure_names([f], k)[0], gain)),
+                              families[0], families)
         shown = measure_names([family], k)[0]
         show_chart(charts.per_query_distribution, values[shown], metric=shown_name(shown, gain),
                    key="your_data.distribution")
@@ -495,8 +483,9 @@ def _query_view(judged: trec.JudgedRun, values: dict[str, np.ndarray], names: tu
     if st.session_state.get(state.YOUR_DATA_QUERY) not in judged.qids:
         st.session_state[state.YOUR_DATA_QUERY] = judged.qids[0]
     pick, _ = st.columns([2, 3], gap="large")
-    qid = pick.selectbox("Query", judged.qids, key=state.YOUR_DATA_QUERY,
-                         help="Type to search the query ids; a click on a row of the table opens it too.")
+    qid = read_control(pick.selectbox("Query", judged.qids, key=state.YOUR_DATA_QUERY,
+                                      help="Type to search the query ids; a click on a row of the table opens it too."),
+                       judged.qids[0], judged.qids)
     q = judged.qids.index(qid)
     items, order, tray, facts = query_pool(judged, q)
     key = editor_key(files, q)
@@ -577,8 +566,9 @@ def _compare_section(loaded: dict, judged: trec.JudgedRun, names: tuple[str, ...
         return
     if st.session_state.get(state.YOUR_DATA_COMPARE_MEASURE) not in names:
         st.session_state[state.YOUR_DATA_COMPARE_MEASURE] = names[0]
-    name = st.segmented_control("Measure to compare", names, key=state.YOUR_DATA_COMPARE_MEASURE, required=True,
-                                format_func=lambda n: shown_name(n, gain))
+    name = read_control(st.segmented_control("Measure to compare", names, key=state.YOUR_DATA_COMPARE_MEASURE,
+                                             required=True, format_func=lambda n: shown_name(n, gain)),
+                        names[0], names)
     c = result.measures[name]
     label = shown_name(name, gain)
     heading, values = compare.reading(c, label)

@@ -31,4 +31,4 @@ def test_projector_flag_from_the_url_is_read_and_a_bad_flag_is_noted():
     at.run()
     assert not at.exception
     assert at.toggle(key="projector").value is False
-    assert any("projector" in w.value and "banana" in w.value for w in at.sidebar.warning)
+    assert any("projector" in w.value and "banana" in w.value for w in at.warning)

@@ -15,7 +15,7 @@ import pytest
 
 from components import metrics, state, tabular, trec, uploads
 from components.evaluate import run_evaluation
-from components.formatting import fmt
+from components.formatting import fmt, literal
 from components.ranking_editor import EditorState
 from components import prose
 from lessons import your_data as page
@@ -338,7 +338,7 @@ def test_ids_and_file_names_with_html_or_markdown_show_literally():
     ("two\nlines", "` two lines `"),
 ])
 def test_literal_builds_a_code_span_that_no_backtick_can_close(text, expected):
-    assert page.literal(text) == expected
+    assert literal(text) == expected
 
 
 # --- the bundled samples -------------------------------------------------------------------------
@@ -356,3 +356,15 @@ def test_the_samples_are_what_the_generator_writes():
     ties = trec.read_run(SAMPLE_RUN)
     assert any(ties.score[i] == ties.score[i + 1] and ties.qidx[i] == ties.qidx[i + 1]
                for i in range(ties.score.size - 1))
+
+
+# --- a control that hands back nothing (a quick swap of files) --------------------------------------
+
+@pytest.mark.parametrize("key", [state.YOUR_DATA_GAIN, state.YOUR_DATA_SHOWN_MEASURE, state.YOUR_DATA_QUERY,
+                                 state.YOUR_DATA_K])
+def test_a_control_read_as_none_gives_its_default_not_a_traceback(key):
+    at = with_samples()
+    at.session_state[key] = None
+    at.run()
+    assert not at.exception
+    assert at.metric[0].label == "Queries evaluated" and len(list(at.metric)) > 4, "the page still shows its numbers"

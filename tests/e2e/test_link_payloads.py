@@ -1,0 +1,59 @@
+"""A link's values render nothing in the browser: no image, link, emphasis or math, and no request elsewhere.
+
+Every page is opened with every URL parameter the app reads holding a
+Markdown, HTML or KaTeX payload (tests/pages/test_link_payloads.py runs each
+kind through each parameter headless). Requests to any other host are
+recorded and refused.
+"""
+from __future__ import annotations
+
+from urllib.parse import urlencode, urlparse
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from lessons import registry
+from tests.pages.test_link_payloads import PARAMS, PAYLOADS
+
+pytestmark = pytest.mark.e2e
+MARKUP = "img, a, strong, em, b, .katex"
+
+
+def payload_query() -> str:
+    kinds = sorted(PAYLOADS)
+    return urlencode({name: PAYLOADS[kinds[i % len(kinds)]] for i, name in enumerate(PARAMS)})
+
+
+def test_payloads_in_every_url_parameter_render_as_text_and_fetch_nothing(page: Page, app_url):
+    own = urlparse(app_url).netloc
+    foreign: list[str] = []
+
+    def route(request_route):
+        url = request_route.request.url
+        if urlparse(url).netloc in (own, "") or url.startswith(("data:", "blob:")):
+            request_route.continue_()
+        else:
+            foreign.append(url)
+            request_route.abort()
+
+    page.context.route("**/*", route)
+    query = payload_query()
+    for spec in registry.PAGES:
+        page.goto(f"{app_url}/{'' if spec is registry.PAGES[0] else spec.url_path}?{query}")
+        alerts = page.get_by_test_id("stAlert").filter(has_text="The link's")
+        expect(alerts.first).to_be_visible()
+        assert alerts.locator(MARKUP).count() == 0, spec.module
+        shown = " ".join(alerts.all_inner_texts())
+        assert any(payload in shown for payload in PAYLOADS.values()), (spec.module, shown)  # as text
+    assert foreign == []
+
+
+def test_a_link_note_stays_until_dismissed(page: Page, app_url):
+    page.goto(app_url + "/recall?k=99")
+    note = page.get_by_test_id("stAlert").filter(has_text="is outside 1 to 20")
+    expect(note).to_be_visible()
+    page.get_by_role("slider", name="Cutoff k", exact=False).first.press("ArrowRight")  # a rerun: k 5 -> 6
+    expect(page.get_by_test_id("stMetricLabel").get_by_text("Recall@6", exact=True).first).to_be_visible()
+    expect(note).to_be_visible()
+    page.get_by_role("button", name="Dismiss", exact=True).click()
+    expect(note).to_have_count(0)
