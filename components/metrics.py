@@ -17,6 +17,11 @@ Conventions (the same as trec_eval's):
 - a query with no relevant judged document scores 0 on every measure;
 - k is a cutoff on rank positions; a list shorter than k is simply shorter.
 
+Grades lie between :data:`MIN_GRADE` and :data:`MAX_GRADE` (-1000 and
+1000; :func:`query_set` checks it): every gain, sum and ratio then stays
+finite (2^1000 − 1 is about 1e301), so every normalised measure lies in
+[0, 1].
+
 No Streamlit import here: this module is pure numpy.
 """
 from __future__ import annotations
@@ -29,6 +34,7 @@ import numpy as np
 Gain = Literal["exponential", "linear"]
 GAINS: tuple[Gain, ...] = ("exponential", "linear")
 GAIN_FORMULAS = {"exponential": "2^rel − 1", "linear": "rel"}
+MIN_GRADE, MAX_GRADE = -1000, 1000  # the grades the engine (and the readers) take; judgments use a handful of levels
 
 
 # ----------------------------------------------------------------------------
@@ -126,7 +132,8 @@ def query_set(n_queries: int, qidx, rank, grade, judged_qidx, judged_grade) -> Q
     """Check the arrays and build a :class:`QuerySet`.
 
     Raises ``ValueError`` when array lengths differ, a query index is out of
-    range, or a rank is below 1.
+    range, a rank is below 1, or a grade lies outside :data:`MIN_GRADE` to
+    :data:`MAX_GRADE`.
     """
     qidx, rank, grade = (_int_array(a, n) for a, n in ((qidx, "qidx"), (rank, "rank"), (grade, "grade")))
     judged_qidx = _int_array(judged_qidx, "judged_qidx")
@@ -143,6 +150,10 @@ def query_set(n_queries: int, qidx, rank, grade, judged_qidx, judged_grade) -> Q
             raise ValueError(f"{name} must lie between 0 and {n_queries - 1} (there are {n_queries} queries)")
     if rank.size and rank.min() < 1:
         raise ValueError("ranks start at 1 (the top position); got a rank below 1")
+    for arr, name in ((grade, "grade"), (judged_grade, "judged_grade")):
+        if arr.size and (arr.min() < MIN_GRADE or arr.max() > MAX_GRADE):
+            raise ValueError(f"{name} must lie between {MIN_GRADE} and {MAX_GRADE}, "
+                             f"got {int(arr.min() if arr.min() < MIN_GRADE else arr.max())}")
     return QuerySet(int(n_queries), qidx, rank, grade, judged_qidx, judged_grade)
 
 
@@ -229,8 +240,18 @@ def dcg(qs: QuerySet, k: int, gain: Gain = "exponential") -> np.ndarray:
 
 
 def ideal_ranks(judged_qidx: np.ndarray, judged_grade: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Order every query's judged grades best first; return (order, rank in the ideal list)."""
-    order = np.lexsort((-judged_grade, judged_qidx))
+    """Order every query's judged grades best first; return (order, rank in the ideal list).
+
+    Grades are sorted by ``~grade`` (−grade − 1) ascending, which is grade
+    descending for every int64: −grade would wrap around at −2^63.
+
+    Examples
+    --------
+    >>> order, rank = ideal_ranks(np.array([0, 0, 0]), np.array([-2**63, 1, 2**63 - 1]))
+    >>> order.tolist(), rank.tolist()
+    ([2, 1, 0], [1, 2, 3])
+    """
+    order = np.lexsort((~judged_grade, judged_qidx))
     sorted_q = judged_qidx[order]
     starts = np.flatnonzero(np.r_[True, sorted_q[1:] != sorted_q[:-1]]) if sorted_q.size else np.zeros(0, np.int64)
     group_start = np.repeat(starts, np.diff(np.r_[starts, sorted_q.size]))

@@ -72,3 +72,23 @@ def test_nothing_relevant_in_the_collection():
     counts = m.set_retrieval(10, 0, 3, 0)
     assert counts.recall == 0.0 and counts.precision == 0.0 and counts.accuracy == pytest.approx(0.7)
     assert np.isnan(m.set_retrieval(10, 5, 0, 0).precision)
+
+
+@pytest.mark.parametrize("grades, judged, message", [
+    ([1001], [1], "grade must lie between -1000 and 1000, got 1001"),
+    ([1], [-1001], "judged_grade must lie between -1000 and 1000, got -1001"),
+    ([1], [-(2**63)], "judged_grade must lie between -1000 and 1000, got -9223372036854775808"),
+])
+def test_grades_outside_the_engines_range(grades, judged, message):
+    with pytest.raises(ValueError, match=message):
+        m.from_rankings([grades], [judged])
+    m.from_rankings([[1000, -1000]], [[1000, -1000, 0]])  # the ends of the range are fine
+
+
+def test_the_ideal_order_does_not_wrap_around_for_any_int64():
+    # -(-2**63) wraps around to -2**63 itself: negated, the lowest grade sorted first and took the top of the ideal
+    grade = np.array([1, -(2**63)], dtype=np.int64)
+    qs = m.QuerySet(1, np.array([0]), np.array([1]), np.array([1]), np.array([0, 0]), grade)  # unchecked
+    assert m.ndcg(qs, 10, "linear")[0] == 1.0  # pytrec_eval: 1.0 (the negative grade has gain 0)
+    order, rank = m.ideal_ranks(np.zeros(4, dtype=np.int64), np.array([0, 2**63 - 1, -(2**63), 5]))
+    assert order.tolist() == [1, 3, 0, 2] and rank.tolist() == [1, 2, 3, 4]
