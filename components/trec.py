@@ -3,7 +3,8 @@
 The two files, whitespace-separated, one line per judgment or per result:
 
 - qrels: ``qid iter docid grade`` (``iter`` is ignored; ``grade`` is a whole
-  number, negative allowed: a grade <= 0 is non-relevant, with gain 0);
+  number from -1000 to 1000, negative allowed: a grade <= 0 is
+  non-relevant, with gain 0);
 - run: ``qid Q0 docid rank score tag`` (``Q0``, ``rank`` and ``tag`` are
   ignored; ``score`` is a finite number).
 
@@ -28,6 +29,30 @@ Semantics are trec_eval's (as pytrec_eval shows them):
 Every problem with a file raises :class:`TrecFormatError`, whose message
 names the file, the line, what was found there and what was expected.
 
+Limits (each a :class:`TrecFormatError` naming the line):
+
+- an id (qid or docid) is at most :data:`MAX_ID_BYTES` = 512 bytes of
+  UTF-8. Ids are kept padded to the longest of their column (see below), so
+  a long id costs its length on every row; 512 bytes holds every id scheme
+  in use: numbers, TREC's document names and URLs, and Wikipedia titles
+  (BEIR's DBpedia-entity, FEVER and others use them as docids; a title is
+  at most 255 bytes);
+- padded, the qid and docid columns (rows × the longest qid, plus rows ×
+  the longest docid, in whole 8-byte words) take at most 8 times the
+  file's size plus 64 MiB (:func:`_padded_bound`), so a few long ids among
+  many short lines cannot make the parsed file many times its size;
+- a grade lies between :data:`MIN_GRADE` and :data:`MAX_GRADE`, -1000 and
+  1000 (trec_eval reads grades as C ints; judgments use a handful of
+  levels, and the range keeps every gain and sum finite and every
+  normalised measure within [0, 1]);
+- exponential gain (2^rel − 1) takes grades up to
+  :data:`MAX_EXPONENTIAL_GRADE` = 60 (:func:`check_gain_fits`): 2^60 is
+  still an exact float, and sums of such gains stay finite and nearly exact;
+  linear gain takes every grade.
+
+A grade or score may be written with any number of characters: numbers are
+parsed in groups of similar length, none padded past twice its own length.
+
 Two readers give the same result (tests check every nasty case through both):
 
 - the precise reader splits the file into tokens with numpy over its bytes
@@ -44,8 +69,11 @@ Either way ids become fixed-width byte strings (``S`` arrays, padded with NUL
 bytes, which is why a NUL byte in a file is an error), one per row; query ids
 are numbered in order of first appearance. Duplicate pairs and the join with
 the qrels go through a 64-bit key per (query, docid), checked against the
-bytes wherever two keys meet. Memory is about (rows × longest id) bytes per
-id column plus 8 bytes per row for each number kept.
+bytes wherever two keys meet; the join widens neither file's docids to the
+other's width. Memory is about (rows × longest id) bytes per id column (at
+most 8 times the file's size plus 64 MiB, above) plus 8 bytes per row for
+each number kept. When memory runs out anyway, the reader raises
+``MemoryError`` with a message naming the file.
 
 No Streamlit import here: the "your data" page and the command-line
 evaluator (:mod:`components.evaluate`) share this reader.
@@ -53,6 +81,7 @@ evaluator (:mod:`components.evaluate`) share this reader.
 from __future__ import annotations
 
 import codecs
+import math
 import os
 from dataclasses import dataclass
 from functools import cached_property
@@ -62,13 +91,17 @@ from typing import BinaryIO, Literal, Union
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from components.metrics import QuerySet, query_set
+from components.metrics import MAX_GRADE, MIN_GRADE, QuerySet, query_set
 
 Source = Union[str, bytes, bytearray, memoryview, "os.PathLike[str]", BinaryIO]
 Reader = Literal["auto", "fast", "precise"]
 READERS: tuple[Reader, ...] = ("auto", "fast", "precise")
 
-MAX_EXPONENTIAL_GRADE = 1023  # 2**1024 overflows a float: exponential gain needs grades below it
+MAX_EXPONENTIAL_GRADE = 60  # 2**60 - 1 rounds to 2**60 (relative error 1e-18); sums of such gains stay finite
+MAX_ID_BYTES = 512  # the longest qid or docid, in bytes of UTF-8 (Wikipedia titles, used as docids, are <= 255)
+_PADDED_PER_BYTE = 8  # padded ids may take this many bytes per byte of the file (see _padded_bound) ...
+_PADDED_FLOOR = 64 << 20  # ... plus this many, so that a file of short lines may hold an id up to the limit
+_MIB = 1 << 20
 FAST_MIN_BYTES = 1 << 22  # reader="auto" tries the fast reader on files of 4 MiB (about 100,000 lines) or more
 _CHUNK_BYTES = 1 << 24  # the tokenizer works on about this many bytes at a time (bounds its masks)
 _FAST_CHUNK_BYTES = 1 << 25  # the fast reader hands pyarrow about this many bytes at a time (bounds its memory)
@@ -282,7 +315,7 @@ def read_qrels(source: Source, name: str | None = None, *, reader: Reader = "aut
     >>> read_qrels("1 0 doc7 2.5\\n", name="q.txt")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    components.trec.TrecFormatError: q.txt, line 1: found grade '2.5'; expected a whole number such as 0, 1, 2 or -2 ...
+    components.trec.TrecFormatError: q.txt, line 1: found grade '2.5'; expected a whole number from -1000 to 1000, ...
     """
     rows, name = _read_rows(source, name, QRELS_LAYOUT, reader)
     _check_unique_pairs(rows, name, "judged")
@@ -391,25 +424,29 @@ def load(qrels: Source, run: Source, complete: bool = False, gain: str | None = 
 def check_gain_fits(qrels: Qrels, gain: str) -> None:
     """Raise :class:`TrecFormatError` if a grade is too large for exponential gain.
 
-    Exponential gain is 2^rel − 1, which overflows a float for rel > 1023;
-    linear gain takes any grade.
+    Exponential gain is 2^rel − 1, which doubles with every grade: up to
+    :data:`MAX_EXPONENTIAL_GRADE` (60, a gain of about 1.2e18) gains and
+    their sums stay within a float's 16 significant digits of exact, well
+    inside its range; past 1023 they overflow to infinity. Linear gain takes
+    any grade the reader accepts.
 
     Examples
     --------
-    >>> qrels = read_qrels("1 0 a 2000\\n", name="big.txt")
+    >>> qrels = read_qrels("1 0 a 1\\n1 0 b 100\\n", name="big.txt")
     >>> check_gain_fits(qrels, "linear")
-    >>> check_gain_fits(qrels, "exponential")  # doctest: +ELLIPSIS
+    >>> check_gain_fits(qrels, "exponential")
     Traceback (most recent call last):
     ...
-    components.trec.TrecFormatError: big.txt, line 1: found grade 2000, too large for exponential gain ...
+    components.trec.TrecFormatError: big.txt, line 2: found grade 100, too large for exponential gain (2^100 − 1 is about 1.3e+30); expected grades up to 60 for exponential gain, or linear gain (rel), which takes every grade
     """
     if gain != "exponential" or qrels.grade.max() <= MAX_EXPONENTIAL_GRADE:
         return
     row = int(np.argmax(qrels.grade > MAX_EXPONENTIAL_GRADE))
+    grade = int(qrels.grade[row])
     raise TrecFormatError(
         qrels.name, int(qrels.line[row]),
-        f"grade {qrels.grade[row]}, too large for exponential gain (2^rel − 1 overflows)",
-        f"grades up to {MAX_EXPONENTIAL_GRADE} for exponential gain, or linear gain")
+        f"grade {grade}, too large for exponential gain (2^{grade} − 1 is about {2.0 ** grade:.2g})",
+        f"grades up to {MAX_EXPONENTIAL_GRADE} for exponential gain, or linear gain (rel), which takes every grade")
 
 
 # ----------------------------------------------------------------------------
@@ -478,19 +515,25 @@ class _Rows:
 
 
 def _read_rows(source: Source, name: str | None, layout: _Layout, reader: Reader) -> tuple[_Rows, str]:
-    """The data rows of a source, with the reader chosen (see :func:`read_qrels`); and the name for messages."""
+    """The data rows of a source, with the reader chosen (see :func:`read_qrels`); and the name for messages.
+
+    Running out of memory raises ``MemoryError`` with a message naming the file.
+    """
     if reader not in READERS:
         raise ValueError(f"reader must be one of {', '.join(map(repr, READERS))}, got {reader!r}")
     data, name = read_source(source, name, layout.kind)
-    data = _check_text(data, name)
-    if reader == "fast" or (reader == "auto" and len(data) >= FAST_MIN_BYTES):
-        try:
-            return _fast_rows(data, layout), name
-        except _Declined as declined:
-            if reader == "fast":
-                raise ValueError(f"{name}: the fast reader declines this file ({declined}); "
-                                 f"reader='auto' or 'precise' reads it") from None
-    return _precise_rows(data, name, layout), name
+    try:
+        data = _check_text(data, name)
+        if reader == "fast" or (reader == "auto" and len(data) >= FAST_MIN_BYTES):
+            try:
+                return _fast_rows(data, layout), name
+            except _Declined as declined:
+                if reader == "fast":
+                    raise ValueError(f"{name}: the fast reader declines this file ({declined}); "
+                                     f"reader='auto' or 'precise' reads it") from None
+        return _precise_rows(data, name, layout), name
+    except MemoryError:
+        raise MemoryError(f"{name}: not enough memory to read this file ({len(data):,} bytes)") from None
 
 
 # ----------------------------------------------------------------------------
@@ -500,6 +543,7 @@ def _read_rows(source: Source, name: str | None, layout: _Layout, reader: Reader
 def _precise_rows(data: bytes, name: str, layout: _Layout) -> _Rows:
     """Read any layout the module accepts; raise TrecFormatError, with the line, for anything else."""
     tokens = _Tokens.of(data, name, layout)
+    tokens.check_id_sizes(len(data))
     qids, qidx = _query_codes(tokens.strings(0))
     return _Rows(qids, qidx, tokens.strings(1), _numbers(tokens, 2, layout.value), tokens.line)
 
@@ -536,9 +580,43 @@ class _Tokens:
         """Kept column c as an array of byte strings (``S`` dtype, one per row)."""
         return _strings(self.buf, self.start[:, c], self.end[:, c])
 
+    def token(self, row: int, c: int) -> bytes:
+        """Kept column c of one row, as bytes."""
+        return self.buf[self.start[row, c]:self.end[row, c]].tobytes()
+
     def column_name(self, c: int) -> str:
         position = self.layout.keep[c]
         return f"column {position + 1} of: {' '.join(self.layout.columns)}"
+
+    def check_id_sizes(self, n_bytes: int) -> None:
+        """Raise TrecFormatError for an id over :data:`MAX_ID_BYTES`, or ids too large once padded.
+
+        The first too-long qid or docid, in file order, is named; else, when
+        the padded qid and docid columns would take more than
+        :func:`_padded_bound` of the file's ``n_bytes``, the longest id.
+        Nothing is padded before this check.
+        """
+        lengths = [self.end[:, c] - self.start[:, c] for c in (0, 1)]
+        longest = [int(length.max()) for length in lengths]
+        too_long = [(int(np.argmax(length > MAX_ID_BYTES)), c) for c, length in enumerate(lengths)
+                    if longest[c] > MAX_ID_BYTES]
+        if too_long:
+            row, c = min(too_long)
+            what = self.layout.columns[self.layout.keep[c]]
+            raise TrecFormatError(self.name, int(self.line[row]),
+                                  f"a {what} of {int(lengths[c][row]):,} bytes: {_show(self.token(row, c))}",
+                                  f"a {what} of at most {MAX_ID_BYTES} bytes of UTF-8")
+        size, bound = _padded_size(self.line.size, longest), _padded_bound(n_bytes)
+        if size > bound:
+            c = int(np.argmax(longest))
+            row = int(np.argmax(lengths[c] == longest[c]))
+            what = self.layout.columns[self.layout.keep[c]]
+            raise TrecFormatError(
+                self.name, int(self.line[row]),
+                f"a {what} of {longest[c]} bytes among {self.line.size:,} lines: with every id padded to the "
+                f"longest of its column, the ids would take {size / _MIB:,.1f} MiB",
+                f"ids that take at most {_PADDED_PER_BYTE} times the file's size plus {_PADDED_FLOOR // _MIB} MiB "
+                f"(here {bound / _MIB:,.1f} MiB) when padded: shorter ids, or fewer lines per file")
 
 
 def _chunks(data: bytes, size: int | None = None):
@@ -594,6 +672,25 @@ def _no_data(data: bytes, name: str, layout: _Layout) -> TrecFormatError:
                            f"at least one data line of {layout.describe()}")
 
 
+def _padded_size(rows: int, longest) -> int:
+    """The bytes of id columns of ``rows`` rows padded to their longest ids (``longest``, in bytes, one per column)."""
+    return rows * sum(_word_width(n) for n in longest)
+
+
+def _padded_bound(n_bytes: int) -> int:
+    """The most bytes a file of n_bytes may take as padded qid and docid columns (:func:`_padded_size`).
+
+    Real files take less than 8 times their size: an MS MARCO run, 16 bytes
+    of padded ids per 30-byte line (0.5 times); a run whose docids are
+    Wikipedia titles (up to 255 bytes, on lines of 40 to 50 bytes), 5 to 7
+    times; its qrels, with shorter lines, up to about 8 times, but qrels are
+    small, and the 64 MiB floor lets a file of short lines hold an id up to
+    :data:`MAX_ID_BYTES` (100,000 lines padded to 520 bytes: 50 MiB). A file
+    of 300 MB, the uploads' cap, may take 2.3 GiB.
+    """
+    return _PADDED_PER_BYTE * n_bytes + _PADDED_FLOOR
+
+
 def _strings(buf: np.ndarray, start: np.ndarray, end: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """The bytes buf[start:end] of every row as an ``S`` array (padded with NULs, which ids never hold).
 
@@ -601,14 +698,17 @@ def _strings(buf: np.ndarray, start: np.ndarray, end: np.ndarray, out: np.ndarra
     The width is the longest string's, rounded up to whole 8-byte words
     (:func:`_word_width`), so that the keys of :func:`_id_keys` are a view,
     not a copy; or ``out``'s, when the strings are written into ``out``.
+    Rows are copied about ``_CHUNK_BYTES`` at a time (numpy's gather makes a
+    copy first), so the copy adds little to the array's own size.
     """
     length = end - start
     width = _word_width(int(length.max())) if out is None else out.dtype.itemsize
     out = np.empty(start.size, dtype=f"S{width}") if out is None else out
     rows = out.view(np.uint8).reshape(start.size, width)
     n_early = int(np.searchsorted(start, buf.size - width, side="right"))  # windows that end within buf
-    if n_early:
-        rows[:n_early] = sliding_window_view(buf, width)[start[:n_early]]
+    step = max(_CHUNK_BYTES // width, 1)
+    for lo in range(0, n_early, step):
+        rows[lo:min(lo + step, n_early)] = sliding_window_view(buf, width)[start[lo:min(lo + step, n_early)]]
     if n_early < start.size:  # the last few: from a copy of buf's end, padded
         tail_start = max(buf.size - width, 0)
         tail = np.concatenate([buf[tail_start:], np.zeros(width, dtype=np.uint8)])
@@ -647,7 +747,11 @@ def _fast_rows(data: bytes, layout: _Layout) -> _Rows:
       (pyarrow's own error), or an empty column, which is what repeated
       separators, one at the start or end of a line, and blank lines give;
     - a query id starting with ``#`` (a comment line), a score that is not
-      finite, a grade the precise reader rejects.
+      finite, a grade the precise reader rejects;
+    - an id longer than :data:`MAX_ID_BYTES`, or ids that would take more
+      than :func:`_padded_bound` once padded (checked before each piece's ids
+      are padded, against the file's number of lines: every line of a file
+      it reads is a data row).
 
     Scores are parsed by pyarrow (correctly rounded, as Python's ``float``);
     grades by the precise reader's own parser, since pyarrow also reads
@@ -662,7 +766,7 @@ def _fast_rows(data: bytes, layout: _Layout) -> _Rows:
         raise _Declined("pyarrow is not installed") from None
     options = _csv_options(pa, pa_csv, _clean_separator(data), layout)
     whole = pa.py_buffer(data)
-    columns = _FastColumns(layout, capacity=len(data) // (2 * len(layout.columns)) + 1)  # >= 2 bytes a column
+    columns = _FastColumns(layout, n_rows=data.count(b"\n") + (not data.endswith(b"\n")), n_bytes=len(data))
     try:
         for lo, hi in _chunks(data, _FAST_CHUNK_BYTES):
             columns.add(pa_csv.read_csv(pa.BufferReader(whole.slice(lo, hi - lo)), **options))
@@ -674,27 +778,50 @@ def _fast_rows(data: bytes, layout: _Layout) -> _Rows:
 
 
 class _FastColumns:
-    """The kept columns of the fast reader, filled one piece (a pyarrow table) at a time."""
+    """The kept columns of the fast reader, filled one piece (a pyarrow table) at a time.
 
-    def __init__(self, layout: _Layout, capacity: int):
-        self.layout = layout
+    ``n_rows`` is the file's number of lines (every one a data row, or the
+    file is declined), ``n_bytes`` its size.
+    """
+
+    def __init__(self, layout: _Layout, n_rows: int, n_bytes: int):
+        self.layout, self.n_rows, self.n_bytes = layout, n_rows, n_bytes
+        self.longest = [0, 0]  # the longest qid and docid so far, in bytes
         self.qid_vocabs: list[np.ndarray] = []  # each block's distinct query ids
         self.n_vocab = 0  # their number so far
-        self.qid_codes, self.docids, self.values = _Column(capacity), _Column(capacity), _Column(capacity)
+        self.qid_codes, self.docids, self.values = _Column(n_rows), _Column(n_rows), _Column(n_rows)
 
     def add(self, table) -> None:
         """Take one piece's rows, or raise :class:`_Declined`."""
         qid, docid, value = self.layout.keep
         _check_filled(table, self.layout)
         for encoded in table.column(qid).chunks:  # dictionary-encoded by pyarrow, block by block
-            vocab = _arrow_strings(encoded.dictionary)  # the block's distinct query ids, in order of first appearance
+            vocab = self.ids(0, encoded.dictionary)  # the block's distinct query ids, in order of first appearance
             codes = self.qid_codes.reserve(len(encoded), np.int64)
             np.add(encoded.indices.to_numpy(), self.n_vocab, out=codes, dtype=np.int64)  # into all blocks' ids
             self.qid_vocabs.append(vocab)
             self.n_vocab += vocab.size
         for array in table.column(docid).chunks:
-            _arrow_strings(array, self.docids)
+            self.ids(1, array, self.docids)
         _fast_values(table.column(value), self.layout.value, self.values)
+
+    def ids(self, c: int, array, into: _Column | None = None) -> np.ndarray:
+        """Ids (c: 0 qids, 1 docids) of a pyarrow binary array as an ``S`` array; written into a column when given.
+
+        :class:`_Declined` for an id over :data:`MAX_ID_BYTES`, or when the
+        file's padded ids would pass :func:`_padded_bound` (before padding).
+        """
+        buf, start, end = _arrow_bytes(array)
+        if not start.size:
+            return np.zeros(0, dtype="S8")
+        longest = int(np.max(end - start))
+        if longest > MAX_ID_BYTES:
+            raise _Declined(f"an id longer than {MAX_ID_BYTES} bytes")
+        self.longest[c] = max(self.longest[c], longest)
+        if _padded_size(self.n_rows, self.longest) > _padded_bound(self.n_bytes):
+            raise _Declined("ids that would take too much memory once padded")
+        out = None if into is None else into.reserve(start.size, f"S{_word_width(longest)}")
+        return _strings(buf, start, end, out)
 
     def rows(self) -> _Rows:
         """The rows taken, as the precise reader gives them; :class:`_Declined` for a comment line or no row."""
@@ -709,7 +836,7 @@ class _FastColumns:
 
 
 class _Column:
-    """A column written piece by piece into one array allocated for the most rows the file can hold.
+    """A column written piece by piece into one array allocated for the file's number of lines.
 
     Only the rows written take memory (the pages beyond are never touched),
     and no piece outlives its chunk. Byte strings wider than those so far
@@ -808,9 +935,9 @@ def _check_filled(table, layout: _Layout) -> None:
 def _fast_values(column, what: str, values: _Column) -> None:
     """Write one piece's scores (parsed by pyarrow) or grades (the precise reader's parser); or :class:`_Declined`."""
     if what == "grade":
-        grades, bad = _parse_numbers(_arrow_strings(column.combine_chunks()), "grade")
+        grades, bad = _parse_column(*_arrow_bytes(column.combine_chunks()), "grade")
         if bad.any():
-            raise _Declined("a grade that is not a whole number")
+            raise _Declined("a grade the precise reader rejects")
         values.append(grades)
         return
     for array in column.chunks:
@@ -820,16 +947,12 @@ def _fast_values(column, what: str, values: _Column) -> None:
             raise _Declined("a score that is not a finite number")
 
 
-def _arrow_strings(array, into: _Column | None = None) -> np.ndarray:
-    """A pyarrow binary array as an ``S`` array; written into a column when one is given."""
+def _arrow_bytes(array) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(buf, start, end) of a pyarrow binary array: value i is buf[start[i]:end[i]]; :class:`_Declined` if one is empty."""
     if not len(array):
-        return np.zeros(0, dtype="S8")
+        return np.zeros(0, dtype=np.uint8), np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.int32)
     offsets = _offsets(array)
-    buf = np.frombuffer(array.buffers()[2], dtype=np.uint8)
-    if into is None:
-        return _strings(buf, offsets[:-1], offsets[1:])
-    out = into.reserve(len(array), f"S{_word_width(int(np.max(offsets[1:] - offsets[:-1])))}")
-    return _strings(buf, offsets[:-1], offsets[1:], out)
+    return np.frombuffer(array.buffers()[2], dtype=np.uint8), offsets[:-1], offsets[1:]
 
 
 def _offsets(array) -> np.ndarray:
@@ -872,12 +995,20 @@ def _factorize(texts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _id_keys(texts: np.ndarray) -> np.ndarray:
     """A 64-bit key per byte string: its bytes when they fit in 8 (exact), else a hash of its 8-byte words.
 
-    Equal strings of one array get equal keys; so do equal strings of two
-    arrays of the same width (see :func:`_widened`).
+    The words are combined last first (the sum of word j times the
+    multiplier to the power j), so the NUL words that pad a string to its
+    array's width add nothing: equal strings get equal keys in arrays of any
+    widths, and no array is widened to compare keys with another.
+
+    Examples
+    --------
+    >>> bool(_id_keys(np.array([b"a-long-document-id"], dtype="S24"))[0]
+    ...      == _id_keys(np.array([b"a-long-document-id"], dtype="S512"))[0])
+    True
     """
     words = _words(texts)
-    key = words[:, 0]
-    for j in range(1, words.shape[1]):  # wraps around modulo 2**64 on purpose
+    key = words[:, -1]
+    for j in range(words.shape[1] - 2, -1, -1):  # wraps around modulo 2**64 on purpose
         key = key * _KEY_MULTIPLIER + words[:, j]
     return key
 
@@ -887,11 +1018,6 @@ def _pair_keys(qidx: np.ndarray, docids: np.ndarray) -> np.ndarray:
     keys = _id_keys(docids) * _KEY_MULTIPLIER
     keys += np.ascontiguousarray(qidx, dtype=np.int64).view(np.uint64)  # indices are >= 0: the same as uint64
     return keys
-
-
-def _widened(texts: np.ndarray, width: int) -> np.ndarray:
-    """texts as an ``S`` array at least width bytes wide (NUL-padded; the strings are unchanged)."""
-    return texts if texts.dtype.itemsize >= width else texts.astype(f"S{width}")
 
 
 def _number(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -932,58 +1058,80 @@ def _query_codes(texts: np.ndarray) -> tuple[tuple[str, ...], np.ndarray]:
 
 
 _NUMBER = {
-    "grade": (np.int64, int, "a whole number such as 0, 1, 2 or -2"),
+    "grade": (np.int64, int, f"a whole number from {MIN_GRADE} to {MAX_GRADE}, such as 0, 1, 2 or -2"),
     "score": (np.float64, float, "a finite number such as 12.5, -3 or 1e-3"),
 }
 
 
 def _numbers(tokens: _Tokens, c: int, what: str) -> np.ndarray:
-    """Kept column c parsed as grades (whole numbers) or scores (finite numbers); TrecFormatError if one is not."""
-    _, parse, expected = _NUMBER[what]
-    texts = tokens.strings(c)
-    values, bad = _parse_numbers(texts, what)
+    """Kept column c parsed as grades (whole numbers in range) or scores (finite numbers); TrecFormatError if one is not."""
+    values, bad = _parse_column(tokens.buf, tokens.start[:, c], tokens.end[:, c], what)
     if not bad.any():
         return values
     row = int(np.argmax(bad))
-    raise TrecFormatError(tokens.name, int(tokens.line[row]), f"{what} {_show(texts[row])}{_why(texts[row], parse)}",
-                          f"{expected} ({tokens.column_name(c)})")
+    text = tokens.token(row, c)
+    raise TrecFormatError(tokens.name, int(tokens.line[row]), f"{what} {_show(text)}{_why(text, what)}",
+                          f"{_NUMBER[what][2]} ({tokens.column_name(c)})")
+
+
+def _parse_column(buf: np.ndarray, start: np.ndarray, end: np.ndarray, what: str) -> tuple[np.ndarray, np.ndarray]:
+    """The tokens buf[start:end] parsed as grades or scores: (values, bad), as :func:`_parse_numbers`.
+
+    Tokens are parsed in groups by length, each padded to its group's width
+    (8, 16, 32, ... bytes: under twice its tokens' own length), so that one
+    long number among many short ones does not pad every row to its length.
+    ``start`` must be non-decreasing.
+    """
+    group = np.maximum(np.frexp(end - start - 1)[1], 3)  # 2**group bytes hold the token: ceil(log2(length))
+    groups = np.flatnonzero(np.bincount(group))
+    values, bad = np.zeros(start.size, dtype=_NUMBER[what][0]), np.zeros(start.size, dtype=bool)
+    for g in groups:
+        rows = slice(None) if groups.size == 1 else np.flatnonzero(group == g)
+        parsed, bad[rows] = _parse_numbers(_strings(buf, start[rows], end[rows]), what)
+        if parsed is not None:
+            values[rows] = parsed
+    return values, bad
 
 
 def _parse_numbers(texts: np.ndarray, what: str) -> tuple[np.ndarray | None, np.ndarray]:
     """Byte strings parsed as grades or scores: (values, bad), bad marking each text that is not one.
 
-    ``values`` is None when a text cannot be parsed at all.
+    A grade must be a whole number from :data:`MIN_GRADE` to
+    :data:`MAX_GRADE`, a score a finite number. ``values`` is None when a text
+    cannot be parsed at all.
     """
     dtype, parse, _ = _NUMBER[what]
     try:
         with np.errstate(over="ignore"):  # a score beyond float range becomes inf, and is bad
             values = texts.astype(dtype)  # numpy parses each value as Python's int() or float() does
-        bad = ~np.isfinite(values) if what == "score" else np.zeros(values.size, dtype=bool)
+        bad = ~np.isfinite(values) if what == "score" else (values < MIN_GRADE) | (values > MAX_GRADE)
     except (ValueError, OverflowError):
-        values, bad = None, np.array([_value(t, parse) is None for t in texts.tolist()])
+        values, bad = None, np.array([_value(t, what) is None for t in texts.tolist()])
     if np.any(texts.view(np.uint8) == ord("_")):  # Python's int() and float() allow 1_000
         bad |= (texts.view(np.uint8).reshape(texts.size, -1) == ord("_")).any(axis=1)
     return values, bad
 
 
-def _value(text: bytes, parse):
-    """text parsed as a number within int64 or float range, or None."""
+def _value(text: bytes, what: str):
+    """text parsed as a grade (a whole number in range) or a score (a finite number), or None."""
     try:
-        value = parse(text)
+        value = _NUMBER[what][1](text)
     except (ValueError, OverflowError):
         return None
-    return value if parse is float or -(2**63) <= value < 2**63 else None
+    return value if (math.isfinite(value) if what == "score" else MIN_GRADE <= value <= MAX_GRADE) else None
 
 
-def _why(text: bytes, parse) -> str:
+def _why(text: bytes, what: str) -> str:
     """Why a number that Python can read was still rejected ("" when it cannot be read)."""
     if b"_" in text:
         return ""
     try:
-        parse(text)
+        value = _NUMBER[what][1](text)
     except ValueError:
         return ""
-    return ", which is not a finite number" if parse is float else ", which is too large"
+    if what == "score":
+        return ", which is not a finite number"
+    return ", which is too large" if value > MAX_GRADE else ", which is too small"
 
 
 def _check_unique_pairs(rows: _Rows, name: str, verb: str) -> None:
@@ -1148,20 +1296,21 @@ def _judged_grades(qrels: Qrels, q: np.ndarray, docids: np.ndarray) -> np.ndarra
     among the judgments' keys (:func:`_maybe_among`) are looked up in the
     sorted keys and compared by their bytes, so a key that collides never
     borrows a grade. When two judgments share a key, the pairs are matched
-    exactly instead (:func:`_judged_grades_exactly`).
+    exactly instead (:func:`_judged_grades_exactly`). Neither side's docids
+    are widened to the other's width (keys do not depend on it), so the
+    join takes no more memory than the two files' own arrays and a few
+    numbers per row.
     """
-    width = max(qrels.docids.dtype.itemsize, docids.dtype.itemsize)  # equal keys need equal widths beyond 8 bytes
-    judged_docids = _widened(qrels.docids, width)
-    judged_keys = _pair_keys(qrels.qidx, judged_docids)
+    judged_keys = _pair_keys(qrels.qidx, qrels.docids)
     order = np.argsort(judged_keys)
     sorted_keys = judged_keys[order]
     if np.any(sorted_keys[1:] == sorted_keys[:-1]):
         return _judged_grades_exactly(qrels, q, docids)
-    keys = _pair_keys(q, _widened(docids, width))
+    keys = _pair_keys(q, docids)
     rows = np.flatnonzero(_maybe_among(keys, sorted_keys))
     pos = np.minimum(np.searchsorted(sorted_keys, keys[rows]), sorted_keys.size - 1)
     match = order[pos]
-    same = (sorted_keys[pos] == keys[rows]) & (qrels.qidx[match] == q[rows]) & (judged_docids[match] == docids[rows])
+    same = (sorted_keys[pos] == keys[rows]) & (qrels.qidx[match] == q[rows]) & (qrels.docids[match] == docids[rows])
     grade = np.zeros(q.size, dtype=np.int64)
     grade[rows[same]] = qrels.grade[match[same]]
     return grade
@@ -1189,15 +1338,40 @@ def _maybe_among(keys: np.ndarray, members: np.ndarray) -> np.ndarray:
 
 
 def _judged_grades_exactly(qrels: Qrels, q: np.ndarray, docids: np.ndarray) -> np.ndarray:
-    """As :func:`_judged_grades`, with the docids numbered by their bytes (slower; no key is shared)."""
-    _, codes = _factorize(np.concatenate([qrels.docids, docids]))
+    """As :func:`_judged_grades`, with the docids numbered by their bytes (slower; no key is shared).
+
+    Only docids that fit the narrower side's width can be on both sides, so
+    both are cut to it (the other rows are judged for no returned row):
+    nothing is widened.
+    """
+    width = min(qrels.docids.dtype.itemsize, docids.dtype.itemsize)
+    judged, returned = _fitting(qrels.docids, width), _fitting(docids, width)
+    grade = np.zeros(q.size, dtype=np.int64)
+    if not judged.size or not returned.size:
+        return grade
+    _, codes = _factorize(np.concatenate([qrels.docids[judged].astype(f"S{width}"),
+                                          docids[returned].astype(f"S{width}")]))
     n_docs = int(codes.max()) + 1
-    judged_key = qrels.qidx * n_docs + codes[:qrels.qidx.size]
-    key = q * n_docs + codes[qrels.qidx.size:]
+    judged_key = qrels.qidx[judged] * n_docs + codes[:judged.size]
+    key = q[returned] * n_docs + codes[judged.size:]
     order = np.argsort(judged_key)
     sorted_key = judged_key[order]
     pos = np.minimum(np.searchsorted(sorted_key, key), sorted_key.size - 1)
-    return np.where(sorted_key[pos] == key, qrels.grade[order][pos], 0)
+    grade[returned] = np.where(sorted_key[pos] == key, qrels.grade[judged][order][pos], 0)
+    return grade
+
+
+def _fitting(texts: np.ndarray, width: int) -> np.ndarray:
+    """The rows of an ``S`` array whose strings are at most width bytes long.
+
+    Examples
+    --------
+    >>> _fitting(np.array([b"a", b"a-long-document-id", b"b"]), 8).tolist()
+    [0, 2]
+    """
+    if texts.dtype.itemsize <= width:
+        return np.arange(texts.size)
+    return np.flatnonzero(np.ascontiguousarray(texts).view(np.uint8).reshape(texts.size, -1)[:, width] == 0)
 
 
 def _no_common_query(qrels: Qrels, run: Run) -> TrecFormatError:

@@ -191,8 +191,16 @@ BAD_FILES = [
     ("a NUL byte", OK_QRELS, b"1 Q0 a 1 2.5 r\n1 Q0 b\x00 2 1 r\n", [], "run", 2, ["a NUL byte", "UTF-8 text"]),
     ("no common query", "1 0 a 1\n", "q1 Q0 a 1 1 r\n", [], "run", 1,
      ["no query that is also in", "'q1'", "expected query ids as the qrels writes them: '1'"]),
-    ("grade too large for exponential gain", "1 0 a 1\n1 0 b 2000\n", OK_RUN, ["--gain", "exponential"], "qrels", 2,
-     ["grade 2000, too large for exponential gain", "linear gain"]),
+    ("grade too large for exponential gain", "1 0 a 1\n1 0 b 100\n", OK_RUN, ["--gain", "exponential"], "qrels", 2,
+     ["grade 100, too large for exponential gain", "up to 60", "linear gain"]),
+    ("grades whose exponential gains overflow", "1 0 a 1023\n1 0 b 1023\n1 0 c 1023\n", OK_RUN,
+     ["--gain", "exponential", "--json"], "qrels", 1, ["grade '1023', which is too large", "from -1000 to 1000"]),
+    ("the lowest int64 grade", "1 0 a 1\n1 0 b -9223372036854775808\n", OK_RUN, [], "qrels", 2,
+     ["grade '-9223372036854775808', which is too small", "from -1000 to 1000"]),
+    ("a docid over 512 bytes", OK_QRELS, "1 Q0 a 1 2.5 r\n1 Q0 " + "d" * 513 + " 2 1 r\n", [], "run", 2,
+     ["found a docid of 513 bytes: 'ddd", "expected a docid of at most 512 bytes of UTF-8"]),
+    ("a qid over 512 bytes", "1 0 a 1\n" + "\u00e9" * 257 + " 0 a 1\n", OK_RUN, [], "qrels", 2,
+     ["found a qid of 514 bytes", "at most 512 bytes"]),  # 257 characters of 2 bytes each
 ]
 AS_SUBPROCESS = {"qrels: 3 columns", "run in UTF-16", "no common query"}
 

@@ -101,3 +101,43 @@ def test_the_core_equals_the_per_ranking_wrappers(queries, k, gain):
         n_rel = sum(1 for g in judged if g >= 1)
         assert m.recall(qs, k)[q] == m.recall_at_k(grades, k, n_relevant=n_rel)
         assert m.ndcg(qs, k, gain)[q] == m.ndcg_at_k(grades, k, judged, gain)
+
+
+# --- every normalised measure lies in [0, 1], for any file the reader accepts --------------------
+
+GRADE_EXTREMES = [m.MIN_GRADE, m.MIN_GRADE - 1, m.MAX_GRADE, m.MAX_GRADE + 1, 60, 61, 1023, -(2**63), 2**63 - 1, 0, 1]
+ANY_GRADE = st.one_of(st.sampled_from(GRADE_EXTREMES), st.integers(m.MIN_GRADE, m.MAX_GRADE),
+                      st.integers(-(2**63), 2**63 - 1))
+ANY_SCORE = st.one_of(st.sampled_from(["1e308", "-1e308", "5e-324", "0", "-0", "1", "1.0"]),
+                      st.floats(allow_nan=False, allow_infinity=False).map(repr))
+ID = st.text(st.sampled_from("ab7_-\u00e9\u4e2d"), min_size=1, max_size=4)
+
+
+@st.composite
+def accepted_or_not_files(draw):
+    """(qrels text, run text): judgments with grades in and out of the accepted range, results with any scores.
+
+    The run returns some of the judged documents (and others), in any order.
+    """
+    qids = draw(st.lists(ID, min_size=1, max_size=3, unique=True))
+    judged = draw(st.lists(st.tuples(st.sampled_from(qids), ID), min_size=1, max_size=12, unique=True))
+    found = draw(st.lists(st.sampled_from(judged), min_size=1, max_size=12, unique=True))
+    others = draw(st.lists(st.tuples(st.sampled_from(qids), ID), max_size=5))
+    returned = list(dict.fromkeys(found + others))
+    qrels = "".join(f"{q} 0 {d} {draw(ANY_GRADE)}\n" for q, d in judged)
+    run = "".join(f"{q} Q0 {d} 0 {draw(ANY_SCORE)} r\n" for q, d in returned)
+    return qrels, run
+
+
+@given(accepted_or_not_files(), k_st, gain_st)
+def test_normalised_measures_lie_in_0_1_for_any_file_the_reader_accepts(files, k, gain):
+    from components import trec
+    from components.measures import evaluate
+
+    try:
+        judged = trec.load(*files, gain=gain)
+    except trec.TrecFormatError:
+        return  # refused, with a message: nothing to score
+    names = [f"{family}@{k}" for family in ("R", "P", "Success", "RR", "nDCG")] + ["RR"]
+    for name, values in evaluate(judged.queries, names, gain).items():
+        assert np.all((values >= 0) & (values <= 1)), (name, values)

@@ -145,7 +145,7 @@ QRELS_ERRORS = [
     ("qid,docid,grade\n#1,a,1\n", 2, "qid '#1'", "does not start with '#'"),
     ('qid,docid,grade\n1,"a,1\n', 2, "a quote that is not closed", 'closed on its own line'),
     ("qid,docid,grade\n\n", 2, "only a header (end of file)", "data lines after the header"),
-    ("qid,docid,grade\n1,a,2.5\n", 2, "grade '2.5'", "whole number such as 0, 1, 2 or -2 "
+    ("qid,docid,grade\n1,a,2.5\n", 2, "grade '2.5'", "whole number from -1000 to 1000, such as 0, 1, 2 or -2 "
                                                     "(column 3 of the header 'qid,docid,grade')"),
     ("docid,grade,qid\na,high,1\n", 2, "grade 'high'", "(column 2 of the header 'docid,grade,qid')"),
     ("qid,docid,grade\n1,a,1\n\n1,a,0\n", 4, "document 'a' judged again for query '1' (first on line 2)",
@@ -218,10 +218,10 @@ def test_a_run_with_no_query_in_common_says_so():
 
 def test_exponential_gain_checks_the_grades():
     with pytest.raises(trec.TrecFormatError, match="too large for exponential gain") as caught:
-        tabular.load("qid,docid,grade\nq1,a,2000\n", "qid,docid,score\nq1,a,1\n", gain="exponential",
+        tabular.load("qid,docid,grade\nq1,a,100\n", "qid,docid,score\nq1,a,1\n", gain="exponential",
                      qrels_name="big.csv")
     assert (caught.value.file, caught.value.line) == ("big.csv", 2)
-    assert tabular.load("qid,docid,grade\nq1,a,2000\n", "qid,docid,score\nq1,a,1\n", gain="linear").qids == ("q1",)
+    assert tabular.load("qid,docid,grade\nq1,a,100\n", "qid,docid,score\nq1,a,1\n", gain="linear").qids == ("q1",)
 
 
 def test_errors_pickle_with_their_parts():

@@ -311,3 +311,35 @@ def test_distinct_pairs_get_distinct_keys():
     short = np.char.encode(numbers.astype(str))
     for docids in (short, np.char.add(b"clueweb09-en0000-", short)):  # one 8-byte word; three
         assert np.unique(trec._pair_keys(qidx, docids)).size == n_pairs
+
+
+# --- the limits on ids: declined before padding, worded by the precise reader ----------------------
+
+def test_ids_up_to_the_limit_read_alike_through_both_readers():
+    longest = "L" * trec.MAX_ID_BYTES
+    qrels = f"{longest} 0 a 1\n1 0 {longest} 2\n1 0 b 1\n"
+    run = f"1 Q0 b 1 3 r\n1 Q0 {longest} 2 2 r\n{longest} Q0 a 1 1 r\n"
+    for piece in (1, 1 << 25):  # a line a piece, or one piece (pyarrow's blocks of 4 MiB hold these lines)
+        with mock.patch.object(trec, "_FAST_CHUNK_BYTES", piece):
+            assert_both_readers_agree(qrels, run)
+
+
+@pytest.mark.parametrize("case", ["one long docid among short lines", "too much once padded"])
+@pytest.mark.parametrize("piece", [1 << 12, 1 << 25])  # the long id in a late piece, or in the only one
+def test_the_fast_reader_declines_ids_over_the_limits_before_padding_them(case, piece):
+    from tests.unit.test_trec_reader import AMPLIFICATION_RUN, traced_peak
+
+    read, text = {
+        "one long docid among short lines": (trec.read_run, AMPLIFICATION_RUN),
+        "too much once padded": (trec.read_qrels,
+                                 "".join(f"{i % 100} 0 d{i} 1\n" for i in range(200_000)) + "7 0 " + "L" * 512 + " 1\n"),
+    }[case]
+    data = text.encode()
+    with mock.patch.object(trec, "_FAST_CHUNK_BYTES", piece):
+        declined, peak = traced_peak(lambda: read(data, reader="fast"))
+        with mock.patch.object(trec, "FAST_MIN_BYTES", 0):
+            auto = outcome(read, data, "auto")
+    assert isinstance(declined, ValueError) and "the fast reader declines this file" in str(declined)
+    assert peak < 64 * 2**20  # what the padded ids would take: 954 MiB and 99 MiB
+    assert auto == outcome(read, data, "precise")
+    assert auto.startswith(f"{read.__name__[5:]}, line ")

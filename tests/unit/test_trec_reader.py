@@ -7,6 +7,7 @@ TrecFormatError, nothing else.
 """
 import io
 import pickle
+import tracemalloc
 from unittest import mock
 
 import numpy as np
@@ -151,11 +152,14 @@ def test_no_common_query_shows_both_id_formats():
     assert "'q1'" in caught.value.found and "'1', '2'" in caught.value.expected
 
 
-def test_exponential_gain_needs_grades_that_fit_a_float():
-    trec.load("1 0 a 1023\n", "1 Q0 a 1 1 r\n", gain="exponential")  # 2^1023 − 1 is finite
-    trec.load("1 0 a 5000\n", "1 Q0 a 1 1 r\n", gain="linear")
-    with pytest.raises(TrecFormatError, match="line 2: found grade 1024, too large for exponential gain"):
-        trec.load("1 0 a 1\n1 0 b 1024\n", "1 Q0 a 1 1 r\n", gain="exponential")
+def test_exponential_gain_takes_grades_up_to_60():
+    trec.load("1 0 a 60\n", "1 Q0 a 1 1 r\n", gain="exponential")  # 2^60 − 1: about 1.2e18
+    trec.load("1 0 a 1000\n", "1 Q0 a 1 1 r\n", gain="linear")
+    with pytest.raises(TrecFormatError) as caught:
+        trec.load("1 0 a 1\n1 0 b 61\n", "1 Q0 a 1 1 r\n", gain="exponential", qrels_name="q.txt")
+    assert str(caught.value) == ("q.txt, line 2: found grade 61, too large for exponential gain (2^61 − 1 is about "
+                                 "2.3e+18); expected grades up to 60 for exponential gain, or linear gain (rel), "
+                                 "which takes every grade")
 
 
 # --- the vectorised tokenizer against a plain reading ------------------------------------
@@ -203,7 +207,7 @@ def as_float32(text: str) -> float:
         return float(np.float32(float(text)))
 
 
-@given(trec_text(st.integers(-(2**63), 2**63 - 1).map(str), 4), CHUNK_SIZES)
+@given(trec_text(st.integers(trec.MIN_GRADE, trec.MAX_GRADE).map(str), 4), CHUNK_SIZES)
 def test_qrels_tokenizing_matches_a_plain_reading(text, chunk):
     with mock.patch.object(trec, "_CHUNK_BYTES", chunk):
         qrels = trec.read_qrels(text)
@@ -278,3 +282,117 @@ def test_a_byte_that_is_not_utf8_is_found_wherever_the_pieces_end(chunk):
         trec.read_qrels(data, name="q.txt")
     # "2 0 caf" is 7 bytes: the Latin-1 é is the 8th
     assert str(caught.value).startswith("q.txt, line 4: found byte 0xe9, which is not UTF-8 text (byte 8 of the line)")
+
+
+# --- limits: id length, padded size, grades ---------------------------------------------------
+
+def traced_peak(call):
+    """(what call() returned or raised, the peak of memory traced meanwhile, in bytes: numpy's arrays count)."""
+    tracemalloc.start()
+    try:
+        try:
+            result = call()
+        except Exception as err:  # noqa: BLE001 (the caller checks what it is)
+            result = err
+        return result, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def short_run(n_lines: int) -> str:
+    """A run of n_lines short results (10 queries of n_lines / 10), in rank order."""
+    return "".join(f"q{i % 10} Q0 d{i} {i // 10 + 1} {-i} r\n" for i in range(n_lines))
+
+
+AMPLIFICATION_RUN = short_run(100_000) + "q0 Q0 " + "L" * 10_000 + " 999 -1e9 r\n"  # ~2 MB: would pad to 1 GB
+
+
+@pytest.mark.parametrize("reader", ["precise", "auto"])  # auto: the fast reader first, which declines
+def test_one_id_over_the_limit_among_many_short_lines_is_refused_before_any_padding(reader):
+    with mock.patch.object(trec, "FAST_MIN_BYTES", 0):
+        err, peak = traced_peak(lambda: trec.read_run(AMPLIFICATION_RUN.encode(), name="run.txt", reader=reader))
+    assert isinstance(err, TrecFormatError)
+    assert str(err) == (f"run.txt, line 100001: found a docid of 10,000 bytes: '{'L' * 60}…'; "
+                        "expected a docid of at most 512 bytes of UTF-8")
+    assert peak < 64 * 2**20  # padded, the docids alone would take 100,001 × 10,000 bytes (954 MiB)
+
+
+def test_the_first_id_over_the_limit_is_named_qid_or_docid():
+    text = "1 0 a 1\n" + "q" * 513 + " 0 b 1\n1 0 " + "d" * 600 + " 1\n"
+    with pytest.raises(TrecFormatError) as caught:
+        trec.read_qrels(text, name="q.txt")
+    assert (caught.value.line, caught.value.found[:18]) == (2, "a qid of 513 bytes")
+    qrels = trec.read_qrels("q" * 512 + " 0 " + "d" * 512 + " 1\n")  # at the limit: fine
+    assert qrels.docids.dtype.itemsize == 512 and len(qrels.qids[0]) == 512
+
+
+def test_ids_up_to_the_limit_among_many_short_lines_stay_within_the_bound():
+    from components.shared_cache import nbytes
+
+    text = short_run(100_000) + "q0 Q0 " + "L" * trec.MAX_ID_BYTES + " 999 -1e9 r\n"
+    run = trec.read_run(text)
+    assert run.docids.dtype.itemsize == 512
+    assert nbytes(run) <= 8 * len(text) + 64 * 2**20  # about 56 MB for a 2 MB file: within 8 × 2 MB + 64 MiB
+
+
+def test_ids_that_would_take_too_much_memory_padded_are_refused():
+    # 200,000 lines of 12 to 17 bytes and one docid of 512 bytes: padded, 200,001 × (8 + 512) bytes, about 99 MiB,
+    # more than 8 × the file's 3 MB + 64 MiB (about 88 MiB)
+    text = "".join(f"{i % 100} 0 d{i} 1\n" for i in range(200_000)) + "7 0 " + "L" * 512 + " 1\n"
+    assert 200_001 * 520 > 8 * len(text) + 64 * 2**20
+    err, peak = traced_peak(lambda: trec.read_qrels(text.encode(), name="q.txt"))
+    assert isinstance(err, TrecFormatError)
+    assert peak < 64 * 2**20  # refused before the 99 MiB are allocated
+    assert (err.file, err.line) == ("q.txt", 200_001)
+    assert err.found == ("a docid of 512 bytes among 200,001 lines: with every id padded to the longest of its "
+                         f"column, the ids would take {200_001 * 520 / 2**20:,.1f} MiB")
+    assert err.expected == ("ids that take at most 8 times the file's size plus 64 MiB "
+                            f"(here {(8 * len(text) + 64 * 2**20) / 2**20:,.1f} MiB) when padded: shorter ids, "
+                            "or fewer lines per file")
+
+
+def test_the_join_widens_neither_side():
+    qrels = trec.read_qrels("q0 0 d0 1\nq0 0 " + "L" * 512 + " 2\n")
+    run = trec.read_run(short_run(200_000))
+    judged, peak = traced_peak(lambda: trec.judge(qrels, run))
+    assert judged.ranking(0)[0] == ("d0", 0.0, 1)
+    assert peak < 10 * 2**20  # the run's docids widened to 512 bytes would take 98 MiB
+
+
+def test_colliding_keys_match_docids_of_other_widths_exactly():
+    long_ids = ["a-long-document-id-0001", "a-long-document-id-0002"]
+    qrels = trec.read_qrels(f"q 0 a 3\nq 0 {long_ids[0]} 2\nq 0 {'x' * 40} 1\n")
+    for run_text in ("q Q0 a 1 9 r\nq Q0 b 2 8 r\n",  # narrower than the qrels' docids
+                     f"q Q0 {long_ids[1]} 1 9 r\nq Q0 {long_ids[0]} 2 8 r\nq Q0 a 3 7 r\n",
+                     f"q Q0 {'y' * 100} 1 9 r\nq Q0 a 2 8 r\n"):  # wider
+        run = trec.read_run(run_text)
+        expected = trec.judge(qrels, run).queries.grade.tolist()
+        with mock.patch.object(trec, "_pair_keys", lambda qidx, docids: np.zeros(qidx.size, dtype=np.uint64)):
+            assert trec.judge(qrels, run).queries.grade.tolist() == expected
+    assert expected == [0, 3]
+
+
+@pytest.mark.parametrize("grade, why", [("1001", "too large"), ("-1001", "too small"),
+                                        ("-9223372036854775808", "too small"), ("9223372036854775807", "too large"),
+                                        ("99999999999999999999", "too large")])
+def test_grades_outside_minus_1000_to_1000_are_refused(grade, why):
+    with pytest.raises(TrecFormatError) as caught:
+        trec.read_qrels(f"1 0 a 1\n1 0 b {grade}\n", name="q.txt")
+    assert str(caught.value) == (f"q.txt, line 2: found grade {grade!r}, which is {why}; expected a whole number "
+                                 "from -1000 to 1000, such as 0, 1, 2 or -2 (column 4 of: qid iter docid grade)")
+
+
+def test_grades_at_the_ends_of_the_range_read_and_score_as_pytrec_eval_does():
+    from tests.unit.test_trec_oracle import assert_linear_measures_agree
+
+    qrels = "1 0 a -1000\n1 0 b 1000\n1 0 c 1\n2 0 d -1000\n"
+    assert trec.read_qrels(qrels).grade.tolist() == [-1000, 1000, 1, -1000]
+    assert_linear_measures_agree(qrels, "1 Q0 a 1 3 r\n1 Q0 c 2 2 r\n1 Q0 b 3 1 r\n2 Q0 d 1 1 r\n")
+
+
+def test_a_long_number_among_short_ones_pads_only_its_own_group():
+    digits = "0." + "0" * 9_990 + "1"  # 9,993 characters, a score of 1e-9991 (0.0 as a float)
+    text = (short_run(20_000) + f"q0 Q0 x 1 {digits} r\n").encode()
+    run, peak = traced_peak(lambda: trec.read_run(text, reader="precise"))
+    assert run.score[run.docids == b"x"].tolist() == [0.0]
+    assert peak < 20 * 2**20  # the scores padded to 10,000 bytes would take 191 MiB
