@@ -36,13 +36,23 @@ randomisation test, and a plain-language reading. With ``--json``::
                            "tied", "t_test_p", "randomisation_p", "permutations", "seed"}}}
 
 (undefined values, such as the t-test on a single query, are ``null``), plus
-``"per_query": {qid: {measure: b − a}}`` with ``--per-query``.
+``"per_query": {qid: {measure: b − a}}`` with ``--per-query``. Every other
+value is a finite number (the readers' limits keep them so), and the JSON is
+strict: never ``NaN`` or ``Infinity``.
 
 Without ``--json``: an aligned table (with ``--compare``, followed by the
-readings), values rounded to 3 decimals. A file that cannot be read prints its error on stderr
-and exits with status 1 (a usage error: status 2), never a traceback. When
-the reader of the output goes away early (``| head``), the evaluator stops
+readings), values rounded to 3 decimals. A file that cannot be read (not what
+the reader expects, missing, unreadable, or too large for the memory) prints
+one line on stderr and exits with status 1 (a usage error: status 2), never a
+traceback; any other exception is a bug, and shows its traceback. When the
+reader of the output goes away early (``| head``), the evaluator stops
 quietly with status 141, as a program killed by SIGPIPE.
+
+Everything printed outside the JSON (the table, notes, error messages) shows
+characters that are not printable as Python's ``repr`` escapes them (ESC as
+``\\x1b``), so ids, file names and lines of a crafted file cannot send
+escape sequences to the terminal (clear it, retitle it); the JSON escapes
+them itself.
 """
 from __future__ import annotations
 
@@ -125,7 +135,7 @@ def to_json(report: Report, per_query: bool = False) -> str:
                 "mean": report.mean}
     if per_query:
         document["per_query"] = report.per_query()
-    return json.dumps(document)
+    return json.dumps(document, allow_nan=False)
 
 
 def format_table(report: Report, per_query: bool = False, qrels_name: str = "qrels", run_name: str = "run") -> str:
@@ -162,7 +172,11 @@ def format_table(report: Report, per_query: bool = False, qrels_name: str = "qre
 
 
 def _aligned(rows: list[list[str]], numbers: bool = True, rule_before_last: bool = False) -> list[str]:
-    """Rows as lines, columns two spaces apart: the first left-aligned, the others right-aligned if numbers."""
+    """Rows as lines, columns two spaces apart: the first left-aligned, the others right-aligned if numbers.
+
+    Cells are shown :func:`_printable` (before their widths are measured).
+    """
+    rows = [[_printable(cell) for cell in row] for row in rows]
     widths = [max(len(row[c]) for row in rows) for c in range(len(rows[0]))]
     if rule_before_last:
         rows = [*rows[:-1], ["-" * w for w in widths], rows[-1]]
@@ -200,9 +214,16 @@ def notes(judged: trec.JudgedRun) -> list[str]:
     return found
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, whose usage errors quote the command line :func:`_printable`."""
+
+    def error(self, message: str):
+        super().error(_printable(message))
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The command line: QRELS RUN [-m MEASURE ...] [--gain ...] [--per-query] [--complete] [--json]."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="python -m components.evaluate",
         description="Evaluate a TREC run against qrels, with trec_eval's semantics.",
         epilog="Measures (case-insensitive): R@k, Success@k, P@k, RR, RR@k, nDCG@k, DCG@k; aliases recall@k, "
@@ -237,8 +258,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _main_compare(args, measures)
     try:
         report = run_evaluation(args.qrels, args.run, measures, args.gain, args.complete)
-    except (OSError, trec.TrecFormatError) as err:
-        return _file_error(err)
+    except (OSError, MemoryError, trec.TrecFormatError) as err:
+        return _file_error(err, (args.qrels, args.run))
     output = to_json(report, args.per_query) if args.json else \
         format_table(report, args.per_query, str(args.qrels), str(args.run))
     return _emit(output, notes(report.judged))
@@ -251,14 +272,14 @@ def _main_compare(args: argparse.Namespace, measures: Sequence[Measure]) -> int:
     try:
         result = compare.compare_files(args.qrels, args.run, args.compare, measures, args.gain, args.complete,
                                        run_a_name=str(args.run), run_b_name=str(args.compare))
-    except (OSError, ValueError) as err:  # a file that cannot be read, or no query both runs answer
-        return _file_error(err)
+    except (OSError, MemoryError, ValueError) as err:  # a file that cannot be read, or no query both runs answer
+        return _file_error(err, (args.qrels, args.run, args.compare))
     if args.json:
         document = result.as_dict()
         if args.per_query:
             document["per_query"] = {qid: {name: float(c.diff[i]) for name, c in result.measures.items()}
                                      for i, qid in enumerate(result.qids)}
-        output = json.dumps(document)
+        output = json.dumps(document, allow_nan=False)
     else:
         output = format_comparison(result, args.per_query, str(args.qrels), str(args.run), str(args.compare))
     return _emit(output, compare_notes(result.pairing, args.complete))
@@ -354,21 +375,41 @@ def compare_notes(pairing, complete: bool = False) -> list[str]:
     return found
 
 
-def _file_error(err: Exception) -> int:
-    """Say on stderr why a file could not be used (unreadable, or not what the reader expects); return 1."""
+def _file_error(err: Exception, files: Sequence[Path]) -> int:
+    """Say on stderr, in one line, why the files could not be used; return 1.
+
+    ``err`` is an ``OSError`` (missing, unreadable), a ``MemoryError`` (the
+    reader's names the file; another names ``files``) or the reader's error.
+    """
     if isinstance(err, OSError):
-        print(f"error: cannot read {err.filename or 'a file'}: {err.strerror or err}", file=sys.stderr)
+        message = f"cannot read {err.filename or 'a file'}: {err.strerror or err}"
+    elif isinstance(err, MemoryError) and not str(err):
+        message = f"not enough memory to evaluate {' and '.join(map(str, files))}"
     else:
-        print(f"error: {err}", file=sys.stderr)
+        message = str(err)
+    print(_printable(f"error: {message}"), file=sys.stderr)
     return EXIT_BAD_FILE
 
 
+def _printable(text: str) -> str:
+    """text with every character that is not printable written as ``repr`` writes it (ESC as ``\\x1b``); line breaks kept.
+
+    Examples
+    --------
+    >>> print(_printable("\\x1b[2J\\x1b]0;pwned\\x07q1\\tcaf\\u00e9\\nnext line"))
+    \\x1b[2J\\x1b]0;pwned\\x07q1\\tcafé
+    next line
+    """
+    return "\n".join(line if line.isprintable() else "".join(c if c.isprintable() else repr(c)[1:-1] for c in line)
+                     for line in text.split("\n"))
+
+
 def _emit(output: str, notes_to_stderr) -> int:
-    """Print the notes on stderr and the output on stdout; return 0 (or the broken-pipe status)."""
+    """Print the notes on stderr and the output on stdout, :func:`_printable`; return 0 (or the broken-pipe status)."""
     try:
         for note in notes_to_stderr:
-            print(note, file=sys.stderr)
-        print(output)
+            print(_printable(note), file=sys.stderr)
+        print(_printable(output))
         sys.stdout.flush()
     except BrokenPipeError:
         return _stop_writing()

@@ -6,12 +6,15 @@ Most runs call ``main(argv)`` in-process (fast); a few run
 """
 import json
 import math
+import resource
 import subprocess
 import sys
 from pathlib import Path
+from unittest import mock
 
 import pytest
 
+from components import trec
 from components.evaluate import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -270,3 +273,119 @@ def test_a_reader_that_stops_early_gets_no_traceback(tmp_path):
     err = child.stderr.read().decode()
     assert child.wait(timeout=60) == 141  # as a program killed by SIGPIPE
     assert err == ""  # no traceback, no "Exception ignored ... BrokenPipeError"
+
+
+# --- JSON is strict: never NaN or Infinity -------------------------------------------------------
+
+def strict_json(text: str) -> dict:
+    def refuse(constant):
+        raise ValueError(f"{constant} is not JSON")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+@pytest.mark.parametrize("grade, gain", [(1000, "linear"), (-1000, "linear"), (60, "exponential")])
+def test_json_at_the_limits_of_the_grades_is_strict_and_normalised(tmp_path, capsys, grade, gain):
+    docs = [f"d{i}" for i in range(50)]
+    qrels = "".join(f"q 0 {d} {grade if i % 2 else 1}\n" for i, d in enumerate(docs)) + "p 0 x -1000\n"
+    run = ranking("q", docs[::-1]) + ranking("p", ["x"])
+    measures = ["-m", "nDCG@10", "-m", "nDCG@100", "-m", "DCG@100", "-m", "R@10", "-m", "RR"]
+    status, out, _ = cli(tmp_path, capsys, qrels, run, "--json", "--per-query", "--gain", gain, *measures)
+    assert status == 0
+    result = strict_json(out)
+    assert all(0 <= v <= 1 for name, v in result["per_query"]["q"].items() if name != "DCG@100")
+    status, out, _ = cli(tmp_path, capsys, qrels, run, "--json", "--per-query", "--gain", gain, *measures,
+                         "--compare", str(write(tmp_path / "b.txt", ranking("q", docs) + ranking("p", ["x"]))))
+    assert status == 0
+    strict_json(out)
+
+
+# --- control characters in ids, file names and lines are shown escaped ------------------------------
+
+ESCAPES = "\x1b[2J\x1b]0;pwned\x07"  # clear the screen, retitle the terminal, ring the bell
+
+
+def assert_shown_escaped(done: subprocess.CompletedProcess):
+    for stream in (done.stdout, done.stderr):
+        assert b"\x1b" not in stream and b"\x07" not in stream
+    assert b"\\x1b[2J\\x1b]0;pwned\\x07" in done.stdout + done.stderr
+
+
+def evaluate_cli(*args) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "components.evaluate", *map(str, args)], cwd=ROOT,
+                          capture_output=True, timeout=60)
+
+
+def test_ids_with_escape_sequences_are_shown_escaped(tmp_path):
+    qid = ESCAPES + "q1"
+    qrels = write(tmp_path / "qrels.txt", f"{qid} 0 d1 1\n{qid} 0 {ESCAPES}d2 1\nq2 0 d1 1\n")
+    run = write(tmp_path / "run.txt", ranking(qid, ["d1", ESCAPES + "d2"]) + ranking(ESCAPES + "q9", ["d1"]))
+    run_b = write(tmp_path / "b.txt", ranking(qid, [ESCAPES + "d2", "d1"]))
+    for args in ((qrels, run, "--per-query"), (qrels, run, "--per-query", "--json"),
+                 (qrels, run, "--per-query", "--compare", run_b)):
+        done = evaluate_cli(*args)
+        assert done.returncode == 0
+        assert_shown_escaped(done)
+    assert b"\\x1b[2J\\x1b]0;pwned\\x07q1  " in evaluate_cli(qrels, run, "--per-query").stdout  # the table's row
+
+
+def test_error_messages_and_file_names_show_escape_sequences_escaped(tmp_path):
+    folder = tmp_path / ESCAPES
+    folder.mkdir()
+    qrels = write(folder / "qrels.txt", f"1 0 a 1\n1 0 {ESCAPES}b\n")
+    run = write(folder / "run.txt", OK_RUN)
+    for args, status in (((qrels, run), 1),  # the file's name and its line in the message
+                         ((folder / "missing.txt", run), 1),
+                         ((write(folder / "good.txt", OK_QRELS), run), 0),  # the names in the table's header
+                         ((qrels, run, folder / "extra.txt"), 2)):  # argparse's usage error
+        done = evaluate_cli(*args)
+        assert done.returncode == status
+        assert_shown_escaped(done)
+
+
+# --- running out of memory: one line naming the file ---------------------------------------------
+
+def test_running_out_of_memory_reading_a_file_names_it(tmp_path, capsys, monkeypatch):
+    precise = trec._precise_rows
+
+    def out_of_memory_for_runs(data, name, layout):
+        if layout is trec.RUN_LAYOUT:
+            raise MemoryError
+        return precise(data, name, layout)
+
+    monkeypatch.setattr(trec, "_precise_rows", out_of_memory_for_runs)
+    status, out, err = cli(tmp_path, capsys, OK_QRELS, OK_RUN)
+    assert (status, out) == (1, "")
+    assert err == f"error: {tmp_path / 'run.txt'}: not enough memory to read this file (15 bytes)\n"
+    status, out, err = cli(tmp_path, capsys, OK_QRELS, OK_RUN, "--compare", str(tmp_path / "run.txt"))
+    assert (status, out) == (1, "") and err.startswith(f"error: {tmp_path / 'run.txt'}: not enough memory")
+
+
+def test_running_out_of_memory_elsewhere_names_the_files(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(trec, "judge", mock.Mock(side_effect=MemoryError))
+    status, out, err = cli(tmp_path, capsys, OK_QRELS, OK_RUN)
+    assert (status, out) == (1, "")
+    assert err == f"error: not enough memory to evaluate {tmp_path / 'qrels.txt'} and {tmp_path / 'run.txt'}\n"
+
+
+def test_other_exceptions_keep_their_traceback(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(trec, "judge", mock.Mock(side_effect=KeyError("a bug")))
+    with pytest.raises(KeyError):
+        cli(tmp_path, capsys, OK_QRELS, OK_RUN)
+
+
+def test_a_line_too_long_for_the_memory_limit_as_a_subprocess(tmp_path):
+    limit = 512 * 2**20  # address space: enough for the evaluator, not for a 40 MB line's masks and copies
+
+    def limited():
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    qrels, small = write(tmp_path / "qrels.txt", OK_QRELS), write(tmp_path / "small.txt", OK_RUN)
+    if subprocess.run([sys.executable, "-m", "components.evaluate", str(qrels), str(small)], cwd=ROOT,
+                      preexec_fn=limited, capture_output=True, timeout=60).returncode != 0:
+        pytest.skip("this Python needs more than 512 MiB of address space to start the evaluator")
+    run = write(tmp_path / "run.txt", "1 Q0 " + "x" * 40_000_000 + " 1 1 r\n")
+    done = subprocess.run([sys.executable, "-m", "components.evaluate", str(qrels), str(run)], cwd=ROOT,
+                          preexec_fn=limited, capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == f"error: {run}: not enough memory to read this file (40,000,012 bytes)\n"
