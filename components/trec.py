@@ -99,6 +99,8 @@ READERS: tuple[Reader, ...] = ("auto", "fast", "precise")
 
 MAX_EXPONENTIAL_GRADE = 60  # 2**60 - 1 rounds to 2**60 (relative error 1e-18); sums of such gains stay finite
 MAX_ID_BYTES = 512  # the longest qid or docid, in bytes of UTF-8 (Wikipedia titles, used as docids, are <= 255)
+OLD_MAC_LINE_ENDS = ("lines ending in a carriage return only (old Mac line ends): "
+                     "save with LF or CRLF line ends")  # the tail of a message about a line holding carriage returns
 _PADDED_PER_BYTE = 8  # padded ids may take this many bytes per byte of the file (see _padded_bound) ...
 _PADDED_FLOOR = 64 << 20  # ... plus this many, so that a file of short lines may hold an id up to the limit
 _MIB = 1 << 20
@@ -469,7 +471,10 @@ def read_source(source: Source, name: str | None = None, default: str = "file") 
 
 
 def _check_text(data: bytes, name: str) -> bytes:
-    """Drop a UTF-8 byte-order mark; raise unless the rest is UTF-8 text without NUL bytes."""
+    """Drop a UTF-8 byte-order mark; raise unless the rest is UTF-8 text without NUL bytes.
+
+    The advice names UTF-16 or UTF-32 when the file begins as one does (:func:`_wide_encoding`).
+    """
     if data.startswith(codecs.BOM_UTF8):
         data = data[len(codecs.BOM_UTF8):]
     bad, what, advice = None, "", "save the file as UTF-8"
@@ -481,14 +486,40 @@ def _check_text(data: bytes, name: str) -> bytes:
                 bad, what = lo + err.start, f"byte 0x{data[lo + err.start]:02x}, which is not UTF-8 text"
                 break
     if bad is None and b"\x00" in data:
-        bad, what, advice = data.index(b"\x00"), "a NUL byte", "binary data or UTF-16 text: save it as UTF-8 text"
+        bad, what, advice = data.index(b"\x00"), "a NUL byte", "binary data, or UTF-16 or UTF-32 text: save it as UTF-8 text"
     if bad is None:
         return data
-    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
-        advice = "this file looks like UTF-16: save it as UTF-8"
+    wide = _wide_encoding(data)
+    if wide is not None:
+        advice = f"this file looks like {wide}: save it as UTF-8"
     line_start = data.rfind(b"\n", 0, bad) + 1
     raise TrecFormatError(name, data.count(b"\n", 0, bad) + 1, f"{what} (byte {bad - line_start + 1} of the line)",
                           f"UTF-8 text ({advice})")
+
+
+_NUL_BYTES = {  # where an ASCII character's code units have NUL bytes (True) at the start of a file without a BOM
+    (False, True, True, True): "UTF-32", (True, True, True, False): "UTF-32",  # little-, big-endian
+    (False, True, False, True): "UTF-16", (True, False, True, False): "UTF-16",
+}
+
+
+def _wide_encoding(data: bytes) -> str | None:
+    """"UTF-32" or "UTF-16" when data begins as a file in that encoding does, else None.
+
+    By its byte-order mark (UTF-32's first: its little-endian one, FF FE 00 00,
+    begins with UTF-16's, FF FE), or, without one, by the NUL bytes of a first
+    two ASCII characters (UTF-16) or a first one (UTF-32).
+
+    Examples
+    --------
+    >>> [_wide_encoding("1 0 a 1\\n".encode(e)) for e in ("utf-32", "utf-16-be", "utf-32-le", "utf-8")]
+    ['UTF-32', 'UTF-16', 'UTF-32', None]
+    """
+    if data.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
+        return "UTF-32"
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return "UTF-16"
+    return _NUL_BYTES.get(tuple(byte == 0 for byte in data[:4]))
 
 
 def _show(text: bytes | str) -> str:
@@ -657,9 +688,16 @@ def _split_chunk(chunk: np.ndarray, offset: int, first_line: int, name: str, lay
 
 
 def _wrong_columns(name: str, line: int, found: int, text: bytes, layout: _Layout) -> TrecFormatError:
+    """The error for a line of another number of columns; a hint when it holds carriage returns or a swapped file's layout.
+
+    A carriage return before the line's end is where lines of a file with
+    old Mac line ends (CR only) end: the whole file reads as one line.
+    """
     other = RUN_LAYOUT if layout is QRELS_LAYOUT else QRELS_LAYOUT
     hint = ""
-    if found == len(other.columns):
+    if b"\r" in text.rstrip(b"\r"):
+        hint = f", one line each, not {OLD_MAC_LINE_ENDS}"
+    elif found == len(other.columns):
         hint = f" (that is the layout of a {other.kind} file: are the two files swapped?)"
     return TrecFormatError(name, line, f"{found} column{'s' * (found != 1)} in {_show(text)}",
                            f"{layout.describe()}{hint}")
