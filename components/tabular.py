@@ -10,11 +10,17 @@ accepts a table with a header line naming its columns, separated by commas
 Column names are case-insensitive and may be padded with spaces; the columns
 may come in any order, and other columns (``rank``, ``tag``, ...) are
 ignored. A field may be quoted with double quotes, as spreadsheets and
-pandas write them (``"doc,7"``), on one line. Blank lines are skipped.
+pandas write them (``"doc,7"``), on one line, and be of any length (the TREC
+reader then holds ids to its limits). Blank lines are skipped. Whitespace is
+ASCII whitespace (space, tab, CR, LF, VT, FF), as in TREC format: a
+non-breaking space or any other Unicode space is part of a field, on every
+path.
 
 How it reads: every data line becomes one TREC line *on the same line
 number* (the header becomes a blank line), and :func:`components.trec.read_qrels`
-or :func:`components.trec.read_run` reads the result. So ordering, ties
+or :func:`components.trec.read_run` reads the result (so the TREC reader's
+limits on ids hold, its bound on padded ids relative to the TREC text, which
+is up to about three times the table's bytes for the shortest lines). So ordering, ties
 (score descending, then docid descending; the rank column, if any, is
 ignored), duplicate pairs, number syntax and every message about them are
 the TREC reader's own, with the line numbers of the CSV file. Only what is
@@ -24,7 +30,7 @@ particular to a table is checked here, with the same error,
 - a missing header, or one that lacks a needed column (or names a run's
   columns in a qrels file: the files are swapped);
 - a line with another number of fields than the header, an empty field, an
-  unclosed quote;
+  unclosed quote; a first line holding carriage returns (old Mac line ends);
 - a field with a space or tab inside (TREC columns are whitespace-free),
   a qid that starts with ``#`` (a comment in TREC format);
 - no data line after the header.
@@ -44,7 +50,6 @@ No Streamlit import here.
 from __future__ import annotations
 
 import codecs
-import csv
 import re
 from dataclasses import dataclass
 from typing import Literal
@@ -63,6 +68,9 @@ _DELIMITER_NAMES = {",": "commas", "\t": "tabs"}
 _TREC_COLUMNS = {"qrels": len(trec.QRELS_LAYOUT.columns), "run": len(trec.RUN_LAYOUT.columns)}
 _SHOWN_CHARS = 60  # longest excerpt of a line quoted in a message
 _TREC_COLUMN_NOTE = re.compile(r" \(column \d+ of: [^()]*\)$")  # how the TREC reader names a column
+_SPACE = " \t\n\r\v\f"  # ASCII whitespace, the TREC reader's separators (str.split() and strip() take NBSP too)
+_HAS_SPACE = re.compile(f"[{_SPACE}]").search
+_QUOTED = re.compile(r'"([^"]*(?:""[^"]*)*)"')  # a quoted field: a doubled quote stands for one
 
 
 @dataclass(frozen=True)
@@ -113,7 +121,7 @@ def detect(source: TableSource, kind: Kind) -> Format:
     header = _header_names(line)
     if header is not None:
         return "csv" if header[0] == "," else "tsv"
-    if "," in line and not line.lstrip().startswith("#") and len(line.split()) != _TREC_COLUMNS[kind]:
+    if "," in line and not line.lstrip(_SPACE).startswith("#") and len(line.encode().split()) != _TREC_COLUMNS[kind]:
         return "csv"
     return "trec"
 
@@ -250,14 +258,10 @@ def _first_line(data: bytes | str) -> tuple[int, str] | None:
 def _header_names(line: str) -> tuple[str, tuple[str, ...]] | None:
     """(delimiter, names) when ``line`` names qid and docid among tab- or comma-separated fields."""
     for delimiter in ("\t", ","):
-        if delimiter in line:
-            try:
-                fields = next(csv.reader([line], delimiter=delimiter))
-            except csv.Error:
-                continue
-            names = tuple(f.strip().lower() for f in fields)
-            if "qid" in names and "docid" in names:
-                return delimiter, names
+        fields = _split_fields(line, delimiter) if delimiter in line else None
+        names = tuple(f.strip(_SPACE).lower() for f in fields or ())
+        if "qid" in names and "docid" in names:
+            return delimiter, names
     return None
 
 
@@ -268,6 +272,9 @@ def _find_header(text: str, name: str, kind: Kind) -> Header:
         raise trec.TrecFormatError(name, max(text.count("\n"), 1), "an empty file (end of file)",
                                    f"a header line such as '{','.join(COLUMNS[kind])}', then data lines")
     number, line = first
+    if "\r" in line:
+        raise trec.TrecFormatError(name, number, f"carriage returns inside the first line: {_show(line)}",
+                                   f"a header line, then data lines, one line each, not {trec.OLD_MAC_LINE_ENDS}")
     found = _header_names(line)
     wanted = COLUMNS[kind]
     if found is None:
@@ -313,7 +320,7 @@ def _converted(text: str, header: Header, name: str, kind: Kind) -> bytes:
         line = lines[number - 1]
         if spaces:
             line = line.rstrip("\r")
-            if not line.strip():
+            if not line.strip(_SPACE):
                 out.append("")
                 continue
         elif not line:
@@ -324,9 +331,9 @@ def _converted(text: str, header: Header, name: str, kind: Kind) -> bytes:
             fields = _check_line(line, fields, header, name, number)
         qid, docid, value = fields[qp], fields[dp], fields[vp]
         if spaces:
-            qid, docid, value = qid.strip(), docid.strip(), value.strip()
+            qid, docid, value = qid.strip(_SPACE), docid.strip(_SPACE), value.strip(_SPACE)
         if not (qid and docid and value) or qid[0] == "#" or (spaces and (
-                len(qid.split()) > 1 or len(docid.split()) > 1 or len(value.split()) > 1)):
+                _HAS_SPACE(qid) or _HAS_SPACE(docid) or _HAS_SPACE(value))):
             _check_fields(kind, (qid, docid, value), (qp, dp, vp), header, name, number, line)
         out.append(template.format(qid, docid, value))
     if len(out) == header.line or not any(out[header.line:]):
@@ -419,14 +426,45 @@ def _check_fields(kind: Kind, values, positions, header: Header, name: str, numb
 
 def _fields(line: str, delimiter: str, name: str, number: int) -> list[str]:
     """A data line's fields; quoted fields (double quotes) are unquoted."""
-    if '"' not in line:
-        return line.split(delimiter)
-    try:
-        return next(csv.reader([line], delimiter=delimiter, strict=True))
-    except csv.Error:
+    fields = _split_fields(line, delimiter)
+    if fields is None:
         raise trec.TrecFormatError(name, number, f"a quote that is not closed, or text after a closing quote, "
                                                  f"in {_show(line)}",
-                                   'fields quoted as "...", each closed on its own line') from None
+                                   'fields quoted as "...", each closed on its own line')
+    return fields
+
+
+def _split_fields(line: str, delimiter: str) -> list[str] | None:
+    """The fields of one line, as Python's ``csv.reader(strict=True)`` reads them; None where it raises an error.
+
+    A field that starts with a double quote runs to the next quote that is
+    not doubled, and must end there (a doubled quote inside stands for one);
+    any other field runs to the next delimiter, quotes and all. Unlike the
+    csv module, no limit on a field's length (``csv.field_size_limit()``, a
+    setting of the whole process).
+
+    Examples
+    --------
+    >>> _split_fields('q1,"doc,7","say ""hi"" now",a"b,', ",")
+    ['q1', 'doc,7', 'say "hi" now', 'a"b', '']
+    >>> _split_fields('q1,"doc', ","), _split_fields('q1,"doc"7', ",")
+    (None, None)
+    """
+    fields, at = [], 0
+    while True:
+        if line.startswith('"', at):
+            quoted = _QUOTED.match(line, at)
+            end = quoted.end() if quoted else -1
+            if end < 0 or end < len(line) and line[end] != delimiter:
+                return None
+            fields.append(quoted[1].replace('""', '"'))
+        else:
+            end = line.find(delimiter, at)
+            end = len(line) if end < 0 else end
+            fields.append(line[at:end])
+        if end == len(line):
+            return fields
+        at = end + 1
 
 
 def _check_field(column: str, field: str, position: int, header: Header, name: str, number: int,
@@ -437,7 +475,7 @@ def _check_field(column: str, field: str, position: int, header: Header, name: s
     if column == "qid" and field.startswith("#"):
         raise trec.TrecFormatError(name, number, f"qid {_show(field)}",
                                    "a qid that does not start with '#' (in TREC format, '#' starts a comment)")
-    if len(field.split()) > 1:
+    if _HAS_SPACE(field):
         raise trec.TrecFormatError(name, number, f"{column} {_show(field)} with a space or tab inside",
                                    f"a {column} without spaces or tabs (TREC ids and numbers are whitespace-free)")
 

@@ -277,3 +277,70 @@ def test_fast_and_line_by_line_conversions_agree(rows, order, delimiter, newline
 def test_the_fast_conversion_declines_what_it_cannot_read_exactly(body):
     text = "qid,docid,grade\n" + body
     assert tabular._converted_fast(text.encode(), tabular._find_header(text, "t", "qrels"), "qrels") is None
+
+
+# --- whitespace is ASCII whitespace on both paths ----------------------------------------------------
+
+UNICODE_SPACES = ["\u00a0", "\u2003", "\u3000", "\u0085", "\u2028", "\u001f"]  # str.split() splits at each
+
+
+@pytest.mark.parametrize("space", UNICODE_SPACES)
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])  # CRLF: the line-by-line path strips every line
+def test_unicode_spaces_are_part_of_a_field_on_both_paths(space, newline):
+    rows = [("q1", f"d1{space}", "1"), (f"{space}q2", "d2", "2"), ("q3", f"a{space}b", f"{space}0")]
+    text = newline.join(["qid,docid,grade", *(",".join(row) for row in rows)]) + newline
+    header = tabular._find_header(text, "t", "qrels")
+    fast = tabular._converted_fast(text.encode(), header, "qrels")
+    assert fast is not None
+    assert fast == tabular._converted(text, header, "t", "qrels")
+    qrels = tabular.read_qrels(text.replace("q3", '"q3"').replace(f"{space}0", "0"))  # a quote: line by line
+    assert [d.decode() for d in qrels.docids] == [f"d1{space}", "d2", f"a{space}b"]
+    assert qrels.qids == ("q1", f"{space}q2", "q3")
+    with pytest.raises(trec.TrecFormatError, match="found grade"):  # not a number, whichever path reads it
+        tabular.read_qrels(text.replace("q3", '"q3"'))
+
+
+@pytest.mark.parametrize("run", ['qid,docid,score\r\nq1,"d1\u00a0",1\r\n',  # a quote and CRLF
+                                 'qid,docid,score,tag\nq1,"d1\u00a0",1,my run\n'])  # a quote and a space
+def test_a_docid_ending_in_a_no_break_space_matches_its_judgment_whichever_path_reads_it(run):
+    judged = tabular.load("qid,docid,grade\nq1,d1\u00a0,1\n", run)
+    assert evaluate(judged.queries, ["R@10"], "linear")["R@10"].tolist() == [1.0]
+
+
+# --- quoted fields of any length; the csv module's strict rules otherwise ---------------------------------
+
+def test_a_quoted_field_over_128_kib_is_an_id_too_long_not_an_unclosed_quote():
+    long_id = "d" * 200_000  # beyond the csv module's field_size_limit() of 131,072
+    with pytest.raises(trec.TrecFormatError) as caught:
+        tabular.read_run(f'qid,docid,score\nq1,d1,1\nq1,"{long_id}",0.5\n', name="run.csv")
+    assert str(caught.value) == (f"run.csv, line 3: found a docid of 200,000 bytes: '{'d' * 60}…'; "
+                                 "expected a docid of at most 512 bytes of UTF-8")
+    run = tabular.read_run(f'qid,docid,score,text\nq1,d1,1,"{"a passage, " * 20_000}"\n')  # an ignored column
+    assert run.docids.tolist() == [b"d1"]
+
+
+@given(st.lists(st.sampled_from(['"', ",", "\t", "a", "b", " ", '""']), min_size=1, max_size=12).map("".join),
+       st.sampled_from([",", "\t"]))
+def test_fields_split_as_the_csv_modules_strict_reader_splits_them(line, delimiter):
+    import csv
+
+    try:
+        expected = next(csv.reader([line], delimiter=delimiter, strict=True))
+    except csv.Error:
+        expected = None
+    assert tabular._split_fields(line, delimiter) == expected
+
+
+# --- old Mac line ends --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("table", [b"qid,docid,grade\r1,d1,1\r2,d2,1\r", b"qid\tdocid\tgrade\r1\td1\t1\r"])
+def test_a_table_with_old_mac_line_ends_says_so(table):
+    with pytest.raises(trec.TrecFormatError) as caught:
+        tabular.read_qrels(table, name="q.csv")
+    err = caught.value
+    assert (err.line, err.found[:40]) == (1, "carriage returns inside the first line: ")
+    assert err.expected == ("a header line, then data lines, one line each, not lines ending in a carriage return "
+                            "only (old Mac line ends): save with LF or CRLF line ends")
+    with pytest.raises(trec.TrecFormatError, match="old Mac line ends"):
+        tabular.read_qrels(b"1 0 d1 1\r2 0 d2 1\r")  # TREC format: the TREC reader's hint
+
