@@ -70,6 +70,8 @@ _SHOWN_CHARS = 60  # longest excerpt of a line quoted in a message
 _TREC_COLUMN_NOTE = re.compile(r" \(column \d+ of: [^()]*\)$")  # how the TREC reader names a column
 _SPACE = " \t\n\r\v\f"  # ASCII whitespace, the TREC reader's separators (str.split() and strip() take NBSP too)
 _HAS_SPACE = re.compile(f"[{_SPACE}]").search
+_PIECE_BYTES = 1 << 18  # the fast conversion works on about this much of a table at a time (bounds its arrays)
+_BLOCK_LINES = 1 << 16  # the line-by-line conversion encodes this many lines at a time
 _QUOTED = re.compile(r'"([^"]*(?:""[^"]*)*)"')  # a quoted field: a doubled quote stands for one
 
 
@@ -306,26 +308,26 @@ def _converted(text: str, header: Header, name: str, kind: Kind) -> bytes:
     The loop is kept lean (about a second per million lines): a line is
     looked at closely (:func:`_check_line`) only when something about it is
     off: a quote, the wrong number of fields, an empty field, a ``#`` or
-    whitespace where the file has any.
+    whitespace where the file has any. Lines are converted and encoded
+    ``_BLOCK_LINES`` at a time, so that only one block's lines are Python
+    strings at once.
     """
     qp, dp, vp = (header.names.index(c) for c in COLUMNS[kind])
     width = len(header.names)
     delimiter = header.delimiter
     template = "{} 0 {} {}" if kind == "qrels" else "{} Q0 {} 0 {} table"
     lines = text.split("\n")
-    body = text[sum(len(line) + 1 for line in lines[:header.line]):]
-    spaces = any(c in body for c in " \t\v\f\r" if c != delimiter)  # else no field can hold whitespace
-    out = [""] * header.line
-    for number in range(header.line + 1, len(lines) + 1):
+    body = sum(len(line) + 1 for line in lines[:header.line])  # where the lines after the header start
+    spaces = any(text.find(c, body) >= 0 for c in " \t\v\f\r" if c != delimiter)  # else no field holds whitespace
+
+    def trec_line(number: int) -> str:
         line = lines[number - 1]
         if spaces:
             line = line.rstrip("\r")
             if not line.strip(_SPACE):
-                out.append("")
-                continue
+                return ""
         elif not line:
-            out.append("")
-            continue
+            return ""
         fields = line.split(delimiter)
         if len(fields) != width or '"' in line:
             fields = _check_line(line, fields, header, name, number)
@@ -335,15 +337,21 @@ def _converted(text: str, header: Header, name: str, kind: Kind) -> bytes:
         if not (qid and docid and value) or qid[0] == "#" or (spaces and (
                 _HAS_SPACE(qid) or _HAS_SPACE(docid) or _HAS_SPACE(value))):
             _check_fields(kind, (qid, docid, value), (qp, dp, vp), header, name, number, line)
-        out.append(template.format(qid, docid, value))
-    if len(out) == header.line or not any(out[header.line:]):
+        return template.format(qid, docid, value)
+
+    blocks, has_data = [b"\n" * (header.line - 1)], False  # the lines up to the header become blank lines
+    for lo in range(header.line + 1, len(lines) + 1, _BLOCK_LINES):
+        block = [trec_line(number) for number in range(lo, min(lo + _BLOCK_LINES, len(lines) + 1))]
+        has_data = has_data or any(block)
+        blocks.append("\n".join(block).encode("utf-8"))
+    if not has_data:
         each = "judgment" if kind == "qrels" else "result"
         raise trec.TrecFormatError(name, len(lines) - (lines[-1] == "" and len(lines) > 1),
                                    "only a header (end of file)", f"data lines after the header, one per {each}")
-    return "\n".join(out).encode("utf-8")
+    return b"\n".join(blocks)
 
 
-def _converted_fast(data: bytes, header: Header, kind: Kind, chunk_lines: int = 1 << 20) -> bytes | None:
+def _converted_fast(data: bytes, header: Header, kind: Kind, piece_bytes: int = _PIECE_BYTES) -> bytes | None:
     """What :func:`_converted` gives, computed with numpy over the bytes; None when it does not apply.
 
     It applies to clean tables: no quote, no whitespace but the line ends
@@ -351,25 +359,52 @@ def _converted_fast(data: bytes, header: Header, kind: Kind, chunk_lines: int = 
     on every line that is not blank, no empty field, no qid starting with
     ``#``. Anything else goes to :func:`_converted`, which words the errors.
     Each output line is a gather of byte ranges (fields and fixed pieces),
-    done ``chunk_lines`` lines at a time to bound the index arrays.
+    done a piece of the table at a time (about ``piece_bytes``, ending after a
+    line feed: :func:`components.trec.line_chunks`), so that the index arrays
+    (several numbers per line, 8 bytes per byte written) stay a few times the
+    piece, whatever the table's size.
     """
     delimiter = header.delimiter.encode()
     others = [c for c in (b" ", b"\t", b"\v", b"\f", b'"') if c != delimiter]
     if any(c in data for c in others) or data.count(b"\r") != data.count(b"\r\n"):
         return None
     buf = np.frombuffer(data, dtype=np.uint8)
-    newlines = np.flatnonzero(buf == ord("\n"))
+    out, first_line, any_data = [], 1, False
+    for lo, hi in trec.line_chunks(data, piece_bytes):
+        converted = _converted_piece(buf[lo:hi], first_line, hi == buf.size, header, kind)
+        if converted is None:
+            return None
+        out.append(converted[0])
+        any_data |= converted[1]
+        first_line += data.count(b"\n", lo, hi)
+    if not any_data:
+        return None
+    out[-1] = out[-1][:-1]  # every line got a newline; the text's last line has none
+    return b"".join(out)
+
+
+def _converted_piece(piece: np.ndarray, first_line: int, last: bool, header: Header,
+                     kind: Kind) -> tuple[bytes, bool] | None:
+    """A piece of a clean table (see :func:`_converted_fast`) as TREC lines, each ending in a newline; and
+    whether it holds a data line. None when a line is not clean.
+
+    ``first_line`` is the number of the piece's first line; a piece that is
+    not the ``last`` ends after a line feed (what follows is the next piece's).
+    """
+    newlines = np.flatnonzero(piece == ord("\n"))
     starts = np.r_[0, newlines + 1]
-    ends = np.r_[newlines, buf.size]
+    ends = np.r_[newlines, piece.size]
+    if not last:
+        starts, ends = starts[:-1], ends[:-1]
     crlf = ends > starts
-    crlf[crlf] = buf[ends[crlf] - 1] == ord("\r")
+    crlf[crlf] = piece[ends[crlf] - 1] == ord("\r")
     ends = ends - crlf
-    number = np.arange(1, starts.size + 1)
+    number = np.arange(first_line, first_line + starts.size)
     data_line = (number > header.line) & (ends > starts)
-    cuts = np.flatnonzero(buf == delimiter[0])
+    cuts = np.flatnonzero(piece == ord(header.delimiter))
     first = np.searchsorted(cuts, starts)
     width = len(header.names)
-    if not data_line.any() or np.any((np.searchsorted(cuts, ends) - first)[data_line] != width - 1):
+    if np.any((np.searchsorted(cuts, ends) - first)[data_line] != width - 1):
         return None
     rows = np.flatnonzero(data_line)
     field_start = np.empty((rows.size, width), dtype=np.int64)
@@ -382,28 +417,24 @@ def _converted_fast(data: bytes, header: Header, kind: Kind, chunk_lines: int = 
         field_start[:, 1:] = between + 1
     keep = [header.names.index(c) for c in COLUMNS[kind]]
     start, end = field_start[:, keep], field_end[:, keep]
-    if np.any(end <= start) or np.any(buf[start[:, 0]] == ord("#")):
+    if np.any(end <= start) or np.any(piece[start[:, 0]] == ord("#")):
         return None
     pieces = (b" 0 ", b" ", b"\n") if kind == "qrels" else (b" Q0 ", b" 0 ", b" table\n")
     constants = b"".join(pieces) + b"\n"
-    src = np.concatenate([buf, np.frombuffer(constants, dtype=np.uint8)])
-    at = np.cumsum([buf.size, *(len(p) for p in pieces)])  # where each constant piece starts in src
-    newline_only = at[3]
+    src = np.concatenate([piece, np.frombuffer(constants, dtype=np.uint8)])
+    at = np.cumsum([piece.size, *(len(p) for p in pieces)])  # where each constant piece starts in src
     # per line, 6 segments: field, piece, field, piece, field, piece; a line that is not data: a newline only
     seg_start = np.zeros((starts.size, 6), dtype=np.int64)
     seg_len = np.zeros((starts.size, 6), dtype=np.int64)
-    seg_start[:, 0], seg_len[:, 0] = newline_only, 1
+    seg_start[:, 0], seg_len[:, 0] = at[3], 1
     seg_start[rows, 0::2] = start
     seg_len[rows, 0::2] = end - start
     seg_start[rows, 1::2] = at[:3]
     seg_len[rows, 1::2] = [len(p) for p in pieces]
-    out = []
-    for lo in range(0, starts.size, chunk_lines):
-        s_start, s_len = seg_start[lo:lo + chunk_lines].ravel(), seg_len[lo:lo + chunk_lines].ravel()
-        offsets = np.cumsum(s_len) - s_len
-        index = np.repeat(s_start - offsets, s_len) + np.arange(int(s_len.sum()))
-        out.append(src[index].tobytes())
-    return b"".join(out)[:-1]  # every line got a newline; the text's last line has none
+    seg_start, seg_len = seg_start.ravel(), seg_len.ravel()
+    index = np.repeat(seg_start - (np.cumsum(seg_len) - seg_len), seg_len)
+    index += np.arange(index.size)
+    return src[index].tobytes(), bool(rows.size)
 
 
 def _check_line(line: str, fields: list[str], header: Header, name: str, number: int) -> list[str]:

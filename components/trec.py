@@ -479,7 +479,7 @@ def _check_text(data: bytes, name: str) -> bytes:
         data = data[len(codecs.BOM_UTF8):]
     bad, what, advice = None, "", "save the file as UTF-8"
     if not data.isascii():
-        for lo, hi in _chunks(data):  # a piece at a time (a str of the whole could take 4 bytes a character)
+        for lo, hi in line_chunks(data):  # a piece at a time (a str of the whole could take 4 bytes a character)
             try:
                 data[lo:hi].decode("utf-8")  # a piece ends after a line feed, never inside a character
             except UnicodeDecodeError as err:
@@ -599,7 +599,7 @@ class _Tokens:
         """Tokenize data (already checked by :func:`_check_text`) or raise TrecFormatError."""
         buf = np.frombuffer(data, dtype=np.uint8)
         parts, first_line = [], 1
-        for lo, hi in _chunks(data):
+        for lo, hi in line_chunks(data):
             parts.append(_split_chunk(buf[lo:hi], lo, first_line, name, layout))
             first_line += data.count(b"\n", lo, hi)
         if not parts or not sum(p[2].size for p in parts):
@@ -650,8 +650,12 @@ class _Tokens:
                 f"(here {bound / _MIB:,.1f} MiB) when padded: shorter ids, or fewer lines per file")
 
 
-def _chunks(data: bytes, size: int | None = None):
-    """(lo, hi) byte ranges of about size bytes (default ``_CHUNK_BYTES``), each ending after a newline or the end."""
+def line_chunks(data: bytes, size: int | None = None):
+    """(lo, hi) byte ranges of about size bytes (default ``_CHUNK_BYTES``), each ending after a newline or the end.
+
+    The readers (and :mod:`components.tabular`'s conversion) work a range at
+    a time, so that their masks and index arrays stay a few times its size.
+    """
     size = _CHUNK_BYTES if size is None else size
     lo = 0
     while lo < len(data):
@@ -806,7 +810,7 @@ def _fast_rows(data: bytes, layout: _Layout) -> _Rows:
     whole = pa.py_buffer(data)
     columns = _FastColumns(layout, n_rows=data.count(b"\n") + (not data.endswith(b"\n")), n_bytes=len(data))
     try:
-        for lo, hi in _chunks(data, _FAST_CHUNK_BYTES):
+        for lo, hi in line_chunks(data, _FAST_CHUNK_BYTES):
             columns.add(pa_csv.read_csv(pa.BufferReader(whole.slice(lo, hi - lo)), **options))
     except pa.ArrowException as err:
         raise _Declined(f"pyarrow: {err}") from None
@@ -930,7 +934,7 @@ def _carriage_returns_end_lines(data: bytes) -> bool:
     CRLF.
     """
     buf = np.frombuffer(data, dtype=np.uint8)
-    for lo, hi in _chunks(data):
+    for lo, hi in line_chunks(data):
         returns = np.flatnonzero(buf[lo:hi] == ord("\r")) + lo
         if returns.size and (returns[-1] + 1 >= hi or np.any(buf[returns + 1] != ord("\n"))):
             return False

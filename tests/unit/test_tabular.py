@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import codecs
 from pathlib import Path
+from unittest import mock
 
 import numpy as np
 import pytest
@@ -250,8 +251,9 @@ ID_CHARS = "abcXYZ019-_.:/<>*&é"
                                st.integers(-2, 3)), min_size=1, max_size=25),
        order=st.permutations(["qid", "docid", "grade", "extra"]), delimiter=st.sampled_from([",", "\t"]),
        newline=st.sampled_from(["\n", "\r\n"]), blanks=st.sets(st.integers(0, 30), max_size=4),
-       final_newline=st.booleans(), chunk=st.integers(1, 8))
-def test_fast_and_line_by_line_conversions_agree(rows, order, delimiter, newline, blanks, final_newline, chunk):
+       final_newline=st.booleans(), chunk=st.sampled_from([1, 5, 17, 64, 1 << 20]), block=st.integers(1, 4))
+def test_fast_and_line_by_line_conversions_agree(rows, order, delimiter, newline, blanks, final_newline, chunk,
+                                                 block):
     lines = [delimiter.join(order)]
     for i, (q, d, g) in enumerate(rows):
         if i in blanks:
@@ -260,9 +262,10 @@ def test_fast_and_line_by_line_conversions_agree(rows, order, delimiter, newline
         lines.append(delimiter.join(values[c] for c in order))
     text = newline.join(lines) + (newline if final_newline else "")
     header = tabular._find_header(text, "t", "qrels")
-    fast = tabular._converted_fast(text.encode(), header, "qrels", chunk_lines=chunk)
+    fast = tabular._converted_fast(text.encode(), header, "qrels", piece_bytes=chunk)
     assert fast is not None
-    assert fast == tabular._converted(text, header, "t", "qrels")
+    with mock.patch.object(tabular, "_BLOCK_LINES", block):
+        assert fast == tabular._converted(text, header, "t", "qrels")
 
 
 @pytest.mark.parametrize("body", [
@@ -344,3 +347,19 @@ def test_a_table_with_old_mac_line_ends_says_so(table):
     with pytest.raises(trec.TrecFormatError, match="old Mac line ends"):
         tabular.read_qrels(b"1 0 d1 1\r2 0 d2 1\r")  # TREC format: the TREC reader's hint
 
+
+# --- memory: a few times the table, whatever its size -------------------------------------------------
+
+def test_the_fast_conversion_works_a_piece_at_a_time():
+    import tracemalloc
+
+    table = ("\n\nqid,docid,score\n" + "".join(f"{i % 100},d{i},1\n" for i in range(200_000))).encode()
+    header = tabular._find_header(table.decode(), "t", "run")
+    tracemalloc.start()
+    converted = tabular._converted_fast(table, header, "run")
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 3 * len(converted) + 4 * 2**20  # the result, once joined; index arrays for the whole: 50 times it
+    assert converted == tabular._converted(table.decode(), header, "t", "run")
+    run = tabular.read_run(table)
+    assert (run.line.min(), run.line.max()) == (4, 200_003)  # the header on line 3
