@@ -106,6 +106,7 @@ _PADDED_FLOOR = 64 << 20  # ... plus this many, so that a file of short lines ma
 _MIB = 1 << 20
 FAST_MIN_BYTES = 1 << 22  # reader="auto" tries the fast reader on files of 4 MiB (about 100,000 lines) or more
 _CHUNK_BYTES = 1 << 24  # the tokenizer works on about this many bytes at a time (bounds its masks)
+_GATHER_BYTES = 1 << 20  # _strings copies about this many bytes of strings at a time (bounds its temporary copy)
 _FAST_CHUNK_BYTES = 1 << 25  # the fast reader hands pyarrow about this many bytes at a time (bounds its memory)
 _FAST_BLOCK_BYTES = 1 << 22  # ... which pyarrow splits into blocks of this size, parsed in parallel
 _KEY_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)  # mixes 64-bit words into one key (wrapping around 2**64)
@@ -740,7 +741,7 @@ def _strings(buf: np.ndarray, start: np.ndarray, end: np.ndarray, out: np.ndarra
     The width is the longest string's, rounded up to whole 8-byte words
     (:func:`_word_width`), so that the keys of :func:`_id_keys` are a view,
     not a copy; or ``out``'s, when the strings are written into ``out``.
-    Rows are copied about ``_CHUNK_BYTES`` at a time (numpy's gather makes a
+    Rows are copied about ``_GATHER_BYTES`` at a time (numpy's gather makes a
     copy first), so the copy adds little to the array's own size.
     """
     length = end - start
@@ -748,7 +749,7 @@ def _strings(buf: np.ndarray, start: np.ndarray, end: np.ndarray, out: np.ndarra
     out = np.empty(start.size, dtype=f"S{width}") if out is None else out
     rows = out.view(np.uint8).reshape(start.size, width)
     n_early = int(np.searchsorted(start, buf.size - width, side="right"))  # windows that end within buf
-    step = max(_CHUNK_BYTES // width, 1)
+    step = max(_GATHER_BYTES // width, 1)
     for lo in range(0, n_early, step):
         rows[lo:min(lo + step, n_early)] = sliding_window_view(buf, width)[start[lo:min(lo + step, n_early)]]
     if n_early < start.size:  # the last few: from a copy of buf's end, padded
