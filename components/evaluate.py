@@ -392,7 +392,7 @@ def _file_error(err: Exception, files: Sequence[Path]) -> int:
 
 
 def _printable(text: str) -> str:
-    """text with every character that is not printable written as ``repr`` writes it (ESC as ``\\x1b``); line breaks kept.
+    """text with each character that is not printable written as ``repr`` does (ESC as ``\\x1b``); line breaks kept.
 
     Examples
     --------

@@ -329,11 +329,9 @@ def test_ids_up_to_the_limit_read_alike_through_both_readers():
 def test_the_fast_reader_declines_ids_over_the_limits_before_padding_them(case, piece):
     from tests.unit.test_trec_reader import AMPLIFICATION_RUN, traced_peak
 
-    read, text = {
-        "one long docid among short lines": (trec.read_run, AMPLIFICATION_RUN),
-        "too much once padded": (trec.read_qrels,
-                                 "".join(f"{i % 100} 0 d{i} 1\n" for i in range(200_000)) + "7 0 " + "L" * 512 + " 1\n"),
-    }[case]
+    many_short_lines = "".join(f"{i % 100} 0 d{i} 1\n" for i in range(200_000)) + "7 0 " + "L" * 512 + " 1\n"
+    read, text = {"one long docid among short lines": (trec.read_run, AMPLIFICATION_RUN),
+                  "too much once padded": (trec.read_qrels, many_short_lines)}[case]
     data = text.encode()
     with mock.patch.object(trec, "_FAST_CHUNK_BYTES", piece):
         declined, peak = traced_peak(lambda: read(data, reader="fast"))
