@@ -1,7 +1,8 @@
 """Rankwise: the entry point. Page config, the shared sidebar, the navigation."""
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from components import state
+from components import state, upload_store, uploads
 from components.quiz_ui import show_progress_sidebar
 from components.widgets import show_link_notes, show_mode_controls
 from lessons.registry import navigation
@@ -10,9 +11,12 @@ from lessons.registry import navigation
 projecting = state.read_flag(st.query_params.get(state.PROJECTOR), name=state.PROJECTOR).value
 st.set_page_config(page_title="Rankwise", page_icon="📐", layout="wide",
                    initial_sidebar_state="collapsed" if projecting else "auto")
+upload_manager = get_script_run_ctx().uploaded_file_mgr
+upload_store.guard(upload_manager, every_sweep=uploads.collect_released)  # strays bounded and swept away
 page = st.navigation(navigation(), expanded=True)
 show_mode_controls()
 show_progress_sidebar()
 link_notes = st.container()  # above the page: notes about the link's bad values, filled once the page ran
 page.run()
 show_link_notes(link_notes)
+upload_store.sweep(upload_manager, get_script_run_ctx().session_id)

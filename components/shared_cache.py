@@ -1,11 +1,16 @@
-"""A cache shared by every session, bounded in bytes: for parsed uploads, which can be hundreds of MiB each.
+"""A cache shared by every session, bounded in bytes and by who still needs a value: for parsed uploads.
 
 ``st.cache_resource`` bounds a cache by its number of entries, but one parsed
 MS MARCO run is ~0.5 GiB and a sample file a few KiB, so a count says little
-about memory. :class:`SharedCache` keeps values until their estimated sizes
-(:func:`nbytes`) add up to more than its budget, then lets the least recently
-used go. The newest value is always kept, even alone over the budget: the
-session that asked for it is about to use it on every rerun.
+about memory; and it keeps a value after every session that used it has
+gone. :class:`SharedCache` keeps a value only while a live :class:`Holder`
+claims it: each session keeps a holder beside the files it stands for, so
+when the files are forgotten or replaced, or the session ends, the value is
+let go at once. Among the values claimed, it keeps them until their
+estimated sizes (:func:`nbytes`) add up to more than its budget, then lets
+the least recently used go (read again when asked for). The newest value is
+always kept while claimed, even alone over the budget: the session that
+asked for it is about to use it on every rerun.
 
 Values are shared, never copied: :func:`freeze` makes their arrays read-only
 first, so no session can change what another one sees. Concurrent requests
@@ -16,6 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import threading
+import weakref
 from collections import OrderedDict
 from typing import Callable, Hashable, Iterator, TypeVar
 
@@ -89,44 +95,88 @@ def freeze(value: T) -> T:
     return value
 
 
+class Holder:
+    """A claim on cached values: the cache keeps a value only while a live holder has asked for it.
+
+    Keep it beside what it stands for (a session's record of its files):
+    when it is dropped, its claims go with it.
+    """
+
+    __slots__ = ("__weakref__",)
+
+
 class SharedCache:
-    """Values by key, kept while their :func:`nbytes` total fits ``budget`` (the newest always kept)."""
+    """Values by key, kept while a live :class:`Holder` claims them and their :func:`nbytes` fit ``budget``."""
 
     def __init__(self, budget: int):
         if budget < 1:
             raise ValueError(f"budget must be at least 1 byte, got {budget}")
         self.budget = budget
         self._values: OrderedDict[Hashable, tuple[object, int]] = OrderedDict()  # least recently used first
-        self._lock = threading.Lock()
+        self._holders: dict[Hashable, weakref.WeakSet] = {}
+        self._lock = threading.RLock()  # re-entered when a holder dies while this thread holds it
         self._computing: dict[Hashable, threading.Lock] = {}
+        self._evicting = self._again = False
 
-    def get(self, key: Hashable, compute: Callable[[], T]) -> T:
-        """The value for ``key``: from the cache, or ``compute()`` (frozen, sized and kept)."""
+    def get(self, key: Hashable, compute: Callable[[], T], holder: Holder) -> T:
+        """The value for ``key``, claimed by ``holder``: from the cache, or ``compute()`` (frozen, sized, kept)."""
         with self._lock:
             if key in self._values:
-                self._values.move_to_end(key)
-                return self._values[key][0]
+                return self._use(key, holder)
             computing = self._computing.setdefault(key, threading.Lock())
         with computing:  # one computation per key; the others wait for it, then find its result
             with self._lock:
                 if key in self._values:
-                    self._values.move_to_end(key)
-                    return self._values[key][0]
+                    return self._use(key, holder)
             try:
                 value = freeze(compute())
                 size = nbytes(value)
                 with self._lock:
                     self._values[key] = (value, size)
+                    self._use(key, holder)
                     self._evict()
             finally:
                 with self._lock:
                     self._computing.pop(key, None)
         return value
 
+    def _use(self, key: Hashable, holder: Holder):
+        """Mark key most recently used and claimed by holder; its value."""
+        self._values.move_to_end(key)
+        holders = self._holders.setdefault(key, weakref.WeakSet())
+        if holder not in holders:
+            holders.add(holder)
+            weakref.finalize(holder, self._release)
+        return self._values[key][0]
+
+    def _claimed(self, key: Hashable) -> bool:
+        return any(True for _ in self._holders.get(key, ()))  # iterating skips holders already gone
+
+    def _release(self) -> None:
+        """A holder is gone: let go of what nobody claims any more."""
+        with self._lock:
+            if self._evicting:  # it went while this thread was evicting: that eviction goes round again
+                self._again = True
+            else:
+                self._evict()
+
     def _evict(self) -> None:
-        """Let the least recently used values go until the rest fit the budget (the newest stays)."""
-        while len(self._values) > 1 and self.size > self.budget:
-            self._values.popitem(last=False)
+        """Let unclaimed values go; then the least recently used until the rest fit the budget (the newest stays)."""
+        self._evicting = True
+        try:
+            self._again = True
+            while self._again:
+                self._again = False
+                for key in [k for k in self._values if not self._claimed(k)]:
+                    self._drop(key)
+                while len(self._values) > 1 and self.size > self.budget:
+                    self._drop(next(iter(self._values)))
+        finally:
+            self._evicting = False
+
+    def _drop(self, key: Hashable) -> None:
+        self._values.pop(key, None)
+        self._holders.pop(key, None)
 
     @property
     def size(self) -> int:
@@ -142,3 +192,4 @@ class SharedCache:
     def clear(self) -> None:
         with self._lock:
             self._values.clear()
+            self._holders.clear()

@@ -236,3 +236,4 @@ YOUR_DATA_RUN_B = "your_data.run_b"  # the second run received: {"name", "data",
 YOUR_DATA_RUN_B_UPLOADER = "your_data.run_b_uploader"  # prefix of its st.file_uploader's key (+ ".<round>")
 YOUR_DATA_COMPARE_MEASURE = "your_data.compare_measure"  # the measure the comparison shows
 YOUR_DATA_SAMPLE_B = "your_data.sample_b"  # the "use the sample second run" button
+YOUR_DATA_COMPARE_HOLDER = "your_data.compare_holder"  # (run B's files key, the Holder claiming that parsed pair)

@@ -6,21 +6,28 @@
 - :func:`read_file` and :func:`judge_files` parse and join files through
   :data:`PARSED`, one :class:`~components.shared_cache.SharedCache` for the
   whole server, keyed by content hash (never by the bytes), bounded by
-  ``RANKWISE_PARSED_CACHE_MB`` (:mod:`components.settings`). Twenty learners
-  uploading the same file share one parsed copy; sessions hold none.
+  ``RANKWISE_PARSED_CACHE_MB`` (:mod:`components.settings`), and holding a
+  value only while a :class:`~components.shared_cache.Holder` claims it.
+  Twenty learners uploading the same file share one parsed copy; a session
+  keeps a holder beside its files (never the parsed data), so forgetting
+  the files, or the end of the session, lets the parsed copy go.
 - :func:`refusal` says whether a new file would take a session past
   ``RANKWISE_SESSION_UPLOAD_MB`` (and by how much, for the page's message).
 """
 from __future__ import annotations
 
+import ctypes
+import gc
 import hashlib
+import sys
 from typing import Iterable
 
 from components import settings, tabular, trec
 from components.settings import MIB
-from components.shared_cache import SharedCache
+from components.shared_cache import Holder, SharedCache
 
 PARSED = SharedCache(settings.LIMITS.parsed_cache_bytes)
+_cached_before = 0  # PARSED.size at the last collect_released()
 Files = tuple[str, str, str, str]  # (qrels SHA-256, qrels name, run SHA-256, run name)
 
 
@@ -44,19 +51,53 @@ def files_key(qrels: dict, run: dict) -> Files:
     return qrels["sha256"], qrels["name"], run["sha256"], run["name"]
 
 
-def read_file(kind: str, sha256: str, name: str, data: bytes) -> trec.Qrels | trec.Run:
-    """One file, parsed (TREC, CSV or TSV): shared, cached by (kind, content hash, name); errors are not kept."""
+def read_file(kind: str, sha256: str, name: str, data: bytes, holder: Holder) -> trec.Qrels | trec.Run:
+    """One file, parsed (TREC, CSV or TSV): shared, cached by (kind, content hash, name) while ``holder`` lives.
+
+    Errors are not kept.
+    """
     if kind not in ("qrels", "run"):
         raise ValueError(f"kind must be 'qrels' or 'run', got {kind!r}")
     reader = tabular.read_qrels if kind == "qrels" else tabular.read_run
-    return PARSED.get(("read", kind, sha256, name), lambda: reader(data, name))
+    return PARSED.get(("read", kind, sha256, name), lambda: reader(data, name), holder)
 
 
-def judge_files(files: Files, qrels: bytes, run: bytes) -> trec.JudgedRun:
+def judge_files(files: Files, qrels: bytes, run: bytes, holder: Holder) -> trec.JudgedRun:
     """The run joined with its qrels (each read through :func:`read_file`): shared, cached by ``files``."""
     qsha, qname, rsha, rname = files
-    return PARSED.get(("judge", files), lambda: trec.judge(read_file("qrels", qsha, qname, qrels),
-                                                           read_file("run", rsha, rname, run)))
+    return PARSED.get(("judge", files), lambda: trec.judge(read_file("qrels", qsha, qname, qrels, holder),
+                                                           read_file("run", rsha, rname, run, holder)), holder)
+
+
+def collect_released() -> None:
+    """Collect what ended sessions left, and hand the memory of let-go parsed files back to the system.
+
+    An ended session's state is a web of reference cycles: its
+    :class:`~components.shared_cache.Holder` goes, and with it the parsed
+    files it claimed, only when the cycles are collected; the server runs no
+    collection after each rerun (``runner.postScriptGC = false``) and an idle
+    one allocates too little to trigger one. Once the cache holds less than
+    at the last call, the C heap's free pages (glibc keeps them) and
+    pyarrow's pool are released too. Called every few seconds by the upload
+    sweep (:mod:`components.upload_store`); a full collection takes tens of
+    milliseconds.
+    """
+    global _cached_before
+    if len(PARSED):
+        gc.collect()
+    size = PARSED.size
+    if size < _cached_before:
+        _release_free_memory()
+    _cached_before = size
+
+
+def _release_free_memory() -> None:
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):  # not glibc: its allocator returns memory by itself, or keeps it
+        pass
+    if "pyarrow" in sys.modules:
+        sys.modules["pyarrow"].default_memory_pool().release_unused()
 
 
 def held_bytes(records: Iterable[dict | None]) -> int:

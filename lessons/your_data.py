@@ -10,8 +10,9 @@ Data flow (one direction):
 - :func:`current_files` reads a new pair once (a status box shows the steps),
   through :mod:`components.uploads`: parsed and joined once per distinct
   file for the whole server, in a cache bounded in bytes, so that moving k
-  or changing a measure never reads a file again and sessions hold no
-  parsed copy;
+  or changing a measure never reads a file again; a session holds no
+  parsed copy, only the :class:`~components.shared_cache.Holder` that keeps
+  the shared one while its files are on show;
 - a pair that reads cleanly becomes ``state.YOUR_DATA_LOADED``, what the page
   shows; a pair that fails leaves it as it was and is kept, with the reader's
   message, in ``state.YOUR_DATA_FAILED``.
@@ -38,7 +39,7 @@ from components import charts, compare, metrics, state, tabular, trec, uploads
 from components.formatting import fmt, literal
 from components.measures import evaluate, parse_measure
 from components.settings import SESSION_UPLOAD
-from components.shared_cache import freeze
+from components.shared_cache import Holder, freeze
 from components.ranking_editor import EditorItem, describe_change, ranking_editor, set_editor_state
 from components.widgets import chart_scale, read_control, show_chart
 from components import prose
@@ -95,16 +96,17 @@ def receive(kind: str, name: str, data: bytes) -> bool:
 def _take_upload(kind: str, uploaded, key: str) -> None:
     """Receive the uploader's file once (its file_id tells a new upload from the same one rerun).
 
-    A refused file is dropped from Streamlit's upload store at once and the
-    uploaders start empty again, so it holds no memory.
+    Then the file leaves Streamlit's upload store at once (taken, the session
+    holds the bytes; refused, nobody does) and the uploaders start empty
+    again, so no second copy stays behind.
     """
     seen = key + state.YOUR_DATA_SEEN_SUFFIX
     if uploaded is not None and st.session_state.get(seen) != uploaded.file_id:
         st.session_state[seen] = uploaded.file_id
-        if not receive(kind, uploaded.name, uploaded.getvalue()):
-            _release_uploads([uploaded.file_id])
-            _empty_uploaders()
-            st.rerun()
+        receive(kind, uploaded.name, uploaded.getvalue())
+        _release_uploads([uploaded.file_id])
+        _empty_uploaders()
+        st.rerun()
 
 
 def _release_uploads(file_ids) -> None:
@@ -127,8 +129,9 @@ def _use_samples() -> None:
 
 def _forget_files() -> None:
     """Drop every file this session holds (received, loaded, failed, refused, in the uploaders); empty them."""
-    for key in (*RECEIVED.values(), state.YOUR_DATA_LOADED, state.YOUR_DATA_FAILED, state.YOUR_DATA_REFUSED):
-        st.session_state[key] = None
+    for key in (*RECEIVED.values(), state.YOUR_DATA_LOADED, state.YOUR_DATA_FAILED, state.YOUR_DATA_REFUSED,
+                state.YOUR_DATA_COMPARE_HOLDER):
+        st.session_state.pop(key, None)  # deleted, not set to None: Streamlit keeps a set key's old value a run longer
     seen = [key for key in st.session_state if str(key).endswith(state.YOUR_DATA_SEEN_SUFFIX)]
     _release_uploads([st.session_state.pop(key) for key in seen])
     _empty_uploaders()
@@ -162,20 +165,21 @@ def _curves(files: uploads.Files, ks: tuple[int, ...],
 
 def loaded_judged(loaded: dict) -> trec.JudgedRun:
     """The loaded pair, joined (from the shared cache; read again only if the cache let it go)."""
-    return uploads.judge_files(loaded["key"], loaded["qrels"]["data"], loaded["run"]["data"])
+    return uploads.judge_files(loaded["key"], loaded["qrels"]["data"], loaded["run"]["data"], loaded["holder"])
 
 
 def _attempt(qrels: dict, run: dict) -> None:
     """Read a new pair, showing each step; on success it becomes what the page shows."""
     key = uploads.files_key(qrels, run)
+    holder = Holder()  # claims the parsed files for this session once they are on show; dropped if they fail
     step = "read"
     with st.status(prose.section(NAME, "Reading"), expanded=False) as status:
         try:
             for kind, record in (("qrels", qrels), ("run", run)):
-                parsed = uploads.read_file(kind, record["sha256"], record["name"], record["data"])
+                parsed = uploads.read_file(kind, record["sha256"], record["name"], record["data"], holder)
                 status.write(f"{kind}: {len(parsed.line):,} lines of data, {len(parsed.qids):,} queries")
             step = "join"
-            judged = uploads.judge_files(key, qrels["data"], run["data"])
+            judged = uploads.judge_files(key, qrels["data"], run["data"], holder)
             status.write(f"joined: {len(judged.qids):,} queries in both files")
         except (ValueError, MemoryError) as err:  # TrecFormatError is a ValueError
             st.session_state[state.YOUR_DATA_FAILED] = {"key": key, "message": str(err) or type(err).__name__,
@@ -183,7 +187,7 @@ def _attempt(qrels: dict, run: dict) -> None:
             status.update(label=prose.section(NAME, "Read failed"), state="error")
             return
         status.update(label=prose.section(NAME, "Read done"), state="complete")
-    st.session_state[state.YOUR_DATA_LOADED] = {"key": key, "qrels": qrels, "run": run}
+    st.session_state[state.YOUR_DATA_LOADED] = {"key": key, "qrels": qrels, "run": run, "holder": holder}
     st.session_state[state.YOUR_DATA_FAILED] = None
 
 
@@ -538,6 +542,14 @@ def _compare(files_a: tuple, files_b: tuple, names: tuple[str, ...], gain: str, 
     return freeze(compare.compare_judged(_a, _b, names, gain))
 
 
+def _compare_holder(files_b: uploads.Files) -> Holder:
+    """The holder of the second run's pair: a new one (the old pair let go) when the pair changes."""
+    held = st.session_state.get(state.YOUR_DATA_COMPARE_HOLDER)
+    if held is None or held[0] != files_b:
+        held = st.session_state[state.YOUR_DATA_COMPARE_HOLDER] = (files_b, Holder())
+    return held[1]
+
+
 def _use_sample_b() -> None:
     receive("run_b", SAMPLE_RUN_B.name, SAMPLE_RUN_B.read_bytes())
 
@@ -559,7 +571,7 @@ def _compare_section(loaded: dict, judged: trec.JudgedRun, names: tuple[str, ...
     files_b = (qrels["sha256"], qrels["name"], run_b["sha256"], run_b["name"])
     try:
         result = _compare(loaded["key"], files_b, names, gain, judged,
-                          uploads.judge_files(files_b, qrels["data"], run_b["data"]))
+                          uploads.judge_files(files_b, qrels["data"], run_b["data"], _compare_holder(files_b)))
     except ValueError as err:  # a bad run B (TrecFormatError), or no judged query that both runs answer
         st.error(prose.section(NAME, "Error heading"), icon="🚫")
         st.code(str(err), language=None, wrap_lines=True)
@@ -601,7 +613,8 @@ def render() -> None:
     if loaded is None:
         return
     judged = loaded_judged(loaded)
-    qrels = uploads.read_file("qrels", loaded["qrels"]["sha256"], loaded["qrels"]["name"], loaded["qrels"]["data"])
+    qrels = uploads.read_file("qrels", loaded["qrels"]["sha256"], loaded["qrels"]["name"], loaded["qrels"]["data"],
+                              loaded["holder"])
     st.divider()
     k, families, gain = _settings(judged, qrels)
     names = measure_names(families, k)

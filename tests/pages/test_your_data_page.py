@@ -279,7 +279,7 @@ def test_a_fixed_file_replaces_the_message():
 
 
 def test_exponential_gain_too_large_for_the_grades_falls_back_to_linear_with_the_message():
-    qrels = ("big.qrels", b"1 0 a 2000\n1 0 b 1\n")
+    qrels = ("big.qrels", b"1 0 a 100\n1 0 b 1\n")  # a grade trec_eval reads, too large for 2^grade
     run = ("r.run", b"1 Q0 b 1 2.0 r\n1 Q0 a 2 1.0 r\n")
     at = with_files(qrels, run)
     at.segmented_control(key=state.YOUR_DATA_GAIN).set_value("exponential").run()
@@ -293,14 +293,14 @@ def test_exponential_gain_too_large_for_the_grades_falls_back_to_linear_with_the
 
 
 def test_a_grade_the_editor_cannot_show_keeps_its_value():
-    qrels = ("big.qrels", b"1 0 a 2000\n1 0 b 1\n1 0 c 3\n")
+    qrels = ("big.qrels", b"1 0 a 200\n1 0 b 1\n1 0 c 3\n")
     run = ("r.run", b"1 Q0 b 1 2.0 r\n1 Q0 a 2 1.0 r\n")
     at = with_files(qrels, run)
     assert not at.exception
     key = page.editor_key(uploads.files_key(uploads.upload_record(*qrels), uploads.upload_record(*run)), 0)
     editor = at.session_state[key]
     assert editor.order == ("b", "a") and editor.tray == ("c",)
-    assert dict(editor.grades) == {"b": 1, "c": 3}  # "a" (grade 2000) is named in its title instead
+    assert dict(editor.grades) == {"b": 1, "c": 3}  # "a" (grade 200) is named in its title instead
     report = run_evaluation(qrels[1], run[1], DEFAULT, "linear")
     cards = query_cards(at, DEFAULT)
     for name in DEFAULT:

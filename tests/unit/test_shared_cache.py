@@ -1,16 +1,19 @@
-"""SharedCache: bounded in bytes, least recently used out first, one computation per key, values frozen."""
+"""SharedCache: kept while claimed, bounded in bytes, least recently used out first, one computation per key."""
 from __future__ import annotations
 
+import gc
 import threading
 import time
+import weakref
 from dataclasses import dataclass
 
 import numpy as np
 import pytest
 
-from components.shared_cache import SharedCache, freeze, nbytes
+from components.shared_cache import Holder, SharedCache, freeze, nbytes
 
 KIB = 1024
+HOLDER = Holder()  # a claim that outlives every test
 
 
 def block(n_kib: int, fill: int = 0) -> np.ndarray:
@@ -20,19 +23,19 @@ def block(n_kib: int, fill: int = 0) -> np.ndarray:
 def test_least_recently_used_goes_first():
     cache = SharedCache(3 * KIB + 100)
     for key in "abc":
-        cache.get(key, lambda: block(1))
-    cache.get("a", lambda: pytest.fail("a is cached"))  # a is now the most recently used
-    cache.get("d", lambda: block(1))
+        cache.get(key, lambda: block(1), HOLDER)
+    cache.get("a", lambda: pytest.fail("a is cached"), HOLDER)  # a is now the most recently used
+    cache.get("d", lambda: block(1), HOLDER)
     assert [k for k in "abcd" if k in cache] == ["a", "c", "d"]
     assert cache.size <= cache.budget
 
 
 def test_a_value_over_the_budget_stays_alone():
     cache = SharedCache(2 * KIB)
-    cache.get("small", lambda: block(1))
-    big = cache.get("big", lambda: block(5))
+    cache.get("small", lambda: block(1), HOLDER)
+    big = cache.get("big", lambda: block(5), HOLDER)
     assert "small" not in cache and len(cache) == 1
-    assert cache.get("big", lambda: pytest.fail("kept")) is big
+    assert cache.get("big", lambda: pytest.fail("kept"), HOLDER) is big
 
 
 def test_one_computation_per_key_and_keys_in_parallel():
@@ -53,8 +56,10 @@ def test_one_computation_per_key_and_keys_in_parallel():
         return compute
 
     results = {}
-    threads = [threading.Thread(target=lambda i=i: results.setdefault(i, cache.get("xy"[i % 2], slow("xy"[i % 2]))))
-               for i in range(10)]
+    def one(i):
+        results.setdefault(i, cache.get("xy"[i % 2], slow("xy"[i % 2]), HOLDER))
+
+    threads = [threading.Thread(target=one, args=(i,)) for i in range(10)]
     for t in threads:
         t.start()
     for t in threads:
@@ -67,9 +72,9 @@ def test_one_computation_per_key_and_keys_in_parallel():
 def test_a_failed_computation_is_not_kept():
     cache = SharedCache(10**6)
     with pytest.raises(ValueError):
-        cache.get("k", lambda: (_ for _ in ()).throw(ValueError("bad file")))
+        cache.get("k", lambda: (_ for _ in ()).throw(ValueError("bad file")), HOLDER)
     assert "k" not in cache
-    assert cache.get("k", lambda: np.arange(3)).tolist() == [0, 1, 2]
+    assert cache.get("k", lambda: np.arange(3), HOLDER).tolist() == [0, 1, 2]
 
 
 @dataclass(frozen=True)
@@ -87,9 +92,36 @@ def test_values_are_frozen_and_sized_through_dataclasses_and_containers():
     for array in (value.values, inner, value.parts[0]["view"]):
         assert not array.flags.writeable
     cache = SharedCache(10**6)
-    assert not cache.get("k", lambda: {"a": np.ones(3)})["a"].flags.writeable
+    assert not cache.get("k", lambda: {"a": np.ones(3)}, HOLDER)["a"].flags.writeable
 
 
 def test_budget_must_be_positive():
     with pytest.raises(ValueError):
         SharedCache(0)
+
+
+def test_a_value_goes_as_soon_as_no_live_holder_claims_it():
+    cache = SharedCache(10**6)
+    first, second = Holder(), Holder()
+    value = cache.get("k", lambda: block(1), first)
+    assert cache.get("k", lambda: pytest.fail("cached"), second) is value
+    del first
+    gc.collect()
+    assert "k" in cache, "the second holder still claims it"
+    gone = weakref.ref(value)
+    del value, second
+    gc.collect()
+    assert "k" not in cache and gone() is None, "the last holder took the value with it"
+
+
+def test_a_holder_that_dies_while_the_cache_evicts_lets_its_value_go_too():
+    cache = SharedCache(10**6)
+    inner, outer = Holder(), Holder()
+    cache.get("b", lambda: block(1), inner)
+    cache.get("a", lambda: {"data": block(1), "holder": inner}, outer)  # the only reference to inner, in a's value
+    del inner
+    gc.collect()
+    assert "a" in cache and "b" in cache
+    del outer  # a goes; with its value goes inner, while the cache is evicting: b goes in the same round
+    gc.collect()
+    assert len(cache) == 0

@@ -1,9 +1,10 @@
-"""Uploads at workshop scale: one parsed copy per distinct file, a byte budget, a cap per session.
+"""Uploads at workshop scale: one parsed copy per distinct file, kept while claimed, a byte budget, a session cap.
 
 The "your data" page parses and joins uploaded files through
 ``components.uploads.read_file``/``judge_files``: one shared cache for the
 server (``uploads.PARSED``), keyed by the files' SHA-256, kind and name (never
-by their bytes) and bounded in bytes. These tests count the parser's calls
+by their bytes), holding a value while a session's holder claims it, and
+bounded in bytes. These tests count the parser's calls
 (``components.tabular.read_qrels``/``read_run``, wrapped) and follow the
 parsed objects by identity and by weak reference:
 
@@ -13,6 +14,7 @@ parsed objects by identity and by weak reference:
   parse each file once, hold the same parsed objects, keep no parsed data in
   session state, and parse nothing again on a rerun;
 - 20 sessions uploading at the same moment (threads) still parse once;
+- when the sessions end (or forget their files), the parsed copy goes;
 - more distinct files than the budget holds leave only the most recent
   parsed copies alive, within the budget; the parsed arrays are read-only;
 - a session keeps the uploader's own bytes (no second copy), and a file
@@ -31,10 +33,11 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from components import metrics, settings, state, tabular, trec, uploads
-from components.shared_cache import SharedCache, nbytes
+from components.shared_cache import Holder, SharedCache, nbytes
 from lessons import your_data
 
 LEARNERS = 20
+HOLDER = Holder()  # a claim that outlives every test
 QUERIES = 5
 
 
@@ -85,7 +88,8 @@ def learner(qrels: bytes, run: bytes) -> None:
     loaded_qrels = loaded["qrels"]
     st.session_state["test.ids"] = (
         id(your_data.loaded_judged(loaded)),
-        id(uploads.read_file("qrels", loaded_qrels["sha256"], loaded_qrels["name"], loaded_qrels["data"])),
+        id(uploads.read_file("qrels", loaded_qrels["sha256"], loaded_qrels["name"], loaded_qrels["data"],
+                             loaded["holder"])),
     )
 
 
@@ -117,8 +121,8 @@ def test_twenty_sessions_uploading_the_same_files_hold_one_parsed_copy(parses):
         sessions.append(at)
     assert parses == {"qrels": 1, "run": 1}, "each file is parsed once for all 20 sessions"
 
-    judged = uploads.judge_files((sha(qrels), "qrels.txt", sha(run), "run.txt"), qrels, run)
-    parsed_qrels = uploads.read_file("qrels", sha(qrels), "qrels.txt", qrels)
+    judged = uploads.judge_files((sha(qrels), "qrels.txt", sha(run), "run.txt"), qrels, run, HOLDER)
+    parsed_qrels = uploads.read_file("qrels", sha(qrels), "qrels.txt", qrels, HOLDER)
     assert {at.session_state["test.ids"] for at in sessions} == {(id(judged), id(parsed_qrels))}, \
         "every session holds the one cached parsed copy"
     assert parses == {"qrels": 1, "run": 1}
@@ -133,6 +137,21 @@ def test_twenty_sessions_uploading_the_same_files_hold_one_parsed_copy(parses):
         at.run()
         assert not at.exception
     assert parses == {"qrels": 1, "run": 1}
+
+
+def test_the_parsed_copy_goes_when_the_last_session_holding_it_ends(parses):
+    qrels, run = qrels_file(), run_file()
+    sessions = [AppTest.from_function(learner, args=(qrels, run), default_timeout=30).run() for _ in range(3)]
+    key = (sha(qrels), "qrels.txt", sha(run), "run.txt")
+    judged = weakref.ref(uploads.judge_files(key, qrels, run, Holder()))  # a claim that ends at once
+    assert ("judge", key) in uploads.PARSED
+    sessions.pop().run()  # one session ends (its state, holder and all, is dropped); two still hold the copy
+    gc.collect()
+    assert judged() is not None and ("judge", key) in uploads.PARSED
+    sessions.clear()
+    gc.collect()
+    assert judged() is None, "no session holds it: the parsed copy is gone"
+    assert len(uploads.PARSED) == 0
 
 
 def test_twenty_simultaneous_uploads_of_one_file_parse_it_once(parses, monkeypatch):
@@ -150,7 +169,7 @@ def test_twenty_simultaneous_uploads_of_one_file_parse_it_once(parses, monkeypat
     def upload(i: int) -> None:
         data = bytes(bytearray(run))
         start.wait()
-        results[i] = uploads.read_file("run", sha(data), "run.txt", data)
+        results[i] = uploads.read_file("run", sha(data), "run.txt", data, HOLDER)
 
     threads = [threading.Thread(target=upload, args=(i,)) for i in range(LEARNERS)]
     for t in threads:
@@ -162,11 +181,11 @@ def test_twenty_simultaneous_uploads_of_one_file_parse_it_once(parses, monkeypat
 
 
 def test_distinct_files_are_bounded_by_the_byte_budget(parses, monkeypatch):
-    one = nbytes(uploads.read_file("run", sha(run_file(99)), "probe.txt", run_file(99)))
+    one = nbytes(uploads.read_file("run", sha(run_file(99)), "probe.txt", run_file(99), HOLDER))
     budget = 3 * one + one // 2  # room for three parsed runs of this size
     monkeypatch.setattr(uploads, "PARSED", SharedCache(budget))
     files = [(f"run{i}.txt", run_file(i + 1)) for i in range(7)]
-    alive = [weakref.ref(uploads.read_file("run", sha(data), name, data)) for name, data in files]
+    alive = [weakref.ref(uploads.read_file("run", sha(data), name, data, HOLDER)) for name, data in files]
     assert parses["run"] == len(files) + 1
     gc.collect()
     kept = [i for i, ref in enumerate(alive) if ref() is not None]
@@ -174,18 +193,18 @@ def test_distinct_files_are_bounded_by_the_byte_budget(parses, monkeypatch):
     assert uploads.PARSED.size <= budget
 
     name, data = files[-1]  # a kept file is served from the cache ...
-    assert uploads.read_file("run", sha(data), name, data) is alive[-1]()
+    assert uploads.read_file("run", sha(data), name, data, HOLDER) is alive[-1]()
     assert parses["run"] == len(files) + 1
     name, data = files[0]  # ... an evicted one is parsed again
-    uploads.read_file("run", sha(data), name, data)
+    uploads.read_file("run", sha(data), name, data, HOLDER)
     assert parses["run"] == len(files) + 2
 
 
 def test_the_newest_file_is_kept_even_alone_over_the_budget(parses, monkeypatch):
     monkeypatch.setattr(uploads, "PARSED", SharedCache(1))
     data = run_file()
-    first = uploads.read_file("run", sha(data), "big.txt", data)
-    assert uploads.read_file("run", sha(data), "big.txt", data) is first, "no re-parse on every rerun"
+    first = uploads.read_file("run", sha(data), "big.txt", data, HOLDER)
+    assert uploads.read_file("run", sha(data), "big.txt", data, HOLDER) is first, "no re-parse on every rerun"
     assert parses["run"] == 1 and len(uploads.PARSED) == 1
 
 
@@ -195,15 +214,15 @@ def test_joined_pairs_share_the_budget(parses, monkeypatch):
     alive = []
     for i, (qrels, run) in enumerate(pairs):
         key = (sha(qrels), f"q{i}.txt", sha(run), f"r{i}.txt")
-        alive.append(weakref.ref(uploads.judge_files(key, qrels, run)))
+        alive.append(weakref.ref(uploads.judge_files(key, qrels, run, HOLDER)))
     gc.collect()
     assert [ref() is not None for ref in alive] == [False, False, False, True]
 
 
 def test_shared_parsed_arrays_are_read_only(parses):
     qrels, run = qrels_file(), run_file()
-    judged = uploads.judge_files((sha(qrels), "q.txt", sha(run), "r.txt"), qrels, run)
-    parsed_run = uploads.read_file("run", sha(run), "r.txt", run)
+    judged = uploads.judge_files((sha(qrels), "q.txt", sha(run), "r.txt"), qrels, run, HOLDER)
+    parsed_run = uploads.read_file("run", sha(run), "r.txt", run, HOLDER)
     for array in (judged.queries.grade, judged.queries.qidx, judged.docids, parsed_run.score, parsed_run.rank):
         with pytest.raises(ValueError, match="read-only"):
             array[0] = array[0]
@@ -243,7 +262,7 @@ def test_a_file_over_the_session_cap_is_refused_and_the_files_before_stay(monkey
 
     at.button(key=state.YOUR_DATA_FORGET).click().run()  # forgetting frees the session's files
     assert not at.exception
-    assert at.session_state[state.YOUR_DATA_RUN] is None and at.session_state[state.YOUR_DATA_LOADED] is None
+    assert state.YOUR_DATA_RUN not in at.session_state and state.YOUR_DATA_LOADED not in at.session_state
     assert not at.error
 
 
@@ -286,9 +305,10 @@ def test_refused_and_forgotten_uploads_leave_streamlits_upload_store(monkeypatch
     assert all(not u.value for u in at.file_uploader), "the uploaders start empty again"
 
     at.file_uploader[0].set_value(("my qrels.txt", qrels_file(), "text/plain")).run()
-    assert at.session_state["test.store"] == ["my qrels.txt"]
+    assert at.session_state["test.store"] == [], "a taken file leaves the store too: the session holds its bytes"
     assert at.session_state[state.YOUR_DATA_QRELS]["name"] == "my qrels.txt"
+    assert all(not u.value for u in at.file_uploader), "the uploaders start empty, the page names the file"
     at.button(key=state.YOUR_DATA_FORGET).click().run()
     assert not at.exception
     assert at.session_state["test.store"] == [], "forgetting frees the uploader's copy too"
-    assert at.session_state[state.YOUR_DATA_QRELS] is None and at.session_state[state.YOUR_DATA_LOADED] is None
+    assert state.YOUR_DATA_QRELS not in at.session_state and state.YOUR_DATA_LOADED not in at.session_state

@@ -1,0 +1,121 @@
+"""Streamlit's upload store, kept to what the pages asked for: bounded per session, and emptied of strays.
+
+Streamlit keeps every file PUT to ``/_stcore/upload_file/<session>/<file>``
+in memory (its ``MemoryUploadedFileManager``) until the session ends. A
+client holding its own session id and XSRF token can PUT files that no page
+asked for, as many as it likes, past the session's upload cap and past
+"Forget my files". The pages take an upload on the rerun that follows it and
+then drop it from the store (:mod:`lessons.your_data`), so a file still
+there after :data:`GRACE_SECONDS` is one no page took. This module:
+
+- :func:`guard` wraps the store's ``add_file``: it notes when each file
+  arrived, and when a session's files then number more than
+  :data:`MAX_FILES` or weigh more than the session's upload cap
+  (``RANKWISE_SESSION_UPLOAD_MB``), the oldest go at once;
+- :func:`sweep` removes every file older than :data:`GRACE_SECONDS`: for one
+  session at the end of each of its runs (app.py), and for every session
+  every :data:`SWEEP_SECONDS` from a background thread that :func:`guard`
+  starts, for uploads that no rerun follows. The same thread collects the
+  garbage of sessions that ended (app.py hands it
+  :func:`components.uploads.collect_released`).
+
+It reads ``MemoryUploadedFileManager.file_storage`` and its lock: tested with
+Streamlit 1.67.0 (pinned in pyproject.toml; tests/unit/test_upload_store.py
+checks it against the real store).
+"""
+from __future__ import annotations
+
+import threading
+import time
+from typing import Callable
+
+from components import settings
+
+MAX_FILES = 4  # a session's uploads waiting at once: the page has three uploaders, each taken at once
+GRACE_SECONDS = 30.0  # an upload no rerun has taken within this time is a stray
+SWEEP_SECONDS = 10.0  # how often the background sweep looks at every session
+
+_arrived: dict[tuple[str, str], float] = {}  # (session id, file id) -> when the file came in (monotonic)
+_arrived_lock = threading.Lock()
+_sweeper_started = False
+
+
+def guard(manager, clock: Callable[[], float] = time.monotonic, background: bool = True,
+          every_sweep: Callable[[], None] | None = None) -> None:
+    """Bound ``manager`` (Streamlit's upload store) per session; start the background sweep once. Idempotent.
+
+    ``every_sweep`` is called after each background sweep (app.py passes
+    :func:`components.uploads.collect_released`).
+    """
+    global _sweeper_started
+    if getattr(manager, "_rankwise_guarded", False) or not hasattr(manager, "file_storage"):
+        return
+    original = manager.add_file
+
+    def add_file(session_id, file, *args, **kwargs):
+        original(session_id, file, *args, **kwargs)
+        with _arrived_lock:
+            _arrived[(session_id, file.file_id)] = clock()
+        _trim(manager, session_id)
+
+    manager.add_file = add_file
+    manager._rankwise_guarded = True
+    if background and not _sweeper_started:
+        _sweeper_started = True
+        threading.Thread(target=_sweep_forever, args=(manager, clock, every_sweep), name="rankwise-upload-sweep",
+                         daemon=True).start()
+
+
+def _files(manager, session_id: str) -> list[tuple[str, int]]:
+    """(file id, size) of the session's files in the store, oldest first."""
+    with manager._lock:
+        files = [(file_id, len(rec.data)) for file_id, rec in manager.file_storage.get(session_id, {}).items()]
+    with _arrived_lock:
+        return sorted(files, key=lambda f: _arrived.get((session_id, f[0]), 0.0))
+
+
+def _remove(manager, session_id: str, file_id: str) -> None:
+    manager.remove_file(session_id, file_id)
+    with _arrived_lock:
+        _arrived.pop((session_id, file_id), None)
+
+
+def _trim(manager, session_id: str) -> None:
+    """Drop the session's oldest files until at most MAX_FILES are left, within the session's upload cap."""
+    files = _files(manager, session_id)
+    total = sum(size for _, size in files)
+    cap = settings.LIMITS.session_upload_bytes
+    while files and (len(files) > MAX_FILES or total > cap):
+        file_id, size = files.pop(0)
+        _remove(manager, session_id, file_id)
+        total -= size
+
+
+def sweep(manager, session_id: str | None = None, clock: Callable[[], float] = time.monotonic) -> int:
+    """Remove the files older than GRACE_SECONDS (of one session, or of all); return how many went."""
+    if not hasattr(manager, "file_storage"):
+        return 0
+    with manager._lock:
+        sessions = [session_id] if session_id is not None else list(manager.file_storage)
+    now, removed = clock(), 0
+    for sid in sessions:
+        for file_id, _ in _files(manager, sid):
+            with _arrived_lock:
+                arrived = _arrived.setdefault((sid, file_id), now)  # one that came in before guard(): from now
+            if now - arrived >= GRACE_SECONDS:
+                _remove(manager, sid, file_id)
+                removed += 1
+    with manager._lock:
+        live = {(sid, fid) for sid, files in manager.file_storage.items() for fid in files}
+    with _arrived_lock:
+        for gone in [key for key in _arrived if key not in live]:  # removed by Streamlit (the session ended)
+            del _arrived[gone]
+    return removed
+
+
+def _sweep_forever(manager, clock: Callable[[], float], every_sweep: Callable[[], None] | None) -> None:
+    while True:
+        time.sleep(SWEEP_SECONDS)
+        sweep(manager, clock=clock)
+        if every_sweep is not None:
+            every_sweep()
