@@ -487,3 +487,30 @@ def take_home(name: str, queries: Iterable, *, k: int | None, gain: Gain, measur
         }),
         command=command_line(rankings, parsed, gain, **files),
     )
+
+
+# ----------------------------------------------------------------------------
+# Tables for a spreadsheet
+# ----------------------------------------------------------------------------
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet may read as the start of a formula
+
+
+def spreadsheet_safe(text: str) -> str:
+    """A text cell no spreadsheet runs as a formula: a leading ``'`` before = + - @ tab or CR (OWASP's advice).
+
+    >>> spreadsheet_safe('=HYPERLINK("http://x","y")'), spreadsheet_safe("q1")
+    ('\\'=HYPERLINK("http://x","y")', 'q1')
+    """
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
+def table_csv(table) -> str:
+    """A pandas table as CSV for download: every text cell made :func:`spreadsheet_safe`, numbers as they are."""
+    from pandas.api.types import is_numeric_dtype
+
+    safe = table.copy()
+    for column in safe.columns:
+        if not is_numeric_dtype(safe[column]):
+            safe[column] = safe[column].map(lambda v: spreadsheet_safe(v) if isinstance(v, str) else v)
+    return safe.to_csv(index=False)

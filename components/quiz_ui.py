@@ -28,7 +28,7 @@ from typing import Mapping
 
 import streamlit as st
 
-from components import quiz, state
+from components import browser_store, quiz, state
 from components.ranking_editor import EditorState, editor_items, editor_state, ranking_editor, set_editor_state
 from components.ranking_editor import widget_key as editor_widget_key
 from components.widgets import chart_scale
@@ -105,37 +105,10 @@ def _refresh_sidebar_if_stale() -> None:
     st.rerun(scope="app")
 
 
-_STORE_JS = """
-export default function (component) {
-  const { data, setTriggerValue } = component;
-  const key = data && data.storageKey;
-  if (!key) return;
-  if (!data.synced) {
-    // First run of this session: hand the stored progress to Python (it merges and validates it).
-    let solved = [];
-    try {
-      const stored = JSON.parse(window.localStorage.getItem(key) || "null");
-      if (stored && Array.isArray(stored.solved)) solved = stored.solved.filter((x) => typeof x === "string");
-    } catch (e) { solved = []; }
-    setTriggerValue("loaded", { solved: solved });
-    return;
-  }
-  try {
-    window.localStorage.setItem(key, JSON.stringify({ version: 1, solved: data.solved || [] }));
-  } catch (e) { /* storage disabled: progress lasts for this session only */ }
-}
-"""
-
-_STORE_CSS = ":host { display: none; }"
-
-_progress_store = st.components.v2.component("rankwise.progress_store", html="", css=_STORE_CSS, js=_STORE_JS)
-
-
 def _on_progress_loaded() -> None:
     """Merge the browser's stored progress (untrusted: only known question ids survive)."""
-    result = st.session_state.get(state.PROGRESS_STORE)
-    loaded = result.get("loaded") if result is not None else None
-    stored = quiz.clean_solved(loaded.get("solved") if isinstance(loaded, dict) else None)
+    stored = browser_store.loaded(state.PROGRESS_STORE)
+    stored = quiz.clean_solved(stored.get("solved") if isinstance(stored, dict) else None)
     st.session_state[state.PROGRESS_SOLVED] = solved() | stored
     st.session_state[state.PROGRESS_SYNCED] = True
 
@@ -161,10 +134,9 @@ def show_progress_sidebar() -> None:
                 st.markdown(text("progress reset confirm"))
                 st.button(text("progress reset"), key=state.PROGRESS_RESET, on_click=reset_progress, type="primary")
             st.caption(text("progress privacy"))
-            _progress_store(key=state.PROGRESS_STORE,
-                            data={"storageKey": STORAGE_KEY, "synced": bool(st.session_state.get(state.PROGRESS_SYNCED)),
-                                  "solved": sorted(now)},
-                            on_loaded_change=_on_progress_loaded)
+            browser_store.browser_store(key=state.PROGRESS_STORE, storage_key=STORAGE_KEY, storage="local",
+                                        synced=bool(st.session_state.get(state.PROGRESS_SYNCED)),
+                                        value={"version": 1, "solved": sorted(now)}, on_loaded=_on_progress_loaded)
     st.session_state[state.PROGRESS_SHOWN] = now
 
 

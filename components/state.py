@@ -236,4 +236,7 @@ YOUR_DATA_RUN_B = "your_data.run_b"  # the second run received: {"name", "data",
 YOUR_DATA_RUN_B_UPLOADER = "your_data.run_b_uploader"  # prefix of its st.file_uploader's key (+ ".<round>")
 YOUR_DATA_COMPARE_MEASURE = "your_data.compare_measure"  # the measure the comparison shows
 YOUR_DATA_SAMPLE_B = "your_data.sample_b"  # the "use the sample second run" button
+YOUR_DATA_TAB_STORE = "your_data.tab_store"  # key of the sessionStorage helper: were files on show in this tab?
+YOUR_DATA_TAB_SYNCED = "your_data.tab_synced"  # bool: the tab's stored flag has been read
+YOUR_DATA_FILES_GONE = "your_data.files_gone"  # bool: this tab had files on show in a session the server lost
 YOUR_DATA_COMPARE_HOLDER = "your_data.compare_holder"  # (run B's files key, the Holder claiming that parsed pair)

@@ -43,7 +43,21 @@ def upload_record(name: str, data: bytes) -> dict:
     True
     """
     data = data if type(data) is bytes else bytes(data)
-    return {"name": str(name), "data": data, "sha256": hashlib.sha256(data).hexdigest()}
+    return {"name": shown_name(name), "data": data, "sha256": hashlib.sha256(data).hexdigest()}
+
+
+def shown_name(name) -> str:
+    """A file name as text the page can send: bytes that were not UTF-8 (surrogates in ``str``) become "�".
+
+    >>> shown_name("run\\udcff.txt"), shown_name("plain.txt")
+    ('run�.txt', 'plain.txt')
+    """
+    text = str(name)
+    try:
+        raw = text.encode("utf-8", "surrogateescape")  # a byte the browser sent that was not UTF-8
+    except UnicodeEncodeError:  # another lone surrogate
+        raw = text.encode("utf-8", "replace")
+    return raw.decode("utf-8", "replace")
 
 
 def files_key(qrels: dict, run: dict) -> Files:

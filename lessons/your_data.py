@@ -35,7 +35,7 @@ import pandas as pd
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from components import charts, compare, metrics, state, tabular, trec, uploads
+from components import browser_store, charts, compare, export, metrics, state, tabular, trec, uploads
 from components.formatting import fmt, literal
 from components.measures import evaluate, parse_measure
 from components.settings import SESSION_UPLOAD
@@ -49,6 +49,7 @@ ASSETS = Path(__file__).resolve().parents[1] / "assets"
 SAMPLE_QRELS = ASSETS / "sample_qrels.txt"
 SAMPLE_RUN = ASSETS / "sample_run.txt"
 SAMPLE_RUN_B = ASSETS / "sample_run_b.txt"
+TAB_STORAGE_KEY = "rankwise.your_data.v1"  # this tab's sessionStorage entry: {"files": true} while files are on show
 
 KINDS = ("qrels", "run")
 RECEIVED = {"qrels": state.YOUR_DATA_QRELS, "run": state.YOUR_DATA_RUN, "run_b": state.YOUR_DATA_RUN_B}
@@ -89,6 +90,7 @@ def receive(kind: str, name: str, data: bytes) -> bool:
         refusals[kind] = {"file": str(name), **why}
     else:
         st.session_state[RECEIVED[kind]] = uploads.upload_record(name, data)
+        st.session_state[state.YOUR_DATA_FILES_GONE] = False
     st.session_state[state.YOUR_DATA_REFUSED] = refusals
     return why is None
 
@@ -125,6 +127,21 @@ def _use_samples() -> None:
     receive("qrels", SAMPLE_QRELS.name, SAMPLE_QRELS.read_bytes())
     receive("run", SAMPLE_RUN.name, SAMPLE_RUN.read_bytes())
     _empty_uploaders()
+
+
+def _on_tab_read() -> None:
+    """The tab's stored flag arrived: files were on show here, and this session has none? Then the server lost them."""
+    stored = browser_store.loaded(state.YOUR_DATA_TAB_STORE)
+    st.session_state[state.YOUR_DATA_TAB_SYNCED] = True
+    if isinstance(stored, dict) and stored.get("files") is True and held() == 0:
+        st.session_state[state.YOUR_DATA_FILES_GONE] = True
+
+
+def _remember_in_tab(loaded: dict | None) -> None:
+    """Keep in the tab's sessionStorage whether files are on show (read back by a new session: :func:`_on_tab_read`)."""
+    browser_store.browser_store(key=state.YOUR_DATA_TAB_STORE, storage_key=TAB_STORAGE_KEY, storage="session",
+                                synced=bool(st.session_state.get(state.YOUR_DATA_TAB_SYNCED)),
+                                value={"files": loaded is not None}, on_loaded=_on_tab_read)
 
 
 def _forget_files() -> None:
@@ -272,6 +289,8 @@ def _query_docs(judged: trec.JudgedRun, q: int) -> dict[str, int]:
 # ----------------------------------------------------------------------------
 
 def _files_section() -> tuple[dict | None, dict | None]:
+    if st.session_state.get(state.YOUR_DATA_FILES_GONE):
+        st.warning(prose.section(NAME, "Files gone"), icon="🔌")
     st.markdown(prose.section(NAME, "Uploads"))
     upload_round = st.session_state.get(state.YOUR_DATA_UPLOAD_ROUND, 0)
     columns = st.columns(2, gap="large")
@@ -304,6 +323,7 @@ def _files_section() -> tuple[dict | None, dict | None]:
     with st.expander("Accepted formats, and how the run is ordered", icon="📄"):
         st.markdown(prose.section(NAME, "Formats"))
     loaded, failed = current_files()
+    _remember_in_tab(loaded)
     if failed is not None:
         with st.container(border=True, key="your-data-error"):
             st.error(prose.section(NAME, "Error heading"), icon="🚫")
@@ -399,7 +419,7 @@ def _per_query(judged: trec.JudgedRun, values: dict[str, np.ndarray], families: 
             st.dataframe(table, key=state.YOUR_DATA_TABLE, on_select=functools.partial(_select_row, judged.qids),
                          selection_mode="single-row", hide_index=True, width="stretch",
                          height=min(38 + 35 * len(table), 420), column_config=config)
-        st.download_button("Download the table (CSV)", table.to_csv(index=False), file_name="per_query.csv",
+        st.download_button("Download the table (CSV)", export.table_csv(table), file_name="per_query.csv",
                            mime="text/csv", key=state.YOUR_DATA_DOWNLOAD, on_click="ignore", icon="⬇️")
     with tab_spread:
         st.caption(prose.section(NAME, "Distribution intro"))

@@ -141,3 +141,17 @@ def test_ids_holding_html_or_markdown_show_as_text_and_run_no_script(your_data):
     page.keyboard.press("Escape")
     page.wait_for_timeout(500)  # give any injected handler its chance to fire
     assert dialogs == []
+
+
+def test_a_new_session_in_a_tab_that_had_files_says_the_server_lost_them(your_data):
+    page, _ = your_data
+    page.get_by_role("button", name="Use the sample files").click()
+    expect(page.get_by_test_id("stMetric").first).to_be_visible()
+    gone = page.get_by_test_id("stAlert").filter(has_text="the server no longer holds them")
+    expect(gone).to_have_count(0)
+    page.reload()  # a new session in the same tab, as after a server restart: the files are gone from the server
+    expect(gone).to_be_visible()
+    expect(page.get_by_text(prose.section("your_data", "Waiting qrels"))).to_be_visible()
+    page.get_by_role("button", name="Use the sample files").click()
+    expect(page.get_by_test_id("stMetric").first).to_be_visible()
+    expect(gone).to_have_count(0)

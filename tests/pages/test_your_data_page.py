@@ -12,6 +12,7 @@ import importlib.util
 from pathlib import Path
 
 import pytest
+from streamlit.testing.v1 import AppTest
 
 from components import metrics, state, tabular, trec, uploads
 from components.evaluate import run_evaluation
@@ -368,3 +369,25 @@ def test_a_control_read_as_none_gives_its_default_not_a_traceback(key):
     at.run()
     assert not at.exception
     assert at.metric[0].label == "Queries evaluated" and len(list(at.metric)) > 4, "the page still shows its numbers"
+
+
+def surrogate_names_page(qrels: bytes, run: bytes) -> None:
+    """Files whose names hold bytes that are not UTF-8 (the browser's name, decoded with surrogates), then the page."""
+    import streamlit as st
+
+    from lessons import your_data
+
+    if "test.done" not in st.session_state:
+        st.session_state["test.done"] = True
+        your_data.receive("qrels", "qrels\udcff.txt", qrels)
+        your_data.receive("run", "run\ud800.txt", run)
+    your_data.render()
+
+
+def test_a_file_name_with_bytes_that_are_not_utf8_is_shown_with_a_replacement_and_read():
+    at = AppTest.from_function(surrogate_names_page, args=(SAMPLE_QRELS.read_bytes(), SAMPLE_RUN.read_bytes()),
+                               default_timeout=30).run()
+    assert not at.exception, at.exception
+    assert at.session_state[state.YOUR_DATA_QRELS]["name"] == "qrels\ufffd.txt"
+    assert at.session_state[state.YOUR_DATA_RUN]["name"] == "run?.txt"
+    assert summary_value(at, "RR") == fmt(sample_report().mean["RR"])

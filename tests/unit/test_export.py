@@ -302,3 +302,14 @@ def test_measures_at_the_pages_k_and_refusals():
         export.resolve_measures(["R@k"], None)
     with pytest.raises(ValueError, match="unknown measure"):
         export.resolve_measures(["MAP"], 3)
+
+
+def test_table_csv_defuses_formulas_in_text_cells_and_keeps_numbers():
+    import pandas as pd
+
+    table = pd.DataFrame({"query": ['=HYPERLINK("http://evil.example","x")', "+1", "@SUM(A1)", "-q", "q1"],
+                          "R@10": [0.5, -1.0, 1.0, 0.0, 0.25]})
+    rows = export.table_csv(table).splitlines()
+    assert rows[0] == "query,R@10"
+    assert rows[1].startswith('"\'=HYPERLINK(') and rows[2] == "'+1,-1.0" and rows[3] == "'@SUM(A1),1.0"
+    assert rows[4] == "'-q,0.0" and rows[5] == "q1,0.25"
