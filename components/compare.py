@@ -47,6 +47,28 @@ same :math:`n` queries:
   test stays valid: Phipson and Smyth, 2010). Its Monte Carlo standard error
   is about :math:`\\sqrt{p(1 - p)/P}` (0.002 at p = 0.05, P = 10,000).
 
+  With many queries the flips cost P × n operations (2 billion at n =
+  200,000), so the same sign-flip distribution is then read from its normal
+  approximation instead, when its guaranteed error is no larger than the
+  flips' own 95% error margin at its widest.
+  With :math:`m` non-zero differences, :math:`S = \\sum_i d_i` and
+  :math:`V = \\sum_i d_i^2`, the flipped sum :math:`\\sum_i \\varepsilon_i d_i`
+  has mean 0 and variance exactly :math:`V`, and
+
+  .. math:: p_{\\mathrm{normal}} = 2\\,\\bigl(1 - \\Phi(|S| / \\sqrt{V})\\bigr)
+
+  lies within :math:`B = 2 \\cdot 0.56 \\cdot \\sum_i |d_i|^3 / V^{3/2}` of the
+  exact sign-flip p (the Berry–Esseen theorem for independent summands
+  :math:`\\varepsilon_i d_i`, with Shevtsova's 2010 constant 0.56, once per
+  tail). The rule (:func:`randomisation_method`): the normal approximation
+  when :math:`B \\le 1.96 \\times 0.5 / \\sqrt{P}` (0.0098 for P = 10,000: the
+  flips' own 95% error margin where it is widest, at p = 0.5), else the
+  flips. B is at least :math:`1.12/\\sqrt{m}`, so the approximation needs at
+  least 13,062 non-zero differences (more when a few queries carry most of
+  the spread); every smaller comparison gets the flips, with the p-values
+  they always gave. :attr:`Comparison.randomisation_method` says which was
+  used and :attr:`Comparison.randomisation_error_bound` gives B.
+
 Edges
 -----
 - Identical runs (every :math:`d_i = 0`): zero differences, CI [0, 0], and
@@ -79,6 +101,9 @@ TIE_TOLERANCE = 1e-12  # |b - a| below this is rounding noise, counted as a tie 
 ALPHA = 0.05  # the conventional threshold the reading speaks of
 STRONG = 0.01  # below this, the reading says "strong evidence"
 MIN_PERMUTATIONS = 1000
+SIGN_FLIPS = "sign flips"  # how the randomisation p was computed: random sign vectors (Monte Carlo)
+NORMAL_APPROXIMATION = "normal approximation"  # ... or the normal approximation of the same distribution
+BERRY_ESSEEN = 0.56  # Berry–Esseen constant, independent summands not identically distributed (Shevtsova, 2010)
 _CHUNK_BYTES = 1 << 20  # the sign matrix is drawn in chunks of about this many bytes, 8 signs each (bounds memory)
 
 # Sections of lessons/text/compare.md that read a comparison (see :func:`reading`).
@@ -104,8 +129,11 @@ class Comparison:
     ci95 : (low, high), the 95% t confidence interval of the mean difference.
     improved, hurt, tied : queries where B is higher, lower, equal.
     t_statistic, t_test_p : the paired t-test (two-sided).
-    randomisation_p : the sign-flip randomisation test's p (two-sided, "+1" rule).
-    permutations, seed : how the randomisation test was drawn.
+    randomisation_p : the sign-flip randomisation test's p (two-sided; "+1" rule when drawn by flips).
+    randomisation_method : :data:`SIGN_FLIPS` or :data:`NORMAL_APPROXIMATION` (see :func:`randomisation_method`).
+    randomisation_error_bound : B, how far the normal approximation's p can be from the exact sign-flip p
+        (whichever method was used; inf when no difference is non-zero).
+    permutations, seed : how the randomisation test was drawn (by flips).
     """
 
     a: np.ndarray
@@ -121,6 +149,8 @@ class Comparison:
     t_statistic: float
     t_test_p: float
     randomisation_p: float
+    randomisation_method: str
+    randomisation_error_bound: float
     permutations: int
     seed: int
 
@@ -130,16 +160,19 @@ class Comparison:
         return int(self.diff.size)
 
     def as_dict(self) -> dict:
-        """The JSON fields: mean_a, mean_b, mean_diff, ci95, counts, both p-values, permutations, seed.
+        """The JSON fields: mean_a, mean_b, mean_diff, ci95, counts, both p-values, how the randomisation p was
+        computed and its normal approximation's error bound, permutations, seed.
 
-        Undefined values (nan) become ``None`` (JSON has no nan).
+        Undefined and infinite values (nan, inf) become ``None`` (JSON has neither).
         """
         def num(x: float) -> float | None:
-            return None if math.isnan(x) else float(x)
+            return float(x) if math.isfinite(x) else None
 
         return {"mean_a": num(self.mean_a), "mean_b": num(self.mean_b), "mean_diff": num(self.mean_diff),
                 "ci95": [num(self.ci95[0]), num(self.ci95[1])], "improved": self.improved, "hurt": self.hurt,
                 "tied": self.tied, "t_test_p": num(self.t_test_p), "randomisation_p": num(self.randomisation_p),
+                "randomisation_method": self.randomisation_method,
+                "randomisation_error_bound": num(self.randomisation_error_bound),
                 "permutations": self.permutations, "seed": self.seed}
 
 
@@ -233,19 +266,68 @@ def t_test(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
     return float(result.statistic), float(result.pvalue)
 
 
+def _checked(d: Sequence[float], permutations: int) -> tuple[np.ndarray, int]:
+    """``d`` as a float64 array and ``permutations`` as an int, or ``ValueError``."""
+    d = np.asarray(d, dtype=np.float64)
+    if d.ndim != 1 or d.size == 0 or not np.isfinite(d).all():
+        raise ValueError("need at least one finite difference")
+    if int(permutations) != permutations or permutations < MIN_PERMUTATIONS:
+        raise ValueError(f"permutations must be a whole number >= {MIN_PERMUTATIONS}, got {permutations}")
+    return d, int(permutations)
+
+
+def randomisation_method(d: Sequence[float], permutations: int = PERMUTATIONS) -> tuple[str, float]:
+    """How :func:`randomisation_test` computes p for differences ``d``: (method, B).
+
+    B is the Berry–Esseen bound on how far the normal approximation's p can be
+    from the exact sign-flip p, over the :math:`m` non-zero differences:
+
+    .. math:: B = 2 \\cdot 0.56 \\cdot \\frac{\\sum_i |d_i|^3}{\\bigl(\\sum_i d_i^2\\bigr)^{3/2}}
+
+    (inf when m = 0). The method is :data:`NORMAL_APPROXIMATION` when
+    :math:`B \\le 1.96 \\times 0.5 / \\sqrt{P}`, the 95% Monte Carlo error
+    margin of ``P = permutations`` flips at its widest (p = 0.5; 0.0098 for
+    10,000), else :data:`SIGN_FLIPS`. B is at least :math:`1.12/\\sqrt{m}`
+    (equality when every :math:`|d_i|` is the same), so the approximation needs
+    at least 13,062 non-zero differences for 10,000 flips; the bound is scale
+    free (the differences are divided by their largest size first, so no
+    power underflows).
+
+    Examples
+    --------
+    >>> randomisation_method([0.5, -0.25, 0.0, 0.125])[0]
+    'sign flips'
+    >>> method, bound = randomisation_method([1.0, -1.0] * 10_000)  # m = 20,000: B = 1.12 / sqrt(20,000)
+    >>> method, round(bound, 5)
+    ('normal approximation', 0.00792)
+    """
+    d, permutations = _checked(d, permutations)
+    size = np.abs(d[d != 0])
+    if size.size == 0:
+        return SIGN_FLIPS, math.inf
+    size /= size.max()
+    squares = size * size
+    bound = 2 * BERRY_ESSEEN * float(squares @ size) / float(squares.sum()) ** 1.5
+    return (NORMAL_APPROXIMATION if bound <= 1.96 * 0.5 / math.sqrt(permutations) else SIGN_FLIPS), bound
+
+
 def randomisation_test(d: Sequence[float], permutations: int = PERMUTATIONS, seed: int = SEED) -> float:
     """The paired randomisation (sign-flip) test's two-sided p-value for differences ``d``.
 
-    :math:`p = (\\#\\{|\\bar d^{*}| \\ge |\\bar d|\\} + 1) / (P + 1)` over ``P =
-    permutations`` random sign vectors drawn with ``seed`` (see the module's
-    docstring). All differences 0: p = 1 (every flip gives the observed 0).
+    By flips (:data:`SIGN_FLIPS`): :math:`p = (\\#\\{|\\bar d^{*}| \\ge |\\bar d|\\} + 1) / (P + 1)`
+    over ``P = permutations`` random sign vectors drawn with ``seed`` (see the
+    module's docstring). All differences 0: p = 1 (every flip gives the
+    observed 0). When :func:`randomisation_method` says
+    :data:`NORMAL_APPROXIMATION` (many queries), :math:`p = 2\\,(1 -
+    \\Phi(|S|/\\sqrt{V}))` with :math:`S = \\sum_i d_i`, :math:`V = \\sum_i d_i^2`,
+    within B of the exact sign-flip p.
 
-    How it is computed (vectorised, no Python loop per permutation or per
-    query): queries with :math:`d_i = 0` are dropped, since a flip there
+    How the flips are computed (vectorised, no Python loop per permutation or
+    per query): queries with :math:`d_i = 0` are dropped, since a flip there
     changes nothing. With :math:`F` the set of flipped queries,
-    :math:`\\sum_i \\varepsilon_i d_i = S - 2\\sum_{i \\in F} d_i`, where
-    :math:`S = \\sum_i d_i`. The sign matrix (one row per permutation, one
-    bit per query: flipped or not) is drawn as random bytes, each byte the
+    :math:`\\sum_i \\varepsilon_i d_i = S - 2\\sum_{i \\in F} d_i`. The sign
+    matrix (one row per permutation, one bit per query: flipped or not) is
+    drawn as random bytes, each byte the
     bits of 8 consecutive queries; a table of the 256 partial sums of each
     block of 8 differences turns a row of bytes into
     :math:`\\sum_{i \\in F} d_i` with one lookup per 8 queries (about ten
@@ -264,16 +346,21 @@ def randomisation_test(d: Sequence[float], permutations: int = PERMUTATIONS, see
     0.13
     >>> randomisation_test([0.0, 0.0, 0.0])
     1.0
+
+    20,000 differences of ±1, 10,100 of them +1: S = 200, V = 20,000, so
+    p = 2 (1 − Φ(200/141.4)) = 0.157:
+
+    >>> round(randomisation_test([1.0] * 10_100 + [-1.0] * 9_900), 3)
+    0.157
     """
-    d = np.asarray(d, dtype=np.float64)
-    if d.ndim != 1 or d.size == 0 or not np.isfinite(d).all():
-        raise ValueError("need at least one finite difference")
-    if int(permutations) != permutations or permutations < MIN_PERMUTATIONS:
-        raise ValueError(f"permutations must be a whole number >= {MIN_PERMUTATIONS}, got {permutations}")
-    permutations = int(permutations)
+    d, permutations = _checked(d, permutations)
+    method, _ = randomisation_method(d, permutations)
     d = d[d != 0]
     if d.size == 0:
         return 1.0
+    if method == NORMAL_APPROXIMATION:
+        d = d / np.abs(d).max()  # scale free: |S| / sqrt(V) is unchanged, and no square underflows
+        return math.erfc(abs(float(d.sum())) / math.sqrt(2 * float(d @ d)))  # 2 (1 − Φ(z)) = erfc(z / √2)
     total = float(d.sum())
     observed = abs(total) - 1e-10 * float(np.abs(d).sum())
     blocks = -(-d.size // 8)
@@ -310,11 +397,13 @@ def compare_values(a: Sequence[float], b: Sequence[float], *, permutations: int 
     d = paired_differences(a, b)
     a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
     t, p = t_test(a, b)
+    method, bound = randomisation_method(d, permutations)
     return Comparison(
         a=a, b=b, diff=d, mean_a=float(a.mean()), mean_b=float(b.mean()), mean_diff=float(d.mean()),
         ci95=confidence_interval(d), improved=int((d > 0).sum()), hurt=int((d < 0).sum()),
         tied=int((d == 0).sum()), t_statistic=t, t_test_p=p,
-        randomisation_p=randomisation_test(d, permutations, seed), permutations=int(permutations), seed=int(seed))
+        randomisation_p=randomisation_test(d, permutations, seed), randomisation_method=method,
+        randomisation_error_bound=bound, permutations=int(permutations), seed=int(seed))
 
 
 # ----------------------------------------------------------------------------
@@ -361,24 +450,24 @@ def pair(judged_a: trec.JudgedRun, judged_b: trec.JudgedRun) -> Pairing:
     >>> p.qids, p.index_a.tolist(), p.index_b.tolist(), p.skipped
     (('1', '2'), [0, 1], [0, 1], {'qrels_only': 1, 'a_only': 0, 'b_only': 1, 'run_only': 2})
     """
-    in_b = {qid: i for i, qid in enumerate(judged_b.qids)}
-    in_a = set(judged_a.qids)
-    qids = tuple(q for q in judged_a.qids if q in in_b)
+    in_b = dict(zip(judged_b.qids, range(len(judged_b.qids))))
+    index_a = [i for i, qid in enumerate(judged_a.qids) if qid in in_b]
+    qids = tuple(judged_a.qids[i] for i in index_a)
     if not qids:
         raise ValueError(f"the two runs share no judged query: run A answers {len(judged_a.qids)} judged "
                          f"quer{'y' if len(judged_a.qids) == 1 else 'ies'}, run B {len(judged_b.qids)}, "
                          f"none of them the same")
-    shared = set(qids)
     missing_b = set(judged_b.qrels_only)
     qrels_only = () if judged_a.complete or judged_b.complete else tuple(
         q for q in judged_a.qrels_only if q in missing_b)
     run_only = tuple(dict.fromkeys([*judged_a.run_only, *judged_b.run_only]))
+    in_a = set(judged_a.qids)
     return Pairing(qids=qids,
-                   index_a=np.array([i for i, q in enumerate(judged_a.qids) if q in in_b], dtype=np.int64),
-                   index_b=np.array([in_b[q] for q in qids], dtype=np.int64),
+                   index_a=np.array(index_a, dtype=np.int64),
+                   index_b=np.fromiter(map(in_b.__getitem__, qids), dtype=np.int64, count=len(qids)),
                    qrels_only=qrels_only,
-                   a_only=tuple(q for q in judged_a.qids if q not in shared),
-                   b_only=tuple(q for q in judged_b.qids if q not in in_a),
+                   a_only=() if len(qids) == len(judged_a.qids) else tuple(q for q in judged_a.qids if q not in in_b),
+                   b_only=() if len(qids) == len(judged_b.qids) else tuple(q for q in judged_b.qids if q not in in_a),
                    run_only=run_only)
 
 
@@ -497,6 +586,18 @@ def format_p(p: float) -> str:
     return "< 0.001" if p < 0.001 else f"{p:.3f}"
 
 
+def format_bound(x: float) -> str:
+    """An error bound for display: rounded up to 3 decimals (float noise below 1e-12 aside), so the shown bound
+    still holds; "undefined" if infinite.
+
+    Examples
+    --------
+    >>> format_bound(0.00412), format_bound(0.004), format_bound(math.inf)
+    ('0.005', '0.004', 'undefined')
+    """
+    return f"{math.ceil(round(x * 1000, 9)) / 1000:.3f}" if math.isfinite(x) else "undefined"
+
+
 def format_diff(x: float) -> str:
     """A signed difference for display: "+0.250", "−0.125" (a real minus sign), "0.000".
 
@@ -521,6 +622,10 @@ def reading(c: Comparison, measure: str) -> tuple[str, dict[str, str]]:
     fills the chosen one with ``prose.text_choosing("compare", heading, values)``.
     When the two tests fall on different sides of :data:`ALPHA`, add the
     section :data:`READING_TESTS_DISAGREE` (same values): see :func:`p_values_disagree`.
+    ``p_rand_method`` says how the randomisation p was computed
+    (:data:`SIGN_FLIPS` or :data:`NORMAL_APPROXIMATION`) and ``p_rand_error``
+    how far the normal approximation's p can be from the exact test's
+    (:func:`format_bound`; only meaningful with that method).
 
     Examples
     --------
@@ -553,6 +658,7 @@ def reading(c: Comparison, measure: str) -> tuple[str, dict[str, str]]:
         "chance": "< 0.1%" if c.randomisation_p < 0.001 else fmt(c.randomisation_p, "percent"),
         "improved": f"{c.improved:,}", "hurt": f"{c.hurt:,}", "tied": f"{c.tied:,}",
         "permutations": f"{c.permutations:,}", "alpha": f"{ALPHA:g}",
+        "p_rand_method": c.randomisation_method, "p_rand_error": format_bound(c.randomisation_error_bound),
     }
     return heading, values
 

@@ -117,6 +117,8 @@ def test_the_exact_oracle_itself_on_a_set_small_enough_to_count_by_hand():
     assert exact_sign_flip_p([1.0, 2.0]) == 2 / 4
     # d = (1, 1, 1): only all-plus and all-minus reach |3|
     assert exact_sign_flip_p([1.0, 1.0, 1.0]) == 2 / 8
+    # the lattice oracle below (sizes 1, 1, 1, 2, 2; signed sum 5) agrees with counting all 32 patterns
+    assert exact_lattice_p({1: 3, 2: 2}, 5) == pytest.approx(exact_sign_flip_p([1.0, 1.0, -1.0, 2.0, 2.0]))
 
 
 def test_the_randomisation_test_is_reproducible_and_uses_at_least_10000_permutations():
@@ -129,6 +131,94 @@ def test_the_randomisation_test_is_reproducible_and_uses_at_least_10000_permutat
     assert abs(p - exact_sign_flip_p(d)) <= monte_carlo_tolerance(exact_sign_flip_p(d), 20_000)
     p = compare.randomisation_test(np.random.default_rng(0).normal(0.01, 0.3, size=3000))  # many queries: chunks
     assert 0 < p <= 1
+
+
+# p-values of the flips before the normal approximation existed: every comparison below the rule keeps them
+FLIP_P_VALUES = [
+    (EXACT_SETS["mixed"], 0.38266173382661733),
+    (EXACT_SETS["lopsided"], 0.0038996100389961006),
+    (EXACT_SETS["moderate"], 0.125987401259874),
+    (np.random.default_rng(0).normal(0.01, 0.3, size=3000), 0.9697030296970303),
+    (np.random.default_rng(5).choice([-1.0, 1.0, 0.0], size=12000, p=[0.3, 0.32, 0.38]), 0.006399360063993601),
+]
+
+
+@pytest.mark.parametrize("d, p", FLIP_P_VALUES)
+def test_comparisons_below_the_rule_keep_the_p_values_the_flips_gave(d, p):
+    assert compare.randomisation_method(d)[0] == compare.SIGN_FLIPS
+    assert compare.randomisation_test(d) == p
+
+
+def exact_lattice_p(counts: dict[int, int], observed: int) -> float:
+    """The exact sign-flip p of differences on a lattice: ``counts[w]`` differences of size w (whole numbers).
+
+    The flipped sum is sum_w w (2 B_w - c_w), B_w ~ Binomial(c_w, 1/2): the convolution of their distributions.
+    """
+    from scipy.signal import fftconvolve
+    pmf, low = np.ones(1), 0  # distribution of the sum, from value `low` in steps of 1
+    for w, c in counts.items():
+        term = np.zeros(2 * w * c + 1)
+        term[::2 * w] = stats.binom.pmf(np.arange(c + 1), c, 0.5)  # value w (2b - c), b = 0..c
+        pmf, low = np.clip(fftconvolve(pmf, term), 0, None), low - w * c
+    values = np.arange(pmf.size) + low
+    return float(pmf[np.abs(values) >= abs(observed)].sum())
+
+
+@pytest.mark.parametrize("signs", [
+    {1: (10_100, 9_900)},  # 20,000 differences of +-1 (Success@k, P@1): the worst lattice for the approximation
+    {1: (6_000, 5_800), 2: (5_000, 4_950), 4: (3_000, 2_900)},  # sizes 0.25, 0.5, 1 (multiples of 1/4)
+    {1: (12_000, 12_000)},  # no difference on average: p near 1
+])
+def test_the_normal_approximation_lies_within_its_bound_of_the_exact_sign_flip_p(signs):
+    d = np.concatenate([np.r_[np.full(up, w / 4), np.full(down, -w / 4)] for w, (up, down) in signs.items()])
+    d = np.r_[d, np.zeros(5_000)]  # ties change nothing
+    method, bound = compare.randomisation_method(d)
+    assert method == compare.NORMAL_APPROXIMATION
+    exact = exact_lattice_p({w: up + down for w, (up, down) in signs.items()},
+                            sum(w * (up - down) for w, (up, down) in signs.items()))
+    p = compare.randomisation_test(d)
+    assert abs(p - exact) <= bound <= 1.96 * 0.5 / math.sqrt(compare.PERMUTATIONS)
+    s, v = d.sum(), (d * d).sum()
+    assert p == pytest.approx(2 * stats.norm.sf(abs(s) / math.sqrt(v)), rel=1e-9)  # the documented formula
+
+
+def test_the_rule_switches_at_the_documented_bound():
+    # +-1 differences: B = 1.12 / sqrt(m), at most 0.0098 from m = 13,062 non-zero differences on
+    assert compare.randomisation_method([1.0, -1.0] * 6_530 + [1.0] + [0.0] * 900)[0] == compare.SIGN_FLIPS
+    method, bound = compare.randomisation_method([1.0, -1.0] * 6_531 + [0.0] * 900)
+    assert method == compare.NORMAL_APPROXIMATION and bound == pytest.approx(1.12 / math.sqrt(13_062), rel=1e-12)
+    # more flips asked for: a smaller margin, so the approximation needs more queries
+    assert compare.randomisation_method([1.0, -1.0] * 6_531, permutations=40_000)[0] == compare.SIGN_FLIPS
+    # a few queries carrying most of the spread: far from normal, so the flips, however many queries
+    assert compare.randomisation_method([1.0] * 5 + [0.001] * 200_000)[0] == compare.SIGN_FLIPS
+    assert compare.randomisation_method([0.0, 0.0]) == (compare.SIGN_FLIPS, math.inf)
+
+
+def test_the_bound_and_the_approximation_are_scale_free():
+    d = np.random.default_rng(2).uniform(-1, 1, size=30_000) + 0.01
+    method, bound = compare.randomisation_method(d)
+    assert method == compare.NORMAL_APPROXIMATION
+    for scale in (1e-200, 1e200):  # d^2 and d^3 would underflow or overflow
+        scaled_method, scaled_bound = compare.randomisation_method(d * scale)
+        assert scaled_method == method and scaled_bound == pytest.approx(bound, rel=1e-12)
+        assert compare.randomisation_test(d * scale) == pytest.approx(compare.randomisation_test(d), rel=1e-12)
+
+
+def test_a_comparison_of_200000_queries_uses_the_normal_approximation_and_says_so():
+    rng = np.random.default_rng(4)
+    a = rng.integers(0, 11, size=200_000) / 10  # P@10-like values
+    b = np.clip(a + rng.choice([-0.1, 0.0, 0.1], size=a.size, p=[0.3, 0.38, 0.32]), 0, 1)
+    c = compare.compare_values(a, b)
+    assert c.randomisation_method == compare.NORMAL_APPROXIMATION and c.randomisation_error_bound <= 0.0098
+    assert c.randomisation_p == pytest.approx(c.t_test_p, abs=0.002)  # at this size the two tests agree
+    document = c.as_dict()
+    assert document["randomisation_method"] == "normal approximation"
+    assert document["randomisation_error_bound"] == c.randomisation_error_bound
+    _, values = compare.reading(c, "P@10")
+    assert values["p_rand_method"] == "normal approximation"
+    assert float(values["p_rand_error"]) >= c.randomisation_error_bound  # rounded up: the shown bound holds
+    same = compare.compare_values(a, a)
+    assert same.as_dict()["randomisation_error_bound"] is None and same.randomisation_p == 1.0  # inf: JSON null
 
 
 @pytest.mark.parametrize("bad", [dict(d=[]), dict(d=[0.1, float("nan")]), dict(d=[0.1], permutations=10),
@@ -342,7 +432,8 @@ def test_compare_json(tmp_path, capsys):
     assert result["skipped"] == {"qrels_only": 1, "a_only": 0, "b_only": 0, "run_only": 1}  # q13; q99
     rr = result["compare"]["RR"]
     assert list(rr) == ["mean_a", "mean_b", "mean_diff", "ci95", "improved", "hurt", "tied", "t_test_p",
-                        "randomisation_p", "permutations", "seed"]
+                        "randomisation_p", "randomisation_method", "randomisation_error_bound", "permutations",
+                        "seed"]
     a, b = expected_rr(RANKS_A), expected_rr(RANKS_B)
     assert rr["mean_a"] == pytest.approx(sum(a) / 12, abs=1e-15)
     assert rr["mean_b"] == pytest.approx(sum(b) / 12, abs=1e-15)
@@ -352,6 +443,8 @@ def test_compare_json(tmp_path, capsys):
     assert rr["randomisation_p"] == direct.randomisation_p
     assert rr["ci95"] == pytest.approx(list(direct.ci95), abs=1e-12)
     assert rr["permutations"] == compare.PERMUTATIONS and rr["seed"] == compare.SEED
+    assert rr["randomisation_method"] == compare.SIGN_FLIPS == direct.randomisation_method  # 12 queries: flips
+    assert rr["randomisation_error_bound"] == direct.randomisation_error_bound > 0.0098
     assert set(result["compare"]) == {"RR", "R@1"}
     assert "'q13'" in err and "'q99'" in err  # the skipped queries are noted on stderr
 
