@@ -86,7 +86,8 @@ import os
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import BinaryIO, Literal, Union
+from types import MappingProxyType
+from typing import BinaryIO, Literal, Mapping, Union
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
@@ -265,6 +266,15 @@ class JudgedRun:
     qrels_only: tuple[str, ...]
     run_only: tuple[str, ...]
     complete: bool
+
+    @cached_property
+    def query_index(self) -> Mapping[str, int]:
+        """Each evaluated query id's index into ``qids`` (read-only).
+
+        >>> load("a 0 d 1\\nb 0 d 1\\n", "a Q0 d 1 1 r\\nb Q0 d 1 1 r\\n").query_index["b"]
+        1
+        """
+        return MappingProxyType({qid: i for i, qid in enumerate(self.qids)})
 
     @property
     def skipped(self) -> dict[str, int]:

@@ -62,6 +62,8 @@ POOL = 20  # the run's top results opened in the editor
 TRAY_MAX = 30  # relevant judged documents not returned, shown in the tray
 GRADE_LIMITS = (-10, 10)  # grades the editor shows as badges; others are named in the title and keep their value
 CURVE_POINTS = 100  # at most this many k on the Recall@k / hit rate@k chart
+TABLE_ROWS = 5_000  # at most this many queries in the per-query table (the CSV download has them all)
+SELECT_OPTIONS = 5_000  # up to this many queries, a select box picks one; beyond, a text box takes its id
 # measure families offered, with their canonical names ("k" stands for the chosen k)
 FAMILIES = {"R": "R@k", "Success": "Success@k", "P": "P@k", "RR": "RR", "RR@k": "RR@k", "nDCG": "nDCG@k",
             "DCG": "DCG@k"}
@@ -255,9 +257,25 @@ def per_query_table(judged: trec.JudgedRun, values: dict[str, np.ndarray], k: in
         table[name] = column
     table["relevant judged"] = n_relevant
     table["returned"] = returned
-    table["first relevant at"] = pd.array([int(r) if np.isfinite(r) else None for r in first.tolist()], dtype="Int64")
+    found = np.isfinite(first)
+    table["first relevant at"] = pd.arrays.IntegerArray(np.where(found, first, 0).astype(np.int64), ~found)
     table["note"] = notes
     return table
+
+
+def shown_rows(table: pd.DataFrame, measure: str, limit: int) -> pd.DataFrame:
+    """The rows the page's table shows: all of them, or past ``limit`` the lowest-scoring by ``measure``.
+
+    A browser grid of hundreds of thousands of rows is sent again on every
+    change; the download keeps every row. Ties keep the table's order.
+
+    >>> table = pd.DataFrame({"query": [f"q{i}" for i in range(6)], "RR": [0.5, 0.0, 1.0, 0.0, 0.2, 0.9]})
+    >>> shown_rows(table, "RR", 6).equals(table), list(shown_rows(table, "RR", 3)["query"])
+    (True, ['q1', 'q3', 'q4'])
+    """
+    if len(table) <= limit:
+        return table
+    return table.sort_values(measure, kind="stable").head(limit)
 
 
 def curve_ks(k: int, depth: int) -> tuple[int, ...]:
@@ -400,8 +418,8 @@ def _summary(loaded: dict, judged: trec.JudgedRun, qrels: trec.Qrels, values: di
                              hide_index=True, width="stretch", height=min(38 + 35 * len(reasons), 300))
 
 
-def _select_row(qids: tuple[str, ...]) -> None:
-    """The table's selection callback: a clicked row opens that query below."""
+def _select_row(qids) -> None:
+    """The table's selection callback: a clicked row opens that query below (``qids``: the shown rows' ids)."""
     selection = st.session_state.get(state.YOUR_DATA_TABLE)
     rows = selection.selection.rows if selection is not None else []
     if rows:
@@ -411,15 +429,21 @@ def _select_row(qids: tuple[str, ...]) -> None:
 def _per_query(judged: trec.JudgedRun, values: dict[str, np.ndarray], families: list[str], k: int, gain: str,
                files) -> None:
     table = per_query_table(judged, values, k)
+    shown = shown_rows(table, next(iter(values)), TABLE_ROWS)
     tab_table, tab_spread, tab_k = st.tabs(["Per-query table", "Distribution", "Recall@k and hit rate@k by k"])
     with tab_table:
         st.caption(prose.section(NAME, "Table intro"))
+        if len(shown) < len(table):
+            st.caption(prose.text(NAME, "Table rows shown", shown=f"{len(shown):,}", total=f"{len(table):,}",
+                                  measure=shown_name(next(iter(values)), gain)))
         config = {name: st.column_config.NumberColumn(shown_name(name, gain), format="%.3f") for name in values}
         with st.container(key="your-data-table"):  # a CSS class for browser tests
-            st.dataframe(table, key=state.YOUR_DATA_TABLE, on_select=functools.partial(_select_row, judged.qids),
+            st.dataframe(shown, key=state.YOUR_DATA_TABLE,
+                         on_select=functools.partial(_select_row, tuple(shown["query"])),
                          selection_mode="single-row", hide_index=True, width="stretch",
-                         height=min(38 + 35 * len(table), 420), column_config=config)
-        st.download_button("Download the table (CSV)", export.table_csv(table), file_name="per_query.csv",
+                         height=min(38 + 35 * len(shown), 420), column_config=config)
+        st.download_button("Download the table (CSV)", functools.partial(export.table_csv, table),
+                           file_name="per_query.csv",
                            mime="text/csv", key=state.YOUR_DATA_DOWNLOAD, on_click="ignore", icon="⬇️")
     with tab_spread:
         st.caption(prose.section(NAME, "Distribution intro"))
@@ -494,6 +518,19 @@ def what_if_values(judged: trec.JudgedRun, q: int, order, edited_grades: dict[st
     return {name: float(v[0]) for name, v in evaluate(qs, names, gain).items()}
 
 
+def _query_picker(column, judged: trec.JudgedRun) -> str | None:
+    """A select box of the query ids; past SELECT_OPTIONS (every id sent on every run), a box for the id."""
+    qids = judged.qids
+    if len(qids) <= SELECT_OPTIONS:
+        return column.selectbox("Query", qids, key=state.YOUR_DATA_QUERY,
+                                help="Type to search the query ids; a click on a row of the table opens it too.")
+    typed = column.text_input("Query id", key=state.YOUR_DATA_QUERY,
+                              help=prose.text(NAME, "Query id help", n=f"{len(qids):,}"))
+    if typed not in judged.query_index:
+        column.caption(prose.text(NAME, "Query id unknown", typed=literal(typed), first=literal(qids[0])))
+    return typed
+
+
 def _reset(key: str, order: list[str], tray: list[str]) -> None:
     st.session_state.pop(key, None)  # the items' own grades again, not the learner's
     set_editor_state(key, order, tray=tray)
@@ -504,13 +541,12 @@ def _query_view(judged: trec.JudgedRun, values: dict[str, np.ndarray], names: tu
                 files) -> None:
     st.subheader(prose.section(NAME, "Query heading"))
     st.markdown(prose.text(NAME, "Query intro", pool=POOL))
-    if st.session_state.get(state.YOUR_DATA_QUERY) not in judged.qids:
-        st.session_state[state.YOUR_DATA_QUERY] = judged.qids[0]
+    chosen = st.session_state.get(state.YOUR_DATA_QUERY)
+    if chosen is None or (len(judged.qids) <= SELECT_OPTIONS and chosen not in judged.query_index):
+        st.session_state[state.YOUR_DATA_QUERY] = judged.qids[0]  # a typed id that is unknown stays, noted
     pick, _ = st.columns([2, 3], gap="large")
-    qid = read_control(pick.selectbox("Query", judged.qids, key=state.YOUR_DATA_QUERY,
-                                      help="Type to search the query ids; a click on a row of the table opens it too."),
-                       judged.qids[0], judged.qids)
-    q = judged.qids.index(qid)
+    qid = read_control(_query_picker(pick, judged), judged.qids[0], judged.query_index)
+    q = judged.query_index[qid]
     items, order, tray, facts = query_pool(judged, q)
     key = editor_key(files, q)
     lines = [prose.text(NAME, "Query facts", relevant=facts["relevant"], returned=facts["returned"],

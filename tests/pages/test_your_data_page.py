@@ -391,3 +391,46 @@ def test_a_file_name_with_bytes_that_are_not_utf8_is_shown_with_a_replacement_an
     assert at.session_state[state.YOUR_DATA_QRELS]["name"] == "qrels\ufffd.txt"
     assert at.session_state[state.YOUR_DATA_RUN]["name"] == "run?.txt"
     assert summary_value(at, "RR") == fmt(sample_report().mean["RR"])
+
+
+# --- very many queries: the table and the query picker stay small -------------------------------------
+
+def samples_page() -> None:
+    """The page's own module (so a test can lower its limits) with the sample files loaded."""
+    import streamlit as st
+
+    from lessons import your_data
+
+    if "test.samples" not in st.session_state:
+        st.session_state["test.samples"] = True
+        your_data.receive("qrels", "sample_qrels.txt", your_data.SAMPLE_QRELS.read_bytes())
+        your_data.receive("run", "sample_run.txt", your_data.SAMPLE_RUN.read_bytes())
+    your_data.render()
+
+
+def test_past_the_row_limit_the_table_shows_the_lowest_scoring_queries_and_says_so(monkeypatch):
+    monkeypatch.setattr(page, "TABLE_ROWS", 5)
+    at = AppTest.from_function(samples_page, default_timeout=30).run()
+    assert not at.exception
+    report = sample_report()
+    shown = next(df.value for df in at.dataframe if "note" in df.value.columns)
+    assert len(shown) == 5
+    lowest = sorted(report.values["R@10"].tolist())[:5]
+    assert sorted(shown["R@10"]) == lowest
+    assert any(f"With {len(report.qids):,} queries" in c.value and "the 5 that score lowest" in c.value
+               for c in at.caption)
+
+
+def test_past_the_option_limit_a_query_is_opened_by_typing_its_id(monkeypatch):
+    monkeypatch.setattr(page, "SELECT_OPTIONS", 3)
+    at = AppTest.from_function(samples_page, default_timeout=30).run()
+    report = sample_report()
+    box = at.text_input(key=state.YOUR_DATA_QUERY)
+    assert box.value == report.qids[0]
+    box.set_value(report.qids[2]).run()
+    assert not at.exception
+    files = at.session_state[state.YOUR_DATA_LOADED]["key"]
+    assert page.editor_key(files, 2) in at.session_state, "the typed query is open in the editor"
+    at.text_input(key=state.YOUR_DATA_QUERY).set_value("no such query").run()
+    assert not at.exception
+    assert any("No evaluated query has the id ` no such query `" in c.value for c in at.caption)
