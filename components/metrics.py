@@ -221,6 +221,45 @@ def first_hit_rank(qs: QuerySet) -> np.ndarray:
     return first
 
 
+def mean_recall_and_success_by_k(qs: QuerySet, ks: Sequence[int]) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """Mean Recall@k and mean Success@k (hit rate@k) over the query set, for every k in ``ks``, in one pass.
+
+    .. math:: \\overline{\\mathrm{Recall@}k} = \\frac{1}{|Q|} \\sum_q \\sum_{i \\le k,\\ \\mathrm{rel}_{q,i} \\ge 1}
+              \\frac{1}{R_q}, \\qquad
+              \\overline{\\mathrm{Success@}k} = \\frac{|\\{q : f_q \\le k\\}|}{|Q|}
+
+    where R_q is query q's number of relevant judged documents (a query with
+    R_q = 0 adds 0), f_q the rank of its first relevant returned document and
+    |Q| = ``qs.n_queries`` (every query counts). Each relevant returned row adds
+    its weight 1/R_q to the bin of the smallest k in ``ks`` at or above its
+    rank, each query its first hit to the bin of f_q; cumulative sums over the
+    bins give every k at once. The same values as ``recall(qs, k).mean()`` and
+    ``success(qs, k).mean()`` (to rounding), in the order of ``ks``; nan for
+    every k of an empty query set, as the mean of no values.
+
+    Examples
+    --------
+    Query 1 finds 2 of its 3 relevant documents, at ranks 1 and 3; query 2
+    its one relevant document at rank 2. Recall@3 = (2/3 + 1) / 2:
+
+    >>> qs = from_rankings([[1, 0, 1], [0, 1]], [[1, 1, 1], [1]])
+    >>> recall, hit_rate = mean_recall_and_success_by_k(qs, [1, 2, 3])
+    >>> [round(r, 4) for r in recall], hit_rate
+    ([0.1667, 0.6667, 0.8333], (0.5, 1.0, 1.0))
+    """
+    ks = np.array([check_k(k) for k in ks], dtype=np.int64)
+    cutoffs = np.unique(ks)  # sorted; bin j holds ranks in (cutoffs[j - 1], cutoffs[j]], the last bin ranks beyond
+    total = num_relevant(qs)
+    rel = qs.grade >= 1
+    weights = np.divide(1.0, total, out=np.zeros(qs.n_queries), where=total > 0)[qs.qidx[rel]]
+    found = np.cumsum(np.bincount(np.searchsorted(cutoffs, qs.rank[rel]), weights, minlength=cutoffs.size + 1))
+    first = first_hit_rank(qs)
+    hits = np.cumsum(np.bincount(np.searchsorted(cutoffs, first[np.isfinite(first)]), minlength=cutoffs.size + 1))
+    at = np.searchsorted(cutoffs, ks)
+    with np.errstate(invalid="ignore", divide="ignore"):  # no queries: nan, as the mean of no values
+        return (tuple((found[at] / qs.n_queries).tolist()), tuple((hits[at] / qs.n_queries).tolist()))
+
+
 def reciprocal_rank(qs: QuerySet, k: int | None = None) -> np.ndarray:
     """RR per query: 1 / rank of the first relevant document; RR@k: 0 if it lies below k.
 

@@ -84,6 +84,18 @@ def test_binary_measures_and_linear_ndcg(queries):
 
 
 @given(query_sets())
+def test_mean_recall_and_success_for_many_k_in_one_pass(queries):
+    queries = [(j, r) for j, r in queries if r]
+    if not queries:
+        return
+    ks = (*KS, 20)  # 20: deeper than every list
+    expected = oracle(queries, [f"{name}_{k}" for name in ("recall", "success") for k in ks])
+    recall, success = m.mean_recall_and_success_by_k(to_query_set(queries), ks)
+    np.testing.assert_allclose(recall, [expected[f"recall_{k}"].mean() for k in ks], atol=1e-9)
+    np.testing.assert_allclose(success, [expected[f"success_{k}"].mean() for k in ks], atol=1e-9)
+
+
+@given(query_sets())
 def test_exponential_ndcg_against_mapped_qrels(queries):
     queries = [(j, r) for j, r in queries if r]
     if not queries:
