@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Mapping, Sequence
 
 import altair as alt
+import numpy as np
 
 from components.formatting import fmt
 from components.settings import LIMITS
@@ -35,12 +36,22 @@ _template_cache = functools.lru_cache(maxsize=LIMITS.chart_cache_entries)
 
 
 @dataclass(frozen=True)
+class Sample:
+    """A chart that draws some of its queries: ``shown`` of ``total``, evenly spaced along the sorted list."""
+
+    shown: int
+    total: int
+
+
+@dataclass(frozen=True)
 class Figure:
-    """A chart: its Vega-Lite template (shared: never change it), its rows per named dataset, its text alternative."""
+    """A chart: its Vega-Lite template (shared: never change it), its rows per named dataset, its text alternative,
+    and, when it draws only some of its queries, which (``sample``; None when it draws them all)."""
 
     template: Mapping
     rows: Mapping[str, list[dict]]
     alt_text: str
+    sample: Sample | None = None
 
     def spec(self) -> dict:
         """The chart's Vega-Lite spec: a copy of the template with each layer's named dataset given inline.
@@ -288,7 +299,9 @@ def per_query_distribution(values: Sequence[float], *, metric: str, bins: int = 
     The bins are (0, w], (w, 2w], ... up to 1 (or up to the largest value,
     for DCG), w = top / bins; queries scoring exactly 0 (no hit, or no
     relevant judged document) get their own bar left of 0, in another
-    colour and named in the legend. A dashed rule marks the mean.
+    colour and named in the legend. A dashed rule marks the mean. The rows
+    are the bins (bins + 1 of them), however many queries; the counting is
+    vectorised.
 
     Examples
     --------
@@ -296,29 +309,26 @@ def per_query_distribution(values: Sequence[float], *, metric: str, bins: int = 
     >>> figure.alt_text
     'Per-query RR over 4 queries: 2 score exactly 0; 1 between 0.25 and 0.5; 1 between 0.75 and 1. Mean 0.375, median 0.250.'
     """
-    values = [float(v) for v in values]
-    if not values or bins < 1:
+    values = np.asarray(values, dtype=np.float64).ravel()
+    if not values.size or bins < 1:
         raise ValueError("need at least one value and at least one bin")
-    if any(v != v or v < 0 for v in values):
+    if np.isnan(values).any() or (values < 0).any():
         raise ValueError("per-query values must be numbers >= 0")
-    top = max(1.0, max(values))
+    top = max(1.0, float(values.max()))
     width = top / bins
-    counts = [0] * bins
-    zeros = 0
-    for v in values:
-        if v == 0:
-            zeros += 1
-        else:
-            counts[min(max(int(-(-round(v / width, 9) // 1)) - 1, 0), bins - 1)] += 1  # bin (a, b]
-    n = len(values)
+    above = values[values != 0]
+    where = np.clip(np.ceil(np.round(above / width, 9)) - 1, 0, bins - 1).astype(np.intp)  # bin (a, b]
+    counts = np.bincount(where, minlength=bins).tolist()
+    n = values.size
+    zeros = n - above.size
     rows = [{"start": -width, "end": 0.0, "count": zeros, "label": "exactly 0", "kind": "exactly 0",
              "share": fmt(zeros / n, "percent")}]
     rows += [{"start": i * width, "end": (i + 1) * width, "count": c, "kind": "above 0",
               "label": f"{_edge(i * width)} to {_edge((i + 1) * width)}", "share": fmt(c / n, "percent")}
              for i, c in enumerate(counts)]
-    mean = sum(values) / n
-    ordered = sorted(values)
-    median = (ordered[(n - 1) // 2] + ordered[n // 2]) / 2
+    mean = float(values.mean())
+    middle = np.partition(values, [(n - 1) // 2, n // 2])
+    median = (float(middle[(n - 1) // 2]) + float(middle[n // 2])) / 2
     chart = _distribution_template(metric, width, top, max(zeros, *counts) * 1.3 + 0.5, scale)
     data = {"bins": rows, "counted": [row for row in rows if row["count"] > 0],
             "mean": [{"x": mean, "text": f"mean {fmt(mean)}"}]}
@@ -355,6 +365,8 @@ WIN = "#1a7f37"  # green: B better
 LOSS = "#cf222e"  # red: B worse
 _TIE = "#8b949e"
 _MAX_LABELLED_QUERIES = 40  # more queries than this: no query ids under the bars (the tooltip still names them)
+MAX_BARS = 2_000  # more queries than this: the win/loss chart draws at most this many places of the sorted list
+SAMPLED = "evenly spaced along the sorted list"  # how, in the text alternative
 
 
 def _signed(x: float) -> str:
@@ -377,8 +389,15 @@ def win_loss_bars(qids: Sequence[str], differences: Sequence[float], *, metric: 
     grey dots on the rule. The text alternative gives the counts, the largest
     win and loss with their queries (an id that is not plain, which Markdown
     could read as formatting, is replaced by "the leftmost bar" / "the
-    rightmost bar"), and the mean difference. Query ids appear on the axis
-    (up to 40 queries) and in the tooltips.
+    rightmost bar"), and the mean difference, always over every query. Query
+    ids appear on the axis (up to 40 queries) and in the tooltips.
+
+    More than :data:`MAX_BARS` queries: the chart draws the sorted list at
+    :data:`MAX_BARS` places at most (:func:`sample_places`: evenly spaced,
+    plus the first and last query of the wins, the ties and the losses, so
+    the largest win and loss are drawn and no run vanishes), each bar the
+    query at that place, and the text alternative and the figure's
+    ``sample`` say so.
 
     Examples
     --------
@@ -386,39 +405,76 @@ def win_loss_bars(qids: Sequence[str], differences: Sequence[float], *, metric: 
     >>> figure.alt_text
     'Per-query difference in RR, run B minus run A, over 4 queries, sorted from largest win to largest loss: B better on 2, worse on 1, tied on 1. Largest win: query q1, +0.500. Largest loss: query q2, −0.250. Mean difference +0.094.'
     """
-    qids = [str(q) for q in qids]
-    values = [float(d) for d in differences]
-    if not values or len(values) != len(qids):
+    values = np.asarray(differences, dtype=np.float64)
+    if values.ndim != 1 or not values.size or values.size != len(qids):
         raise ValueError("need one difference per query, and at least one query")
-    if any(v != v or v in (float("inf"), float("-inf")) for v in values):
+    if not np.isfinite(values).all():
         raise ValueError("differences must be finite numbers")
-    order = sorted(range(len(values)), key=lambda i: (-values[i], i))
-    outcome = ["B better" if v > 0 else "B worse" if v < 0 else "tied" for v in values]
-    rows = [{"query": qids[i], "place": place, "diff": values[i], "outcome": outcome[i], "label": _signed(values[i])}
-            for place, i in enumerate(order)]
-    n = len(values)
-    chart = _win_loss_template(n <= _MAX_LABELLED_QUERIES, metric, max(abs(v) for v in values) or 1.0, scale)
+    n = values.size
+    order = np.argsort(-values, kind="stable")  # largest win first; equal differences in the given order
+    wins, losses = int((values > 0).sum()), int((values < 0).sum())
+    places = sample_places(n, (wins, n - wins - losses, losses), MAX_BARS)
+    rows = []
+    for place in places.tolist():
+        i = int(order[place])
+        v = float(values[i])
+        rows.append({"query": str(qids[i]), "place": place, "diff": v,
+                     "outcome": "B better" if v > 0 else "B worse" if v < 0 else "tied", "label": _signed(v)})
+    sample = Sample(len(rows), n) if len(rows) < n else None
+    chart = _win_loss_template(n <= _MAX_LABELLED_QUERIES, sample is not None, metric,
+                               float(np.abs(values).max()) or 1.0, scale)
     data = {"bars": [row for row in rows if row["outcome"] != "tied"],
             "ties": [row for row in rows if row["outcome"] == "tied"], "zero": [{"y": 0.0}]}
-    wins, losses = outcome.count("B better"), outcome.count("B worse")
-    best, worst = order[0], order[-1]
-    parts = [f"Per-query difference in {metric}, run B minus run A, over {n} quer{'y' if n == 1 else 'ies'}, "
-             f"sorted from largest win to largest loss: B better on {wins}, worse on {losses}, "
-             f"tied on {n - wins - losses}."]
+    best, worst = int(order[0]), int(order[-1])
+    shown = f", showing {sample.shown:,} of {n:,} queries, {SAMPLED}" if sample else ""
+    parts = [f"Per-query difference in {metric}, run B minus run A, over {n:,} quer{'y' if n == 1 else 'ies'}, "
+             f"sorted from largest win to largest loss{shown}: B better on {wins:,}, worse on {losses:,}, "
+             f"tied on {n - wins - losses:,}."]
     if wins:
-        parts.append(f"Largest win: {_named_query(qids[best], 'the leftmost bar')}, {_signed(values[best])}.")
+        parts.append(f"Largest win: {_named_query(str(qids[best]), 'the leftmost bar')}, {_signed(values[best])}.")
     if losses:
-        parts.append(f"Largest loss: {_named_query(qids[worst], 'the rightmost bar')}, {_signed(values[worst])}.")
-    parts.append(f"Mean difference {_signed(sum(values) / n)}.")
-    return Figure(chart, data, " ".join(parts))
+        parts.append(f"Largest loss: {_named_query(str(qids[worst]), 'the rightmost bar')}, "
+                     f"{_signed(values[worst])}.")
+    parts.append(f"Mean difference {_signed(float(values.mean()))}.")
+    return Figure(chart, data, " ".join(parts), sample)
+
+
+def sample_places(n: int, runs: Sequence[int], limit: int) -> np.ndarray:
+    """The places (0 to n − 1) of a sorted list to draw: all of them, or at most ``limit`` when n is larger.
+
+    ``runs`` are the lengths of the list's consecutive runs (wins, ties,
+    losses: they add up to n). Past ``limit``: the first and last place of
+    every run, and the rest evenly spaced, the j-th of m at
+    round(j (n − 1) / (m − 1)), so each run keeps about its share of the
+    places and every run boundary is drawn.
+
+    Examples
+    --------
+    >>> sample_places(4, (2, 1, 1), 10).tolist()
+    [0, 1, 2, 3]
+    >>> sample_places(101, (50, 1, 50), 7).tolist()  # runs 0-49, 50, 51-100: their ends, and 33, 67
+    [0, 33, 49, 50, 51, 67, 100]
+    >>> sample_places(1000, (1000,), 6).tolist()
+    [0, 200, 400, 599, 799, 999]
+    """
+    if n <= limit:
+        return np.arange(n)
+    starts = np.cumsum((0, *runs))[:-1]
+    ends = np.array([(s, s + r - 1) for s, r in zip(starts, runs) if r], dtype=np.intp).ravel()
+    ends = np.unique(ends)
+    if limit < ends.size:
+        raise ValueError(f"need a limit of at least {ends.size} places, the ends of the runs; got {limit}")
+    spaced = np.round(np.linspace(0, n - 1, limit - ends.size + 2)).astype(np.intp)  # 0 and n − 1 are ends too
+    return np.union1d(ends, spaced)
 
 
 @_template_cache
-def _win_loss_template(labelled: bool, metric: str, top: float, scale: float) -> dict:
+def _win_loss_template(labelled: bool, sampled: bool, metric: str, top: float, scale: float) -> dict:
     # the queries are ordered by their "place" field (0 = largest win), not by a list in the template, so one
     # template serves every comparison; "min" lets the bars' and the ties' domains be unioned in that order
     order = alt.EncodingSortField(field="place", op="min")
-    x = alt.X("query:N", sort=order, title="queries, from largest win to largest loss",
+    title = "queries" + (f" ({SAMPLED})" if sampled else "") + ", from largest win to largest loss"
+    x = alt.X("query:N", sort=order, title=title,
               axis=alt.Axis(labels=labelled, ticks=labelled, labelAngle=-45 if labelled else 0))
     y = alt.Y("diff:Q", title=f"{metric}: B − A", scale=alt.Scale(domain=[-top * 1.1, top * 1.1], nice=True))
     colour = alt.Color("outcome:N", scale=alt.Scale(domain=["B better", "tied", "B worse"], range=[WIN, _TIE, LOSS]),

@@ -1,10 +1,13 @@
 """Chart builders: the spec carries the data, fonts follow the scale, the text alternative states the values,
 and the Altair part of a chart is built once per shape, whatever its data."""
+import copy
+import json
 import math
 
 import altair as alt
+import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from components import charts
@@ -88,3 +91,102 @@ def test_comparisons_of_other_queries_share_one_template():
     same_scale = charts.win_loss_bars(["x", "y", "z"], [-0.5, 0.25, 0.0], metric="RR")
     assert same_scale.template is first.template, "the query order lives in the rows, not in the template"
     assert [row["query"] for row in same_scale.rows["bars"]] == ["y", "x"]
+
+
+# ----------------------------------------------------------------------------
+# Charts of many queries: the rows stay bounded, the words count every query
+# ----------------------------------------------------------------------------
+
+def many_differences(n: int = 200_000, seed: int = 9):
+    """n differences: about 30 % wins, 45 % ties, 25 % losses, as the scores of a 200,000-query comparison."""
+    rng = np.random.default_rng(seed)
+    d = np.round(rng.uniform(0, 1, n), 3) * rng.choice([1.0, 0.0, -1.0], size=n, p=[0.3, 0.45, 0.25])
+    d[d == 0] = 0.0
+    return tuple(f"q{i}" for i in range(n)), d
+
+
+def chart_rows(spec: dict) -> list[dict]:
+    return [row for layer in spec["layer"][:2] for row in layer["data"]["values"]]  # bars and ties
+
+
+def test_a_200000_query_comparison_draws_at_most_max_bars_places_and_says_so():
+    qids, d = many_differences()
+    figure = charts.win_loss_bars(qids, d, metric="RR")
+    spec = figure.spec()
+    rows = chart_rows(spec)
+    assert len(rows) <= charts.MAX_BARS and figure.sample == charts.Sample(len(rows), 200_000)
+    assert len(json.dumps(spec)) < 500_000
+    wins, losses = int((d > 0).sum()), int((d < 0).sum())
+    best, worst = int(np.flatnonzero(d == d.max())[0]), int(np.flatnonzero(d == d.min())[-1])  # the sort's ends
+    assert figure.alt_text == (
+        f"Per-query difference in RR, run B minus run A, over 200,000 queries, sorted from largest win to largest "
+        f"loss, showing {len(rows):,} of 200,000 queries, evenly spaced along the sorted list: B better on "
+        f"{wins:,}, worse on {losses:,}, tied on {200_000 - wins - losses:,}. Largest win: query q{best}, "
+        f"+{d[best]:.3f}. Largest loss: query q{worst}, −{-d[worst]:.3f}. "
+        f"Mean difference {charts._signed(float(d.mean()))}.")
+    x_title = spec["layer"][0]["encoding"]["x"]["title"]
+    assert x_title == "queries (evenly spaced along the sorted list), from largest win to largest loss"
+
+
+def test_the_sampled_bars_are_the_sorted_list_at_evenly_spaced_places():
+    qids, d = many_differences()
+    rows = sorted(chart_rows(charts.win_loss_bars(qids, d, metric="RR").spec()), key=lambda row: row["place"])
+    ordered = np.sort(d)[::-1]
+    places = [row["place"] for row in rows]
+    assert [row["diff"] for row in rows] == ordered[places].tolist()  # each bar: the difference at its place
+    assert [int(row["query"][1:]) for row in rows] == np.argsort(-d, kind="stable")[places].tolist()
+    wins, ties = int((d > 0).sum()), int((d == 0).sum())
+    ends = {0, wins - 1, wins, wins + ties - 1, wins + ties, d.size - 1}  # every run's first and last query
+    assert ends <= set(places)
+    spacing = (d.size - 1) / (charts.MAX_BARS - len(ends) + 1)
+    assert max(np.diff(places)) <= spacing + 1
+    for outcome, count in (("B better", wins), ("tied", ties), ("B worse", d.size - wins - ties)):
+        share = sum(row["outcome"] == outcome for row in rows) / len(rows)
+        assert share == pytest.approx(count / d.size, abs=0.005)  # each run keeps its share of the bars
+
+
+def test_a_lone_tie_or_loss_among_many_wins_is_still_drawn():
+    d = np.r_[np.linspace(1, 0.001, 9_998), 0.0, -0.5]
+    figure = charts.win_loss_bars([f"q{i}" for i in range(d.size)], d, metric="RR")
+    assert [row["query"] for row in figure.rows["ties"]] == ["q9998"]
+    assert figure.rows["bars"][-1]["query"] == "q9999" and "tied on 1." in figure.alt_text
+
+
+def test_every_comparison_with_many_queries_shares_one_template():
+    first = charts.win_loss_bars(*many_differences(150_000, seed=1), metric="RR")
+    second = charts.win_loss_bars(*many_differences(200_000, seed=2), metric="RR")
+    assert first.template is second.template  # the sample's size is in the rows and the words only
+    alt.LayerChart.from_dict(copy.deepcopy(dict(first.template)), validate=True)  # its own axis title: still valid
+    few = charts.win_loss_bars(*many_differences(charts.MAX_BARS), metric="RR")
+    assert few.sample is None and len(chart_rows(few.spec())) == charts.MAX_BARS  # up to MAX_BARS: every query
+    assert "showing" not in few.alt_text
+
+
+@settings(max_examples=30)  # each new bin height builds a template (60 ms)
+@given(st.lists(st.one_of(st.just(0.0), st.floats(0, 1), st.integers(1, 12).map(lambda r: 1 / r),
+                          st.tuples(st.integers(0, 10), st.integers(1, 10)).map(lambda f: min(f[0] / f[1], 1.0))),
+                min_size=1, max_size=60), st.integers(1, 12))
+def test_the_distribution_counts_each_value_in_its_bin(values, bins):
+    figure = charts.per_query_distribution(values, metric="RR", bins=bins)
+    width = max(1.0, max(values)) / bins
+    expected = [0] * bins
+    for v in (v for v in values if v != 0):
+        expected[min(max(math.ceil(round(v / width, 9)) - 1, 0), bins - 1)] += 1  # (a, b], rounding noise aside
+    rows = figure.rows["bins"]
+    assert [row["count"] for row in rows] == [sum(v == 0 for v in values), *expected]
+    assert figure.rows["mean"][0]["x"] == pytest.approx(sum(values) / len(values), abs=1e-12)
+    ordered = sorted(values)
+    assert f"median {charts.fmt((ordered[(len(values) - 1) // 2] + ordered[len(values) // 2]) / 2)}." in figure.alt_text
+
+
+def test_the_distribution_and_the_curves_of_200000_queries_stay_small():
+    values = np.random.default_rng(3).uniform(size=200_000) * (np.arange(200_000) % 3 > 0)
+    figure = charts.per_query_distribution(values, metric="nDCG@10")
+    spec = figure.spec()
+    assert sum(len(layer["data"]["values"]) for layer in spec["layer"]) <= 2 * 11 + 2  # bins, labels, mean
+    assert len(json.dumps(spec)) < 20_000
+    assert figure.rows["bins"][0]["count"] == int((values == 0).sum())
+    ks = list(range(1, 101))
+    curves = charts.metric_by_k(ks, {"mean Recall@k": [0.5] * 100, "hit rate@k": [0.7] * 100},
+                                metric="mean over queries", current_k=10)
+    assert len(curves.rows["points"]) == 200  # one row per k and series, whatever the number of queries
