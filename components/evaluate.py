@@ -33,7 +33,8 @@ randomisation test, and a plain-language reading. With ``--json``::
     {"gain": ..., "num_queries": N,
      "skipped": {"qrels_only": n, "a_only": n, "b_only": n, "run_only": n},
      "compare": {measure: {"mean_a", "mean_b", "mean_diff", "ci95": [lo, hi], "improved", "hurt",
-                           "tied", "t_test_p", "randomisation_p", "permutations", "seed"}}}
+                           "tied", "t_test_p", "randomisation_p", "randomisation_method",
+                           "randomisation_error_bound", "permutations", "seed"}}}
 
 (undefined values, such as the t-test on a single query, are ``null``), plus
 ``"per_query": {qid: {measure: b − a}}`` with ``--per-query``. Every other
@@ -312,13 +313,13 @@ def format_comparison(result, per_query: bool = False, qrels_name: str = "qrels"
                           f"{skipped['a_only']} only in run A, {skipped['b_only']} only in run B, "
                           f"{skipped['run_only']} not judged"],
               ["tests", f"paired t-test; paired randomisation test ({first.permutations:,} sign flips, "
-                        f"seed {first.seed})"]]
+                        f"seed {first.seed}; ≈ marks its normal approximation, used with many queries)"]]
     rows = [["measure", "mean A", "mean B", "B − A", "95% CI", "improved", "hurt", "tied", "t-test p",
              "randomisation p"]]
     for name, c in result.measures.items():
         ci = "undefined" if c.n < 2 else f"{format_diff(c.ci95[0])} to {format_diff(c.ci95[1])}"
         rows.append([name, fmt(c.mean_a), fmt(c.mean_b), format_diff(c.mean_diff), ci, str(c.improved),
-                     str(c.hurt), str(c.tied), format_p(c.t_test_p), format_p(c.randomisation_p)])
+                     str(c.hurt), str(c.tied), format_p(c.t_test_p), randomisation_cell(c)])
     ci_column = 4
     lines = _aligned(header, numbers=False) + [""] + [
         "  ".join(cell.ljust(w) if c in (0, ci_column) else cell.rjust(w)
@@ -337,6 +338,13 @@ def format_comparison(result, per_query: bool = False, qrels_name: str = "qrels"
             text += " " + prose.text_choosing("compare", READING_TESTS_DISAGREE, values)
         lines.append(f"{name}: {' '.join(text.split())}")
     return "\n".join(lines)
+
+
+def randomisation_cell(c) -> str:
+    """A comparison's randomisation p for the table: "≈ " before it when it is the normal approximation."""
+    from components.compare import NORMAL_APPROXIMATION, format_p
+
+    return ("≈ " if c.randomisation_method == NORMAL_APPROXIMATION else "") + format_p(c.randomisation_p)
 
 
 def compare_notes(pairing, complete: bool = False) -> list[str]:

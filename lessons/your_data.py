@@ -176,10 +176,8 @@ def _evaluate(files: uploads.Files, names: tuple[str, ...], gain: str,
 @st.cache_resource(max_entries=16, show_spinner="Computing Recall@k and hit rate@k for every k…")
 def _curves(files: uploads.Files, ks: tuple[int, ...],
             _judged: trec.JudgedRun) -> tuple[tuple[float, ...], tuple[float, ...]]:
-    """Mean Recall@k and hit rate@k at each k."""
-    qs = _judged.queries
-    return (tuple(float(metrics.recall(qs, k).mean()) for k in ks),
-            tuple(float(metrics.success(qs, k).mean()) for k in ks))
+    """Mean Recall@k and hit rate@k at each k (one pass over the queries)."""
+    return metrics.mean_recall_and_success_by_k(_judged.queries, ks)
 
 
 def loaded_judged(loaded: dict) -> trec.JudgedRun:
@@ -640,6 +638,7 @@ def _compare_section(loaded: dict, judged: trec.JudgedRun, names: tuple[str, ...
     c = result.measures[name]
     label = shown_name(name, gain)
     heading, values = compare.reading(c, label)
+    values["p_rand_how"] = prose.text_choosing("compare", f"Randomisation {c.randomisation_method}", values)
     st.caption(prose.text("compare", "Counts", n=f"{len(result.qids):,}",
                           **{k: f"{v:,}" for k, v in result.skipped.items()}))
     cards = st.columns(4)

@@ -346,6 +346,9 @@ def test_the_reading_follows_the_randomisation_p_and_fills_its_template(a, b, he
 
 def test_every_reading_section_fills_from_the_reading_values():
     _, values = compare.reading(compare.compare_values([0.1, 0.5, 0.2], [0.3, 0.4, 0.9]), "RR")
+    for method in (compare.SIGN_FLIPS, compare.NORMAL_APPROXIMATION):  # how the page says how p was computed
+        values["p_rand_how"] = prose.text_choosing("compare", f"Randomisation {method}", values)
+        assert "{" not in values["p_rand_how"]
     for heading in (*compare.READINGS, compare.READING_TESTS_DISAGREE, "Outcome"):
         assert "{" not in prose.text_choosing("compare", heading, values)
     assert prose.section("compare", compare.WHY_FEW_QUERIES)

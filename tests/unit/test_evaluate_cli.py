@@ -397,3 +397,14 @@ def test_a_line_too_long_for_the_memory_limit_as_a_subprocess(tmp_path):
                           preexec_fn=limited, capture_output=True, text=True, timeout=120)
     assert (done.returncode, done.stdout) == (1, "")
     assert done.stderr == f"error: {run}: not enough memory to read this file (40,000,012 bytes)\n"
+
+
+def test_the_comparison_table_marks_a_randomisation_p_from_the_normal_approximation():
+    from types import SimpleNamespace
+
+    from components import compare
+    from components.evaluate import randomisation_cell
+
+    flips = SimpleNamespace(randomisation_method=compare.SIGN_FLIPS, randomisation_p=0.0123)
+    normal = SimpleNamespace(randomisation_method=compare.NORMAL_APPROXIMATION, randomisation_p=0.0123)
+    assert randomisation_cell(normal) == "≈ " + randomisation_cell(flips)

@@ -67,4 +67,6 @@ def test_readme_gives_exactly_two_commands_and_ci_runs_the_test_one():
 
 def test_no_pages_folder_and_usage_stats_off():
     assert not (ROOT / "pages").exists(), "a pages/ folder switches Streamlit to legacy multipage mode"
-    assert "gatherUsageStats = false" in (ROOT / ".streamlit" / "config.toml").read_text()
+    config = (ROOT / ".streamlit" / "config.toml").read_text()
+    assert "gatherUsageStats = false" in config
+    assert 'showErrorDetails = "none"' in config, "a learner never sees a traceback or a server path"

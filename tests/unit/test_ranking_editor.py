@@ -2,6 +2,7 @@
 import math
 
 import pytest
+from streamlit import config as streamlit_config
 from streamlit.testing.v1 import AppTest
 
 from components.ranking_editor import EditorItem, EditorState, describe_change, editor_items
@@ -133,9 +134,15 @@ def test_editor_items_and_grade_labels():
 # --- the Streamlit wrapper (run in AppTest, which gives it a session) -----------------------
 
 def run_script(body: str) -> AppTest:
-    """Run a tiny script that uses the editor; return the finished AppTest."""
+    """Run a tiny script that uses the editor; return the finished AppTest (with the exception's details,
+    which the shipped config hides from learners)."""
     source = "from components.ranking_editor import *\nimport streamlit as st\n" + body
-    return AppTest.from_string(source, default_timeout=30).run()
+    shipped = streamlit_config.get_option("client.showErrorDetails")
+    streamlit_config.set_option("client.showErrorDetails", "full")
+    try:
+        return AppTest.from_string(source, default_timeout=30).run()
+    finally:
+        streamlit_config.set_option("client.showErrorDetails", shipped)
 
 
 @pytest.mark.parametrize("call, message", [
