@@ -367,9 +367,10 @@ def _settings(judged: trec.JudgedRun, qrels: trec.Qrels) -> tuple[int, list[str]
     left, middle = st.columns([1, 3], gap="medium")
     k = int(read_control(left.number_input("The k your pipeline consumes", min_value=1, max_value=MAX_K, step=1,
                                            key=state.YOUR_DATA_K, help=prose.section(NAME, "K help")), DEFAULT_K))
+    # labelled "R@k", not "R@10": a label that changes with k made the browser drop the choice on a later run
     families = read_control(middle.multiselect("Measures", list(FAMILIES), key=state.YOUR_DATA_MEASURES,
-                                               format_func=lambda f: measure_names([f], k)[0],
-                                               help=prose.section(NAME, "Measures help")), [])
+                                               format_func=FAMILIES.get, help=prose.section(NAME, "Measures help")),
+                            [])
     gain_column, note_column = st.columns([1.7, 2.3], gap="medium", vertical_alignment="bottom")
     gain = read_control(gain_column.segmented_control("nDCG and DCG gain", GAIN_CHOICES, key=state.YOUR_DATA_GAIN,
                                                       required=True,

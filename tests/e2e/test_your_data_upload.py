@@ -155,3 +155,18 @@ def test_a_new_session_in_a_tab_that_had_files_says_the_server_lost_them(your_da
     page.get_by_role("button", name="Use the sample files").click()
     expect(page.get_by_test_id("stMetric").first).to_be_visible()
     expect(gone).to_have_count(0)
+
+
+def test_changing_k_keeps_the_chosen_measures(your_data):
+    page, _ = your_data
+    page.get_by_role("button", name="Use the sample files").click()
+    expect(page.get_by_test_id("stMetricLabel").get_by_text("R@10", exact=True).first).to_be_visible()
+    box = page.get_by_test_id("stNumberInputField").first
+    box.fill("5")
+    box.press("Enter")
+    for label in ("R@5", "Success@5", "MRR", "nDCG@5 (linear gain)"):
+        expect(page.get_by_test_id("stMetricLabel").get_by_text(label, exact=True).first).to_be_visible()
+    page.get_by_role("button", name="Use the sample second run").click()  # the runs after the change, too
+    expect(page.get_by_text("Improved / hurt / tied")).to_be_visible()
+    for label in ("R@5", "Success@5", "MRR", "nDCG@5 (linear gain)"):
+        expect(page.get_by_test_id("stMetricLabel").get_by_text(label, exact=True).first).to_be_visible()
