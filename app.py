@@ -2,10 +2,11 @@
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from components import state, upload_store, uploads
-from components.quiz_ui import show_progress_sidebar
-from components.widgets import show_link_notes, show_mode_controls
-from lessons.registry import navigation
+from components.serving import upload_store, uploads
+from components.ui import state
+from components.ui.quiz_ui import show_progress_sidebar
+from components.ui.registry import navigation
+from components.ui.widgets import show_link_notes, show_mode_controls
 
 # A projector link opens with the sidebar folded away (its arrow brings it back).
 projecting = state.read_flag(st.query_params.get(state.PROJECTOR), name=state.PROJECTOR).value

@@ -25,7 +25,7 @@ websocket on ``/_stcore/stream`` speaking Streamlit's own protobuf messages
   do not wait for an answer before their next change (open loop): if a newer
   change overtakes an older one, the older one counts as answered when the
   newer value arrives, as a learner would see it. Every value received is
-  checked against the engine (``components.metrics``, for that learner's k
+  checked against the engine (``components.engine.metrics``, for that learner's k
   and order) and each learner's last answer against its last change: a wrong
   or another learner's value is reported.
 
@@ -76,8 +76,9 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from components import metrics, scenarios  # noqa: E402  (the project, from the checkout)
-from components.formatting import fmt  # noqa: E402
+from components.course import scenarios
+from components.engine import metrics  # noqa: E402  (the project, from the checkout
+from components.engine.formatting import fmt  # noqa: E402
 from components.ranking_editor.editor import COMPONENT_NAME  # noqa: E402
 
 MAX_LEARNERS = 100

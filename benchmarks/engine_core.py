@@ -13,7 +13,7 @@ import time
 
 import numpy as np
 
-from components import metrics
+from components.engine import metrics
 
 
 def make_query_set(n_queries: int, depth: int, seed: int = 0) -> metrics.QuerySet:

@@ -28,7 +28,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 from playwright.sync_api import Locator, Page, sync_playwright
@@ -37,6 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run as a script from anywhere: the tests' launcher lives in the repo
 
 from tests.conftest import start_streamlit  # noqa: E402
+
 DEFAULT_PAGE = ROOT / "tests" / "e2e" / "editor_page.py"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",

@@ -30,8 +30,10 @@ from typing import Callable, TypeVar
 
 import numpy as np
 
-from components import charts, compare, metrics, trec
-from components.measures import DEFAULT_MEASURES, evaluate
+from components.engine import compare, metrics
+from components.engine.measures import DEFAULT_MEASURES, evaluate
+from components.formats import trec
+from components.ui import charts
 
 T = TypeVar("T")
 POOL = 50  # candidate documents per query

@@ -16,7 +16,7 @@ process (``ru_maxrss`` from ``os.wait4``, interpreter and imports included)
 printed, with its exit status:
 
 - ``read_run precise`` / ``read_run fast``: ``trec.read_run(path, reader=...)``;
-- ``CLI``: ``python -m components.evaluate QRELS RUN --json`` (the qrels judge
+- ``CLI``: ``python -m components.cli QRELS RUN --json`` (the qrels judge
   one document per query, the long docid among them when there is one, so the
   join widens both sides);
 - ``baseline``: the interpreter importing the reader and nothing else.
@@ -49,7 +49,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from components import trec  # noqa: E402  (after the path: the script runs from anywhere)
+from components.formats import trec  # noqa: E402  (after the path: the script runs from anywhere
 
 
 def write_files(folder: Path, lines: int, long_id: str | None, name: str) -> tuple[Path, Path]:
@@ -83,7 +83,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         cases = {"normal": None, "at the limit": "L" * trec.MAX_ID_BYTES, "amplification": "L" * args.long}
         print(f"{'file':<14} {'size':>8}  {'read with':<17} {'peak RSS':>9}  status  message")
-        base, _, _ = peak([sys.executable, "-c", "import components.trec"])
+        base, _, _ = peak([sys.executable, "-c", "import components.formats.trec"])
         print(f"{'-':<14} {'-':>8}  {'baseline':<17} {base:7.0f} MB")
         for name, long_id in cases.items():
             qrels, run = write_files(Path(folder), args.lines, long_id, name.replace(" ", "_"))
@@ -91,7 +91,7 @@ def main() -> None:
             read = "from pathlib import Path; from components import trec; trec.read_run(Path({!r}), reader={!r})"
             for how, argv in (("read_run precise", ["-c", read.format(str(run), "precise")]),
                               ("read_run fast", ["-c", read.format(str(run), "fast")]),
-                              ("CLI", ["-m", "components.evaluate", str(qrels), str(run), "--json"])):
+                              ("CLI", ["-m", "components.cli", str(qrels), str(run), "--json"])):
                 mb, status, message = peak([sys.executable, *argv])
                 print(f"{name:<14} {size:>8}  {how:<17} {mb:7.0f} MB  {status:>6}  {message[:110]}")
 

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import streamlit as st
 
-from components import charts, metrics, scenarios, state
-from components.formatting import fmt
-from components.widgets import numbers_revealed, read_control, show_chart, show_steps
-from components import prose
-from lessons import layout
+from components.course import prose, scenarios
+from components.engine import metrics
+from components.engine.formatting import fmt
+from components.ui import charts, layout, state
+from components.ui.widgets import numbers_revealed, read_control, show_chart, show_steps
 
 NAME = "accuracy"
 N = scenarios.ACCURACY_COLLECTION

@@ -3,14 +3,21 @@ from __future__ import annotations
 
 import streamlit as st
 
-from components import diagnosis, metrics, scenarios, state
-from components.formatting import fmt
+from components.course import diagnosis, prose, scenarios
+from components.engine import metrics
+from components.engine.formatting import fmt
 from components.ranking_editor import set_editor_state
 from components.ranking_editor.model import editor_items
-from components.widgets import chart_scale, numbers_revealed, show_k_slider, show_link_to_view, show_ranking_editor, shown
-from components import prose
-from lessons import layout
-from lessons.take_home import show_take_home
+from components.ui import layout, state
+from components.ui.take_home import show_take_home
+from components.ui.widgets import (
+    chart_scale,
+    numbers_revealed,
+    show_k_slider,
+    show_link_to_view,
+    show_ranking_editor,
+    shown,
+)
 
 NAME = "choosing"
 Q = scenarios.CHOOSING

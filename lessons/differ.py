@@ -4,13 +4,13 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from components import conventions, metrics, scenarios, state
-from components.formatting import fmt
+from components.course import prose, scenarios
+from components.engine import conventions, metrics
+from components.engine.formatting import fmt
 from components.ranking_editor.model import editor_items
-from components.widgets import chart_scale, show_k_slider, show_link_to_view, show_ranking_editor
-from components import prose
-from lessons import layout
-from lessons.take_home import show_take_home
+from components.ui import layout, state
+from components.ui.take_home import show_take_home
+from components.ui.widgets import chart_scale, show_k_slider, show_link_to_view, show_ranking_editor
 
 NAME = "differ"
 Q = scenarios.FRAMEWORKS

@@ -4,14 +4,23 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from components import charts, metrics, scenarios, state
-from components.formatting import fmt
+from components.course import prose, scenarios
+from components.engine import metrics
+from components.engine.formatting import fmt
 from components.ranking_editor import EditorItem, set_editor_state
-from components.widgets import (chart_scale, numbers_revealed, read_control, show_chart, show_k_slider,
-                                show_link_to_view, show_ranking_editor, show_steps, shown)
-from components import prose
-from lessons import layout
-from lessons.take_home import show_take_home
+from components.ui import charts, layout, state
+from components.ui.take_home import show_take_home
+from components.ui.widgets import (
+    chart_scale,
+    numbers_revealed,
+    read_control,
+    show_chart,
+    show_k_slider,
+    show_link_to_view,
+    show_ranking_editor,
+    show_steps,
+    shown,
+)
 
 NAME = "four_queries"
 LENGTH = scenarios.FOUR_QUERY_LIST_LENGTH

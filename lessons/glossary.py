@@ -2,15 +2,14 @@
 
 Entries come from lessons/text/glossary.md ("## name / other name", then the
 definition); a lesson links a term by writing ``[[term]]`` in its Markdown
-(see :func:`components.prose.link_terms`), which points at ``/glossary#<anchor>``.
+(see :func:`components.course.prose.link_terms`), which points at ``/glossary#<anchor>``.
 """
 from __future__ import annotations
 
 import streamlit as st
 
-from components import state
-from components import prose
-from lessons import registry
+from components.course import prose
+from components.ui import registry, state
 
 NAME = prose.GLOSSARY
 FILTER_KEY = state.GLOSSARY_FILTER

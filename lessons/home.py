@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from components import prose
-from lessons import registry
+from components.course import prose
+from components.ui import registry
 
 NAME = "home"
 

@@ -4,14 +4,22 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from components import charts, metrics, scenarios, state
-from components.formatting import fmt
+from components.course import prose, scenarios
+from components.engine import metrics
+from components.engine.formatting import fmt
 from components.ranking_editor.model import editor_items
-from components.widgets import (chart_scale, numbers_revealed, read_control, show_chart, show_link_to_view,
-                                show_ranking_editor, show_steps, shown)
-from components import prose
-from lessons import layout
-from lessons.take_home import show_take_home
+from components.ui import charts, layout, state
+from components.ui.take_home import show_take_home
+from components.ui.widgets import (
+    chart_scale,
+    numbers_revealed,
+    read_control,
+    show_chart,
+    show_link_to_view,
+    show_ranking_editor,
+    show_steps,
+    shown,
+)
 
 NAME = "mrr"
 QUERIES = scenarios.JAR_QUERIES

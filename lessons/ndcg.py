@@ -4,15 +4,25 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from components import breakdown, charts, metrics, scenarios, state
-from components.formatting import fmt
+from components.course import breakdown, prose, scenarios
+from components.engine import metrics
+from components.engine.formatting import fmt
 from components.ranking_editor import set_editor_state
 from components.ranking_editor.model import editor_items
-from components.widgets import (chart_scale, keep_link_note, numbers_revealed, read_control, show_chart, show_k_slider,
-                                show_link_to_view, show_ranking_editor, show_steps, shown)
-from components import prose
-from lessons import layout
-from lessons.take_home import show_take_home
+from components.ui import charts, layout, state
+from components.ui.take_home import show_take_home
+from components.ui.widgets import (
+    chart_scale,
+    keep_link_note,
+    numbers_revealed,
+    read_control,
+    show_chart,
+    show_k_slider,
+    show_link_to_view,
+    show_ranking_editor,
+    show_steps,
+    shown,
+)
 
 NAME = "ndcg"
 Q = scenarios.FRAMEWORKS

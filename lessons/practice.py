@@ -6,9 +6,9 @@ import secrets
 
 import streamlit as st
 
-from components import quiz, quiz_ui, state
-from components import prose
-from components.widgets import keep_link_note
+from components.course import prose, quiz
+from components.ui import quiz_ui, state
+from components.ui.widgets import keep_link_note
 
 NAME = "practice"
 

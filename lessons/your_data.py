@@ -6,12 +6,12 @@ Data flow (one direction):
   :func:`receive`, the only writer of ``state.YOUR_DATA_QRELS``,
   ``state.YOUR_DATA_RUN`` and ``state.YOUR_DATA_RUN_B`` (a page test sets
   those keys itself); it refuses a file that would take the session past its
-  upload cap (:func:`components.uploads.refusal`), keeping what came before;
+  upload cap (:func:`components.serving.uploads.refusal`), keeping what came before;
 - :func:`current_files` reads a new pair once (a status box shows the steps),
-  through :mod:`components.uploads`: parsed and joined once per distinct
+  through :mod:`components.serving.uploads`: parsed and joined once per distinct
   file for the whole server, in a cache bounded in bytes, so that moving k
   or changing a measure never reads a file again; a session holds no
-  parsed copy, only the :class:`~components.shared_cache.Holder` that keeps
+  parsed copy, only the :class:`~components.serving.shared_cache.Holder` that keeps
   the shared one while its files are on show;
 - a pair that reads cleanly becomes ``state.YOUR_DATA_LOADED``, what the page
   shows; a pair that fails leaves it as it was and is kept, with the reader's
@@ -20,7 +20,7 @@ Data flow (one direction):
 Text from the files (ids, file names, the reader's messages, which quote
 lines) is never rendered as HTML or Markdown: it goes into dataframes,
 select boxes, ``st.code`` blocks, the editor (which sets ``textContent``) or
-Markdown code spans built by :func:`components.formatting.literal`.
+Markdown code spans built by :func:`components.engine.formatting.literal`.
 """
 from __future__ import annotations
 
@@ -35,14 +35,17 @@ import pandas as pd
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from components import browser_store, charts, compare, export, metrics, state, tabular, trec, uploads
-from components.formatting import fmt, literal
-from components.measures import evaluate, parse_measure
-from components.settings import SESSION_UPLOAD
-from components.shared_cache import Holder, freeze
+from components.course import export, prose
+from components.engine import compare, metrics
+from components.engine.formatting import fmt, literal
+from components.engine.measures import evaluate, parse_measure
+from components.formats import tabular, trec
 from components.ranking_editor import EditorItem, describe_change, ranking_editor, set_editor_state
-from components.widgets import chart_scale, read_control, show_chart
-from components import prose
+from components.serving import uploads
+from components.serving.settings import SESSION_UPLOAD
+from components.serving.shared_cache import Holder, freeze
+from components.ui import browser_store, charts, state
+from components.ui.widgets import chart_scale, read_control, show_chart
 
 NAME = "your_data"
 ASSETS = Path(__file__).resolve().parents[1] / "assets"
@@ -79,7 +82,7 @@ def receive(kind: str, name: str, data: bytes) -> bool:
     """Hand a received file to the page: the one way uploaded bytes reach session state.
 
     ``kind`` is "qrels", "run" or "run_b". A file that would take the session
-    past its upload cap (:func:`components.uploads.refusal`) is refused: the
+    past its upload cap (:func:`components.serving.uploads.refusal`) is refused: the
     files received before stay, and the refusal is kept for the page to
     show. Returns whether the file was taken.
     """
@@ -189,18 +192,16 @@ def _attempt(qrels: dict, run: dict) -> None:
     """Read a new pair, showing each step; on success it becomes what the page shows."""
     key = uploads.files_key(qrels, run)
     holder = Holder()  # claims the parsed files for this session once they are on show; dropped if they fail
-    step = "read"
     with st.status(prose.section(NAME, "Reading"), expanded=False) as status:
         try:
             for kind, record in (("qrels", qrels), ("run", run)):
                 parsed = uploads.read_file(kind, record["sha256"], record["name"], record["data"], holder)
                 status.write(f"{kind}: {len(parsed.line):,} lines of data, {len(parsed.qids):,} queries")
-            step = "join"
             judged = uploads.judge_files(key, qrels["data"], run["data"], holder)
             status.write(f"joined: {len(judged.qids):,} queries in both files")
         except (ValueError, MemoryError) as err:  # TrecFormatError is a ValueError
             st.session_state[state.YOUR_DATA_FAILED] = {"key": key, "message": str(err) or type(err).__name__,
-                                                        "step": step}
+                                                        "no_common_query": isinstance(err, trec.NoCommonQueryError)}
             status.update(label=prose.section(NAME, "Read failed"), state="error")
             return
         status.update(label=prose.section(NAME, "Read done"), state="complete")
@@ -344,7 +345,7 @@ def _files_section() -> tuple[dict | None, dict | None]:
         with st.container(border=True, key="your-data-error"):
             st.error(prose.section(NAME, "Error heading"), icon="🚫")
             st.code(failed["message"], language=None, wrap_lines=True)
-            if failed["step"] == "join" and "no query that is also in" in failed["message"]:
+            if failed.get("no_common_query"):
                 st.markdown(prose.section(NAME, "No common query"))
             st.caption(prose.section(NAME, "Error kept" if loaded is not None else "Error nothing before"))
     return loaded, failed

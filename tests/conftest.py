@@ -28,6 +28,17 @@ except ImportError:  # the browser tests skip without playwright
     pass
 
 
+@pytest.fixture(autouse=True, scope="session")
+def show_error_details():
+    """AppTest shows an exception's type and message: the shipped config hides them from learners ("none")."""
+    from streamlit import config as streamlit_config
+
+    shipped = streamlit_config.get_option("client.showErrorDetails")
+    streamlit_config.set_option("client.showErrorDetails", "full")
+    yield
+    streamlit_config.set_option("client.showErrorDetails", shipped)
+
+
 def pytest_collection_modifyitems(config, items):
     """Browser tests skip, with the reason, where Chromium is not installed."""
     if Path(CHROMIUM).exists():

@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass
 from typing import Mapping
 
-from components.formatting import fmt
+from components.engine.formatting import fmt
 
 
 @dataclass(frozen=True)

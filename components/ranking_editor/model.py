@@ -26,7 +26,7 @@ from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 
-from components.metrics import check_k
+from components.engine.metrics import check_k
 
 DEFAULT_GRADE_RANGE = (0, 2)
 UNJUDGED_LABEL = "unjudged"
@@ -104,7 +104,7 @@ def editor_items(docs: Iterable) -> tuple[EditorItem, ...]:
 
     Examples
     --------
-    >>> from components.scenarios import FRAMEWORKS
+    >>> from components.course.scenarios import FRAMEWORKS
     >>> editor_items(FRAMEWORKS.docs)[0]
     EditorItem(id='django', title='Django Guide', grade=2)
     """

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from components import metrics, scenarios
-from components.formatting import fmt
+from components.course import scenarios
+from components.engine import metrics
+from components.engine.formatting import fmt
 from components.ranking_editor import (
     EditorItem,
     EditorState,
@@ -22,7 +23,7 @@ from components.ranking_editor import (
     ranking_editor,
     set_editor_state,
 )
-from components.widgets import chart_scale, show_mode_controls
+from components.ui.widgets import chart_scale, show_mode_controls
 
 KEY_A = "editor_a"
 KEY_B = "editor_b"

@@ -7,8 +7,8 @@ from urllib.parse import urlparse
 import pytest
 from playwright.sync_api import Page, expect
 
-from components import scenarios
-from lessons import registry
+from components.course import scenarios
+from components.ui import registry
 from tests.e2e.test_ranking_editor import drag
 
 pytestmark = pytest.mark.e2e

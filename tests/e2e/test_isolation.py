@@ -7,7 +7,7 @@ A slider move reruns the learner's fragment *without* sending an order, so an
 order (or a k) kept anywhere but the learner's own session, e.g. in a module,
 would be drawn right then; after every turn both pages are checked (ranking,
 slider, URL and metric values). Expected values come from the engine
-(components.metrics), as the page computes them; nothing is typed in.
+(components.engine.metrics), as the page computes them; nothing is typed in.
 """
 from __future__ import annotations
 
@@ -16,8 +16,9 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from components import metrics, scenarios
-from components.formatting import fmt
+from components.course import scenarios
+from components.engine import metrics
+from components.engine.formatting import fmt
 
 pytestmark = pytest.mark.e2e
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from components import metrics, scenarios
-from components.formatting import fmt
+from components.course import scenarios
+from components.engine import metrics
+from components.engine.formatting import fmt
 from tests.e2e.test_ranking_editor import drag as drag_in_view
 
 pytestmark = pytest.mark.e2e

@@ -12,7 +12,7 @@ from urllib.parse import urlencode, urlparse
 import pytest
 from playwright.sync_api import Page, expect
 
-from lessons import registry
+from components.ui import registry
 from tests.pages.test_link_payloads import PARAMS, PAYLOADS
 
 pytestmark = pytest.mark.e2e

@@ -1,8 +1,8 @@
 """Progress survives a reload: kept in the browser's localStorage, read back into a new session.
 
-Needs app.py to call components.quiz_ui.show_progress_sidebar() (the progress
+Needs app.py to call components.ui.quiz_ui.show_progress_sidebar() (the progress
 sidebar and its localStorage helper). Expected texts come from
-lessons/text/*.md and counts from components.quiz, never typed in.
+lessons/text/*.md and counts from components.course.quiz, never typed in.
 """
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from components import quiz, quiz_ui
-from components import prose
+from components.course import prose, quiz
+from components.ui import quiz_ui
 
 pytestmark = pytest.mark.e2e
 
@@ -44,7 +44,7 @@ def stored(page: Page) -> list[str]:
 
 def test_progress_survives_a_reload_and_reset_clears_it(page: Page, app_url):
     assert "show_progress_sidebar()" in APP.read_text(), \
-        "app.py must call components.quiz_ui.show_progress_sidebar() (before page.run()) to keep progress"
+        "app.py must call components.ui.quiz_ui.show_progress_sidebar() (before page.run()) to keep progress"
     sidebar = page.get_by_test_id("stSidebar")
     card = open_four_queries(page, app_url)
     expect(sidebar.get_by_text(progress_text(0))).to_be_visible(timeout=30_000)

@@ -2,7 +2,7 @@
 
 One Streamlit server for the module (tests/e2e/editor_page.py); each test gets
 a fresh page, so a fresh session. Expected metric values come from the engine
-(components.metrics), never typed in. Locators pierce the component's open
+(components.engine.metrics), never typed in. Locators pierce the component's open
 shadow root; the tests wait for text, never sleep.
 """
 from __future__ import annotations
@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from components import metrics, scenarios
-from components.formatting import fmt
+from components.course import scenarios
+from components.engine import metrics
+from components.engine.formatting import fmt
 from tests.conftest import start_streamlit
 
 pytestmark = pytest.mark.e2e

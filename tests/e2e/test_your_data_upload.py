@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from components.evaluate import run_evaluation
-from components.formatting import fmt
-from components import prose
+from components.cli import run_evaluation
+from components.course import prose
+from components.engine.formatting import fmt
 
 pytestmark = pytest.mark.e2e
 

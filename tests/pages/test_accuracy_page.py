@@ -1,9 +1,10 @@
 """AppTest: Lesson 0, "Why accuracy fails"."""
 import pytest
-from streamlit.testing.v1 import AppTest
 
-from components import metrics, scenarios, state
-from components.formatting import fmt
+from components.course import scenarios
+from components.engine import metrics
+from components.engine.formatting import fmt
+from components.ui import state
 from tests.pages.helpers import open_page
 
 PAGE = "lessons/accuracy.py"

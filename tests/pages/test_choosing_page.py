@@ -1,8 +1,10 @@
 """AppTest: "Choosing a metric", every metric on one ranking with a diagnosis."""
 import pytest
 
-from components import metrics, scenarios, state
-from components.formatting import fmt
+from components.course import scenarios
+from components.engine import metrics
+from components.engine.formatting import fmt
+from components.ui import state
 from tests.pages.helpers import open_page
 
 PAGE = "lessons/choosing.py"

@@ -1,6 +1,7 @@
 """AppTest: the classroom modes (hide answers, predict first, step-by-step) and deep links to a view."""
-from components import scenarios, state
-from components.formatting import fmt
+from components.course import scenarios
+from components.engine.formatting import fmt
+from components.ui import state
 from tests.pages.helpers import open_page
 
 Q = scenarios.LAWYER

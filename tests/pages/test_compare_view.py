@@ -1,7 +1,8 @@
 """AppTest: comparing two runs on the "Your data" page with the bundled samples."""
 from pathlib import Path
 
-from components import compare, state
+from components.engine import compare
+from components.ui import state
 from tests.pages.helpers import open_page
 
 PAGE = "lessons/your_data.py"

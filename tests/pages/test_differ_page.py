@@ -1,9 +1,11 @@
 """AppTest: "Why does my number differ?", the conventions switchboard."""
 import pytest
 
-from components import conventions, metrics, scenarios, state
-from components.formatting import fmt
+from components.course import scenarios
+from components.engine import conventions, metrics
+from components.engine.formatting import fmt
 from components.ranking_editor import EditorState
+from components.ui import state
 from tests.pages.helpers import open_page
 
 PAGE = "lessons/differ.py"

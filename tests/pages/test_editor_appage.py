@@ -8,8 +8,9 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from components import metrics, scenarios
-from components.formatting import fmt
+from components.course import scenarios
+from components.engine import metrics
+from components.engine.formatting import fmt
 from components.ranking_editor import EditorState
 
 PAGE = str(Path(__file__).resolve().parents[1] / "e2e" / "editor_page.py")

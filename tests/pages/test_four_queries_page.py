@@ -1,9 +1,11 @@
 """AppTest: Lesson 4, the four-query example."""
 import pytest
 
-from components import metrics, scenarios, state
-from components.formatting import fmt
+from components.course import scenarios
+from components.engine import metrics
+from components.engine.formatting import fmt
 from components.ranking_editor import EditorState
+from components.ui import state
 from lessons.four_queries import items, order_for
 from tests.pages.helpers import open_page
 

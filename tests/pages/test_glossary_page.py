@@ -1,5 +1,5 @@
 """AppTest: the glossary page, its anchors, its filter and its "linked from" lines."""
-from components import prose
+from components.course import prose
 from lessons import glossary
 from tests.pages.helpers import open_page
 

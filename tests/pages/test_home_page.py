@@ -3,7 +3,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from lessons import registry
+from components.ui import registry
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 

@@ -2,7 +2,7 @@
 
 Every page of the registry is opened with every URL parameter the app reads
 set to one payload kind at a time. Each note about a bad value must hold the
-value only inside a code span (:func:`components.formatting.literal`), so the
+value only inside a code span (:func:`components.engine.formatting.literal`), so the
 browser renders no image, link, emphasis or math from it; the notes stay
 until dismissed. (The browser test in tests/e2e/test_link_payloads.py checks the
 rendered page and its requests.)
@@ -13,8 +13,8 @@ import re
 
 import pytest
 
-from components import state
-from lessons.registry import PAGES
+from components.ui import state
+from components.ui.registry import PAGES
 from tests.pages.helpers import open_page
 
 PAYLOADS = {

@@ -4,10 +4,10 @@ import json
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from components import quiz, quiz_ui, state
-from components.formatting import fmt
+from components.course import prose, quiz
+from components.engine.formatting import fmt
 from components.ranking_editor import EditorState, widget_key
-from components import prose
+from components.ui import quiz_ui, state
 from tests.pages.helpers import open_page
 
 PAGE = "lessons/practice.py"
@@ -36,8 +36,8 @@ def solved_ids(at):
 
 def practice_with_sidebar():
     """The app's shell with the progress sidebar, on the practice page (what app.py does with its one line)."""
-    from components.quiz_ui import show_progress_sidebar
-    from components.widgets import show_mode_controls
+    from components.ui.quiz_ui import show_progress_sidebar
+    from components.ui.widgets import show_mode_controls
     from lessons import practice
 
     show_mode_controls()
@@ -381,8 +381,8 @@ def fragment_app():
     """A lesson-like page that checks its question inside a fragment."""
     import streamlit as st
 
-    from components import quiz
-    from components.quiz_ui import show_progress_sidebar, show_question
+    from components.course import quiz
+    from components.ui.quiz_ui import show_progress_sidebar, show_question
 
     show_progress_sidebar()
 
@@ -406,8 +406,8 @@ def probe_app():
     """A question alone, counting runs, to watch the full-app rerun a stale sidebar asks for."""
     import streamlit as st
 
-    from components import quiz
-    from components.quiz_ui import show_question
+    from components.course import quiz
+    from components.ui.quiz_ui import show_question
 
     st.session_state["runs"] = st.session_state.get("runs", 0) + 1
     show_question(quiz.question("four_queries.recall_at_3"), key="probe")
@@ -429,7 +429,7 @@ def test_a_stale_sidebar_gets_exactly_one_full_rerun():
 
 def lesson_like_app():
     """What a lesson page does: its warm-up at the top, its practice questions further down."""
-    from lessons import layout
+    from components.ui import layout
 
     layout.show_warm_up("warmup.mrr")
     layout.show_practice("mrr")

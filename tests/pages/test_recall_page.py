@@ -1,9 +1,11 @@
 """AppTest: Lesson 1, Recall@k with the lawyer scenario."""
 import pytest
 
-from components import metrics, scenarios, state
-from components.formatting import fmt
+from components.course import scenarios
+from components.engine import metrics
+from components.engine.formatting import fmt
 from components.ranking_editor import EditorState
+from components.ui import state
 from tests.pages.helpers import open_page
 
 PAGE = "lessons/recall.py"

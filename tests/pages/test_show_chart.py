@@ -6,15 +6,15 @@ import json
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from components import charts, state, widgets
+from components.ui import charts, state, widgets
 
 ARGS = ([1, 2, 3, 4], {"current order": [0.25, 0.25, 0.5, 1.0]})
 KWARGS = {"metric": "Recall@k", "current_k": 2}
 
 
 def page() -> None:
-    from components import charts
-    from components.widgets import show_chart
+    from components.ui import charts
+    from components.ui.widgets import show_chart
     from tests.pages.test_show_chart import ARGS, KWARGS
 
     show_chart(charts.metric_by_k, *ARGS, **KWARGS)

@@ -2,10 +2,10 @@
 
 The panel is built only while its expander is open (its key in session state is True).
 """
-from components import export, scenarios, state
+from components.course import export, prose, scenarios
 from components.ranking_editor import EditorState
-from components import prose
-from lessons.take_home import panel_key
+from components.ui import state
+from components.ui.take_home import panel_key
 from tests.pages.helpers import open_page
 
 

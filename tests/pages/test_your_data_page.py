@@ -4,7 +4,7 @@ AppTest cannot drive st.file_uploader: the page hands every received file to
 ``receive()``, which stores ``upload_record(name, bytes)`` under
 state.YOUR_DATA_QRELS / state.YOUR_DATA_RUN; these tests set those keys (or
 press "use the sample files"). Expected numbers come from the command line's
-evaluator (components.evaluate.run_evaluation) and the engine, never typed in.
+evaluator (components.cli.run_evaluation) and the engine, never typed in.
 """
 from __future__ import annotations
 
@@ -14,11 +14,14 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from components import metrics, state, tabular, trec, uploads
-from components.evaluate import run_evaluation
-from components.formatting import fmt, literal
+from components.cli import run_evaluation
+from components.course import prose
+from components.engine import metrics
+from components.engine.formatting import fmt, literal
+from components.formats import tabular, trec
 from components.ranking_editor import EditorState
-from components import prose
+from components.serving import uploads
+from components.ui import state
 from lessons import your_data as page
 from tests.pages.helpers import open_page
 

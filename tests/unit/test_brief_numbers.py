@@ -4,8 +4,8 @@ import math
 import numpy as np
 import pytest
 
-from components import metrics as m
-from components import scenarios as sc
+from components.course import scenarios as sc
+from components.engine import metrics as m
 
 
 def approx(x):

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from components import charts
+from components.ui import charts
 
 
 def test_metric_by_k_text_and_scale():

@@ -13,10 +13,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from components import charts, compare, trec
-from components.evaluate import main, run_evaluation
-from components import prose
-
+from components.cli import eval_main as main
+from components.cli import run_evaluation
+from components.course import prose
+from components.engine import compare
+from components.formats import trec
+from components.ui import charts
 
 
 def exact_sign_flip_p(d) -> float:

@@ -4,8 +4,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from components import conventions as cv
-from components import diagnosis, metrics, scenarios
+from components.course import diagnosis, scenarios
+from components.engine import conventions as cv
+from components.engine import metrics
 
 
 def test_capped_recall():

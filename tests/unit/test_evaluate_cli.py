@@ -2,20 +2,22 @@
 
 Numbers are written as arithmetic with a comment, never as bare decimals.
 Most runs call ``main(argv)`` in-process (fast); a few run
-``python -m components.evaluate`` as a subprocess, as a user would.
+``python -m components.cli eval`` as a subprocess, as a user would.
 """
 import json
 import math
 import resource
 import subprocess
 import sys
+import time
+import urllib.request
 from pathlib import Path
 from unittest import mock
 
 import pytest
 
-from components import trec
-from components.evaluate import main
+from components.cli import eval_main as main
+from components.formats import trec
 
 ROOT = Path(__file__).resolve().parents[2]
 LOG2_3 = math.log2(3)
@@ -236,7 +238,7 @@ def test_every_bad_file_gets_a_message_and_a_non_zero_status(tmp_path, capsys, c
 def test_bad_files_as_a_subprocess(tmp_path, case):
     _, qrels, run, args, culprit, line, fragments = next(c for c in BAD_FILES if c[0] == case)
     argv = [str(write(tmp_path / "qrels.txt", qrels)), str(write(tmp_path / "run.txt", run)), *args]
-    done = subprocess.run([sys.executable, "-m", "components.evaluate", *argv], cwd=ROOT, capture_output=True,
+    done = subprocess.run([sys.executable, "-m", "components.cli", "eval", *argv], cwd=ROOT, capture_output=True,
                           text=True, timeout=60)
     check_bad_file_message(done.returncode, done.stdout, done.stderr, tmp_path / f"{culprit}.txt", line, fragments)
 
@@ -244,7 +246,7 @@ def test_bad_files_as_a_subprocess(tmp_path, case):
 def test_a_good_run_as_a_subprocess_prints_only_json(tmp_path):
     qrels = write(tmp_path / "qrels.txt", JAR_QRELS + "j4 0 x 1\n")
     run = write(tmp_path / "run.txt", JAR_RUN)
-    done = subprocess.run([sys.executable, "-m", "components.evaluate", str(qrels), str(run), "--json"],
+    done = subprocess.run([sys.executable, "-m", "components.cli", "eval", str(qrels), str(run), "--json"],
                           cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0
     assert json.loads(done.stdout)["skipped"] == {"qrels_only": 1, "run_only": 0}
@@ -274,7 +276,7 @@ def test_a_reader_that_stops_early_gets_no_traceback(tmp_path):
     # goes away after its first line, so the evaluator's writes hit a closed pipe.
     qrels = write(tmp_path / "qrels.txt", "".join(f"q{i} 0 d 1\n" for i in range(20_000)))
     run = write(tmp_path / "run.txt", "".join(f"q{i} Q0 d 1 1 tag\n" for i in range(20_000)))
-    child = subprocess.Popen([sys.executable, "-m", "components.evaluate", str(qrels), str(run), "--per-query"],
+    child = subprocess.Popen([sys.executable, "-m", "components.cli", "eval", str(qrels), str(run), "--per-query"],
                              cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert child.stdout.readline().startswith(b"qrels ")
     child.stdout.close()
@@ -320,7 +322,7 @@ def assert_shown_escaped(done: subprocess.CompletedProcess):
 
 
 def evaluate_cli(*args) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "components.evaluate", *map(str, args)], cwd=ROOT,
+    return subprocess.run([sys.executable, "-m", "components.cli", "eval", *map(str, args)], cwd=ROOT,
                           capture_output=True, timeout=60)
 
 
@@ -389,11 +391,11 @@ def test_a_line_too_long_for_the_memory_limit_as_a_subprocess(tmp_path):
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
     qrels, small = write(tmp_path / "qrels.txt", OK_QRELS), write(tmp_path / "small.txt", OK_RUN)
-    if subprocess.run([sys.executable, "-m", "components.evaluate", str(qrels), str(small)], cwd=ROOT,
+    if subprocess.run([sys.executable, "-m", "components.cli", "eval", str(qrels), str(small)], cwd=ROOT,
                       preexec_fn=limited, capture_output=True, timeout=60).returncode != 0:
         pytest.skip("this Python needs more than 512 MiB of address space to start the evaluator")
     run = write(tmp_path / "run.txt", "1 Q0 " + "x" * 40_000_000 + " 1 1 r\n")
-    done = subprocess.run([sys.executable, "-m", "components.evaluate", str(qrels), str(run)], cwd=ROOT,
+    done = subprocess.run([sys.executable, "-m", "components.cli", "eval", str(qrels), str(run)], cwd=ROOT,
                           preexec_fn=limited, capture_output=True, text=True, timeout=120)
     assert (done.returncode, done.stdout) == (1, "")
     assert done.stderr == f"error: {run}: not enough memory to read this file (40,000,012 bytes)\n"
@@ -402,9 +404,57 @@ def test_a_line_too_long_for_the_memory_limit_as_a_subprocess(tmp_path):
 def test_the_comparison_table_marks_a_randomisation_p_from_the_normal_approximation():
     from types import SimpleNamespace
 
-    from components import compare
-    from components.evaluate import randomisation_cell
+    from components.cli import randomisation_cell
+    from components.engine import compare
 
     flips = SimpleNamespace(randomisation_method=compare.SIGN_FLIPS, randomisation_p=0.0123)
     normal = SimpleNamespace(randomisation_method=compare.NORMAL_APPROXIMATION, randomisation_p=0.0123)
     assert randomisation_cell(normal) == "≈ " + randomisation_cell(flips)
+
+
+# --- the rankwise command: eval and app ---------------------------------------------------------------
+
+def test_rankwise_without_a_subcommand_prints_its_usage_and_exits_2(capsys):
+    from components.cli import main as rankwise
+
+    assert rankwise([]) == 2
+    assert "rankwise eval QRELS RUN" in capsys.readouterr().err
+    assert rankwise(["--help"]) == 0
+
+
+def test_rankwise_eval_is_the_evaluator(tmp_path, capsys):
+    from components.cli import main as rankwise
+
+    qrels, run = tmp_path / "q.txt", tmp_path / "r.txt"
+    qrels.write_text("1 0 a 1\n")
+    run.write_text("1 Q0 a 1 1.0 r\n")
+    assert rankwise(["eval", str(qrels), str(run), "-m", "RR", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["mean"] == {"RR": 1.0}
+
+
+def test_rankwise_app_serves_the_app_from_any_folder(tmp_path):
+    from tests.conftest import _free_port
+
+    (tmp_path / "components").mkdir()  # an unrelated components/ in the current folder changes nothing
+    (tmp_path / "components" / "__init__.py").write_text("raise SystemExit('the wrong components')\n")
+    port = _free_port()
+    server = subprocess.Popen([str(Path(sys.executable).with_name("rankwise")), "app", "--server.port", str(port),
+                               "--server.headless", "true"], cwd=tmp_path, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                health = urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=1).read()
+                break
+            except OSError:
+                assert server.poll() is None, "the server stopped"
+                time.sleep(0.2)
+        else:
+            pytest.fail("rankwise app did not answer")
+        assert health == b"ok"
+        page = urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5).read()
+        assert b"<div id=\"root\">" in page
+    finally:
+        server.terminate()
+        server.wait(10)

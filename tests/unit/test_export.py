@@ -4,7 +4,7 @@ Each lesson's default ranking and one preset (as the lesson's panel exports
 them) are written to files; every snippet is executed as a script on them, in
 a subprocess, and must print exactly the engine's numbers (the page's), for
 both gains where nDCG is shown. The same files go through the project's
-reader, pytrec_eval's parsers and ``python -m components.evaluate``.
+reader, pytrec_eval's parsers and ``rankwise eval``.
 """
 from __future__ import annotations
 
@@ -13,16 +13,19 @@ import shlex
 import subprocess
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 import ir_measures  # noqa: F401  (the test extra has it: a missing install fails here, never skips)
 import numpy as np
 import pytest
 import pytrec_eval
 
-from components import evaluate, export, measures, metrics, scenarios, trec
-from components.formatting import fmt
+from components import cli as evaluate
+from components.course import export, scenarios
+from components.engine import measures, metrics
+from components.engine.formatting import fmt
+from components.formats import trec
 from components.ranking_editor import EditorState
-
 
 
 def judged(query: scenarios.Query) -> dict[str, int]:
@@ -222,8 +225,8 @@ def test_the_command_line_gives_the_same_numbers(exported, key, capsys, monkeypa
     case, gain, pack = PACKS[key]
     monkeypatch.chdir(root / f"{case.id}-{gain}")
     argv = shlex.split(pack.command)
-    assert argv[:3] == ["python", "-m", "components.evaluate"] and argv[argv.index("--gain") + 1] == gain
-    assert evaluate.main(argv[3:] + ["--json"]) == 0
+    assert argv[:2] == ["rankwise", "eval"] and argv[argv.index("--gain") + 1] == gain
+    assert evaluate.main(argv[1:] + ["--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["gain"] == gain
     assert report["num_queries"] == len(case.queries)
@@ -232,12 +235,13 @@ def test_the_command_line_gives_the_same_numbers(exported, key, capsys, monkeypa
 
 
 def test_the_shipped_command_runs_as_a_process(exported):
-    """One real ``python -m components.evaluate`` run, exactly as the panel prints it (with an empty list)."""
+    """One real ``rankwise eval`` run (the installed command), exactly as the panel prints it (with an empty list)."""
     root, _ = exported
     case, gain, pack = PACKS[("mrr-empty-list", "exponential")]
     assert pack.command.endswith("--complete")  # query 2 has no line in the run
     argv = shlex.split(pack.command)
-    done = subprocess.run([sys.executable, *argv[1:], "--json"], capture_output=True, text=True, timeout=60,
+    rankwise = Path(sys.executable).with_name("rankwise")  # the command pip installed beside this Python
+    done = subprocess.run([str(rankwise), *argv[1:], "--json"], capture_output=True, text=True, timeout=60,
                           cwd=root / f"{case.id}-{gain}")
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["mean"] == pytest.approx(page_numbers(case, gain), abs=1e-12)

@@ -6,8 +6,8 @@ import string
 
 import pytest
 
-from components import prose
-from lessons import registry
+from components.course import prose
+from components.ui import registry
 
 TEXT_FILES = sorted(p.stem for p in prose.TEXT_DIR.glob("*.md"))
 LESSONS = ["accuracy", "recall", "mrr", "ndcg", "four_queries", "choosing", "differ"]

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from components import metrics as m
+from components.engine import metrics as m
 
 
 @st.composite

@@ -3,7 +3,7 @@ import numpy as np
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from components import metrics as m
+from components.engine import metrics as m
 
 grades_st = st.lists(st.integers(min_value=-2, max_value=3), min_size=1, max_size=15)
 k_st = st.integers(min_value=1, max_value=20)
@@ -131,8 +131,8 @@ def accepted_or_not_files(draw):
 
 @given(accepted_or_not_files(), k_st, gain_st)
 def test_normalised_measures_lie_in_0_1_for_any_file_the_reader_accepts(files, k, gain):
-    from components import trec
-    from components.measures import evaluate
+    from components.engine.measures import evaluate
+    from components.formats import trec
 
     try:
         judged = trec.load(*files, gain=gain)

@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from components import metrics as m
+from components.engine import metrics as m
 
 
 @pytest.mark.parametrize("k", [0, -1, 2.5, "3", True, None])
@@ -92,3 +92,9 @@ def test_the_ideal_order_does_not_wrap_around_for_any_int64():
     assert m.ndcg(qs, 10, "linear")[0] == 1.0  # pytrec_eval: 1.0 (the negative grade has gain 0)
     order, rank = m.ideal_ranks(np.zeros(4, dtype=np.int64), np.array([0, 2**63 - 1, -(2**63), 5]))
     assert order.tolist() == [1, 3, 0, 2] and rank.tolist() == [1, 2, 3, 4]
+
+
+def test_a_rank_twice_in_one_query_is_refused_in_any_row_order():
+    with pytest.raises(ValueError, match="rank 2 twice"):
+        m.query_set(2, [1, 0, 0, 0], [1, 2, 1, 2], [0, 0, 1, 0], [0], [1])
+    m.query_set(2, [1, 0, 0], [1, 2, 1], [0, 0, 1], [0], [1])  # the same ranks in different queries are fine

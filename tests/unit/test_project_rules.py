@@ -1,33 +1,73 @@
 """House rules that a test can check: pure modules stay pure, prose files stay in sync, README = CI."""
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from components import prose
-from lessons import registry
+from components.course import prose
+from components.ui import registry
 
 ROOT = Path(__file__).resolve().parents[2]
-PURE = ["metrics", "scenarios", "state", "formatting", "quiz", "trec", "measures", "evaluate", "conventions",
-        "diagnosis", "breakdown", "prose", "settings", "shared_cache", "uploads", "tabular", "compare", "export"]
+COMPONENTS = ROOT / "components"
+# what the modules of each folder of components/ must never import (the folder's __init__ docstring says why)
+FORBIDDEN = {
+    "engine": ("streamlit", "components.ui", "components.serving", "lessons"),
+    "formats": ("streamlit", "components.ui", "components.serving", "lessons"),
+    "course": ("streamlit", "components.ui", "components.serving", "lessons"),
+    "serving": ("components.ui", "lessons"),
+    "ui": ("lessons",),
+    "ranking_editor": ("lessons",),
+}
 
 
-def top_level_imports(path: Path) -> set[str]:
+def imported_names(path: Path) -> set[str]:
+    """Every dotted name a module imports: ``import a.b`` gives a.b; ``from a import b`` gives a and a.b."""
     tree = ast.parse(path.read_text())
-    imported = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import)
-                for alias in node.names}
-    return imported | {node.module.split(".")[0] for node in ast.walk(tree)
-                       if isinstance(node, ast.ImportFrom) and node.module}
+    names = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+            names.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return names
 
 
-@pytest.mark.parametrize("name", PURE)
-def test_pure_modules_do_not_import_streamlit(name):
-    assert "streamlit" not in top_level_imports(ROOT / "components" / f"{name}.py")
+def breaks(name: str, rule: str) -> bool:
+    return name == rule or name.startswith(rule + ".")
 
 
-@pytest.mark.parametrize("path", sorted((ROOT / "components").rglob("*.py")), ids=lambda p: p.name)
-def test_data_flows_down_components_never_import_lessons(path):
-    assert "lessons" not in top_level_imports(path)
+def role_modules():
+    for folder in FORBIDDEN:
+        for path in sorted((COMPONENTS / folder).rglob("*.py")):
+            yield pytest.param(folder, path, id=f"{folder}/{path.name}")
+
+
+@pytest.mark.parametrize("folder, path", list(role_modules()))
+def test_each_folder_imports_only_what_its_role_allows(folder, path):
+    wrong = sorted(n for n in imported_names(path) for rule in FORBIDDEN[folder] if breaks(n, rule))
+    assert not wrong, f"{path.relative_to(ROOT)} ({folder}/) must not import {wrong}"
+
+
+def test_every_module_of_components_lives_in_a_role_folder():
+    loose = sorted(p.name for p in COMPONENTS.glob("*.py") if p.name not in ("__init__.py", "cli.py"))
+    assert not loose, f"put {loose} into one of {sorted(FORBIDDEN)}"
+    assert {p.name for p in COMPONENTS.iterdir() if p.is_dir() and p.name != "__pycache__"} == set(FORBIDDEN)
+
+
+def test_the_command_line_imports_no_streamlit_and_no_pages():
+    wrong = sorted(n for n in imported_names(COMPONENTS / "cli.py") for rule in ("streamlit", "components.ui",
+                                                                                   "lessons") if breaks(n, rule))
+    assert not wrong
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "lessons").glob("*.py")), ids=lambda p: p.name)
+def test_lessons_holds_only_pages(path):
+    if path.name == "__init__.py":
+        return
+    tree = ast.parse(path.read_text())
+    assert any(isinstance(n, ast.FunctionDef) and n.name == "render" for n in tree.body), \
+        f"lessons/{path.name} is a page: it exposes render(); a helper belongs in components/ui/"
 
 
 def test_every_page_has_its_prose_and_summary():
@@ -70,3 +110,10 @@ def test_no_pages_folder_and_usage_stats_off():
     config = (ROOT / ".streamlit" / "config.toml").read_text()
     assert "gatherUsageStats = false" in config
     assert 'showErrorDetails = "none"' in config, "a learner never sees a traceback or a server path"
+
+
+def test_ruff_finds_nothing():
+    """pyflakes (unused or undefined names) and import order, as configured in pyproject.toml."""
+    done = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", str(ROOT)], capture_output=True,
+                          text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stdout + done.stderr

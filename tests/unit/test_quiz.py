@@ -7,10 +7,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from components import metrics, quiz, quiz_ui
-from components import scenarios as sc
-from components.formatting import fmt
-from components import prose
+from components.course import prose, quiz
+from components.course import scenarios as sc
+from components.engine import metrics
+from components.engine.formatting import fmt
+from components.ui import quiz_ui
 
 NUMERIC = [q for q in quiz.QUESTIONS if isinstance(q, quiz.NumericQuestion)]
 CHOICE = [q for q in quiz.QUESTIONS if isinstance(q, quiz.ChoiceQuestion)]

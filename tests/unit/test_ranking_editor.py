@@ -2,9 +2,9 @@
 import math
 
 import pytest
-from streamlit import config as streamlit_config
 from streamlit.testing.v1 import AppTest
 
+from components.course.scenarios import FRAMEWORKS
 from components.ranking_editor import EditorItem, EditorState, describe_change, editor_items
 from components.ranking_editor.model import (
     check_editor_k,
@@ -15,7 +15,6 @@ from components.ranking_editor.model import (
     normalise,
     state_from_payload,
 )
-from components.scenarios import FRAMEWORKS
 
 ITEMS = (EditorItem("a", "Alpha", 2), EditorItem("b", "Beta", 0), EditorItem("c", "Gamma", 1),
          EditorItem("u", "Unjudged blog"))
@@ -134,15 +133,9 @@ def test_editor_items_and_grade_labels():
 # --- the Streamlit wrapper (run in AppTest, which gives it a session) -----------------------
 
 def run_script(body: str) -> AppTest:
-    """Run a tiny script that uses the editor; return the finished AppTest (with the exception's details,
-    which the shipped config hides from learners)."""
+    """Run a tiny script that uses the editor; return the finished AppTest."""
     source = "from components.ranking_editor import *\nimport streamlit as st\n" + body
-    shipped = streamlit_config.get_option("client.showErrorDetails")
-    streamlit_config.set_option("client.showErrorDetails", "full")
-    try:
-        return AppTest.from_string(source, default_timeout=30).run()
-    finally:
-        streamlit_config.set_option("client.showErrorDetails", shipped)
+    return AppTest.from_string(source, default_timeout=30).run()
 
 
 @pytest.mark.parametrize("call, message", [

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from components import settings
-from components.settings import MIB, read_limits
+from components.serving import settings
+from components.serving.settings import MIB, read_limits
 
 
 def test_defaults_when_nothing_is_set():

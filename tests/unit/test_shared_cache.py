@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
-from components.shared_cache import Holder, SharedCache, freeze, nbytes
+from components.serving.shared_cache import Holder, SharedCache, freeze, nbytes
 
 KIB = 1024
 HOLDER = Holder()  # a claim that outlives every test
@@ -118,8 +118,9 @@ def test_a_holder_that_dies_while_the_cache_evicts_lets_its_value_go_too():
     cache = SharedCache(10**6)
     inner, outer = Holder(), Holder()
     cache.get("b", lambda: block(1), inner)
-    cache.get("a", lambda: {"data": block(1), "holder": inner}, outer)  # the only reference to inner, in a's value
-    del inner
+    value = {"data": block(1), "holder": inner}
+    cache.get("a", lambda value=value: value, outer)  # the only reference to inner will be in a's value
+    del inner, value
     gc.collect()
     assert "a" in cache and "b" in cache
     del outer  # a goes; with its value goes inner, while the cache is evicting: b goes in the same round

@@ -3,7 +3,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from components import state
+from components.ui import state
 
 IDS = ("a", "b", "c", "007", "7")
 

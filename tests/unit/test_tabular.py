@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from components import tabular, trec
-from components.evaluate import run_evaluation
-from components.measures import evaluate
+from components.cli import run_evaluation
+from components.engine.measures import evaluate
+from components.formats import tabular, trec
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE_QRELS = ROOT / "assets" / "sample_qrels.txt"
@@ -161,8 +161,9 @@ def test_qrels_errors_name_file_line_found_and_expected(content, line, found, ex
     err = caught.value
     assert (err.file, err.line) == ("judgments.csv", line)
     assert found in err.found
-    assert expected in err.expected
-    assert str(err) == f"judgments.csv, line {line}: found {err.found}; expected {err.expected}"
+    where = f" ({err.column})" if err.column else ""
+    assert expected in err.expected + where
+    assert str(err) == f"judgments.csv, line {line}: found {err.found}; expected {err.expected}{where}"
 
 
 RUN_ERRORS = [
@@ -231,8 +232,8 @@ def test_errors_pickle_with_their_parts():
     with pytest.raises(trec.TrecFormatError) as caught:
         tabular.read_qrels("qid,docid,grade\n1,a b,1\n", name="x.csv")
     copy = pickle.loads(pickle.dumps(caught.value))
-    assert (copy.file, copy.line, copy.found, copy.expected) == (caught.value.file, caught.value.line,
-                                                                 caught.value.found, caught.value.expected)
+    assert (copy.file, copy.line, copy.found, copy.expected, copy.column) == (
+        caught.value.file, caught.value.line, caught.value.found, caught.value.expected, caught.value.column)
 
 
 def test_bad_arguments():

@@ -18,9 +18,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from components import trec
-from components.measures import evaluate
-from components.trec import TrecFormatError
+from components.engine.measures import evaluate
+from components.formats import trec
+from components.formats.trec import TrecFormatError
 from tests.unit.test_evaluate_cli import BAD_FILES
 from tests.unit.test_trec_oracle import NASTY_QRELS, NASTY_RUN, trec_files
 

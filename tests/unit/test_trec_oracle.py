@@ -27,7 +27,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from components.evaluate import main
+from components.cli import eval_main as main
 
 pytrec_eval = pytest.importorskip("pytrec_eval", reason="pytrec-eval-terrier is the test oracle")
 
@@ -51,7 +51,7 @@ def cli_json(qrels_text: str, run_text: str, *args: str) -> dict:
 
 
 def plain_read(text: str, n_columns: int) -> list[list[str]]:
-    """The data lines' fields, read one line at a time (independent of components.trec)."""
+    """The data lines' fields, read one line at a time (independent of components.formats.trec)."""
     rows = [line.split() for line in text.splitlines()]
     rows = [r for r in rows if r and not r[0].startswith("#")]
     assert all(len(r) == n_columns for r in rows)

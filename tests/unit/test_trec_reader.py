@@ -15,8 +15,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from components import trec
-from components.trec import TrecFormatError
+from components.formats import trec
+from components.formats.trec import TrecFormatError
 
 
 def run_docids(run):
@@ -327,7 +327,7 @@ def test_the_first_id_over_the_limit_is_named_qid_or_docid():
 
 
 def test_ids_up_to_the_limit_among_many_short_lines_stay_within_the_bound():
-    from components.shared_cache import nbytes
+    from components.serving.shared_cache import nbytes
 
     text = short_run(100_000) + "q0 Q0 " + "L" * trec.MAX_ID_BYTES + " 999 -1e9 r\n"
     run = trec.read_run(text)
@@ -396,3 +396,12 @@ def test_a_long_number_among_short_ones_pads_only_its_own_group():
     run, peak = traced_peak(lambda: trec.read_run(text, reader="precise"))
     assert run.score[run.docids == b"x"].tolist() == [0.0]
     assert peak < 20 * 2**20  # the scores padded to 10,000 bytes would take 191 MiB
+
+
+def test_errors_are_structured_a_field_names_its_column_and_no_common_query_has_its_own_type():
+    with pytest.raises(trec.TrecFormatError) as caught:
+        trec.read_qrels("1 0 d1 x\n", name="q.txt")
+    assert caught.value.column == "column 4 of: qid iter docid grade"
+    assert str(caught.value).endswith(f"{caught.value.expected} ({caught.value.column})")
+    with pytest.raises(trec.NoCommonQueryError):
+        trec.load("1 0 d1 1\n", "2 Q0 d1 1 1.0 r\n")

@@ -1,11 +1,11 @@
 """Uploads at workshop scale: one parsed copy per distinct file, kept while claimed, a byte budget, a session cap.
 
 The "your data" page parses and joins uploaded files through
-``components.uploads.read_file``/``judge_files``: one shared cache for the
+``components.serving.uploads.read_file``/``judge_files``: one shared cache for the
 server (``uploads.PARSED``), keyed by the files' SHA-256, kind and name (never
 by their bytes), holding a value while a session's holder claims it, and
 bounded in bytes. These tests count the parser's calls
-(``components.tabular.read_qrels``/``read_run``, wrapped) and follow the
+(``components.formats.tabular.read_qrels``/``read_run``, wrapped) and follow the
 parsed objects by identity and by weak reference:
 
 - 20 sessions (20 AppTest runs, each with its own session state and its own
@@ -32,9 +32,11 @@ import weakref
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from components import metrics, settings, state, tabular, trec, uploads
-from components.shared_cache import Holder, SharedCache, nbytes
-from lessons import your_data
+from components.engine import metrics
+from components.formats import tabular, trec
+from components.serving import settings, uploads
+from components.serving.shared_cache import Holder, SharedCache, nbytes
+from components.ui import state
 
 LEARNERS = 20
 HOLDER = Holder()  # a claim that outlives every test
@@ -77,7 +79,8 @@ def learner(qrels: bytes, run: bytes) -> None:
     """One learner's session: upload both files once (as the uploaders' callback does), then the page's reads."""
     import streamlit as st
 
-    from components import state, uploads
+    from components.serving import uploads
+    from components.ui import state
     from lessons import your_data
 
     if state.YOUR_DATA_QRELS not in st.session_state:

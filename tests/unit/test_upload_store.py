@@ -1,4 +1,4 @@
-"""Streamlit's upload store holds only what the pages asked for (components/upload_store.py).
+"""Streamlit's upload store holds only what the pages asked for (components/serving/upload_store.py).
 
 Files go in as Streamlit's upload route puts them (``add_file`` on the real
 ``MemoryUploadedFileManager``, keyword arguments and all); a fake clock
@@ -10,7 +10,7 @@ import pytest
 from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileManager
 from streamlit.runtime.uploaded_file_manager import UploadedFileRec
 
-from components import settings, upload_store
+from components.serving import settings, upload_store
 
 MIB = 1024 * 1024
 

@@ -26,8 +26,8 @@ from typing import Mapping, Sequence
 import altair as alt
 import numpy as np
 
-from components.formatting import fmt
-from components.settings import LIMITS
+from components.engine.formatting import fmt
+from components.serving.settings import LIMITS
 
 BASE_FONT = 13  # px at scale 1.0
 ACCENT = "#1f6feb"

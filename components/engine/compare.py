@@ -1,7 +1,7 @@
 """Comparing two runs on the same queries: per-query wins and losses, and two paired significance tests.
 
 One code path for the "your data" page and the command line
-(``python -m components.evaluate QRELS RUN --compare RUN2``). No Streamlit
+(``rankwise eval QRELS RUN --compare RUN2``). No Streamlit
 import here.
 
 Which queries are compared
@@ -90,10 +90,10 @@ from typing import Iterable, Sequence
 import numpy as np
 from scipy import stats
 
-from components import trec
-from components.formatting import fmt
-from components.measures import Measure, evaluate, parse_measures
-from components.metrics import Gain
+from components.engine.formatting import fmt
+from components.engine.measures import Measure, evaluate, parse_measures
+from components.engine.metrics import Gain
+from components.formats import trec
 
 PERMUTATIONS = 10_000  # sign-flip permutations of the randomisation test (its Monte Carlo error: ±0.002 at p = 0.05)
 SEED = 20240515  # the randomisation test's fixed seed: the same data always give the same p
@@ -507,7 +507,7 @@ def compare_judged(judged_a: trec.JudgedRun, judged_b: trec.JudgedRun, measures:
     """Compare two runs judged against the same qrels: the entry point of the page.
 
     ``values_a`` / ``values_b`` may pass per-query values the caller already
-    has (from :func:`components.measures.evaluate` on each judged run, keyed
+    has (from :func:`components.engine.measures.evaluate` on each judged run, keyed
     by canonical name); missing ones are computed.
 
     Examples
@@ -538,7 +538,7 @@ def compare_files(qrels: trec.Source, run_a: trec.Source, run_b: trec.Source,
                   run_a_name: str | None = None, run_b_name: str | None = None) -> RunComparison:
     """Read the qrels and both runs, judge each run, and compare them: the entry point of the command line.
 
-    Raises :class:`components.trec.TrecFormatError` for a file that cannot be
+    Raises :class:`components.formats.trec.TrecFormatError` for a file that cannot be
     read and ``ValueError`` for an unknown measure or runs without a shared
     judged query.
 

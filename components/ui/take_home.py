@@ -5,7 +5,7 @@ learner's current order::
 
     show_take_home(NAME, [current], k=k, gain="exponential", measures=("R@k", "RR", "nDCG@k"))
 
-The files, snippets and numbers come from :mod:`components.export`; the
+The files, snippets and numbers come from :mod:`components.course.export`; the
 prose from lessons/text/take_home.md.
 """
 from __future__ import annotations
@@ -14,10 +14,9 @@ from typing import Iterable, Sequence
 
 import streamlit as st
 
-from components import export
-from components.metrics import GAIN_FORMULAS, Gain
+from components.course import export, prose
+from components.engine.metrics import GAIN_FORMULAS, Gain
 from components.ranking_editor import editor_state
-from components import prose
 
 TEXT = "take_home"
 

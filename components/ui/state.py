@@ -4,7 +4,7 @@ A reader takes the raw string from the URL (or None when absent) and returns a
 :class:`Reading`: the value to use and, when the raw value was unusable, a
 note for the learner saying what was wrong and what default was used instead.
 A note is Markdown in which the raw value is a code span
-(:func:`components.formatting.literal`): a link that carries an image, a
+(:func:`components.engine.formatting.literal`): a link that carries an image, a
 link, HTML or KaTeX shows it as text and renders none of it.
 Readers never raise on bad input: a URL is typed by people.
 
@@ -15,8 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Generic, Iterable, Mapping, MutableMapping, Sequence, TypeVar
 
-from components.formatting import literal
-from components.metrics import GAINS
+from components.engine.formatting import literal
+from components.engine.metrics import GAINS
 
 T = TypeVar("T")
 
@@ -176,7 +176,7 @@ RECALL_K = "recall.k"  # the main slider, mirrored in the URL as ?k=
 RECALL_COMPARE_K = "recall.compare_k"
 RECALL_HIT_RATE_K = "recall.hit_rate_k"
 
-# --- practice: questions and progress (components/quiz_ui.py) -------------------
+# --- practice: questions and progress (components/ui/quiz_ui.py) -------------------
 QUIZ_PREFIX = "quiz."  # every show_question key lives under quiz.<key>.<part> (answer, result, hints, ...)
 PROGRESS_SOLVED = "progress.solved"  # frozenset of solved question ids: the session's source of truth
 PROGRESS_SYNCED = "progress.synced"  # bool: the browser's stored progress has been read and merged
@@ -230,8 +230,6 @@ YOUR_DATA_QUERY = "your_data.query"  # the qid opened in the editor (selectbox; 
 YOUR_DATA_EDITOR = "your_data.editor"  # prefix of each opened query's ranking-editor key
 YOUR_DATA_RESET = "your_data.reset"  # the "back to the run's order" button
 
-# --- glossary ---------------------------------------------------------------------------
-GLOSSARY_FILTER = "glossary.filter"
 YOUR_DATA_RUN_B = "your_data.run_b"  # the second run received: {"name", "data", "sha256"}
 YOUR_DATA_RUN_B_UPLOADER = "your_data.run_b_uploader"  # prefix of its st.file_uploader's key (+ ".<round>")
 YOUR_DATA_COMPARE_MEASURE = "your_data.compare_measure"  # the measure the comparison shows
@@ -240,3 +238,6 @@ YOUR_DATA_TAB_STORE = "your_data.tab_store"  # key of the sessionStorage helper:
 YOUR_DATA_TAB_SYNCED = "your_data.tab_synced"  # bool: the tab's stored flag has been read
 YOUR_DATA_FILES_GONE = "your_data.files_gone"  # bool: this tab had files on show in a session the server lost
 YOUR_DATA_COMPARE_HOLDER = "your_data.compare_holder"  # (run B's files key, the Holder claiming that parsed pair)
+
+# --- glossary ---------------------------------------------------------------------------
+GLOSSARY_FILTER = "glossary.filter"

@@ -1,6 +1,6 @@
 """The conventions other tools use, as engine options (no Streamlit import).
 
-The app's defaults are trec_eval's (see components/metrics.py). Each function
+The app's defaults are trec_eval's (see components/engine/metrics.py). Each function
 here computes a metric under one *other* convention a learner may meet, so the
 "Why does my number differ?" page can put the numbers side by side:
 
@@ -18,7 +18,7 @@ from typing import Literal, Sequence
 
 import numpy as np
 
-from components import metrics
+from components.engine import metrics
 
 TieRule = Literal["trec_eval", "listed"]
 EmptyRule = Literal["zero", "skip", "error"]

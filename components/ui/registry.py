@@ -10,7 +10,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from components import prose
+from components.course import prose
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,7 @@ PAGES: tuple[PageSpec, ...] = (
 )
 
 
-LESSONS_DIR = Path(__file__).parent
+LESSONS_DIR = Path(__file__).resolve().parents[2] / "lessons"  # the page scripts
 
 
 def page_for(spec: PageSpec) -> st.Page:

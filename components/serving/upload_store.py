@@ -17,7 +17,7 @@ there after :data:`GRACE_SECONDS` is one no page took. This module:
   every :data:`SWEEP_SECONDS` from a background thread that :func:`guard`
   starts, for uploads that no rerun follows. The same thread collects the
   garbage of sessions that ended (app.py hands it
-  :func:`components.uploads.collect_released`).
+  :func:`components.serving.uploads.collect_released`).
 
 It reads ``MemoryUploadedFileManager.file_storage`` and its lock: tested with
 Streamlit 1.67.0 (pinned in pyproject.toml; tests/unit/test_upload_store.py
@@ -29,7 +29,7 @@ import threading
 import time
 from typing import Callable
 
-from components import settings
+from components.serving import settings
 
 MAX_FILES = 4  # a session's uploads waiting at once: the page has three uploaders, each taken at once
 GRACE_SECONDS = 30.0  # an upload no rerun has taken within this time is a stray
@@ -45,7 +45,7 @@ def guard(manager, clock: Callable[[], float] = time.monotonic, background: bool
     """Bound ``manager`` (Streamlit's upload store) per session; start the background sweep once. Idempotent.
 
     ``every_sweep`` is called after each background sweep (app.py passes
-    :func:`components.uploads.collect_released`).
+    :func:`components.serving.uploads.collect_released`).
     """
     global _sweeper_started
     if getattr(manager, "_rankwise_guarded", False) or not hasattr(manager, "file_storage"):

@@ -15,7 +15,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Mapping
 
-TEXT_DIR = Path(__file__).resolve().parents[1] / "lessons" / "text"
+TEXT_DIR = Path(__file__).resolve().parents[2] / "lessons" / "text"
 
 
 @functools.cache
@@ -75,7 +75,7 @@ def text_choosing(name: str, heading: str, values: dict) -> str:
 # Glossary links: a writer marks a term in lesson Markdown, section() links it
 # ----------------------------------------------------------------------------
 
-GLOSSARY = "glossary"  # lessons/text/glossary.md; the page's url_path in lessons/registry.py
+GLOSSARY = "glossary"  # lessons/text/glossary.md; the page's url_path in components/ui/registry.py
 GLOSSARY_URL = "/glossary"
 # [[term]] or [[term|words shown]]: brace-free, so templates filled with str.format keep working.
 TERM_LINK = re.compile(r"\[\[([^\[\]|\n]+?)(?:\|([^\[\]\n]+?))?\]\]")

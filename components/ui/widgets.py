@@ -6,11 +6,11 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from components import state
-from components.charts import Figure
-from components.formatting import fmt
+from components.course.steps import arithmetic_steps
+from components.engine.formatting import fmt
 from components.ranking_editor import ranking_editor, set_editor_state
-from components.steps import arithmetic_steps
+from components.ui import state
+from components.ui.charts import Figure
 
 PROJECTOR_SCALE = 1.5  # root font and chart fonts grow by this factor in projector mode
 
@@ -28,7 +28,7 @@ _PROJECTOR_CSS = f"""
 def keep_link_note(note: str | None) -> None:
     """Keep a note about an unusable link value on screen (see :func:`show_link_notes`) until dismissed.
 
-    ``note`` is a reader's note (:class:`components.state.Reading`): Markdown
+    ``note`` is a reader's note (:class:`components.ui.state.Reading`): Markdown
     whose raw value is a code span. A note the learner dismissed is not shown again.
     """
     if not note or note in st.session_state.get(state.LINK_NOTES_DISMISSED, ()):
@@ -76,17 +76,12 @@ def show_chart(builder: Callable[..., Figure], *args, key: str | None = None, **
     """``builder(*args, **kwargs)``, scaled for the mode, as a chart with its text alternative.
 
     The text alternative is the chart's alt text and a visible caption.
-    ``builder`` is one of :mod:`components.charts`' builders; the mode's
+    ``builder`` is one of :mod:`components.ui.charts`' builders; the mode's
     ``scale`` is added here.
     """
     figure = builder(*args, scale=chart_scale(), **kwargs)
     st.vega_lite_chart(figure.spec(), alt=figure.alt_text, key=key)
     st.caption(figure.alt_text)
-
-
-def show_metric(column, label: str, value: float, *, help: str | None = None) -> None:
-    """A live metric value, formatted the app's way."""
-    column.metric(label, fmt(value), help=help)
 
 
 def read_control(value, default, options=None):

@@ -1,6 +1,6 @@
 """Qrels and run files written as CSV or TSV with a header, read through the TREC reader.
 
-Besides TREC format (see :mod:`components.trec`), the "your data" page
+Besides TREC format (see :mod:`components.formats.trec`), the "your data" page
 accepts a table with a header line naming its columns, separated by commas
 (CSV) or tabs (TSV):
 
@@ -17,15 +17,15 @@ non-breaking space or any other Unicode space is part of a field, on every
 path.
 
 How it reads: every data line becomes one TREC line *on the same line
-number* (the header becomes a blank line), and :func:`components.trec.read_qrels`
-or :func:`components.trec.read_run` reads the result (so the TREC reader's
+number* (the header becomes a blank line), and :func:`components.formats.trec.read_qrels`
+or :func:`components.formats.trec.read_run` reads the result (so the TREC reader's
 limits on ids hold, its bound on padded ids relative to the TREC text, which
 is up to about three times the table's bytes for the shortest lines). So ordering, ties
 (score descending, then docid descending; the rank column, if any, is
 ignored), duplicate pairs, number syntax and every message about them are
 the TREC reader's own, with the line numbers of the CSV file. Only what is
 particular to a table is checked here, with the same error,
-:class:`components.trec.TrecFormatError` (file, line, found, expected):
+:class:`components.formats.trec.TrecFormatError` (file, line, found, expected):
 
 - a missing header, or one that lacks a needed column (or names a run's
   columns in a qrels file: the files are swapped);
@@ -56,7 +56,7 @@ from typing import Literal
 
 import numpy as np
 
-from components import trec
+from components.formats import trec
 
 Kind = Literal["qrels", "run"]
 Format = Literal["trec", "csv", "tsv"]
@@ -67,7 +67,6 @@ _DELIMITERS = {"csv": ",", "tsv": "\t"}
 _DELIMITER_NAMES = {",": "commas", "\t": "tabs"}
 _TREC_COLUMNS = {"qrels": len(trec.QRELS_LAYOUT.columns), "run": len(trec.RUN_LAYOUT.columns)}
 _SHOWN_CHARS = 60  # longest excerpt of a line quoted in a message
-_TREC_COLUMN_NOTE = re.compile(r" \(column \d+ of: [^()]*\)$")  # how the TREC reader names a column
 _SPACE = " \t\n\r\v\f"  # ASCII whitespace, the TREC reader's separators (str.split() and strip() take NBSP too)
 _HAS_SPACE = re.compile(f"[{_SPACE}]").search
 _PIECE_BYTES = 1 << 18  # the fast conversion works on about this much of a table at a time (bounds its arrays)
@@ -91,10 +90,6 @@ class Header:
     text: str
     delimiter: str
     names: tuple[str, ...]
-
-    @property
-    def format(self) -> Format:
-        return "csv" if self.delimiter == "," else "tsv"
 
 
 def detect(source: TableSource, kind: Kind) -> Format:
@@ -131,7 +126,7 @@ def detect(source: TableSource, kind: Kind) -> Format:
 def read_qrels(source: TableSource, name: str | None = None) -> trec.Qrels:
     """Read a qrels file in TREC format, or as a CSV/TSV table with columns qid, docid, grade.
 
-    Raises :class:`components.trec.TrecFormatError`, naming the file and line.
+    Raises :class:`components.formats.trec.TrecFormatError`, naming the file and line.
 
     Examples
     --------
@@ -141,7 +136,7 @@ def read_qrels(source: TableSource, name: str | None = None) -> trec.Qrels:
     >>> read_qrels(b"qid,docid,grade\\n1,doc7,high\\n", name="q.csv")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    components.trec.TrecFormatError: q.csv, line 2: found grade 'high'; expected a whole number ... (column 3 of the header 'qid,docid,grade')
+    components.formats.trec.TrecFormatError: q.csv, line 2: found grade 'high'; expected a whole number ... (column 3 of the header 'qid,docid,grade')
     """
     data, name = trec.read_source(source, name, "qrels")
     return _read(data, name, "qrels")
@@ -152,7 +147,7 @@ def read_run(source: TableSource, name: str | None = None) -> trec.Run:
 
     The order is trec_eval's: score descending, ties by docid descending.
 
-    Raises :class:`components.trec.TrecFormatError`, naming the file and line.
+    Raises :class:`components.formats.trec.TrecFormatError`, naming the file and line.
 
     Examples
     --------
@@ -166,10 +161,10 @@ def read_run(source: TableSource, name: str | None = None) -> trec.Run:
 
 def load(qrels: TableSource, run: TableSource, complete: bool = False, gain: str | None = None,
          qrels_name: str | None = None, run_name: str | None = None) -> trec.JudgedRun:
-    """Read both files (TREC, CSV or TSV, each on its own) and join them: :func:`components.trec.load` for tables.
+    """Read both files (TREC, CSV or TSV, each on its own) and join them: :func:`components.formats.trec.load` for tables.
 
     When ``gain`` is given, the grades are also checked to fit it
-    (:func:`components.trec.check_gain_fits`).
+    (:func:`components.formats.trec.check_gain_fits`).
 
     Examples
     --------
@@ -360,7 +355,7 @@ def _converted_fast(data: bytes, header: Header, kind: Kind, piece_bytes: int = 
     ``#``. Anything else goes to :func:`_converted`, which words the errors.
     Each output line is a gather of byte ranges (fields and fixed pieces),
     done a piece of the table at a time (about ``piece_bytes``, ending after a
-    line feed: :func:`components.trec.line_chunks`), so that the index arrays
+    line feed: :func:`components.formats.trec.line_chunks`), so that the index arrays
     (several numbers per line, 8 bytes per byte written) stay a few times the
     piece, whatever the table's size.
     """
@@ -512,14 +507,12 @@ def _check_field(column: str, field: str, position: int, header: Header, name: s
 
 
 def _in_table_terms(err: trec.TrecFormatError, header: Header, kind: Kind) -> trec.TrecFormatError:
-    """The TREC reader's error, its column named as the table's header names it (file and line unchanged)."""
-    expected = err.expected
-    match = _TREC_COLUMN_NOTE.search(expected)
-    if match:
-        column = COLUMNS[kind][2]
-        expected = (expected[:match.start()]
-                    + f" (column {header.names.index(column) + 1} of the header {_show(header.text)})")
-    return trec.TrecFormatError(err.file, err.line, err.found, expected)
+    """The TREC reader's error, its column named as the table's header names it (file, line and type unchanged)."""
+    if err.column is None:
+        return err
+    column = COLUMNS[kind][2]  # the TREC reader names a column only for the value (grade or score)
+    return type(err)(err.file, err.line, err.found, err.expected,
+                     column=f"column {header.names.index(column) + 1} of the header {_show(header.text)}")
 
 
 def _trec_layout(kind: Kind):

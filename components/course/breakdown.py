@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from components import metrics
+from components.engine import metrics
 
 
 @dataclass(frozen=True)

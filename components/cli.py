@@ -1,16 +1,21 @@
-"""A trec_eval-compatible command-line evaluator.
+"""The ``rankwise`` command: a trec_eval-compatible evaluator, and the app.
 
-Usage::
+Usage (``python -m components.cli`` is the same command)::
 
-    python -m components.evaluate QRELS RUN [-m MEASURE ...] [--gain linear|exponential]
-                                  [--per-query] [--complete] [--json] [--compare RUN2]
+    rankwise eval QRELS RUN [-m MEASURE ...] [--gain linear|exponential]
+                            [--per-query] [--complete] [--json] [--compare RUN2]
+    rankwise app [STREAMLIT OPTIONS]   # e.g. --server.address 0.0.0.0
+
+``rankwise app`` runs the installed app (``app.py`` and its
+``.streamlit/config.toml``, found beside the installed packages, so it works
+from any folder) with ``streamlit run``.
 
 Measures are named as the field names them, case-insensitive (see
-:mod:`components.measures`); without ``-m``: R@5, R@10, RR, nDCG@10. The
+:mod:`components.engine.measures`); without ``-m``: R@5, R@10, RR, nDCG@10. The
 default gain is linear, so the numbers equal trec_eval's (recall_k,
 success_k, P_k, recip_rank, ndcg_cut_k); the output always names the gain.
 
-Semantics are trec_eval's (see :mod:`components.trec`): the run is ordered by
+Semantics are trec_eval's (see :mod:`components.formats.trec`): the run is ordered by
 score descending, ties by docid descending, the rank column ignored; only
 queries in both files are evaluated and averaged, unless ``--complete``
 (trec_eval's -c) scores judged queries missing from the run as 0.
@@ -25,7 +30,7 @@ unrounded values; notes go to stderr.
 
 ``--compare RUN2`` compares RUN2 (system B) against RUN (system A) on the
 queries judged in QRELS and answered by both runs (see
-:mod:`components.compare`, the code the "your data" page uses too): for each
+:mod:`components.engine.compare`, the code the "your data" page uses too): for each
 measure, the means, the mean difference B − A with its 95% confidence
 interval, the queries improved, hurt and tied, a paired t-test and a paired
 randomisation test, and a plain-language reading. With ``--json``::
@@ -67,10 +72,10 @@ from typing import Sequence
 
 import numpy as np
 
-from components import trec
-from components.formatting import fmt
-from components.measures import DEFAULT_MEASURES, Measure, evaluate, parse_measures
-from components.metrics import GAIN_FORMULAS, GAINS, Gain
+from components.engine.formatting import fmt
+from components.engine.measures import DEFAULT_MEASURES, Measure, evaluate, parse_measures
+from components.engine.metrics import GAIN_FORMULAS, GAINS, Gain
+from components.formats import trec
 
 EXIT_BAD_FILE = 1
 EXIT_BROKEN_PIPE = 128 + 13  # what a shell shows for a program killed by SIGPIPE (signal 13)
@@ -111,7 +116,7 @@ def run_evaluation(qrels: trec.Source, run: trec.Source, measures: Sequence[Meas
                    gain: Gain = "linear", complete: bool = False) -> Report:
     """Read both files, judge the run and evaluate the measures on every evaluated query.
 
-    Raises :class:`components.trec.TrecFormatError` for a file that cannot be
+    Raises :class:`components.formats.trec.TrecFormatError` for a file that cannot be
     read and ``ValueError`` for an unknown measure name.
 
     Examples
@@ -225,7 +230,7 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     """The command line: QRELS RUN [-m MEASURE ...] [--gain ...] [--per-query] [--complete] [--json]."""
     parser = _Parser(
-        prog="python -m components.evaluate",
+        prog="rankwise eval",
         description="Evaluate a TREC run against qrels, with trec_eval's semantics.",
         epilog="Measures (case-insensitive): R@k, Success@k, P@k, RR, RR@k, nDCG@k, DCG@k; aliases recall@k, "
                "hit_rate@k, MRR, MRR@k, ndcg@k. Runs are ordered by score (ties: docid descending); "
@@ -248,7 +253,46 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit status (0 ok, 1 a file that cannot be read, 2 usage)."""
+    """``rankwise eval ...`` or ``rankwise app ...``; return the exit status (2 for a usage error)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    command, rest = (argv[0], argv[1:]) if argv else ("", [])
+    if command == "eval":
+        return eval_main(rest)
+    if command == "app":
+        return app_main(rest)
+    print("usage: rankwise eval QRELS RUN [options] | rankwise app [streamlit options]\n"
+          "  eval  evaluate a run against qrels with trec_eval's numbers (rankwise eval --help)\n"
+          "  app   start the Rankwise app (streamlit run; options such as --server.port 8502)", file=sys.stderr)
+    return 0 if command in ("-h", "--help") else 2
+
+
+def app_paths() -> tuple[Path, Path]:
+    """Where the installed app lives: (its ``app.py``, the folder holding its ``.streamlit/config.toml``).
+
+    Beside the packages: the checkout itself for an editable install (or a
+    run from the checkout), the installed package data otherwise.
+    """
+    here = Path(__file__).resolve().parent
+    for folder in (here.parent, here / "app"):
+        if (folder / "app.py").is_file() and (folder / ".streamlit" / "config.toml").is_file():
+            return folder / "app.py", folder
+    raise FileNotFoundError(f"no app.py with .streamlit/config.toml beside {here}: is Rankwise installed?")
+
+
+def app_main(streamlit_args: Sequence[str]) -> int:
+    """``streamlit run app.py [options]`` in the app's folder, so its ``.streamlit/config.toml`` applies."""
+    import subprocess
+
+    try:
+        script, folder = app_paths()
+    except FileNotFoundError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 1
+    return subprocess.call([sys.executable, "-m", "streamlit", "run", str(script), *streamlit_args], cwd=folder)
+
+
+def eval_main(argv: Sequence[str] | None = None) -> int:
+    """``rankwise eval``; return the exit status (0 ok, 1 a file that cannot be read, 2 usage)."""
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
@@ -268,7 +312,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main_compare(args: argparse.Namespace, measures: Sequence[Measure]) -> int:
     """``--compare RUN2``: the comparison of the two runs, as a table or JSON (the page's code path)."""
-    from components import compare  # scipy loads only when a comparison is asked for
+    from components.engine import compare  # scipy loads only when a comparison is asked for
 
     try:
         result = compare.compare_files(args.qrels, args.run, args.compare, measures, args.gain, args.complete,
@@ -290,20 +334,20 @@ def format_comparison(result, per_query: bool = False, qrels_name: str = "qrels"
                       run_b_name: str = "run B") -> str:
     """The comparison of two runs as text: the files, the query counts, a table per measure, and the readings.
 
-    ``result`` is a :class:`components.compare.RunComparison`. Values are
+    ``result`` is a :class:`components.engine.compare.RunComparison`. Values are
     rounded for display; the readings come from ``lessons/text/compare.md``.
 
     Examples
     --------
-    >>> from components.compare import compare_files
+    >>> from components.engine.compare import compare_files
     >>> result = compare_files("1 0 a 1\\n2 0 a 1\\n", "1 Q0 a 1 1 r\\n2 Q0 x 1 1 r\\n",
     ...                        "1 Q0 a 1 1 r\\n2 Q0 a 1 1 r\\n", ["RR"])
     >>> print(format_comparison(result).split("\\n\\n")[1])
     measure  mean A  mean B   B − A  95% CI            improved  hurt  tied  t-test p  randomisation p
     RR        0.500   1.000  +0.500  −5.853 to +6.853         1     0     1     0.500            1.000
     """
-    from components.compare import format_diff, format_p, p_values_disagree, reading, READING_TESTS_DISAGREE
-    from components import prose
+    from components.course import prose
+    from components.engine.compare import READING_TESTS_DISAGREE, format_diff, format_p, p_values_disagree, reading
 
     skipped = result.skipped
     first = next(iter(result.measures.values()))
@@ -342,17 +386,17 @@ def format_comparison(result, per_query: bool = False, qrels_name: str = "qrels"
 
 def randomisation_cell(c) -> str:
     """A comparison's randomisation p for the table: "≈ " before it when it is the normal approximation."""
-    from components.compare import NORMAL_APPROXIMATION, format_p
+    from components.engine.compare import NORMAL_APPROXIMATION, format_p
 
     return ("≈ " if c.randomisation_method == NORMAL_APPROXIMATION else "") + format_p(c.randomisation_p)
 
 
 def compare_notes(pairing, complete: bool = False) -> list[str]:
-    """Notes for stderr on the queries a comparison skipped (``pairing``: a :class:`components.compare.Pairing`).
+    """Notes for stderr on the queries a comparison skipped (``pairing``: a :class:`components.engine.compare.Pairing`).
 
     Examples
     --------
-    >>> from components.compare import compare_files
+    >>> from components.engine.compare import compare_files
     >>> result = compare_files("1 0 a 1\\n2 0 a 1\\n3 0 a 1\\n", "1 Q0 a 1 1 r\\n2 Q0 a 1 1 r\\n",
     ...                        "1 Q0 a 1 1 r\\n7 Q0 a 1 1 r\\n", ["RR"])
     >>> for note in compare_notes(result.pairing):

@@ -1,7 +1,7 @@
 """The question UI: one function renders and checks any question; the progress sidebar.
 
 - :func:`show_question` renders a question of any type from
-  :mod:`components.quiz`, checks it on submit, shows targeted feedback, hints
+  :mod:`components.course.quiz`, checks it on submit, shows targeted feedback, hints
   in stages (a nudge, then the method), "show solution" and "try again", and
   records the result in ``st.session_state``. An ordering question takes its
   order in the ranking editor (components/ranking_editor: drag or keyboard),
@@ -28,11 +28,11 @@ from typing import Mapping
 
 import streamlit as st
 
-from components import browser_store, quiz, state
+from components.course import prose, quiz
 from components.ranking_editor import EditorState, editor_items, editor_state, ranking_editor, set_editor_state
 from components.ranking_editor import widget_key as editor_widget_key
-from components.widgets import chart_scale
-from components import prose
+from components.ui import browser_store, state
+from components.ui.widgets import chart_scale
 
 TEXTS = "questions"
 STORAGE_KEY = "rankwise.progress.v1"  # the browser's localStorage entry
@@ -340,7 +340,7 @@ def show_question(question: quiz.Question, *, key: str) -> quiz.Outcome | None:
 
     Parameters
     ----------
-    question : a question from :mod:`components.quiz` (numeric, multiple
+    question : a question from :mod:`components.course.quiz` (numeric, multiple
         choice, ordering, warm-up, or a generated exercise).
     key : unique on the page; every widget and record of this question lives
         under ``state.QUIZ_PREFIX + key``. Progress is kept per question id,

@@ -76,7 +76,7 @@ each number kept. When memory runs out anyway, the reader raises
 ``MemoryError`` with a message naming the file.
 
 No Streamlit import here: the "your data" page and the command-line
-evaluator (:mod:`components.evaluate`) share this reader.
+evaluator (:mod:`components.cli`) share this reader.
 """
 from __future__ import annotations
 
@@ -92,7 +92,7 @@ from typing import BinaryIO, Literal, Mapping, Union
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from components.metrics import MAX_GRADE, MIN_GRADE, QuerySet, query_set
+from components.engine.metrics import MAX_GRADE, MIN_GRADE, QuerySet, query_set
 
 Source = Union[str, bytes, bytearray, memoryview, "os.PathLike[str]", BinaryIO]
 Reader = Literal["auto", "fast", "precise"]
@@ -128,14 +128,21 @@ class TrecFormatError(ValueError):
     line : 1-based line number.
     found : what is on that line.
     expected : what should be there instead.
+    column : which column, when the problem is one field ("column 4 of: qid
+        iter docid grade"), or None; the message names it after ``expected``.
     """
 
-    def __init__(self, file: str, line: int, found: str, expected: str):
-        self.file, self.line, self.found, self.expected = file, line, found, expected
-        super().__init__(f"{file}, line {line}: found {found}; expected {expected}")
+    def __init__(self, file: str, line: int, found: str, expected: str, column: str | None = None):
+        self.file, self.line, self.found, self.expected, self.column = file, line, found, expected, column
+        where = f" ({column})" if column else ""
+        super().__init__(f"{file}, line {line}: found {found}; expected {expected}{where}")
 
     def __reduce__(self):  # pickles with its parts, not only the message
-        return type(self), (self.file, self.line, self.found, self.expected)
+        return type(self), (self.file, self.line, self.found, self.expected, self.column)
+
+
+class NoCommonQueryError(TrecFormatError):
+    """A run and qrels that share no query id: nothing can be evaluated (often ids written differently)."""
 
 
 @dataclass(frozen=True)
@@ -328,7 +335,7 @@ def read_qrels(source: Source, name: str | None = None, *, reader: Reader = "aut
     >>> read_qrels("1 0 doc7 2.5\\n", name="q.txt")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    components.trec.TrecFormatError: q.txt, line 1: found grade '2.5'; expected a whole number from -1000 to 1000, ...
+    components.formats.trec.TrecFormatError: q.txt, line 1: found grade '2.5'; expected a whole number from -1000 to 1000, ...
     """
     rows, name = _read_rows(source, name, QRELS_LAYOUT, reader)
     _check_unique_pairs(rows, name, "judged")
@@ -450,7 +457,7 @@ def check_gain_fits(qrels: Qrels, gain: str) -> None:
     >>> check_gain_fits(qrels, "exponential")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    components.trec.TrecFormatError: big.txt, line 2: found grade 100, too large for exponential gain (2^100 − 1 ...
+    components.formats.trec.TrecFormatError: big.txt, line 2: found grade 100, too large for exponential gain (2^100 − 1 ...
     """
     if gain != "exponential" or qrels.grade.max() <= MAX_EXPONENTIAL_GRADE:
         return
@@ -665,7 +672,7 @@ class _Tokens:
 def line_chunks(data: bytes, size: int | None = None):
     """(lo, hi) byte ranges of about size bytes (default ``_CHUNK_BYTES``), each ending after a newline or the end.
 
-    The readers (and :mod:`components.tabular`'s conversion) work a range at
+    The readers (and :mod:`components.formats.tabular`'s conversion) work a range at
     a time, so that their masks and index arrays stay a few times its size.
     """
     size = _CHUNK_BYTES if size is None else size
@@ -1125,7 +1132,7 @@ def _numbers(tokens: _Tokens, c: int, what: str) -> np.ndarray:
     row = int(np.argmax(bad))
     text = tokens.token(row, c)
     raise TrecFormatError(tokens.name, int(tokens.line[row]), f"{what} {_show(text)}{_why(text, what)}",
-                          f"{_NUMBER[what][2]} ({tokens.column_name(c)})")
+                          _NUMBER[what][2], column=tokens.column_name(c))
 
 
 def _parse_column(buf: np.ndarray, start: np.ndarray, end: np.ndarray, what: str) -> tuple[np.ndarray, np.ndarray]:
@@ -1428,11 +1435,11 @@ def _fitting(texts: np.ndarray, width: int) -> np.ndarray:
     return np.flatnonzero(np.ascontiguousarray(texts).view(np.uint8).reshape(texts.size, -1)[:, width] == 0)
 
 
-def _no_common_query(qrels: Qrels, run: Run) -> TrecFormatError:
+def _no_common_query(qrels: Qrels, run: Run) -> NoCommonQueryError:
     def some(qids):
         return ", ".join(repr(q) for q in qids[:3]) + (", ..." if len(qids) > 3 else "")
 
-    return TrecFormatError(
+    return NoCommonQueryError(
         run.name, int(run.line.min()),
         f"no query that is also in {qrels.name} (this run's queries: {some(run.qids)})",
         f"query ids as the qrels writes them: {some(qrels.qids)}")

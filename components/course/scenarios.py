@@ -6,7 +6,7 @@ document missing from the list sits in the editor's "not returned" tray; a
 returned document nobody judged counts as grade 0.
 
 Numbers the lessons show are computed from these through
-``components.metrics``; nothing here stores a metric value.
+``components.engine.metrics``; nothing here stores a metric value.
 """
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from typing import Mapping
 
 import numpy as np
 
-from components import metrics
+from components.engine import metrics
 
 
 @dataclass(frozen=True)

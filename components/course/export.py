@@ -2,7 +2,7 @@
 
 A learner leaves a lesson with two files and a few lines of code for their
 own tools. Everything here is plain text generation (no Streamlit import);
-the panel that shows it is :mod:`lessons.take_home`.
+the panel that shows it is :mod:`components.ui.take_home`.
 
 The files
 ---------
@@ -55,10 +55,10 @@ from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 
-from components import metrics
-from components.formatting import fmt
-from components.measures import Measure, evaluate, parse_measure
-from components.metrics import Gain
+from components.engine import metrics
+from components.engine.formatting import fmt
+from components.engine.measures import Measure, evaluate, parse_measure
+from components.engine.metrics import Gain
 
 RUN_TAG = "rankwise"
 TOOLS = ("pytrec_eval", "ir_measures")
@@ -227,7 +227,7 @@ def query_set(rankings: Sequence[Ranking]) -> metrics.QuerySet:
 def resolve_measures(measures: Iterable[str], k: int | None) -> tuple[Measure, ...]:
     """The measures a page shows, with ``@k`` read as the page's cutoff ``k``.
 
-    Names are the field's (see :mod:`components.measures`): ``R@k``,
+    Names are the field's (see :mod:`components.engine.measures`): ``R@k``,
     ``Success@k``, ``P@k``, ``RR``, ``RR@k``, ``nDCG@k``, or a fixed cutoff
     such as ``RR@1``. When the page has no cutoff (``k=None``), a name ending
     in ``@k`` is left out, as the page shows no such number. Raises
@@ -271,7 +271,7 @@ def expected_output(rankings: Sequence[Ranking], measures: Sequence[Measure], ga
 
     Examples
     --------
-    >>> from components.scenarios import FRAMEWORKS
+    >>> from components.course.scenarios import FRAMEWORKS
     >>> b = Ranking("q1", FRAMEWORKS.presets["System B"], {d.id: d.grade for d in FRAMEWORKS.docs})
     >>> print(expected_output([b], resolve_measures(["nDCG@k"], 3), "exponential"))
     nDCG@3 0.531
@@ -345,7 +345,7 @@ exp_$k = ir_measures.calc_aggregate([ndcg_exp_$k], qrels, run)
 ''')
 IR_MEASURES_PRINT = Template('''print("$label", f"{$values[$measure]:.3f}")''')
 
-COMMAND_TEMPLATE = Template("python -m components.evaluate $qrels $run $measures --gain $gain$complete")
+COMMAND_TEMPLATE = Template("rankwise eval $qrels $run $measures --gain $gain$complete")
 
 
 def _is_exponential_ndcg(measure: Measure, gain: Gain) -> bool:
@@ -403,13 +403,13 @@ def ir_measures_snippet(rankings: Sequence[Ranking], measures: Sequence[Measure]
 
 def command_line(rankings: Sequence[Ranking], measures: Sequence[Measure], gain: Gain, *,
                  qrels_name: str, run_name: str) -> str:
-    """The ``python -m components.evaluate`` line that prints the same numbers (``--complete`` if a list is empty).
+    """The ``rankwise eval`` line that prints the same numbers (``--complete`` if a list is empty).
 
     Examples
     --------
     >>> r = [Ranking("q1", ("a",), {"a": 1}), Ranking("q2", (), {"b": 1})]
     >>> command_line(r, resolve_measures(["R@k", "RR"], 5), "exponential", qrels_name="x.qrels", run_name="x.run")
-    'python -m components.evaluate x.qrels x.run -m R@5 -m RR --gain exponential --complete'
+    'rankwise eval x.qrels x.run -m R@5 -m RR --gain exponential --complete'
     """
     metrics.check_gain(gain)
     complete = " --complete" if any(not r.returned for r in rankings) else ""
@@ -432,7 +432,7 @@ class TakeHome:
     measures, gain : what the numbers are.
     expected : the engine's numbers, exactly as every snippet and :func:`expected_output` print them.
     snippets : tool (``pytrec_eval``, ``ir_measures``) -> a short runnable script.
-    command : the ``python -m components.evaluate`` line (run from the Rankwise folder).
+    command : the ``rankwise eval`` line (run from the Rankwise folder).
     """
 
     qrels_name: str
@@ -457,14 +457,14 @@ def take_home(name: str, queries: Iterable, *, k: int | None, gain: Gain, measur
 
     Examples
     --------
-    >>> from components.scenarios import LAWYER
+    >>> from components.course.scenarios import LAWYER
     >>> a = Ranking("q1", LAWYER.presets["System A"], {d.id: d.grade for d in LAWYER.docs})
     >>> pack = take_home("recall", [a], k=5, gain="exponential", measures=["R@k", "RR"])
     >>> print(pack.expected)
     R@5 0.400
     RR 1.000
     >>> pack.command
-    'python -m components.evaluate recall.qrels recall.run -m R@5 -m RR --gain exponential'
+    'rankwise eval recall.qrels recall.run -m R@5 -m RR --gain exponential'
     """
     if not isinstance(name, str) or not _SAFE_NAME.fullmatch(name):
         raise ValueError(f"name must be letters, digits, '_', '.' or '-' (it names the files), got {name!r}")

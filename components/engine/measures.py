@@ -3,15 +3,15 @@
 Valid names (case-insensitive; k is a whole number >= 1):
 
 ======================  ===========  ==========================================
-typed                   canonical    engine function (:mod:`components.metrics`)
+typed                   canonical    engine function (:mod:`components.engine.metrics`)
 ======================  ===========  ==========================================
-R@k, recall@k           R@k          :func:`~components.metrics.recall`
-Success@k, hit_rate@k   Success@k    :func:`~components.metrics.success`
-P@k                     P@k          :func:`~components.metrics.precision`
-RR, MRR                 RR           :func:`~components.metrics.reciprocal_rank`
+R@k, recall@k           R@k          :func:`~components.engine.metrics.recall`
+Success@k, hit_rate@k   Success@k    :func:`~components.engine.metrics.success`
+P@k                     P@k          :func:`~components.engine.metrics.precision`
+RR, MRR                 RR           :func:`~components.engine.metrics.reciprocal_rank`
 RR@k, MRR@k             RR@k         reciprocal_rank with the cutoff k
-nDCG@k, ndcg@k          nDCG@k       :func:`~components.metrics.ndcg`
-DCG@k                   DCG@k        :func:`~components.metrics.dcg`
+nDCG@k, ndcg@k          nDCG@k       :func:`~components.engine.metrics.ndcg`
+DCG@k                   DCG@k        :func:`~components.engine.metrics.dcg`
 ======================  ===========  ==========================================
 
 MRR is the mean of the per-query RR, so both names give the same per-query
@@ -29,8 +29,8 @@ from typing import Callable, Iterable
 
 import numpy as np
 
-from components import metrics
-from components.metrics import Gain, QuerySet
+from components.engine import metrics
+from components.engine.metrics import Gain, QuerySet
 
 DEFAULT_MEASURES = ("R@5", "R@10", "RR", "nDCG@10")
 
@@ -130,7 +130,7 @@ def parse_measures(texts: Iterable[str]) -> tuple[Measure, ...]:
 def evaluate(qs: QuerySet, measures: Iterable[Measure | str], gain: Gain) -> dict[str, np.ndarray]:
     """Per-query values of each measure, keyed by canonical name, in the order given.
 
-    Every value comes from the engine (:mod:`components.metrics`); ``gain``
+    Every value comes from the engine (:mod:`components.engine.metrics`); ``gain``
     applies to nDCG and DCG only. Names are parsed with :func:`parse_measure`.
 
     Examples

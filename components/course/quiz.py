@@ -7,7 +7,7 @@ only names the sections to show (see :func:`required_texts`) and supplies the
 values for their ``{placeholders}``.
 
 Every correct number, and every trap number, is computed by
-:mod:`components.metrics` from :mod:`components.scenarios` data.
+:mod:`components.engine.metrics` from :mod:`components.course.scenarios` data.
 
 Question types
 --------------
@@ -42,9 +42,9 @@ from typing import Iterable, Literal, Mapping, Sequence, Union
 
 import numpy as np
 
-from components import metrics
-from components import scenarios as sc
-from components.formatting import fmt
+from components.course import scenarios as sc
+from components.engine import metrics
+from components.engine.formatting import fmt
 
 # ----------------------------------------------------------------------------
 # Lessons and shared text sections

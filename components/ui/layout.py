@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from components import quiz
-from components.quiz_ui import show_question
-from components import prose
-from lessons import registry
+from components.course import prose, quiz
+from components.ui import registry
+from components.ui.quiz_ui import show_question
 
 
 def show_formula(module: str) -> None:

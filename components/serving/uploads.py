@@ -4,10 +4,10 @@
   its bytes (the very object the uploader holds, not a copy) and their
   SHA-256.
 - :func:`read_file` and :func:`judge_files` parse and join files through
-  :data:`PARSED`, one :class:`~components.shared_cache.SharedCache` for the
+  :data:`PARSED`, one :class:`~components.serving.shared_cache.SharedCache` for the
   whole server, keyed by content hash (never by the bytes), bounded by
-  ``RANKWISE_PARSED_CACHE_MB`` (:mod:`components.settings`), and holding a
-  value only while a :class:`~components.shared_cache.Holder` claims it.
+  ``RANKWISE_PARSED_CACHE_MB`` (:mod:`components.serving.settings`), and holding a
+  value only while a :class:`~components.serving.shared_cache.Holder` claims it.
   Twenty learners uploading the same file share one parsed copy; a session
   keeps a holder beside its files (never the parsed data), so forgetting
   the files, or the end of the session, lets the parsed copy go.
@@ -22,9 +22,10 @@ import hashlib
 import sys
 from typing import Iterable
 
-from components import settings, tabular, trec
-from components.settings import MIB
-from components.shared_cache import Holder, SharedCache
+from components.formats import tabular, trec
+from components.serving import settings
+from components.serving.settings import MIB
+from components.serving.shared_cache import Holder, SharedCache
 
 PARSED = SharedCache(settings.LIMITS.parsed_cache_bytes)
 _cached_before = 0  # PARSED.size at the last collect_released()
@@ -87,13 +88,13 @@ def collect_released() -> None:
     """Collect what ended sessions left, and hand the memory of let-go parsed files back to the system.
 
     An ended session's state is a web of reference cycles: its
-    :class:`~components.shared_cache.Holder` goes, and with it the parsed
+    :class:`~components.serving.shared_cache.Holder` goes, and with it the parsed
     files it claimed, only when the cycles are collected; the server runs no
     collection after each rerun (``runner.postScriptGC = false``) and an idle
     one allocates too little to trigger one. Once the cache holds less than
     at the last call, the C heap's free pages (glibc keeps them) and
     pyarrow's pool are released too. Called every few seconds by the upload
-    sweep (:mod:`components.upload_store`); a full collection takes tens of
+    sweep (:mod:`components.serving.upload_store`); a full collection takes tens of
     milliseconds.
     """
     global _cached_before

@@ -132,8 +132,13 @@ def query_set(n_queries: int, qidx, rank, grade, judged_qidx, judged_grade) -> Q
     """Check the arrays and build a :class:`QuerySet`.
 
     Raises ``ValueError`` when array lengths differ, a query index is out of
-    range, a rank is below 1, or a grade lies outside :data:`MIN_GRADE` to
-    :data:`MAX_GRADE`.
+    range, a rank is below 1 or appears twice in one query, or a grade lies
+    outside :data:`MIN_GRADE` to :data:`MAX_GRADE`.
+
+    >>> query_set(1, [0, 0], [1, 1], [1, 0], [0], [1])
+    Traceback (most recent call last):
+    ...
+    ValueError: each rank appears once per query; query index 0 has rank 1 twice
     """
     qidx, rank, grade = (_int_array(a, n) for a, n in ((qidx, "qidx"), (rank, "rank"), (grade, "grade")))
     judged_qidx = _int_array(judged_qidx, "judged_qidx")
@@ -150,11 +155,23 @@ def query_set(n_queries: int, qidx, rank, grade, judged_qidx, judged_grade) -> Q
             raise ValueError(f"{name} must lie between 0 and {n_queries - 1} (there are {n_queries} queries)")
     if rank.size and rank.min() < 1:
         raise ValueError("ranks start at 1 (the top position); got a rank below 1")
+    if rank.size > 1 and not _in_query_rank_order(qidx, rank):  # the reader's order: one pass; else sort to check
+        order = np.lexsort((rank, qidx))
+        same = (np.diff(qidx[order]) == 0) & (np.diff(rank[order]) == 0)
+        if same.any():
+            row = order[int(np.argmax(same))]
+            raise ValueError(f"each rank appears once per query; query index {qidx[row]} has rank {rank[row]} twice")
     for arr, name in ((grade, "grade"), (judged_grade, "judged_grade")):
         if arr.size and (arr.min() < MIN_GRADE or arr.max() > MAX_GRADE):
             raise ValueError(f"{name} must lie between {MIN_GRADE} and {MAX_GRADE}, "
                              f"got {int(arr.min() if arr.min() < MIN_GRADE else arr.max())}")
     return QuerySet(int(n_queries), qidx, rank, grade, judged_qidx, judged_grade)
+
+
+def _in_query_rank_order(qidx: np.ndarray, rank: np.ndarray) -> bool:
+    """Whether rows are sorted by query, then strictly by rank (so no rank repeats within a query)."""
+    step_q, step_r = np.diff(qidx), np.diff(rank)
+    return bool(np.all((step_q > 0) | ((step_q == 0) & (step_r > 0))))
 
 
 def from_rankings(rankings: Sequence[Sequence[int]], judged: Sequence[Sequence[int]] | None = None) -> QuerySet:
