@@ -2,14 +2,13 @@
 from __future__ import annotations
 
 import re
-from urllib.parse import urlparse
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from components.course import scenarios
 from components.ui import registry
-from tests.e2e.test_ranking_editor import drag
+from tests.e2e.helpers import drag, refuse_other_hosts
 
 pytestmark = pytest.mark.e2e
 LAWYER = scenarios.LAWYER
@@ -81,13 +80,9 @@ def test_a_malformed_deep_link_shows_the_note_and_the_defaults(page: Page, app_u
 
 
 def test_no_page_requests_another_host(page: Page, app_url):
-    own = urlparse(app_url).netloc
-    foreign: list[str] = []
-    page.on("request", lambda request: foreign.append(request.url)
-            if urlparse(request.url).netloc not in (own, "") and not request.url.startswith(("data:", "blob:"))
-            else None)
+    foreign = refuse_other_hosts(page, app_url)
     for spec in registry.PAGES:
         page.goto(f"{app_url}/{'' if spec is registry.PAGES[0] else spec.url_path}")
         expect(page.get_by_test_id("stMainBlockContainer")).to_be_visible()
-        page.wait_for_load_state("networkidle")
+        expect(page.get_by_role("heading", level=1).first).to_be_visible()  # the page ran
     assert foreign == []

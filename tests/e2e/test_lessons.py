@@ -7,14 +7,10 @@ from playwright.sync_api import Locator, Page, expect
 from components.course import scenarios
 from components.engine import metrics
 from components.engine.formatting import fmt
-from tests.e2e.test_ranking_editor import drag as drag_in_view
+from tests.e2e.helpers import drag as drag_in_view
+from tests.e2e.helpers import metric_value as metric
 
 pytestmark = pytest.mark.e2e
-
-
-def metric(page: Page, label: str) -> Locator:
-    card = page.get_by_test_id("stMetric").filter(has=page.get_by_test_id("stMetricLabel").get_by_text(label, exact=True))
-    return card.get_by_test_id("stMetricValue").first
 
 
 def drag(page: Page, source: Locator, target: Locator, *, half: str) -> None:
@@ -77,9 +73,9 @@ def test_four_queries_move_query_4_from_8_to_4_by_keyboard(tall_page: Page, app_
     expect(metric(page, "recall@5")).to_have_text("0.750")
     answer = editor_list(page, "Query 4: positions 1 to 10").get_by_test_id("rw-row-answer")
     answer.focus()
-    for _ in range(4):
+    for position in (7, 6, 5, 4):  # each key press lands before the next (the row is rebuilt under the focus)
         page.keyboard.press("ArrowLeft")
-        page.wait_for_timeout(150)
+        expect(answer.get_by_test_id("rw-pos")).to_have_text(str(position))
     expect(metric(page, "recall@5")).to_have_text("1.000")
     expect(metric(page, "MRR")).to_have_text("0.646")  # (1 + 1/3 + 1 + 1/4) / 4
     expect(answer).to_be_focused()

@@ -7,13 +7,14 @@ recorded and refused.
 """
 from __future__ import annotations
 
-from urllib.parse import urlencode, urlparse
+from urllib.parse import urlencode
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from components.ui import registry
-from tests.pages.test_link_payloads import PARAMS, PAYLOADS
+from tests.e2e.helpers import refuse_other_hosts
+from tests.link_payloads import PARAMS, PAYLOADS
 
 pytestmark = pytest.mark.e2e
 MARKUP = "img, a, strong, em, b, .katex"
@@ -25,18 +26,7 @@ def payload_query() -> str:
 
 
 def test_payloads_in_every_url_parameter_render_as_text_and_fetch_nothing(page: Page, app_url):
-    own = urlparse(app_url).netloc
-    foreign: list[str] = []
-
-    def route(request_route):
-        url = request_route.request.url
-        if urlparse(url).netloc in (own, "") or url.startswith(("data:", "blob:")):
-            request_route.continue_()
-        else:
-            foreign.append(url)
-            request_route.abort()
-
-    page.context.route("**/*", route)
+    foreign = refuse_other_hosts(page, app_url)
     query = payload_query()
     for spec in registry.PAGES:
         page.goto(f"{app_url}/{'' if spec is registry.PAGES[0] else spec.url_path}?{query}")

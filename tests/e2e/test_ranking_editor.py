@@ -17,6 +17,7 @@ from components.course import scenarios
 from components.engine import metrics
 from components.engine.formatting import fmt
 from tests.conftest import start_streamlit
+from tests.e2e.helpers import drag
 
 pytestmark = pytest.mark.e2e
 
@@ -108,17 +109,6 @@ def expect_a(page: Page, order, tray=(), k: int = 3, grades: dict | None = None)
     expect(caption(page, "a", "Tray")).to_have_text("Tray: " + (order_text(tray) or "empty"))
     for label, value in expected_a(order, k, grades).items():
         expect(metric(page, "a", label)).to_have_text(value)
-
-
-def drag(page: Page, source: Locator, target: Locator, *, half: str = "upper") -> None:
-    """Mouse-drag ``source`` (grabbed by its title) onto the upper or lower half of ``target``."""
-    s = source.get_by_test_id("rw-title").bounding_box()
-    t = target.bounding_box()
-    page.mouse.move(s["x"] + s["width"] / 2, s["y"] + s["height"] / 2)
-    page.mouse.down()
-    y = t["y"] + t["height"] * (0.2 if half == "upper" else 0.8)
-    page.mouse.move(t["x"] + t["width"] * 0.5, y, steps=8)
-    page.mouse.up()
 
 
 def moved(order, doc_id, index):

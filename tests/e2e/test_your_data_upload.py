@@ -72,10 +72,11 @@ def open_options(page: Page, label: str, typed: str) -> list[str]:
     box = page.get_by_role("combobox", name=label)
     for _ in range(20):
         box.fill(typed)
-        texts = page.get_by_role("option").all_inner_texts()
-        if texts:
-            return texts
-        page.wait_for_timeout(500)
+        try:
+            expect(page.get_by_role("option").first).to_be_visible(timeout=1_000)
+        except AssertionError:
+            continue
+        return page.get_by_role("option").all_inner_texts()
     raise AssertionError(f"the options of {label!r} never opened")
 
 
@@ -139,7 +140,7 @@ def test_ids_holding_html_or_markdown_show_as_text_and_run_no_script(your_data):
     assert page.locator("strong", has_text="bold").count() == 0
     assert open_options(page, "Query", "onerror") == [HTML_QID]
     page.keyboard.press("Escape")
-    page.wait_for_timeout(500)  # give any injected handler its chance to fire
+    expect(page.get_by_role("option")).to_have_count(0)  # the list closed: the page has rendered since
     assert dialogs == []
 
 

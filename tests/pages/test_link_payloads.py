@@ -15,18 +15,9 @@ import pytest
 
 from components.ui import state
 from components.ui.registry import PAGES
+from tests.link_payloads import PARAMS, PAYLOADS
 from tests.pages.helpers import open_page
 
-PAYLOADS = {
-    "image": "![i](http://127.0.0.9:9/p.png)",
-    "link": "[click](http://evil.example/)",
-    "html": "<img src=http://127.0.0.9:9/h.png><b>x</b>",
-    "katex": "$x^2$",
-    "bold": "**bold** _it_",
-}
-EDITOR_SUFFIXES = ("", "1", "2", "3", "4")
-PARAMS = (state.PARAM_K, state.PARAM_GAIN, state.PARAM_SEED, *state.MODE_FLAGS,
-          *(name + suffix for suffix in EDITOR_SUFFIXES for name in (state.PARAM_ORDER, state.PARAM_GRADES)))
 CODE_SPAN = re.compile(r"(`+) .*? \1")
 
 

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import gc
 import threading
-import time
 import weakref
 from dataclasses import dataclass
 
@@ -40,33 +39,29 @@ def test_a_value_over_the_budget_stays_alone():
 
 def test_one_computation_per_key_and_keys_in_parallel():
     cache = SharedCache(10**6)
-    calls, running, most = [], [0], [0]
-    lock = threading.Lock()
+    calls = []
+    both_computing = threading.Barrier(2, timeout=10)  # x and y must be computing at the same time to pass it
 
-    def slow(key):
-        def compute():
-            with lock:
-                calls.append(key)
-                running[0] += 1
-                most[0] = max(most[0], running[0])
-            time.sleep(0.2)
-            with lock:
-                running[0] -= 1
+    def compute(key):
+        def run():
+            calls.append(key)
+            both_computing.wait()  # BrokenBarrierError if the keys were computed one after the other
             return np.array([ord(key)])
-        return compute
+        return run
 
     results = {}
+
     def one(i):
-        results.setdefault(i, cache.get("xy"[i % 2], slow("xy"[i % 2]), HOLDER))
+        results[i] = cache.get("xy"[i % 2], compute("xy"[i % 2]), HOLDER)
 
     threads = [threading.Thread(target=one, args=(i,)) for i in range(10)]
     for t in threads:
         t.start()
     for t in threads:
-        t.join(10)
+        t.join(20)
+    assert not both_computing.broken, "two different keys compute at the same time"
     assert sorted(calls) == ["x", "y"], "each key computed once"
-    assert most[0] == 2, "two different keys compute at the same time"
-    assert len({id(results[i]) for i in range(0, 10, 2)}) == 1
+    assert len(results) == 10 and len({id(results[i]) for i in range(0, 10, 2)}) == 1
 
 
 def test_a_failed_computation_is_not_kept():

@@ -26,7 +26,6 @@ from __future__ import annotations
 import gc
 import hashlib
 import threading
-import time
 import weakref
 
 import pytest
@@ -159,19 +158,23 @@ def test_the_parsed_copy_goes_when_the_last_session_holding_it_ends(parses):
 
 def test_twenty_simultaneous_uploads_of_one_file_parse_it_once(parses, monkeypatch):
     run = run_file()
-    slow_reader = tabular.read_run
+    reader = tabular.read_run
+    asked, everyone_asked = [0], threading.Event()
+    lock = threading.Lock()
 
-    def slow(*args, **kwargs):  # a large file: the others arrive while it is being parsed
-        time.sleep(0.3)
-        return slow_reader(*args, **kwargs)
+    def slow(*args, **kwargs):  # a large file: every learner asks for it while it is being parsed
+        assert everyone_asked.wait(10)
+        return reader(*args, **kwargs)
 
     monkeypatch.setattr(tabular, "read_run", slow)
-    start = threading.Barrier(LEARNERS)
     results = [None] * LEARNERS
 
     def upload(i: int) -> None:
         data = bytes(bytearray(run))
-        start.wait()
+        with lock:
+            asked[0] += 1
+            if asked[0] == LEARNERS:
+                everyone_asked.set()
         results[i] = uploads.read_file("run", sha(data), "run.txt", data, HOLDER)
 
     threads = [threading.Thread(target=upload, args=(i,)) for i in range(LEARNERS)]

@@ -1,0 +1,17 @@
+"""Markdown, HTML and KaTeX payloads, and every URL parameter the app reads: for the link tests.
+
+tests/pages/test_link_payloads.py (headless) and tests/e2e/test_link_payloads.py
+(in the browser) feed them to every page.
+"""
+from components.ui import state
+
+PAYLOADS = {
+    "image": "![i](http://127.0.0.9:9/p.png)",
+    "link": "[click](http://evil.example/)",
+    "html": "<img src=http://127.0.0.9:9/h.png><b>x</b>",
+    "katex": "$x^2$",
+    "bold": "**bold** _it_",
+}
+EDITOR_SUFFIXES = ("", "1", "2", "3", "4")
+PARAMS = (state.PARAM_K, state.PARAM_GAIN, state.PARAM_SEED, *state.MODE_FLAGS,
+          *(name + suffix for suffix in EDITOR_SUFFIXES for name in (state.PARAM_ORDER, state.PARAM_GRADES)))
