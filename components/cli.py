@@ -72,7 +72,7 @@ from typing import Sequence
 
 import numpy as np
 
-from components.engine.formatting import fmt
+from components.engine.formatting import fmt, signed
 from components.engine.measures import DEFAULT_MEASURES, Measure, evaluate, parse_measures
 from components.engine.metrics import GAIN_FORMULAS, GAINS, Gain
 from components.formats import trec
@@ -347,7 +347,7 @@ def format_comparison(result, per_query: bool = False, qrels_name: str = "qrels"
     RR        0.500   1.000  +0.500  −5.853 to +6.853         1     0     1     0.500            1.000
     """
     from components.course import prose
-    from components.engine.compare import READING_TESTS_DISAGREE, format_diff, format_p, p_values_disagree, reading
+    from components.engine.compare import READING_TESTS_DISAGREE, format_p, p_values_disagree, reading
 
     skipped = result.skipped
     first = next(iter(result.measures.values()))
@@ -361,8 +361,8 @@ def format_comparison(result, per_query: bool = False, qrels_name: str = "qrels"
     rows = [["measure", "mean A", "mean B", "B − A", "95% CI", "improved", "hurt", "tied", "t-test p",
              "randomisation p"]]
     for name, c in result.measures.items():
-        ci = "undefined" if c.n < 2 else f"{format_diff(c.ci95[0])} to {format_diff(c.ci95[1])}"
-        rows.append([name, fmt(c.mean_a), fmt(c.mean_b), format_diff(c.mean_diff), ci, str(c.improved),
+        ci = "undefined" if c.n < 2 else f"{signed(c.ci95[0])} to {signed(c.ci95[1])}"
+        rows.append([name, fmt(c.mean_a), fmt(c.mean_b), signed(c.mean_diff), ci, str(c.improved),
                      str(c.hurt), str(c.tied), format_p(c.t_test_p), randomisation_cell(c)])
     ci_column = 4
     lines = _aligned(header, numbers=False) + [""] + [
@@ -371,7 +371,7 @@ def format_comparison(result, per_query: bool = False, qrels_name: str = "qrels"
         .rstrip() for row in rows]
     if per_query:
         table = [["query", *(f"{name} B − A" for name in result.measures)]]
-        table += [[qid, *(format_diff(c.diff[i]) for c in result.measures.values())]
+        table += [[qid, *(signed(c.diff[i]) for c in result.measures.values())]
                   for i, qid in enumerate(result.qids)]
         lines += ["", *_aligned(table)]
     lines.append("")

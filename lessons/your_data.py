@@ -37,7 +37,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from components.course import export, prose
 from components.engine import compare, metrics
-from components.engine.formatting import fmt, literal
+from components.engine.formatting import fmt, literal, signed
 from components.engine.measures import evaluate, parse_measure
 from components.formats import tabular, trec
 from components.ranking_editor import EditorItem, describe_change, ranking_editor, set_editor_state
@@ -571,9 +571,8 @@ def _query_view(judged: trec.JudgedRun, values: dict[str, np.ndarray], names: tu
     changes = describe_change(before, after)
     with right, st.container(key="your-data-what-if"):
         for change in changes:
-            sign = "+" if change.delta > 0 else "-"  # an ASCII minus: st.metric reads it as a fall
             st.metric(shown_name(change.name, gain), fmt(change.after),
-                      delta=f"{sign}{fmt(abs(change.delta))}" if change.moved else None,
+                      delta=signed(change.delta, minus="-") if change.moved else None,  # "-": st.metric shows a fall
                       help=f"The run's value for this query: {fmt(change.before)}; the arrow shows the change.")
         moved = [c.text() for c in changes if c.moved]
         if moved:
@@ -644,7 +643,7 @@ def _compare_section(loaded: dict, judged: trec.JudgedRun, names: tuple[str, ...
     st.caption(prose.text("compare", "Counts", n=f"{len(result.qids):,}",
                           **{k: f"{v:,}" for k, v in result.skipped.items()}))
     cards = st.columns(4)
-    cards[0].metric("B − A (mean)", compare.format_diff(c.mean_diff),
+    cards[0].metric("B − A (mean)", signed(c.mean_diff),
                     help=f"95% confidence interval: {values['low']} to {values['high']}")
     cards[1].metric("Improved / hurt / tied", f"{c.improved} / {c.hurt} / {c.tied}")
     cards[2].metric("Paired t-test p", compare.format_p(c.t_test_p))

@@ -90,7 +90,8 @@ from typing import Iterable, Sequence
 import numpy as np
 from scipy import stats
 
-from components.engine.formatting import fmt
+from components.engine.checks import check_whole
+from components.engine.formatting import fmt, signed
 from components.engine.measures import Measure, evaluate, parse_measures
 from components.engine.metrics import Gain
 from components.formats import trec
@@ -271,9 +272,7 @@ def _checked(d: Sequence[float], permutations: int) -> tuple[np.ndarray, int]:
     d = np.asarray(d, dtype=np.float64)
     if d.ndim != 1 or d.size == 0 or not np.isfinite(d).all():
         raise ValueError("need at least one finite difference")
-    if int(permutations) != permutations or permutations < MIN_PERMUTATIONS:
-        raise ValueError(f"permutations must be a whole number >= {MIN_PERMUTATIONS}, got {permutations}")
-    return d, int(permutations)
+    return d, check_whole(permutations, "permutations", lo=MIN_PERMUTATIONS)
 
 
 def randomisation_method(d: Sequence[float], permutations: int = PERMUTATIONS) -> tuple[str, float]:
@@ -598,20 +597,6 @@ def format_bound(x: float) -> str:
     return f"{math.ceil(round(x * 1000, 9)) / 1000:.3f}" if math.isfinite(x) else "undefined"
 
 
-def format_diff(x: float) -> str:
-    """A signed difference for display: "+0.250", "−0.125" (a real minus sign), "0.000".
-
-    Examples
-    --------
-    >>> format_diff(0.25), format_diff(-0.125), format_diff(0.0), format_diff(float("nan"))
-    ('+0.250', '−0.125', '0.000', 'undefined')
-    """
-    text = fmt(x)
-    if text == "undefined" or float(text) == 0:
-        return text.lstrip("-")
-    return "+" + text if x > 0 else "−" + text[1:]
-
-
 def reading(c: Comparison, measure: str) -> tuple[str, dict[str, str]]:
     """Which section of ``lessons/text/compare.md`` reads this comparison, and the values for its placeholders.
 
@@ -650,10 +635,10 @@ def reading(c: Comparison, measure: str) -> tuple[str, dict[str, str]]:
     b_better = c.mean_diff >= 0
     values = {
         "measure": measure, "n": f"{c.n:,}", "mean_a": fmt(c.mean_a), "mean_b": fmt(c.mean_b),
-        "diff": fmt(abs(c.mean_diff)), "signed_diff": format_diff(c.mean_diff),
+        "diff": fmt(abs(c.mean_diff)), "signed_diff": signed(c.mean_diff),
         "better": "B" if b_better else "A", "worse": "A" if b_better else "B",
         "direction": "higher" if b_better else "lower",
-        "low": format_diff(c.ci95[0]), "high": format_diff(c.ci95[1]),
+        "low": signed(c.ci95[0]), "high": signed(c.ci95[1]),
         "p_rand": format_p(c.randomisation_p), "p_t": format_p(c.t_test_p),
         "chance": "< 0.1%" if c.randomisation_p < 0.001 else fmt(c.randomisation_p, "percent"),
         "improved": f"{c.improved:,}", "hurt": f"{c.hurt:,}", "tied": f"{c.tied:,}",

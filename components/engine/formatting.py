@@ -48,6 +48,23 @@ def fmt(value: float, style: Style = "metric") -> str:
     raise ValueError(f"style must be 'metric', 'percent' or 'approx', got {style!r}")
 
 
+def signed(value: float, minus: str = "−") -> str:
+    """A difference with its sign, 3 decimals: "+0.250", "−0.125" (a real minus sign), "0.000", "undefined".
+
+    A value that shows as 0.000 has no sign. ``minus="-"`` gives an ASCII
+    minus, for ``st.metric``'s delta, which reads it as a fall.
+
+    Examples
+    --------
+    >>> signed(0.25), signed(-0.125), signed(-0.0001), signed(float("nan")), signed(-0.5, minus="-")
+    ('+0.250', '−0.125', '0.000', 'undefined', '-0.500')
+    """
+    text = fmt(abs(value)) if value is not None else fmt(value)
+    if text in ("undefined", fmt(0.0)):
+        return text
+    return ("+" if value > 0 else minus) + text
+
+
 def literal(text: object, limit: int | None = None) -> str:
     """Markdown that shows ``text`` exactly as written: an inline code span (no Markdown, HTML or math inside).
 

@@ -31,6 +31,8 @@ from typing import Literal, Sequence
 
 import numpy as np
 
+from components.engine.checks import check_whole
+
 Gain = Literal["exponential", "linear"]
 GAINS: tuple[Gain, ...] = ("exponential", "linear")
 GAIN_FORMULAS = {"exponential": "2^rel − 1", "linear": "rel"}
@@ -43,11 +45,7 @@ MIN_GRADE, MAX_GRADE = -1000, 1000  # the grades the engine (and the readers) ta
 
 def check_k(k: int, name: str = "k") -> int:
     """Return ``k`` as an int, or raise ``ValueError`` unless it is a whole number >= 1."""
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
-        raise ValueError(f"{name} must be a whole number of positions (1, 2, 3, ...), got {k!r}")
-    if k < 1:
-        raise ValueError(f"{name} must be at least 1 (the cutoff counts positions from the top), got {k}")
-    return int(k)
+    return check_whole(k, name, lo=1, why="(the cutoff counts positions from the top: 1, 2, 3, ...)")
 
 
 def check_gain(gain: str) -> Gain:
@@ -503,8 +501,7 @@ def set_retrieval(collection: int, relevant: int, returned: int, relevant_return
     """
     for value, name in ((collection, "collection"), (relevant, "relevant"), (returned, "returned"),
                         (relevant_returned, "relevant_returned")):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
-            raise ValueError(f"{name} must be a whole number >= 0, got {value!r}")
+        check_whole(value, name, lo=0)
     if collection < 1 or relevant > collection or returned > collection:
         raise ValueError("the collection must hold at least one document, and at least as many as are relevant or returned")
     if relevant_returned > min(relevant, returned) or returned - relevant_returned > collection - relevant:

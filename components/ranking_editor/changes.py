@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass
 from typing import Mapping
 
-from components.engine.formatting import fmt
+from components.engine.formatting import fmt, signed
 
 
 @dataclass(frozen=True)
@@ -55,8 +55,7 @@ class MetricChange:
             return f"{self.name} {fmt(self.after)} (unchanged)"
         if math.isnan(self.delta):
             return f"{self.name} {fmt(self.before)} → {fmt(self.after)}"
-        sign = "+" if self.delta > 0 else "−"
-        return f"{self.name} {fmt(self.before)} → {fmt(self.after)} ({sign}{fmt(abs(self.delta))})"
+        return f"{self.name} {fmt(self.before)} → {fmt(self.after)} ({signed(self.delta)})"
 
 
 def _displayed(value: float, decimals: int) -> float | None:

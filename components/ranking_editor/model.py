@@ -24,8 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence
 
-import numpy as np
-
+from components.engine.checks import check_whole, is_whole
 from components.engine.metrics import check_k
 
 DEFAULT_GRADE_RANGE = (0, 2)
@@ -137,17 +136,13 @@ def grade_labels(grade_range: tuple[int, int]) -> dict[int, str]:
 # Validation
 # ----------------------------------------------------------------------------
 
-def _is_int(value) -> bool:
-    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
-
-
 def check_grade_range(grade_range) -> tuple[int, int]:
     """Return ``grade_range`` as (lo, hi), or raise unless it is two whole numbers with lo <= hi."""
     try:
         lo, hi = grade_range
     except (TypeError, ValueError):
         raise ValueError(f"grade_range must be a pair (lowest, highest), e.g. (0, 2); got {grade_range!r}") from None
-    if not (_is_int(lo) and _is_int(hi)) or lo > hi:
+    if not (is_whole(lo) and is_whole(hi)) or lo > hi:
         raise ValueError(f"grade_range must be two whole numbers with lowest <= highest, e.g. (0, 2); "
                          f"got {grade_range!r}")
     return int(lo), int(hi)
@@ -173,10 +168,7 @@ def check_items(items: Sequence[EditorItem], grade_range: tuple[int, int]) -> tu
 def check_grade(item_id: str, grade, grade_range: tuple[int, int]) -> int:
     """Return ``grade`` as an int, or raise unless it is a whole number inside ``grade_range``."""
     lo, hi = grade_range
-    if not _is_int(grade) or not lo <= grade <= hi:
-        raise ValueError(f"the grade of {item_id!r} must be a whole number from {lo} to {hi} "
-                         f"(grade_range), got {grade!r}")
-    return int(grade)
+    return check_whole(grade, f"the grade of {item_id!r}", lo, hi, why="(grade_range)")
 
 
 def check_editor_k(k) -> int | None:

@@ -27,6 +27,8 @@ import os
 from dataclasses import dataclass
 from typing import Mapping
 
+from components.engine.checks import read_whole
+
 MIB = 1024 * 1024
 
 
@@ -76,10 +78,7 @@ def read_limits(environ: Mapping[str, str]) -> tuple[Limits, list[str]]:
         values[setting] = setting.default
         if raw is None or not raw.strip():
             continue
-        try:
-            value = int(raw.strip().replace("_", ""))
-        except ValueError:
-            value = None
+        value = read_whole(raw)
         if value is None or not setting.lo <= value <= setting.hi:
             notes.append(f"{setting.env}={raw!r} ignored: expected a whole number of {setting.unit} from "
                          f"{setting.lo} to {setting.hi}; using {setting.default}.")

@@ -26,7 +26,7 @@ from typing import Mapping, Sequence
 import altair as alt
 import numpy as np
 
-from components.engine.formatting import fmt
+from components.engine.formatting import fmt, signed
 from components.serving.settings import LIMITS
 
 BASE_FONT = 13  # px at scale 1.0
@@ -369,12 +369,6 @@ MAX_BARS = 2_000  # more queries than this: the win/loss chart draws at most thi
 SAMPLED = "evenly spaced along the sorted list"  # how, in the text alternative
 
 
-def _signed(x: float) -> str:
-    """A difference with its sign: "+0.250", "−0.125" (a real minus sign), "0.000"."""
-    text = fmt(abs(x))
-    return text if text == fmt(0.0) else ("+" if x > 0 else "−") + text
-
-
 def _named_query(qid: str, where: str) -> str:
     """A query id for a sentence shown as Markdown: the id when it is plain (letters, digits, ``_.:-``,
     at most 40 characters), else where its bar is, so no text from an uploaded file is rendered as Markdown."""
@@ -419,7 +413,7 @@ def win_loss_bars(qids: Sequence[str], differences: Sequence[float], *, metric: 
         i = int(order[place])
         v = float(values[i])
         rows.append({"query": str(qids[i]), "place": place, "diff": v,
-                     "outcome": "B better" if v > 0 else "B worse" if v < 0 else "tied", "label": _signed(v)})
+                     "outcome": "B better" if v > 0 else "B worse" if v < 0 else "tied", "label": signed(v)})
     sample = Sample(len(rows), n) if len(rows) < n else None
     chart = _win_loss_template(n <= _MAX_LABELLED_QUERIES, sample is not None, metric,
                                float(np.abs(values).max()) or 1.0, scale)
@@ -431,11 +425,11 @@ def win_loss_bars(qids: Sequence[str], differences: Sequence[float], *, metric: 
              f"sorted from largest win to largest loss{shown}: B better on {wins:,}, worse on {losses:,}, "
              f"tied on {n - wins - losses:,}."]
     if wins:
-        parts.append(f"Largest win: {_named_query(str(qids[best]), 'the leftmost bar')}, {_signed(values[best])}.")
+        parts.append(f"Largest win: {_named_query(str(qids[best]), 'the leftmost bar')}, {signed(values[best])}.")
     if losses:
         parts.append(f"Largest loss: {_named_query(str(qids[worst]), 'the rightmost bar')}, "
-                     f"{_signed(values[worst])}.")
-    parts.append(f"Mean difference {_signed(float(values.mean()))}.")
+                     f"{signed(values[worst])}.")
+    parts.append(f"Mean difference {signed(float(values.mean()))}.")
     return Figure(chart, data, " ".join(parts), sample)
 
 

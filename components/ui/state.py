@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Generic, Iterable, Mapping, MutableMapping, Sequence, TypeVar
 
+from components.engine.checks import read_whole
 from components.engine.formatting import literal
 from components.engine.metrics import GAINS
 
@@ -57,9 +58,8 @@ def read_int(raw: str | None, *, name: str, default: int, lo: int, hi: int) -> R
     """A whole number between lo and hi inclusive, else the default with a note."""
     if raw is None or raw == "":
         return Reading(default)
-    try:
-        value = int(raw.strip())
-    except ValueError:
+    value = read_whole(raw)
+    if value is None:
         return Reading(default, f"The link's {_quote(f'{name}={raw}')} is not a whole number; using {default}.")
     if not lo <= value <= hi:
         return Reading(default, f"The link's {_quote(f'{name}={value}')} is outside {lo} to {hi}; using {default}.")

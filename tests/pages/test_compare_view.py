@@ -2,6 +2,7 @@
 from pathlib import Path
 
 from components.engine import compare
+from components.engine.formatting import signed
 from components.ui import state
 from tests.pages.helpers import open_page
 
@@ -18,7 +19,7 @@ def test_the_sample_second_run_gives_the_shared_comparison():
     expected = compare.compare_files(ASSETS / "sample_qrels.txt", ASSETS / "sample_run.txt",
                                      ASSETS / "sample_run_b.txt", [measure], gain="linear").measures[measure]
     cards = {m.label: m.value for m in at.metric}
-    assert cards["B − A (mean)"] == compare.format_diff(expected.mean_diff)
+    assert cards["B − A (mean)"] == signed(expected.mean_diff)
     assert cards["Improved / hurt / tied"] == f"{expected.improved} / {expected.hurt} / {expected.tied}"
     assert cards["Paired t-test p"] == compare.format_p(expected.t_test_p)
     assert cards["Randomisation p"] == compare.format_p(expected.randomisation_p)

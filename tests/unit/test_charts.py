@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from components.engine.formatting import signed
 from components.ui import charts
 
 
@@ -123,7 +124,7 @@ def test_a_200000_query_comparison_draws_at_most_max_bars_places_and_says_so():
         f"loss, showing {len(rows):,} of 200,000 queries, evenly spaced along the sorted list: B better on "
         f"{wins:,}, worse on {losses:,}, tied on {200_000 - wins - losses:,}. Largest win: query q{best}, "
         f"+{d[best]:.3f}. Largest loss: query q{worst}, −{-d[worst]:.3f}. "
-        f"Mean difference {charts._signed(float(d.mean()))}.")
+        f"Mean difference {signed(float(d.mean()))}.")
     x_title = spec["layer"][0]["encoding"]["x"]["title"]
     assert x_title == "queries (evenly spaced along the sorted list), from largest win to largest loss"
 

@@ -17,6 +17,7 @@ from components.cli import eval_main as main
 from components.cli import run_evaluation
 from components.course import prose
 from components.engine import compare
+from components.engine.formatting import signed
 from components.formats import trec
 from components.ui import charts
 
@@ -471,7 +472,7 @@ def test_compare_table(tmp_path, capsys):
     assert header.split()[:4] == ["measure", "mean", "A", "mean"]
     row = next(line for line in lines if line.startswith("RR "))
     direct = compare.compare_values(expected_rr(RANKS_A), expected_rr(RANKS_B))
-    assert f"{direct.mean_a:.3f}" in row and compare.format_diff(direct.mean_diff) in row
+    assert f"{direct.mean_a:.3f}" in row and signed(direct.mean_diff) in row
     assert row.split()[-5:] == ["8", "1", "3", compare.format_p(direct.t_test_p),
                                 compare.format_p(direct.randomisation_p)]
     assert any(line.startswith("RR: ") for line in lines) and any(line.startswith("nDCG@10: ") for line in lines)
