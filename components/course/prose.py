@@ -46,9 +46,18 @@ def section(name: str, heading: str) -> str:
     return link_terms(body)
 
 
+def placeholders(template: str) -> set[str]:
+    """The ``{name}`` fields a template uses.
+
+    >>> sorted(placeholders("k = {k}, {value} ({k})"))
+    ['k', 'value']
+    """
+    return {field for _, field, _, _ in string.Formatter().parse(template) if field}
+
+
 def fill(template: str, **values) -> str:
     """Substitute ``{name}`` placeholders; a missing or unused value is an error, not a silent gap."""
-    wanted = {field for _, field, _, _ in string.Formatter().parse(template) if field}
+    wanted = placeholders(template)
     if wanted != set(values):
         raise KeyError(f"template wants {sorted(wanted)}, got {sorted(values)}")
     return template.format(**values)
@@ -67,8 +76,7 @@ def text_choosing(name: str, heading: str, values: dict) -> str:
     use are fine (the other sections of the set use them).
     """
     body = section(name, heading)
-    wanted = {field for _, field, _, _ in string.Formatter().parse(body) if field}
-    return fill(body, **{key: values[key] for key in wanted})
+    return fill(body, **{key: values[key] for key in placeholders(body)})
 
 
 # ----------------------------------------------------------------------------

@@ -23,7 +23,6 @@ All wording comes from ``lessons/text/questions.md``.
 from __future__ import annotations
 
 import re
-import string
 from typing import Mapping
 
 import streamlit as st
@@ -44,16 +43,11 @@ _STATUS_ICON = {"correct": "✅", "trap": "🧐", "wrong": "❌", "invalid": "�
 # Text
 # ----------------------------------------------------------------------------
 
-def placeholders(template: str) -> set[str]:
-    """The ``{name}`` fields a template uses."""
-    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
-
-
 def text(section: str, values: Mapping[str, str] | None = None) -> str:
     """A questions.md section with its placeholders filled from ``values`` (extra values are ignored)."""
     template = prose.section(TEXTS, section)
     values = values or {}
-    wanted = placeholders(template)
+    wanted = prose.placeholders(template)
     missing = wanted - set(values)
     if missing:
         raise KeyError(f"lessons/text/questions.md '## {section}' needs {sorted(missing)}")

@@ -470,9 +470,9 @@ def test_a_lesson_warm_up_has_its_texts_and_every_placeholder_a_value(question_i
     assert quiz.required_texts(warm_up) == (f"{question_id} prompt", f"{question_id} answer")
     for section in quiz.required_texts(warm_up):
         template = prose.section(quiz_ui.TEXTS, section)
-        assert quiz_ui.placeholders(template) <= set(warm_up.values), section
+        assert prose.placeholders(template) <= set(warm_up.values), section
         assert quiz_ui.text(section, warm_up.values).strip()
-    used = set().union(*(quiz_ui.placeholders(prose.section(quiz_ui.TEXTS, s)) for s in quiz.required_texts(warm_up)))
+    used = set().union(*(prose.placeholders(prose.section(quiz_ui.TEXTS, s)) for s in quiz.required_texts(warm_up)))
     assert set(warm_up.values) <= used, "a value nobody shows"
 
 
