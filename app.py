@@ -12,12 +12,12 @@ from components.ui.widgets import show_link_notes, show_mode_controls
 projecting = state.read_flag(st.query_params.get(state.PROJECTOR), name=state.PROJECTOR).value
 st.set_page_config(page_title="Rankwise", page_icon="📐", layout="wide",
                    initial_sidebar_state="collapsed" if projecting else "auto")
-upload_manager = get_script_run_ctx().uploaded_file_mgr
-upload_store.guard(upload_manager, every_sweep=uploads.collect_released)  # strays bounded and swept away
+run = get_script_run_ctx()
+upload_store.guard(run.uploaded_file_mgr, every_sweep=uploads.collect_released)  # strays bounded and swept away
 page = st.navigation(navigation(), expanded=True)
 show_mode_controls()
 show_progress_sidebar()
 link_notes = st.container()  # above the page: notes about the link's bad values, filled once the page ran
 page.run()
 show_link_notes(link_notes)
-upload_store.sweep(upload_manager, get_script_run_ctx().session_id)
+upload_store.sweep(run.uploaded_file_mgr, run.session_id)

@@ -105,11 +105,12 @@ def sweep(manager, session_id: str | None = None, clock: Callable[[], float] = t
             if now - arrived >= GRACE_SECONDS:
                 _remove(manager, sid, file_id)
                 removed += 1
-    with manager._lock:
-        live = {(sid, fid) for sid, files in manager.file_storage.items() for fid in files}
-    with _arrived_lock:
-        for gone in [key for key in _arrived if key not in live]:  # removed by Streamlit (the session ended)
-            del _arrived[gone]
+    if session_id is None:  # the background sweep also forgets files Streamlit removed (their session ended)
+        with manager._lock:
+            live = {(sid, fid) for sid, files in manager.file_storage.items() for fid in files}
+        with _arrived_lock:
+            for gone in [key for key in _arrived if key not in live]:
+                del _arrived[gone]
     return removed
 
 
