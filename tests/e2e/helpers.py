@@ -1,9 +1,14 @@
 """Browser-test helpers shared by the browser tests (a module of its own: no test module imports another)."""
 from __future__ import annotations
 
+import re
 from urllib.parse import urlparse
 
 from playwright.sync_api import Locator, Page
+
+# Streamlit keeps the elements of the run before, marked stale, until the new run has replaced them:
+# a locator that means "what the learner sees now" skips them.
+CURRENT = '[data-testid="stElementContainer"]:not([data-stale="true"])'
 
 
 def drag(page: Page, source: Locator, target: Locator, *, half: str = "upper") -> None:
@@ -17,10 +22,18 @@ def drag(page: Page, source: Locator, target: Locator, *, half: str = "upper") -
     page.mouse.up()
 
 
-def metric_value(page: Page, label: str) -> Locator:
-    """The value of the first metric card whose label is exactly ``label``."""
-    card = page.get_by_test_id("stMetric").filter(has=page.get_by_test_id("stMetricLabel").get_by_text(label, exact=True))
-    return card.get_by_test_id("stMetricValue").first
+def current(scope: Page | Locator) -> Locator:
+    """The element containers of ``scope`` that belong to the latest run (not stale ones)."""
+    return scope.locator(CURRENT)
+
+
+def metric_value(scope: Page | Locator, label: str | re.Pattern) -> Locator:
+    """The value of the current metric card in ``scope`` whose label is ``label`` (exact text or a pattern)."""
+    page = scope if isinstance(scope, Page) else scope.page
+    label_box = page.get_by_test_id("stMetricLabel")
+    text = label_box.get_by_text(label, exact=True) if isinstance(label, str) else label_box.get_by_text(label)
+    card = current(scope).get_by_test_id("stMetric").filter(has=text)
+    return card.get_by_test_id("stMetricValue")
 
 
 def refuse_other_hosts(page: Page, app_url: str) -> list[str]:

@@ -8,16 +8,14 @@ from playwright.sync_api import Page, expect
 
 from components.course import scenarios
 from components.ui import registry
-from tests.e2e.helpers import drag, refuse_other_hosts
+from tests.e2e.helpers import drag, metric_value, refuse_other_hosts
 
 pytestmark = pytest.mark.e2e
 LAWYER = scenarios.LAWYER
 
 
 def recall_value(page: Page):
-    card = page.get_by_test_id("stMetric").filter(
-        has=page.get_by_test_id("stMetricLabel").get_by_text(re.compile(r"^Recall@\d+$")))
-    return card.get_by_test_id("stMetricValue")
+    return metric_value(page, re.compile(r"^Recall@\d+$"))
 
 
 def font_px(locator) -> float:

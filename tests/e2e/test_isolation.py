@@ -19,6 +19,7 @@ from playwright.sync_api import Browser, Page, expect
 from components.course import scenarios
 from components.engine import metrics
 from components.engine.formatting import fmt
+from tests.e2e.helpers import metric_value
 
 pytestmark = pytest.mark.e2e
 
@@ -57,12 +58,6 @@ def shown_metrics(order: list[str], k: int) -> dict[str, str]:
     return {f"Recall@{k}": fmt(metrics.recall(qs, k)[0]),
             "RR (next lesson)": fmt(metrics.reciprocal_rank(qs)[0]),
             f"nDCG@{k} (lesson 3)": fmt(metrics.ndcg(qs, k)[0])}
-
-
-def metric_value(page: Page, label: str):
-    card = page.get_by_test_id("stMetric").filter(
-        has=page.get_by_test_id("stMetricLabel").get_by_text(label, exact=True))
-    return card.get_by_test_id("stMetricValue")
 
 
 def slider(page: Page):

@@ -17,7 +17,7 @@ from components.course import scenarios
 from components.engine import metrics
 from components.engine.formatting import fmt
 from tests.conftest import start_streamlit
-from tests.e2e.helpers import drag
+from tests.e2e.helpers import drag, metric_value
 
 pytestmark = pytest.mark.e2e
 
@@ -78,9 +78,7 @@ def row(page: Page, which: str, doc_id: str) -> Locator:
 
 
 def metric(page: Page, which: str, label: str) -> Locator:
-    card = editor(page, which).get_by_test_id("stMetric").filter(
-        has=page.get_by_test_id("stMetricLabel").get_by_text(label, exact=True))
-    return card.get_by_test_id("stMetricValue")
+    return metric_value(editor(page, which), label)
 
 
 def caption(page: Page, which: str, prefix: str) -> Locator:

@@ -15,6 +15,7 @@ from playwright.sync_api import Page, expect
 from components.cli import run_evaluation
 from components.course import prose
 from components.engine.formatting import fmt
+from tests.e2e.helpers import current, metric_value
 
 pytestmark = pytest.mark.e2e
 
@@ -59,9 +60,7 @@ def upload(page: Page, label: str, files) -> None:
 
 
 def mean_card(page: Page, label: str):
-    card = page.locator(".st-key-your-data-means").get_by_test_id("stMetric").filter(
-        has=page.get_by_test_id("stMetricLabel").get_by_text(label, exact=True))
-    return card.get_by_test_id("stMetricValue")
+    return metric_value(page.locator(".st-key-your-data-means"), label)
 
 
 def open_options(page: Page, label: str, typed: str) -> list[str]:
@@ -69,7 +68,7 @@ def open_options(page: Page, label: str, typed: str) -> list[str]:
 
     A rerun just after a load may close the list again, so opening and reading happen together.
     """
-    box = page.get_by_role("combobox", name=label)
+    box = current(page).get_by_role("combobox", name=label)
     for _ in range(20):
         box.fill(typed)
         try:
@@ -100,7 +99,7 @@ def test_uploading_the_samples_shows_trec_evals_numbers_and_the_table(your_data)
     grid.scroll_into_view_if_needed()
     box = grid.bounding_box()
     page.mouse.click(box["x"] + 16, box["y"] + 35 + 35 * 2 + 17)  # the third row's selection box
-    expect(page.get_by_role("combobox", name="Query")).to_have_value(report.qids[2])
+    expect(current(page).get_by_role("combobox", name="Query")).to_have_value(report.qids[2])
     expect(page.get_by_text(f"Query {report.qids[2]}: the run's top 20")).to_be_visible()
     assert dialogs == []
 
@@ -128,7 +127,7 @@ def test_ids_holding_html_or_markdown_show_as_text_and_run_no_script(your_data):
     upload(page, "2. Run", {"name": "<b>run</b>.txt", "mimeType": "text/plain", "buffer": run})
     expect(mean_card(page, "Queries evaluated")).to_have_text("2", timeout=30_000)
     expect(table_cells(page).first).to_have_text(HTML_QID)
-    expect(page.get_by_role("combobox", name="Query")).to_have_value(HTML_QID)
+    expect(current(page).get_by_role("combobox", name="Query")).to_have_value(HTML_QID)
     expect(page.get_by_text(f"Query {HTML_QID}: the run's top 2")).to_be_visible()  # the editor's label
     expect(page.get_by_test_id(f"rw-row-{MARKDOWN_DOC}")).to_contain_text(f"{MARKDOWN_DOC} · score 2")
     expect(page.get_by_test_id(f"rw-row-{SCRIPT_DOC}")).to_contain_text(f"{SCRIPT_DOC} · score 3")
