@@ -55,7 +55,7 @@ def placeholders(template: str) -> set[str]:
     return {field for _, field, _, _ in string.Formatter().parse(template) if field}
 
 
-def fill(template: str, **values) -> str:
+def fill(template: str, /, **values) -> str:
     """Substitute ``{name}`` placeholders; a missing or unused value is an error, not a silent gap."""
     wanted = placeholders(template)
     if wanted != set(values):
@@ -63,7 +63,7 @@ def fill(template: str, **values) -> str:
     return template.format(**values)
 
 
-def text(name: str, heading: str, **values) -> str:
+def text(name: str, heading: str, /, **values) -> str:
     """A section, with its placeholders filled when values are given."""
     body = section(name, heading)
     return fill(body, **values) if values else body

@@ -75,12 +75,19 @@ GENERATED_NONE_MISSING = "generated none missing"
 PROGRESS_TEXTS = ("progress heading", "progress total", "progress reset", "progress reset confirm",
                   "progress privacy")
 
+# The question card's own labels: the kind badges, the answer widgets, the buttons.
+CARD_TEXTS = ("card kind warm-up", "card kind exercise", "card kind number", "card kind pick all",
+              "card kind pick one", "card kind order", "card table position", "card table grade",
+              "card order label", "card answer", "card answer placeholder", "card check", "card reveal",
+              "card reveal one", "card reveal one help", "card hint", "card hint button", "card method button",
+              "card solution button", "card retry")
+
 SHARED_TEXTS: tuple[str, ...] = (
     FEEDBACK_CORRECT, FEEDBACK_WRONG, FEEDBACK_NOT_A_NUMBER, FEEDBACK_PERCENT_SIGN,
     FEEDBACK_RECORDED, FEEDBACK_HIDDEN, FEEDBACK_PICK, FEEDBACK_CHOICE_WRONG, FEEDBACK_CHOICE_PARTIAL,
     FEEDBACK_ORDER_TOO_SHORT, FEEDBACK_ORDER_INVALID,
     *(f"ordering trap {name}" for name in ORDERING_TRAPS),
-    GENERATED_MISSING, GENERATED_NONE_MISSING, *PROGRESS_TEXTS,
+    GENERATED_MISSING, GENERATED_NONE_MISSING, *PROGRESS_TEXTS, *CARD_TEXTS,
     *(f"lesson {lesson}" for lesson in LESSONS),
     "lesson warmup",
 )

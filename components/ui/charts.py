@@ -26,9 +26,11 @@ from typing import Mapping, Sequence
 import altair as alt
 import numpy as np
 
+from components.course import prose
 from components.engine.formatting import fmt, signed
 from components.serving.settings import LIMITS
 
+TEXT = "charts"  # lessons/text/charts.md: axis titles, legend names, text alternatives
 BASE_FONT = 13  # px at scale 1.0
 ACCENT = "#1f6feb"
 MUTED = "#8b949e"
@@ -112,15 +114,17 @@ def metric_by_k(ks: Sequence[int], series: dict[str, Sequence[float]], *, metric
     chart = _metric_by_k_template(tuple(series), metric, min(ks), max(ks), step, scale)
     at_k = "; ".join(f"{name}: {fmt(values[ks.index(current_k)])}" for name, values in series.items()
                      if current_k in ks)
-    text = (f"{metric} for k = {min(ks)} to {max(ks)}. "
-            + " ".join(f"{name}: {describe_steps(ks, values)}." for name, values in series.items())
-            + (f" At the current cutoff k = {current_k}: {at_k}." if at_k else ""))
+    curves = " ".join(prose.text(TEXT, "by k curve", name=name, steps=describe_steps(ks, values))
+                      for name, values in series.items())
+    text = prose.text(TEXT, "by k alt", metric=metric, lo=min(ks), hi=max(ks), curves=curves)
+    if at_k:
+        text += " " + prose.text(TEXT, "by k at current", k=current_k, values=at_k)
     return Figure(chart, {"points": rows, "cutoff": [{"k": current_k}]}, text)
 
 
 @_template_cache
 def _metric_by_k_template(names: tuple[str, ...], metric: str, lo: int, hi: int, step: bool, scale: float) -> dict:
-    x = alt.X("k:Q", title="cutoff k", scale=alt.Scale(domain=[lo, hi]), axis=alt.Axis(tickMinStep=1))
+    x = alt.X("k:Q", title=prose.text(TEXT, "cutoff k"), scale=alt.Scale(domain=[lo, hi]), axis=alt.Axis(tickMinStep=1))
     y = alt.Y("value:Q", title=metric, scale=alt.Scale(domain=[0, 1]))
     legend = alt.Legend(title=None, orient="bottom") if len(names) > 1 else None
     color = alt.Color("series:N", sort=list(names), legend=legend,
@@ -147,10 +151,11 @@ def describe_steps(ks: Sequence[int], values: Sequence[float]) -> str:
     '0.500 at every k'
     """
     if all(fmt(v) == fmt(values[0]) for v in values):
-        return f"{fmt(values[0])} at every k"
-    parts = [f"{fmt(values[0])} at k={ks[0]}"]
-    parts += [f"{fmt(v)} from k={k}" for k, v, before in zip(ks[1:], values[1:], values) if fmt(v) != fmt(before)]
-    return ", ".join(parts) + f", and {fmt(values[-1])} at k={ks[-1]}"
+        return prose.text(TEXT, "steps flat", value=fmt(values[0]))
+    parts = [prose.text(TEXT, "steps first", value=fmt(values[0]), k=ks[0])]
+    parts += [prose.text(TEXT, "steps change", value=fmt(v), k=k)
+              for k, v, before in zip(ks[1:], values[1:], values) if fmt(v) != fmt(before)]
+    return ", ".join(parts) + prose.text(TEXT, "steps last", value=fmt(values[-1]), k=ks[-1])
 
 
 def share_bars(values: dict[str, float], labels: dict[str, str], *, scale: float = 1.0) -> Figure:
@@ -188,18 +193,17 @@ def reciprocal_rank_curve(max_rank: int, hits: dict[str, int | None], *, scale: 
     marks = [{"rank": r, "rr": 1 / r, "query": name, "label": f"{name}: {fmt(1 / r)}"}
              for name, r in hits.items() if r is not None and r <= max_rank]
     chart = _reciprocal_rank_template(max_rank, tuple(m["query"] for m in marks), scale)
-    described = "; ".join(f"{name}: first hit at position {r}, reciprocal rank {fmt(1 / r)}" if r is not None
-                          else f"{name}: no relevant result, reciprocal rank 0.000" for name, r in hits.items())
-    text = (f"The curve 1/rank falls from 1.000 at position 1 to 0.500 at 2, 0.333 at 3 and "
-            f"{fmt(1 / max_rank)} at {max_rank}. {described}.")
+    described = "; ".join(prose.text(TEXT, "rr hit", name=name, rank=r, rr=fmt(1 / r)) if r is not None
+                          else prose.text(TEXT, "rr none", name=name) for name, r in hits.items())
+    text = prose.text(TEXT, "rr alt", last=fmt(1 / max_rank), max_rank=max_rank, described=described)
     return Figure(chart, {"curve": curve, "marks": marks}, text)
 
 
 @_template_cache
 def _reciprocal_rank_template(max_rank: int, marked: tuple[str, ...], scale: float) -> dict:
-    x = alt.X("rank:Q", title="position of the first relevant result", scale=alt.Scale(domain=[1, max_rank]),
+    x = alt.X("rank:Q", title=prose.text(TEXT, "rr axis x"), scale=alt.Scale(domain=[1, max_rank]),
               axis=alt.Axis(tickMinStep=1))
-    y = alt.Y("rr:Q", title="reciprocal rank 1 / rank", scale=alt.Scale(domain=[0, 1.05]))
+    y = alt.Y("rr:Q", title=prose.text(TEXT, "rr axis y"), scale=alt.Scale(domain=[0, 1.05]))
     layers = [named("curve").mark_line(color=MUTED, strokeWidth=2 * scale, point=True).encode(x=x, y=y)]
     if marked:
         shape = alt.Shape("query:N", sort=list(marked), legend=None)
@@ -215,22 +219,23 @@ def discounted_gain_by_position(current: Sequence[float], ideal: Sequence[float]
 
     The two differ by mark (bar against line) as well as colour.
     """
+    names = prose.text(TEXT, "current order"), prose.text(TEXT, "ideal order")
     rows = {ordering: [{"position": i, "value": float(v), "ordering": ordering, "label": fmt(v)}
                        for i, v in enumerate(values, 1)]
-            for ordering, values in (("current order", current), ("ideal order", ideal))}
-    text = ("Discounted gain by position, current order (bars) against the ideal order (dashed line): "
-            + "; ".join(f"position {i}: {fmt(c)} against {fmt(d)}" for i, (c, d) in enumerate(zip(current, ideal), 1))
-            + ".")
-    return Figure(_discounted_gain_template(scale), rows, text)
+            for ordering, values in zip(names, (current, ideal))}
+    positions = "; ".join(prose.text(TEXT, "gain position", i=i, current=fmt(c), ideal=fmt(d))
+                          for i, (c, d) in enumerate(zip(current, ideal), 1))
+    return Figure(_discounted_gain_template(names, scale), rows, prose.text(TEXT, "gain alt", positions=positions))
 
 
 @_template_cache
-def _discounted_gain_template(scale: float) -> dict:
-    x = alt.X("position:O", title="position", axis=alt.Axis(labelAngle=0))
-    y = alt.Y("value:Q", title="discounted gain")
-    tooltip = ["ordering:N", "position:O", alt.Tooltip("label:N", title="discounted gain")]
-    bars = named("current order").mark_bar(color=ACCENT, width={"band": 0.6}).encode(x=x, y=y, tooltip=tooltip)
-    line = named("ideal order").mark_line(
+def _discounted_gain_template(names: tuple[str, str], scale: float) -> dict:
+    gain = prose.text(TEXT, "discounted gain")
+    x = alt.X("position:O", title=prose.text(TEXT, "position"), axis=alt.Axis(labelAngle=0))
+    y = alt.Y("value:Q", title=gain)
+    tooltip = ["ordering:N", "position:O", alt.Tooltip("label:N", title=gain)]
+    bars = named(names[0]).mark_bar(color=ACCENT, width={"band": 0.6}).encode(x=x, y=y, tooltip=tooltip)
+    line = named(names[1]).mark_line(
         color="#bf8700", strokeDash=[6, 3], strokeWidth=2 * scale,
         point=alt.OverlayMarkDef(filled=False, size=70 * scale, color="#bf8700")).encode(x=x, y=y, tooltip=tooltip)
     return template((bars + line).properties(height=round(220 * scale), width="container"), scale)
@@ -245,33 +250,36 @@ def rank_axis(hit_ranks: Sequence[int | None], *, k: int, max_rank: int = 10, sc
     drawn at the "not returned" slot past ``max_rank``.
     """
     none_x = max_rank + 1.5
-    rows = []
+    hit, miss = prose.text(TEXT, "hit"), prose.text(TEXT, "miss")
+    rows, described = [], []
     for q, rank in enumerate(hit_ranks, 1):
-        counted = rank is not None and rank <= k
-        rows.append({"query": f"query {q}", "x": rank if rank is not None else none_x,
-                     "status": "hit" if counted else "miss",
-                     "label": f"RR {fmt(1 / rank)}" if rank is not None else "not returned"})
+        query = prose.text(TEXT, "query name", n=q)
+        status = hit if rank is not None and rank <= k else miss
+        if rank is None:
+            label = prose.text(TEXT, "not returned")
+            described.append(prose.text(TEXT, "rank not returned", query=query))
+        else:
+            label = prose.text(TEXT, "rank label", rr=fmt(1 / rank))
+            described.append(prose.text(TEXT, "rank hit", query=query, rank=rank, rr=fmt(1 / rank), status=status,
+                                        k=k))
+        rows.append({"query": query, "x": rank if rank is not None else none_x, "status": status, "label": label})
     chart = _rank_axis_template(tuple(r["query"] for r in rows), max_rank, scale)
-    cutoff = [{"x": k + 0.5, "text": f"cutoff k = {k}"}]
-    described = "; ".join(
-        f"{r['query']}: " + (f"rank {r['x']}, reciprocal rank {r['label'][3:]}, {r['status']} at k = {k}"
-                             if r["label"] != "not returned" else "not returned, a miss")
-        for r in rows)
-    hits = sum(r["status"] == "hit" for r in rows)
+    cutoff = [{"x": k + 0.5, "text": prose.text(TEXT, "cutoff label", k=k)}]
+    hits = sum(r["status"] == hit for r in rows)
     return Figure(chart, {"queries": rows, "cutoff": cutoff},
-                  f"Cutoff k = {k}: {hits} of {len(rows)} queries have their hit left of the dashed line, within "
-                  f"the top k. {described}.")
+                  prose.text(TEXT, "rank alt", k=k, hits=hits, n=len(rows), described="; ".join(described)))
 
 
 @_template_cache
 def _rank_axis_template(names: tuple[str, ...], max_rank: int, scale: float) -> dict:
     none_x = max_rank + 1.5
-    x = alt.X("x:Q", title="rank", scale=alt.Scale(domain=[0.5, none_x + 0.5]),
+    x = alt.X("x:Q", title=prose.text(TEXT, "rank"), scale=alt.Scale(domain=[0.5, none_x + 0.5]),
               axis=alt.Axis(values=list(range(1, max_rank + 1)), tickMinStep=1))
     y = alt.Y("query:N", sort=list(names), title=None)
-    status = alt.Color("status:N", scale=alt.Scale(domain=["hit", "miss"], range=[ACCENT, "#cf222e"]),
+    statuses = [prose.text(TEXT, "hit"), prose.text(TEXT, "miss")]
+    status = alt.Color("status:N", scale=alt.Scale(domain=statuses, range=[ACCENT, "#cf222e"]),
                        legend=alt.Legend(title=None, orient="bottom"))
-    shape = alt.Shape("status:N", scale=alt.Scale(domain=["hit", "miss"], range=["circle", "cross"]),
+    shape = alt.Shape("status:N", scale=alt.Scale(domain=statuses, range=["circle", "cross"]),
                       legend=alt.Legend(title=None, orient="bottom"))
     guide = named("queries").mark_rule(color="#d0d7de").encode(y=y)
     points = named("queries").mark_point(size=260 * scale, filled=True, opacity=1).encode(
@@ -321,33 +329,43 @@ def per_query_distribution(values: Sequence[float], *, metric: str, bins: int = 
     counts = np.bincount(where, minlength=bins).tolist()
     n = values.size
     zeros = n - above.size
-    rows = [{"start": -width, "end": 0.0, "count": zeros, "label": "exactly 0", "kind": "exactly 0",
+    exactly_0, above_0 = prose.text(TEXT, "exactly 0"), prose.text(TEXT, "above 0")
+    rows = [{"start": -width, "end": 0.0, "count": zeros, "label": exactly_0, "kind": exactly_0,
              "share": fmt(zeros / n, "percent")}]
-    rows += [{"start": i * width, "end": (i + 1) * width, "count": c, "kind": "above 0",
-              "label": f"{_edge(i * width)} to {_edge((i + 1) * width)}", "share": fmt(c / n, "percent")}
+    rows += [{"start": i * width, "end": (i + 1) * width, "count": c, "kind": above_0,
+              "label": prose.text(TEXT, "bin label", lo=_edge(i * width), hi=_edge((i + 1) * width)),
+              "share": fmt(c / n, "percent")}
              for i, c in enumerate(counts)]
     mean = float(values.mean())
     middle = np.partition(values, [(n - 1) // 2, n // 2])
     median = (float(middle[(n - 1) // 2]) + float(middle[n // 2])) / 2
     chart = _distribution_template(metric, width, top, max(zeros, *counts) * 1.3 + 0.5, scale)
     data = {"bins": rows, "counted": [row for row in rows if row["count"] > 0],
-            "mean": [{"x": mean, "text": f"mean {fmt(mean)}"}]}
-    parts = [f"{zeros} score{'s' * (zeros == 1)} exactly 0"]
-    parts += [f"{c} between {_edge(i * width)} and {_edge((i + 1) * width)}" for i, c in enumerate(counts) if c]
-    text = (f"Per-query {metric} over {n} quer{'y' if n == 1 else 'ies'}: {'; '.join(parts)}. "
-            f"Mean {fmt(mean)}, median {fmt(median)}.")
+            "mean": [{"x": mean, "text": prose.text(TEXT, "mean label", mean=fmt(mean))}]}
+    parts = [prose.text(TEXT, "zeros one" if zeros == 1 else "zeros many", n=zeros)]
+    parts += [prose.text(TEXT, "bin count", count=c, lo=_edge(i * width), hi=_edge((i + 1) * width))
+              for i, c in enumerate(counts) if c]
+    text = prose.text(TEXT, "distribution alt", metric=metric, queries=_queries(n), parts="; ".join(parts),
+                      mean=fmt(mean), median=fmt(median))
     return Figure(chart, data, text)
+
+
+def _queries(n: int) -> str:
+    """ "1 query", "2,345 queries"."""
+    return prose.text(TEXT, "queries one" if n == 1 else "queries many", n=f"{n:,}")
 
 
 @_template_cache
 def _distribution_template(metric: str, width: float, top: float, y_top: float, scale: float) -> dict:
-    x = alt.X("start:Q", title=f"per-query {metric}", scale=alt.Scale(domain=[-width, top], nice=False),
+    x = alt.X("start:Q", title=prose.text(TEXT, "distribution axis x", metric=metric), scale=alt.Scale(domain=[-width, top], nice=False),
               axis=alt.Axis(values=[round(i * top / 5, 6) for i in range(6)]))
-    y = alt.Y("count:Q", title="queries", axis=alt.Axis(tickMinStep=1), scale=alt.Scale(domain=[0, y_top], nice=False))
-    colour = alt.Color("kind:N", scale=alt.Scale(domain=["exactly 0", "above 0"], range=["#cf222e", ACCENT]),
+    queries = prose.text(TEXT, "queries")
+    y = alt.Y("count:Q", title=queries, axis=alt.Axis(tickMinStep=1), scale=alt.Scale(domain=[0, y_top], nice=False))
+    kinds = [prose.text(TEXT, "exactly 0"), prose.text(TEXT, "above 0")]
+    colour = alt.Color("kind:N", scale=alt.Scale(domain=kinds, range=["#cf222e", ACCENT]),
                        legend=alt.Legend(title=None, orient="top"))
-    tooltip = [alt.Tooltip("label:N", title=metric), alt.Tooltip("count:Q", title="queries"),
-               alt.Tooltip("share:N", title="share")]
+    tooltip = [alt.Tooltip("label:N", title=metric), alt.Tooltip("count:Q", title=queries),
+               alt.Tooltip("share:N", title=prose.text(TEXT, "share"))]
     bars = named("bins").mark_bar(stroke="white", strokeWidth=1).encode(x=x, x2="end:Q", y=y, y2=alt.datum(0),
                                                                          color=colour, tooltip=tooltip)
     labels = named("counted").transform_calculate(middle="(datum.start + datum.end) / 2").mark_text(
@@ -364,15 +382,15 @@ def _distribution_template(metric: str, width: float, top: float, y_top: float, 
 WIN = "#1a7f37"  # green: B better
 LOSS = "#cf222e"  # red: B worse
 _TIE = "#8b949e"
+OUTCOMES = ("B better", "B worse", "tied")  # their sections in lessons/text/charts.md: the legend's names
 _MAX_LABELLED_QUERIES = 40  # more queries than this: no query ids under the bars (the tooltip still names them)
 MAX_BARS = 2_000  # more queries than this: the win/loss chart draws at most this many places of the sorted list
-SAMPLED = "evenly spaced along the sorted list"  # how, in the text alternative
 
 
 def _named_query(qid: str, where: str) -> str:
     """A query id for a sentence shown as Markdown: the id when it is plain (letters, digits, ``_.:-``,
     at most 40 characters), else where its bar is, so no text from an uploaded file is rendered as Markdown."""
-    return f"query {qid}" if re.fullmatch(r"[\w.:-]{1,40}", qid) else where
+    return prose.text(TEXT, "named query", qid=qid) if re.fullmatch(r"[\w.:-]{1,40}", qid) else where
 
 
 def win_loss_bars(qids: Sequence[str], differences: Sequence[float], *, metric: str, scale: float = 1.0) -> Figure:
@@ -408,28 +426,32 @@ def win_loss_bars(qids: Sequence[str], differences: Sequence[float], *, metric: 
     order = np.argsort(-values, kind="stable")  # largest win first; equal differences in the given order
     wins, losses = int((values > 0).sum()), int((values < 0).sum())
     places = sample_places(n, (wins, n - wins - losses, losses), MAX_BARS)
+    better, worse, tied = (prose.text(TEXT, name) for name in OUTCOMES)
     rows = []
     for place in places.tolist():
         i = int(order[place])
         v = float(values[i])
         rows.append({"query": str(qids[i]), "place": place, "diff": v,
-                     "outcome": "B better" if v > 0 else "B worse" if v < 0 else "tied", "label": signed(v)})
+                     "outcome": better if v > 0 else worse if v < 0 else tied, "label": signed(v)})
     sample = Sample(len(rows), n) if len(rows) < n else None
     chart = _win_loss_template(n <= _MAX_LABELLED_QUERIES, sample is not None, metric,
                                float(np.abs(values).max()) or 1.0, scale)
-    data = {"bars": [row for row in rows if row["outcome"] != "tied"],
-            "ties": [row for row in rows if row["outcome"] == "tied"], "zero": [{"y": 0.0}]}
+    data = {"bars": [row for row in rows if row["outcome"] != tied],
+            "ties": [row for row in rows if row["outcome"] == tied], "zero": [{"y": 0.0}]}
     best, worst = int(order[0]), int(order[-1])
-    shown = f", showing {sample.shown:,} of {n:,} queries, {SAMPLED}" if sample else ""
-    parts = [f"Per-query difference in {metric}, run B minus run A, over {n:,} quer{'y' if n == 1 else 'ies'}, "
-             f"sorted from largest win to largest loss{shown}: B better on {wins:,}, worse on {losses:,}, "
-             f"tied on {n - wins - losses:,}."]
+    showing = (prose.text(TEXT, "showing", shown=f"{sample.shown:,}", n=f"{n:,}", how=prose.text(TEXT, "sampled"))
+               if sample else "")
+    parts = [prose.text(TEXT, "wins alt", metric=metric, queries=_queries(n), showing=showing, wins=f"{wins:,}",
+                        losses=f"{losses:,}", ties=f"{n - wins - losses:,}")]
     if wins:
-        parts.append(f"Largest win: {_named_query(str(qids[best]), 'the leftmost bar')}, {signed(values[best])}.")
+        where = prose.text(TEXT, "leftmost bar")
+        parts.append(prose.text(TEXT, "largest win", query=_named_query(str(qids[best]), where),
+                                value=signed(values[best])))
     if losses:
-        parts.append(f"Largest loss: {_named_query(str(qids[worst]), 'the rightmost bar')}, "
-                     f"{signed(values[worst])}.")
-    parts.append(f"Mean difference {signed(float(values.mean()))}.")
+        where = prose.text(TEXT, "rightmost bar")
+        parts.append(prose.text(TEXT, "largest loss", query=_named_query(str(qids[worst]), where),
+                                value=signed(values[worst])))
+    parts.append(prose.text(TEXT, "mean difference", value=signed(float(values.mean()))))
     return Figure(chart, data, " ".join(parts), sample)
 
 
@@ -467,13 +489,15 @@ def _win_loss_template(labelled: bool, sampled: bool, metric: str, top: float, s
     # the queries are ordered by their "place" field (0 = largest win), not by a list in the template, so one
     # template serves every comparison; "min" lets the bars' and the ties' domains be unioned in that order
     order = alt.EncodingSortField(field="place", op="min")
-    title = "queries" + (f" ({SAMPLED})" if sampled else "") + ", from largest win to largest loss"
-    x = alt.X("query:N", sort=order, title=title,
+    how = " " + prose.text(TEXT, "wins axis sampled", how=prose.text(TEXT, "sampled")) if sampled else ""
+    x = alt.X("query:N", sort=order, title=prose.text(TEXT, "wins axis x", sampled=how),
               axis=alt.Axis(labels=labelled, ticks=labelled, labelAngle=-45 if labelled else 0))
-    y = alt.Y("diff:Q", title=f"{metric}: B − A", scale=alt.Scale(domain=[-top * 1.1, top * 1.1], nice=True))
-    colour = alt.Color("outcome:N", scale=alt.Scale(domain=["B better", "tied", "B worse"], range=[WIN, _TIE, LOSS]),
+    difference = prose.text(TEXT, "wins axis y", metric=metric)
+    y = alt.Y("diff:Q", title=difference, scale=alt.Scale(domain=[-top * 1.1, top * 1.1], nice=True))
+    better, worse, tied = (prose.text(TEXT, name) for name in OUTCOMES)
+    colour = alt.Color("outcome:N", scale=alt.Scale(domain=[better, tied, worse], range=[WIN, _TIE, LOSS]),
                        legend=alt.Legend(title=None, orient="top"))
-    tooltip = [alt.Tooltip("query:N"), alt.Tooltip("label:N", title=f"{metric}: B − A"),
+    tooltip = [alt.Tooltip("query:N"), alt.Tooltip("label:N", title=difference),
                alt.Tooltip("outcome:N", title=" ")]
     bars = named("bars").mark_bar().encode(x=x, y=y, y2=alt.datum(0), color=colour, tooltip=tooltip)
     ties = named("ties").mark_point(filled=True, size=30 * scale).encode(x=x, y=y, color=colour, tooltip=tooltip)

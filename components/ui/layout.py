@@ -8,12 +8,14 @@ from components.course import prose, quiz
 from components.ui import registry
 from components.ui.quiz_ui import show_question
 
+TEXT = "ui"  # lessons/text/ui.md: the furniture's own headings
+
 
 def show_formula(module: str) -> None:
     """The lesson's formula ("## Formula") and the meaning of every symbol ("## Where")."""
     with st.container(border=True):
         st.markdown(prose.section(module, "Formula"))
-        st.markdown("**where**\n\n" + prose.section(module, "Where"))
+        st.markdown(prose.text(TEXT, "Where") + "\n\n" + prose.section(module, "Where"))
 
 
 def show_warm_up(question_id: str) -> None:
@@ -23,7 +25,7 @@ def show_warm_up(question_id: str) -> None:
 
 def show_practice(lesson: str) -> None:
     """The lesson's practice questions, each checked in place (graded questions only)."""
-    st.subheader("Practice")
+    st.subheader(prose.text(TEXT, "Practice"))
     for question in quiz.questions_for(lesson):
         if quiz.is_graded(question):
             with st.container(border=True):
@@ -32,16 +34,15 @@ def show_practice(lesson: str) -> None:
 
 def show_summary_card(module: str) -> None:
     """Three lines: what the metric sees, what it is blind to, when to use it."""
-    st.subheader("Summary")
+    st.subheader(prose.text(TEXT, "Summary"))
     with st.container(border=True):
-        st.markdown(f"👁️ **Sees:** {prose.section(module, 'Card sees')}\n\n"
-                    f"🙈 **Blind to:** {prose.section(module, 'Card blind')}\n\n"
-                    f"🧭 **Use it for:** {prose.section(module, 'Card use')}")
+        st.markdown(prose.text(TEXT, "Card", sees=prose.section(module, "Card sees"),
+                               blind=prose.section(module, "Card blind"), use=prose.section(module, "Card use")))
 
 
 def show_reps(module: str) -> None:
     """A short checklist for the learner's own pipeline."""
-    st.subheader("Real-world reps")
+    st.subheader(prose.text(TEXT, "Reps"))
     st.markdown(prose.section(module, "Reps"))
 
 
@@ -51,9 +52,9 @@ def show_prev_next(module: str) -> None:
     st.divider()
     left, right = st.columns(2)
     if before:
-        left.page_link(registry.page_for(before), label=f"Previous: {before.title}", icon="⬅️")
+        left.page_link(registry.page_for(before), label=prose.text(TEXT, "Previous", title=before.title), icon="⬅️")
     if after:
-        right.page_link(registry.page_for(after), label=f"Next: {after.title}", icon="➡️")
+        right.page_link(registry.page_for(after), label=prose.text(TEXT, "Next", title=after.title), icon="➡️")
 
 
 def show_lesson_end(module: str) -> None:

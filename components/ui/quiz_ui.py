@@ -209,26 +209,26 @@ def _stored_outcome(key: str) -> tuple[quiz.Outcome, list] | None:
 
 def _ranking_table(exercise: quiz.GeneratedExercise) -> str:
     """A generated exercise's returned list as a Markdown table (relevant grades in bold)."""
-    positions = range(1, len(exercise.grades) + 1)
+    positions = [str(p) for p in range(1, len(exercise.grades) + 1)]
     cells = [f"**{g}**" if g >= 1 else str(g) for g in exercise.grades]
     return "\n".join([
-        "| Position | " + " | ".join(str(p) for p in positions) + " |",
+        " | ".join(["", text("card table position"), *positions, ""]).strip(),
         "|:--|" + ":-:|" * len(exercise.grades),
-        "| Grade | " + " | ".join(cells) + " |",
+        " | ".join(["", text("card table grade"), *cells, ""]).strip(),
     ])
 
 
 def _kind_label(question: quiz.Question) -> str:
     """A small badge saying what kind of answer the card wants."""
     if isinstance(question, quiz.WarmUp):
-        return ":gray-badge[💭 Think, then reveal]"
+        return text("card kind warm-up")
     if isinstance(question, quiz.GeneratedExercise):
-        return ":violet-badge[🎲 Exercise] :gray-badge[Type a number]"
+        return text("card kind exercise")
     if isinstance(question, quiz.NumericQuestion):
-        return ":blue-badge[🔢 Type a number]"
+        return text("card kind number")
     if isinstance(question, quiz.ChoiceQuestion):
-        return ":orange-badge[☑️ Pick all that apply]" if question.multiple else ":orange-badge[🔘 Pick one]"
-    return ":green-badge[↕️ Put in order]"
+        return text("card kind pick all" if question.multiple else "card kind pick one")
+    return text("card kind order")
 
 
 def _show_prompt(question: quiz.Question) -> None:
@@ -276,21 +276,21 @@ def _ordering_input(question: quiz.OrderingQuestion, key: str) -> None:
     grade_range = (min([0, *grades]), max([2, *grades]))
     ranking_editor(items, key=_editor_key(key), default_order=question.start, k=question.k, tray=False,
                    show_grades=True, editable_grades=False, grade_range=grade_range, scale=chart_scale(),
-                   label=f"Your order, best first (the line marks the top {question.k})")
+                   label=text("card order label", {"k": str(question.k)}))
     _ordering_answer(key)
 
 
 def _answer_input(question: quiz.Question, key: str) -> None:
     values = getattr(question, "values", {})
     if isinstance(question, quiz.NumericQuestion):
-        st.text_input("Your answer", key=_k(key, "answer"), placeholder="e.g. 0.75, 3/4 or 75%",
+        st.text_input(text("card answer"), key=_k(key, "answer"), placeholder=text("card answer placeholder"),
                       max_chars=quiz.MAX_INPUT_LENGTH, width=260)
     elif isinstance(question, quiz.ChoiceQuestion) and question.multiple:
         for option in question.options:
             st.checkbox(f"**({option})** " + text(f"{question.id} option {option}", values),
                         key=_k(key, f"option.{option}"))
     elif isinstance(question, quiz.ChoiceQuestion):
-        st.radio("Your answer", question.options, index=None, key=_k(key, "answer"),
+        st.radio(text("card answer"), question.options, index=None, key=_k(key, "answer"),
                  label_visibility="collapsed",
                  format_func=lambda o: f"**({o})** " + text(f"{question.id} option {o}", values))
 
@@ -322,7 +322,7 @@ def _show_warm_up(question: quiz.WarmUp, key: str) -> None:
     st.markdown(_kind_label(question))
     st.markdown(text(f"{question.id} prompt", question.values))
     if not st.session_state.get(_k(key, "revealed")):
-        st.button("Reveal the answer", key=_k(key, "reveal"), icon="👀", on_click=_on_reveal, args=(key,))
+        st.button(text("card reveal"), key=_k(key, "reveal"), icon="👀", on_click=_on_reveal, args=(key,))
     elif _hidden(key):
         st.caption(text(quiz.FEEDBACK_HIDDEN))
     else:
@@ -359,7 +359,7 @@ def show_question(question: quiz.Question, *, key: str) -> quiz.Outcome | None:
             numeric = isinstance(question, quiz.NumericQuestion)
             with st.container(horizontal=numeric, vertical_alignment="bottom", gap="small"):
                 _answer_input(question, key)
-                st.form_submit_button("Check", key=_k(key, "check"), type="primary", icon="✔️",
+                st.form_submit_button(text("card check"), key=_k(key, "check"), type="primary", icon="✔️",
                                       on_click=_on_check, args=(question, key))
         stored = _stored_outcome(key)
         solution_open = bool(st.session_state.get(_k(key, "solution"))) and not hidden
@@ -369,19 +369,18 @@ def show_question(question: quiz.Question, *, key: str) -> quiz.Outcome | None:
                 _mark_solved(question.id)  # checked while answers were hidden: counts once revealed
             _show_feedback(question, key, outcome, picked, hidden, solution_open)
             if hidden:
-                st.button("Reveal this answer", key=_k(key, "show_in_class"), icon="👀",
-                          on_click=_on_show_in_class, args=(key,),
-                          help="Answers are hidden for the class. Reveal this one, or switch off "
-                               "“Hide answers” in the sidebar to reveal them all.")
+                st.button(text("card reveal one"), key=_k(key, "show_in_class"), icon="👀",
+                          on_click=_on_show_in_class, args=(key,), help=text("card reveal one help"))
         hints = st.session_state.get(_k(key, "hints"), 0)
         for i in range(1, hints + 1):
-            st.info(f"**Hint {i} of {quiz.N_HINTS}.** " + text(f"{question.id} hint {i}", values), icon="💡")
+            heading = text("card hint", {"i": str(i), "n": str(quiz.N_HINTS)})
+            st.info(f"{heading} " + text(f"{question.id} hint {i}", values), icon="💡")
         with st.container(horizontal=True, gap="small"):
-            st.button("Show the method" if hints == 1 else "Hint", key=_k(key, "hint"), icon="💡",
+            st.button(text("card method button" if hints == 1 else "card hint button"), key=_k(key, "hint"), icon="💡",
                       disabled=hints >= quiz.N_HINTS, on_click=_on_hint, args=(key,))
-            st.button("Show solution", key=_k(key, "show_solution"), icon="📖", disabled=hidden or solution_open,
+            st.button(text("card solution button"), key=_k(key, "show_solution"), icon="📖", disabled=hidden or solution_open,
                       on_click=_on_solution, args=(key,), help=text(quiz.FEEDBACK_HIDDEN) if hidden else None)
-            st.button("Try again", key=_k(key, "retry"), icon="🔄", disabled=stored is None,
+            st.button(text("card retry"), key=_k(key, "retry"), icon="🔄", disabled=stored is None,
                       on_click=_on_retry, args=(question, key))
         if solution_open:
             st.success(text(f"{question.id} {question.solution_part}" if isinstance(question, quiz.NumericQuestion)

@@ -1,7 +1,7 @@
 """The one ordered list of pages: navigation, the home page's map and previous/next links.
 
-A page is listed here only once it exists (no placeholder pages). Titles are
-fixed: links and tests rely on them.
+A page is listed here only once it exists (no placeholder pages). Titles and
+section names are in lessons/text/navigation.md; links and tests rely on them.
 """
 from __future__ import annotations
 
@@ -12,15 +12,26 @@ import streamlit as st
 
 from components.course import prose
 
+TEXT = "navigation"  # lessons/text/navigation.md: section names and page titles
+
 
 @dataclass(frozen=True)
 class PageSpec:
-    section: str  # navigation section
-    title: str
+    section_key: str  # the navigation section: "## section <key>" of lessons/text/navigation.md
     module: str  # lessons/<module>.py runs render() as a page script; its prose is lessons/text/<module>.md
     url_path: str
     icon: str  # an emoji: a ":material/" icon would fetch a font from a CDN
     in_sequence: bool = True  # part of the previous/next walk through the course
+
+    @property
+    def title(self) -> str:
+        """The page's title in the navigation and its links ("## page <module>")."""
+        return prose.text(TEXT, f"page {self.module}")
+
+    @property
+    def section(self) -> str:
+        """The name of the page's navigation section."""
+        return prose.text(TEXT, f"section {self.section_key}")
 
     @property
     def summary(self) -> str:
@@ -29,17 +40,17 @@ class PageSpec:
 
 
 PAGES: tuple[PageSpec, ...] = (
-    PageSpec("Start", "Home", "home", "home", "🏠", in_sequence=False),
-    PageSpec("Start", "Why accuracy fails", "accuracy", "why-accuracy-fails", "🎯"),
-    PageSpec("Metrics", "Recall@k", "recall", "recall", "🔎"),
-    PageSpec("Metrics", "MRR", "mrr", "mrr", "🥇"),
-    PageSpec("Metrics", "nDCG", "ndcg", "ndcg", "📶"),
-    PageSpec("Metrics", "Four queries", "four_queries", "four-queries", "🧮"),
-    PageSpec("Putting it together", "Choosing a metric", "choosing", "choosing-a-metric", "🧭"),
-    PageSpec("Putting it together", "Why does my number differ?", "differ", "why-does-my-number-differ", "⚖️"),
-    PageSpec("Putting it together", "Glossary", "glossary", "glossary", "📖", in_sequence=False),
-    PageSpec("Your data", "Your data", "your_data", "your-data", "📂", in_sequence=False),
-    PageSpec("Practice", "Practice", "practice", "practice", "✏️", in_sequence=False),
+    PageSpec("start", "home", "home", "🏠", in_sequence=False),
+    PageSpec("start", "accuracy", "why-accuracy-fails", "🎯"),
+    PageSpec("metrics", "recall", "recall", "🔎"),
+    PageSpec("metrics", "mrr", "mrr", "🥇"),
+    PageSpec("metrics", "ndcg", "ndcg", "📶"),
+    PageSpec("metrics", "four_queries", "four-queries", "🧮"),
+    PageSpec("together", "choosing", "choosing-a-metric", "🧭"),
+    PageSpec("together", "differ", "why-does-my-number-differ", "⚖️"),
+    PageSpec("together", "glossary", "glossary", "📖", in_sequence=False),
+    PageSpec("data", "your_data", "your-data", "📂", in_sequence=False),
+    PageSpec("practice", "practice", "practice", "✏️", in_sequence=False),
 )
 
 

@@ -15,11 +15,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Generic, Iterable, Mapping, MutableMapping, Sequence, TypeVar
 
+from components.course import prose
 from components.engine.checks import read_whole
 from components.engine.formatting import literal
 from components.engine.metrics import GAINS
 
 T = TypeVar("T")
+TEXT = "ui"  # lessons/text/ui.md holds the notes' wording
 
 
 # --- session-state keys (mode flags shared by every page) -------------------
@@ -60,9 +62,10 @@ def read_int(raw: str | None, *, name: str, default: int, lo: int, hi: int) -> R
         return Reading(default)
     value = read_whole(raw)
     if value is None:
-        return Reading(default, f"The link's {_quote(f'{name}={raw}')} is not a whole number; using {default}.")
+        return Reading(default, prose.text(TEXT, "Link not whole", value=_quote(f"{name}={raw}"), default=default))
     if not lo <= value <= hi:
-        return Reading(default, f"The link's {_quote(f'{name}={value}')} is outside {lo} to {hi}; using {default}.")
+        return Reading(default, prose.text(TEXT, "Link out of range", value=_quote(f"{name}={value}"), lo=lo, hi=hi,
+                                      default=default))
     return Reading(value)
 
 
@@ -82,8 +85,7 @@ def read_gain(raw: str | None, *, default: str = "exponential") -> Reading[str]:
         return Reading(default)
     if raw.strip().lower() in GAINS:
         return Reading(raw.strip().lower())
-    return Reading(default, f"The link's {_quote(f'{PARAM_GAIN}={raw}')} is not 'exponential' or 'linear'; "
-                            f"using {default}.")
+    return Reading(default, prose.text(TEXT, "Link gain", value=_quote(f"{PARAM_GAIN}={raw}"), default=default))
 
 
 def read_flag(raw: str | None, *, name: str, default: bool = False) -> Reading[bool]:
@@ -95,7 +97,8 @@ def read_flag(raw: str | None, *, name: str, default: bool = False) -> Reading[b
         return Reading(True)
     if word in ("0", "false", "off", "no"):
         return Reading(False)
-    return Reading(default, f"The link's {_quote(f'{name}={raw}')} is not 1 or 0; using {'1' if default else '0'}.")
+    shown = "1" if default else "0"
+    return Reading(default, prose.text(TEXT, "Link flag", value=_quote(f"{name}={raw}"), default=shown))
 
 
 def read_order(raw: str | None, *, valid_ids: Sequence[str], default: Sequence[str],
@@ -113,10 +116,9 @@ def read_order(raw: str | None, *, valid_ids: Sequence[str], default: Sequence[s
     known = set(valid_ids)
     unknown = [i for i in ids if i not in known]
     if unknown:
-        return Reading(tuple(default), f"The link's {name} names unknown document {_quote(unknown[0])}; "
-                                       f"using the default order.")
+        return Reading(tuple(default), prose.text(TEXT, "Link unknown document", name=name, value=_quote(unknown[0])))
     if len(set(ids)) != len(ids):
-        return Reading(tuple(default), f"The link's {name} lists a document twice; using the default order.")
+        return Reading(tuple(default), prose.text(TEXT, "Link document twice", name=name))
     return Reading(tuple(ids))
 
 
@@ -137,15 +139,13 @@ def read_grades(raw: str | None, *, valid_ids: Sequence[str], default: Mapping[s
         doc, sep, grade = part.partition(":")
         doc = doc.strip()
         if not sep or doc not in known:
-            return Reading(dict(default), f"The link's {PARAM_GRADES} entry {_quote(part)} is not "
-                                          f"'document:grade' with a known document; using the default grades.")
+            return Reading(dict(default), prose.text(TEXT, "Link grade entry", name=PARAM_GRADES, value=_quote(part)))
         try:
             value = int(grade)
         except ValueError:
             value = None
         if value is None or not lo <= value <= hi:
-            return Reading(dict(default), f"The link's grade for {_quote(doc)} must be a whole number from "
-                                          f"{lo} to {hi}; using the default grades.")
+            return Reading(dict(default), prose.text(TEXT, "Link grade range", value=_quote(doc), lo=lo, hi=hi))
         grades[doc] = value
     return Reading(grades)
 

@@ -63,9 +63,9 @@ def show_take_home(name: str, queries: Sequence, *, k: int | None, gain: Gain, m
         pack = export.take_home(name, rankings, k=k, gain=gain, measures=measures)
         st.markdown(prose.section(TEXT, "Intro"))
         left, right = st.columns(2)
-        left.download_button(f"Download {pack.qrels_name}", pack.qrels, file_name=pack.qrels_name, mime="text/plain",
+        left.download_button(prose.text(TEXT, "Download", file=pack.qrels_name), pack.qrels, file_name=pack.qrels_name, mime="text/plain",
                              key=f"take_home.{name}.qrels", on_click="ignore", icon="⬇️", width="stretch")
-        right.download_button(f"Download {pack.run_name}", pack.run, file_name=pack.run_name, mime="text/plain",
+        right.download_button(prose.text(TEXT, "Download", file=pack.run_name), pack.run, file_name=pack.run_name, mime="text/plain",
                               key=f"take_home.{name}.run", on_click="ignore", icon="⬇️", width="stretch")
         notes = []
         if len(rankings) > 1:
@@ -79,7 +79,7 @@ def show_take_home(name: str, queries: Sequence, *, k: int | None, gain: Gain, m
         st.code(pack.expected, language=None)
         if notes:
             st.caption(" ".join(notes))
-        tabs = st.tabs(["pytrec_eval", "ir_measures", "Command line"])
+        tabs = st.tabs([*export.TOOLS, prose.text(TEXT, "Tab command line")])
         for tab, tool in zip(tabs, export.TOOLS):
             with tab:
                 st.markdown(prose.section(TEXT, tool))

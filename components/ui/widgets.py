@@ -6,12 +6,14 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
+from components.course import prose
 from components.course.steps import arithmetic_steps
 from components.engine.formatting import fmt
 from components.ranking_editor import ranking_editor, set_editor_state
 from components.ui import state
 from components.ui.charts import Figure
 
+TEXT = "ui"  # lessons/text/ui.md: the labels of the shared controls
 PROJECTOR_SCALE = 1.5  # root font and chart fonts grow by this factor in projector mode
 
 _PROJECTOR_CSS = f"""
@@ -52,16 +54,16 @@ def show_link_notes(area) -> None:
     for i, note in enumerate(st.session_state.get(state.LINK_NOTES, ())):
         with area.container(horizontal=True, vertical_alignment="center", key=f"link-note-{i}"):
             st.warning(note, icon="🔗", width="stretch")
-            st.button("Dismiss", key=f"link_note.dismiss.{i}", on_click=_dismiss_link_note, args=(note,),
-                      help="Hide this note about the link.")
+            st.button(prose.text(TEXT, "Dismiss"), key=f"link_note.dismiss.{i}", on_click=_dismiss_link_note,
+                      args=(note,), help=prose.text(TEXT, "Dismiss help"))
 
 
 def show_mode_controls() -> None:
     """Sidebar: read the mode flags from the URL once, and offer the projector toggle."""
     for note in state.load_mode_flags(st.query_params, st.session_state):
         keep_link_note(note)
-    st.sidebar.toggle("Projector mode", key=state.PROJECTOR,
-                      help="Larger text, metric values and chart labels, for showing the app to a room.")
+    st.sidebar.toggle(prose.text(TEXT, "Projector mode"), key=state.PROJECTOR,
+                      help=prose.text(TEXT, "Projector mode help"))
     show_classroom_controls()
     if st.session_state[state.PROJECTOR]:
         st.html(_PROJECTOR_CSS)
@@ -101,20 +103,20 @@ def read_control(value, default, options=None):
     return value
 
 
-def show_k_slider(key: str, *, hi: int, default: int, label: str = "Cutoff k", lo: int = 1,
+def show_k_slider(key: str, *, hi: int, default: int, label: str | None = None, lo: int = 1,
                   url: bool = True, help: str | None = None) -> int:
     """A slider for the cutoff k that owns ``key``; with ``url``, mirrored in the URL as ``?k=``.
 
     On the first run the value comes from the URL when it is valid (else the
     default, with a note saying why); every later change is written back, so a
-    copied link opens at the same k.
+    copied link opens at the same k. ``label`` defaults to "Cutoff k" (lessons/text/ui.md).
     """
     initial_key = f"{key}.initial"  # the first value, from the URL or the default; fixed for the session
     if initial_key not in st.session_state:
         reading = state.read_k(st.query_params.get(state.PARAM_K) if url else None, default=default, hi=hi, lo=lo)
         st.session_state[initial_key] = reading.value
         keep_link_note(reading.note)
-    value = read_control(st.slider(label, lo, hi, value=st.session_state[initial_key], key=key, help=help),
+    value = read_control(st.slider(label or prose.text(TEXT, "Cutoff k"), lo, hi, value=st.session_state[initial_key], key=key, help=help),
                          st.session_state[initial_key])
     if url and st.query_params.get(state.PARAM_K) != str(value):
         st.query_params[state.PARAM_K] = str(value)
@@ -125,15 +127,13 @@ def show_k_slider(key: str, *, hi: int, default: int, label: str = "Cutoff k", l
 
 def show_classroom_controls() -> None:
     """Sidebar toggles for instructors: hide answers, predict first, step through the arithmetic."""
-    with st.sidebar.expander("Classroom", icon="🧑‍🏫",
+    with st.sidebar.expander(prose.text(TEXT, "Classroom"), icon="🧑‍🏫",
                              expanded=any(st.session_state.get(f) for f in (state.REVEAL, state.PREDICT_FIRST,
                                                                             state.STEP_MODE))):
-        st.toggle("Hide answers", key=state.REVEAL,
-                  help="Practice answers are recorded but not marked until you reveal them, one by one or all at once.")
-        st.toggle("Predict first", key=state.PREDICT_FIRST,
-                  help="After every change the live numbers stay hidden until you press “Reveal the numbers”.")
-        st.toggle("Step-by-step arithmetic", key=state.STEP_MODE,
-                  help="The worked arithmetic appears one step at a time.")
+        st.toggle(prose.text(TEXT, "Hide answers"), key=state.REVEAL, help=prose.text(TEXT, "Hide answers help"))
+        st.toggle(prose.text(TEXT, "Predict first"), key=state.PREDICT_FIRST,
+                  help=prose.text(TEXT, "Predict first help"))
+        st.toggle(prose.text(TEXT, "Step mode"), key=state.STEP_MODE, help=prose.text(TEXT, "Step mode help"))
 
 
 def _reveal(key: str, signature: str) -> None:
@@ -151,8 +151,8 @@ def numbers_revealed(scope: str, signature) -> bool:
     key, sig = f"predict.{scope}", repr(signature)
     if st.session_state.get(key) == sig:
         return True
-    st.button("Reveal the numbers", key=f"{key}.button", on_click=_reveal, args=(key, sig), type="primary",
-              icon="👀", help="Predict first: what will the numbers be? Then reveal them.")
+    st.button(prose.text(TEXT, "Reveal numbers"), key=f"{key}.button", on_click=_reveal, args=(key, sig),
+              type="primary", icon="👀", help=prose.text(TEXT, "Reveal numbers help"))
     return False
 
 
@@ -183,11 +183,11 @@ def show_steps(text: str, *, key: str, latex: bool = False) -> None:
     for line in lines[:count]:
         render(line)
     with st.container(horizontal=True, gap="small"):
-        st.button("Next step", key=f"steps.{key}.next", icon="➡️", disabled=count >= len(lines),
+        st.button(prose.text(TEXT, "Next step"), key=f"steps.{key}.next", icon="➡️", disabled=count >= len(lines),
                   on_click=_step, args=(count_key, 1))
-        st.button("Show all", key=f"steps.{key}.all", disabled=count >= len(lines),
+        st.button(prose.text(TEXT, "Show all"), key=f"steps.{key}.all", disabled=count >= len(lines),
                   on_click=_step, args=(count_key, len(lines)))
-        st.button("Start over", key=f"steps.{key}.restart", disabled=count <= 1, on_click=_step,
+        st.button(prose.text(TEXT, "Start over"), key=f"steps.{key}.restart", disabled=count <= 1, on_click=_step,
                   args=(count_key, None))
 
 
@@ -197,13 +197,13 @@ def show_link_to_view(key: str = "link_to_view") -> None:
     Built only while the expander is open (``key`` holds whether it is), so a
     drag or a slider move does not re-send it.
     """
-    box = st.expander("Copy a link to this view", icon="🔗", key=key, on_change="rerun")
+    box = st.expander(prose.text(TEXT, "Link to view"), icon="🔗", key=key, on_change="rerun")
     if not box.open:
         return
     query = urlencode({name: st.query_params.get(name) for name in st.query_params})
     base = (st.context.url or "").split("?")[0]
     with box:
-        st.caption("Opens this page with the same k, orderings, grades and settings.")
+        st.caption(prose.text(TEXT, "Link to view caption"))
         st.code(f"{base}?{query}" if query else base, language=None)
 
 
