@@ -68,7 +68,7 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Sequence, TypedDict
 
 import numpy as np
 
@@ -112,6 +112,19 @@ class Report:
         return {qid: {name: float(v[i]) for name, v in self.values.items()} for i, qid in enumerate(self.qids)}
 
 
+class _JsonReport(TypedDict):
+    gain: Gain
+    num_queries: int
+    skipped: dict[str, int]
+    mean: dict[str, float]
+
+
+class JsonReport(_JsonReport, total=False):
+    """What :func:`to_json` writes; ``per_query`` (qid -> measure -> value) only when asked for."""
+
+    per_query: dict[str, dict[str, float]]
+
+
 def run_evaluation(qrels: trec.Source, run: trec.Source, measures: Sequence[Measure | str] = DEFAULT_MEASURES,
                    gain: Gain = "linear", complete: bool = False) -> Report:
     """Read both files, judge the run and evaluate the measures on every evaluated query.
@@ -137,8 +150,8 @@ def to_json(report: Report, per_query: bool = False) -> str:
     >>> print(to_json(run_evaluation("1 0 a 1\\n", "1 Q0 a 1 1 r\\n", ["RR"])))
     {"gain": "linear", "num_queries": 1, "skipped": {"qrels_only": 0, "run_only": 0}, "mean": {"RR": 1.0}}
     """
-    document = {"gain": report.gain, "num_queries": len(report.qids), "skipped": report.judged.skipped,
-                "mean": report.mean}
+    document: JsonReport = {"gain": report.gain, "num_queries": len(report.qids),
+                            "skipped": report.judged.skipped, "mean": report.mean}
     if per_query:
         document["per_query"] = report.per_query()
     return json.dumps(document, allow_nan=False)

@@ -69,14 +69,14 @@ def order_by_score(ids: Sequence[str], scores: Sequence[float], rule: TieRule = 
     >>> order_by_score(["a", "b", "c"], [1.0, 2.0, 1.0], "listed")
     [1, 0, 2]
     """
-    scores = np.asarray(scores, dtype=np.float64)
-    if len(ids) != scores.size:
-        raise ValueError(f"need one score per document: {len(ids)} ids, {scores.size} scores")
+    score = np.asarray(scores, dtype=np.float64)
+    if len(ids) != score.size:
+        raise ValueError(f"need one score per document: {len(ids)} ids, {score.size} scores")
     if rule == "listed":
-        return [int(i) for i in np.argsort(-scores, kind="stable")]
+        return [int(i) for i in np.argsort(-score, kind="stable")]
     if rule == "trec_eval":
         by_id = sorted(range(len(ids)), key=lambda i: ids[i].encode("utf-8"), reverse=True)
-        return sorted(by_id, key=lambda i: -scores[i])
+        return sorted(by_id, key=lambda i: -score[i])
     raise ValueError(f"rule must be 'trec_eval' or 'listed', got {rule!r}")
 
 
@@ -141,16 +141,16 @@ def mean_with_empty_rule(values: Sequence[float], has_relevant: Sequence[bool], 
     >>> mean_with_empty_rule([0.8, 0.0], [True, False], "zero"), mean_with_empty_rule([0.8, 0.0], [True, False], "skip")
     (0.4, 0.8)
     """
-    values, has_relevant = np.asarray(values, dtype=np.float64), np.asarray(has_relevant, dtype=bool)
-    if values.size != has_relevant.size or not values.size:
+    value, relevant = np.asarray(values, dtype=np.float64), np.asarray(has_relevant, dtype=bool)
+    if value.size != relevant.size or not value.size:
         raise ValueError("need one flag per value, and at least one query")
     if rule == "zero":
-        return float(np.where(has_relevant, values, 0.0).mean())
+        return float(np.where(relevant, value, 0.0).mean())
     if rule == "skip":
-        return float(values[has_relevant].mean()) if has_relevant.any() else float("nan")
+        return float(value[relevant].mean()) if relevant.any() else float("nan")
     if rule == "error":
-        empty = int((~has_relevant).sum())
+        empty = int((~relevant).sum())
         if empty:
             raise ValueError(f"{empty} quer{'y has' if empty == 1 else 'ies have'} no relevant item")
-        return float(values.mean())
+        return float(value.mean())
     raise ValueError(f"rule must be 'zero', 'skip' or 'error', got {rule!r}")

@@ -50,14 +50,15 @@ VALID_FORMS = (
     "valid measures (case-insensitive, k a whole number >= 1): R@k, Success@k, P@k, RR, RR@k, nDCG@k, DCG@k; "
     "aliases: recall@k, hit_rate@k, MRR, MRR@k, ndcg@k; for example R@5, RR@10, nDCG@10")
 
-# canonical family -> how the engine computes it per query
+# canonical family -> how the engine computes it per query. k is None only for RR (a cutoff is optional
+# there); the others check it with metrics.check_k, which refuses None (a Measure built without its cutoff).
 _ENGINE: dict[str, Callable[[QuerySet, int | None, Gain], np.ndarray]] = {
-    "R": lambda qs, k, gain: metrics.recall(qs, k),
-    "Success": lambda qs, k, gain: metrics.success(qs, k),
-    "P": lambda qs, k, gain: metrics.precision(qs, k),
+    "R": lambda qs, k, gain: metrics.recall(qs, metrics.check_k(k)),
+    "Success": lambda qs, k, gain: metrics.success(qs, metrics.check_k(k)),
+    "P": lambda qs, k, gain: metrics.precision(qs, metrics.check_k(k)),
     "RR": lambda qs, k, gain: metrics.reciprocal_rank(qs, k),
-    "nDCG": lambda qs, k, gain: metrics.ndcg(qs, k, gain),
-    "DCG": lambda qs, k, gain: metrics.dcg(qs, k, gain),
+    "nDCG": lambda qs, k, gain: metrics.ndcg(qs, metrics.check_k(k), gain),
+    "DCG": lambda qs, k, gain: metrics.dcg(qs, metrics.check_k(k), gain),
 }
 
 
@@ -103,7 +104,7 @@ def parse_measure(text: str) -> Measure:
     """
     match = _NAME.fullmatch(text.strip())
     family = _ALIASES.get(match["family"].lower()) if match else None
-    if family is None:
+    if match is None or family is None:
         raise ValueError(f"unknown measure {text!r}; {VALID_FORMS}")
     if match["k"] is None:
         if family not in _CUTOFF_OPTIONAL:

@@ -27,13 +27,15 @@ No Streamlit import here: this module is pure numpy.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, Sequence
+from typing import Literal, Sequence, Union
 
 import numpy as np
+from numpy.typing import NDArray
 
 from components.engine.checks import check_whole
 
 Gain = Literal["exponential", "linear"]
+GradeList = Union[Sequence[int], NDArray[np.integer]]  # one query's grades, top first: a list or an integer array
 GAINS: tuple[Gain, ...] = ("exponential", "linear")
 GAIN_FORMULAS = {"exponential": "2^rel − 1", "linear": "rel"}
 MIN_GRADE, MAX_GRADE = -1000, 1000  # the grades the engine (and the readers) take; judgments use a handful of levels
@@ -43,7 +45,7 @@ MIN_GRADE, MAX_GRADE = -1000, 1000  # the grades the engine (and the readers) ta
 # Validation helpers
 # ----------------------------------------------------------------------------
 
-def check_k(k: int, name: str = "k") -> int:
+def check_k(k: object, name: str = "k") -> int:
     """Return ``k`` as an int, or raise ``ValueError`` unless it is a whole number >= 1."""
     return check_whole(k, name, lo=1, why="(the cutoff counts positions from the top: 1, 2, 3, ...)")
 
@@ -55,7 +57,7 @@ def check_gain(gain: str) -> Gain:
     return gain  # type: ignore[return-value]
 
 
-def _int_array(values, name: str) -> np.ndarray:
+def _int_array(values, name: str) -> NDArray[np.int64]:
     arr = np.asarray(values)
     if arr.ndim != 1:
         raise ValueError(f"{name} must be a flat list of numbers, got an array of shape {arr.shape}")
@@ -172,7 +174,7 @@ def _in_query_rank_order(qidx: np.ndarray, rank: np.ndarray) -> bool:
     return bool(np.all((step_q > 0) | ((step_q == 0) & (step_r > 0))))
 
 
-def from_rankings(rankings: Sequence[Sequence[int]], judged: Sequence[Sequence[int]] | None = None) -> QuerySet:
+def from_rankings(rankings: Sequence[GradeList], judged: Sequence[GradeList] | None = None) -> QuerySet:
     """Build a query set from per-query lists of grades in rank order.
 
     ``rankings[q]`` holds the grades of query q's returned documents, top first
@@ -262,15 +264,15 @@ def mean_recall_and_success_by_k(qs: QuerySet, ks: Sequence[int]) -> tuple[tuple
     >>> [round(r, 4) for r in recall], hit_rate
     ([0.1667, 0.6667, 0.8333], (0.5, 1.0, 1.0))
     """
-    ks = np.array([check_k(k) for k in ks], dtype=np.int64)
-    cutoffs = np.unique(ks)  # sorted; bin j holds ranks in (cutoffs[j - 1], cutoffs[j]], the last bin ranks beyond
+    asked = np.array([check_k(k) for k in ks], dtype=np.int64)
+    cutoffs = np.unique(asked)  # sorted; bin j holds ranks in (cutoffs[j - 1], cutoffs[j]], the last bin ranks beyond
     total = num_relevant(qs)
     rel = qs.grade >= 1
     weights = np.divide(1.0, total, out=np.zeros(qs.n_queries), where=total > 0)[qs.qidx[rel]]
     found = np.cumsum(np.bincount(np.searchsorted(cutoffs, qs.rank[rel]), weights, minlength=cutoffs.size + 1))
     first = first_hit_rank(qs)
     hits = np.cumsum(np.bincount(np.searchsorted(cutoffs, first[np.isfinite(first)]), minlength=cutoffs.size + 1))
-    at = np.searchsorted(cutoffs, ks)
+    at = np.searchsorted(cutoffs, asked)
     with np.errstate(invalid="ignore", divide="ignore"):  # no queries: nan, as the mean of no values
         return (tuple((found[at] / qs.n_queries).tolist()), tuple((hits[at] / qs.n_queries).tolist()))
 

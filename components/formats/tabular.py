@@ -52,9 +52,10 @@ from __future__ import annotations
 import codecs
 import re
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, overload
 
 import numpy as np
+from numpy.typing import NDArray
 
 from components.formats import trec
 
@@ -203,6 +204,10 @@ def _check_kind(kind: str) -> None:
         raise ValueError(f"kind must be 'qrels' or 'run', got {kind!r}")
 
 
+@overload
+def _read(data: bytes, name: str, kind: Literal["qrels"]) -> trec.Qrels: ...
+@overload
+def _read(data: bytes, name: str, kind: Literal["run"]) -> trec.Run: ...
 def _read(data: bytes, name: str, kind: Kind) -> trec.Qrels | trec.Run:
     reader = trec.read_qrels if kind == "qrels" else trec.read_run
     if detect(data, kind) == "trec":
@@ -387,8 +392,8 @@ def _converted_piece(piece: np.ndarray, first_line: int, last: bool, header: Hea
     not the ``last`` ends after a line feed (what follows is the next piece's).
     """
     newlines = np.flatnonzero(piece == ord("\n"))
-    starts = np.r_[0, newlines + 1]
-    ends = np.r_[newlines, piece.size]
+    starts: NDArray[np.intp] = np.r_[0, newlines + 1]
+    ends: NDArray[np.intp] = np.r_[newlines, piece.size]
     if not last:
         starts, ends = starts[:-1], ends[:-1]
     crlf = ends > starts
@@ -426,8 +431,8 @@ def _converted_piece(piece: np.ndarray, first_line: int, last: bool, header: Hea
     seg_len[rows, 0::2] = end - start
     seg_start[rows, 1::2] = at[:3]
     seg_len[rows, 1::2] = [len(p) for p in pieces]
-    seg_start, seg_len = seg_start.ravel(), seg_len.ravel()
-    index = np.repeat(seg_start - (np.cumsum(seg_len) - seg_len), seg_len)
+    flat_start, flat_len = seg_start.ravel(), seg_len.ravel()
+    index = np.repeat(flat_start - (np.cumsum(flat_len) - flat_len), flat_len)
     index += np.arange(index.size)
     return src[index].tobytes(), bool(rows.size)
 
@@ -480,8 +485,10 @@ def _split_fields(line: str, delimiter: str) -> list[str] | None:
     while True:
         if line.startswith('"', at):
             quoted = _QUOTED.match(line, at)
-            end = quoted.end() if quoted else -1
-            if end < 0 or end < len(line) and line[end] != delimiter:
+            if quoted is None:
+                return None
+            end = quoted.end()
+            if end < len(line) and line[end] != delimiter:
                 return None
             fields.append(quoted[1].replace('""', '"'))
         else:

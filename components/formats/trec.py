@@ -87,10 +87,11 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
-from typing import BinaryIO, Literal, Mapping, Union
+from typing import TYPE_CHECKING, BinaryIO, Literal, Mapping, Union
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
+from numpy.typing import NDArray
 
 from components.engine.metrics import MAX_GRADE, MIN_GRADE, QuerySet, query_set
 
@@ -173,6 +174,10 @@ RUN_LAYOUT = _Layout("run", ("qid", "Q0", "docid", "rank", "score", "tag"), "1 Q
 
 class _DocCodes:
     """``doc_vocab`` (the distinct docids) and ``doc`` (each row's index into it), from ``_vocabulary``."""
+
+    if TYPE_CHECKING:  # (doc_vocab, doc): a cached property of each subclass
+        @property
+        def _vocabulary(self) -> tuple[np.ndarray, np.ndarray]: ...
 
     @property
     def doc_vocab(self) -> np.ndarray:
@@ -516,7 +521,9 @@ def _check_text(data: bytes, name: str) -> bytes:
                           f"UTF-8 text ({advice})")
 
 
-_NUL_BYTES = {  # where an ASCII character's code units have NUL bytes (True) at the start of a file without a BOM
+# where an ASCII character's code units have NUL bytes (True) at the start of a file without a BOM; looked up
+# with the first 4 bytes (fewer in a shorter file, which finds nothing)
+_NUL_BYTES: dict[tuple[bool, ...], str] = {
     (False, True, True, True): "UTF-32", (True, True, True, False): "UTF-32",  # little-, big-endian
     (False, True, False, True): "UTF-16", (True, False, True, False): "UTF-16",
 }
@@ -696,7 +703,7 @@ def _split_chunk(chunk: np.ndarray, offset: int, first_line: int, name: str, lay
     sep[1:-1] |= (chunk - np.uint8(9)) <= 4  # bytes 9 to 13: \t \n \v \f \r
     edges = np.flatnonzero(sep[1:] != sep[:-1])  # alternately a token's start and its end
     start, end = edges[0::2], edges[1::2]
-    line_start = np.r_[0, np.flatnonzero(chunk == ord("\n")) + 1]
+    line_start: NDArray[np.intp] = np.r_[0, np.flatnonzero(chunk == ord("\n")) + 1]
     first_token = np.searchsorted(start, line_start)
     count = np.diff(np.r_[first_token, start.size])
     is_data = count > 0
@@ -905,7 +912,8 @@ class _Column:
     """
 
     def __init__(self, capacity: int):
-        self.capacity, self.size, self.array = capacity, 0, None
+        self.capacity, self.size = capacity, 0
+        self.array: np.ndarray | None = None  # allocated by the first reserve()
 
     def append(self, piece: np.ndarray) -> None:
         self.reserve(piece.size, piece.dtype)[:] = piece
@@ -923,6 +931,8 @@ class _Column:
 
     def values(self) -> np.ndarray:
         """The rows written (a view of the array)."""
+        if self.array is None:  # the readers reserve rows in every column before asking for them
+            raise RuntimeError("a column read before any row was written to it")
         return self.array[:self.size]
 
 

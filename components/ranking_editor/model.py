@@ -30,7 +30,7 @@ from components.engine.metrics import check_k
 DEFAULT_GRADE_RANGE = (0, 2)
 UNJUDGED_LABEL = "unjudged"
 # Words for the grades of the common scales; any other grade reads "grade g".
-_GRADE_WORDS = {
+_GRADE_WORDS: dict[tuple[int, ...], dict[int, str]] = {
     (0, 1): {0: "not relevant", 1: "relevant"},
     (0, 2): {0: "not relevant", 1: "relevant", 2: "highly relevant"},
     (0, 3): {0: "not relevant", 1: "somewhat relevant", 2: "relevant", 3: "highly relevant"},

@@ -66,7 +66,8 @@ def nbytes(value) -> int:
     >>> nbytes((a, a[:10]))  # the view shares a's memory
     8000
     """
-    total, seen = 0, set()
+    total = 0
+    seen: set[int] = set()  # ids of the objects walked
     for part in _walk(value, seen):
         if isinstance(part, np.ndarray):
             if part.base is None or id(part.base) not in seen:

@@ -20,7 +20,7 @@ import ctypes
 import gc
 import hashlib
 import sys
-from typing import Iterable
+from typing import Iterable, Literal, overload
 
 from components.formats import tabular, trec
 from components.serving import settings
@@ -66,6 +66,12 @@ def files_key(qrels: dict, run: dict) -> Files:
     return qrels["sha256"], qrels["name"], run["sha256"], run["name"]
 
 
+@overload
+def read_file(kind: Literal["qrels"], sha256: str, name: str, data: bytes, holder: Holder) -> trec.Qrels: ...
+@overload
+def read_file(kind: Literal["run"], sha256: str, name: str, data: bytes, holder: Holder) -> trec.Run: ...
+@overload
+def read_file(kind: str, sha256: str, name: str, data: bytes, holder: Holder) -> trec.Qrels | trec.Run: ...
 def read_file(kind: str, sha256: str, name: str, data: bytes, holder: Holder) -> trec.Qrels | trec.Run:
     """One file, parsed (TREC, CSV or TSV): shared, cached by (kind, content hash, name) while ``holder`` lives.
 
