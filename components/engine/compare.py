@@ -31,43 +31,67 @@ same :math:`n` queries:
 - 95% confidence interval :math:`\\bar d \\pm t_{0.975,\\,n-1}\\, s/\\sqrt{n}`,
   where :math:`s = \\sqrt{\\sum_i (d_i - \\bar d)^2 / (n - 1)}` is the sample
   standard deviation of the differences and :math:`t_{0.975,\\,n-1}` the
-  97.5% quantile of Student's t distribution with n − 1 degrees of freedom;
+  97.5% quantile of Student's t distribution with n − 1 degrees of freedom
+  (``scipy.stats.ttest_1samp(d, 0).confidence_interval()``);
 - paired t-test: :math:`t = \\bar d / (s/\\sqrt{n})`, two-sided p-value
   :math:`2\\,P(T_{n-1} \\ge |t|)` (``scipy.stats.ttest_rel``);
 - paired randomisation test (sign flips): under the null hypothesis that A
   and B are interchangeable, each :math:`d_i` is as likely to have had the
-  other sign. Draw :math:`P` random sign vectors :math:`\\varepsilon \\in
-  \\{-1, +1\\}^n` (a fixed seed, so the same data always give the same p) and
-  compute :math:`\\bar d^{*} = \\frac{1}{n}\\sum_i \\varepsilon_i d_i` for
-  each (vectorised, see :func:`randomisation_test`). Two-sided p-value
+  other sign. Queries with :math:`d_i = 0` are left out (flipping 0 changes
+  nothing); over the :math:`m` non-zero differences, each of the
+  :math:`2^m` sign assignments :math:`\\varepsilon \\in \\{-1, +1\\}^m` is
+  equally likely and gives :math:`\\bar d^{*} = \\frac{1}{n}\\sum_i
+  \\varepsilon_i d_i`. The two-sided p-value is the share of assignments
+  with :math:`|\\bar d^{*}| \\ge |\\bar d|`, computed one of three ways
+  (:func:`randomisation`):
 
-  .. math:: p = \\frac{\\#\\{\\,|\\bar d^{*}| \\ge |\\bar d|\\,\\} + 1}{P + 1}
+  1. **exact**, when :math:`2^m \\le` :data:`EXACT_LIMIT` (10,000: up to
+     m = 13 non-zero differences): every assignment is enumerated,
 
-  (the "+1" counts the observed assignment itself, so p is never 0 and the
-  test stays valid: Phipson and Smyth, 2010). Its Monte Carlo standard error
-  is about :math:`\\sqrt{p(1 - p)/P}` (0.002 at p = 0.05, P = 10,000).
+     .. math:: p = \\frac{\\#\\{\\varepsilon : |\\textstyle\\sum_i \\varepsilon_i d_i| \\ge |\\sum_i d_i|\\}}{2^m}
 
-  With many queries the flips cost P × n operations (2 billion at n =
-  200,000), so the same sign-flip distribution is then read from its normal
-  approximation instead, when its guaranteed error is no larger than the
-  flips' own 95% error margin at its widest.
-  With :math:`m` non-zero differences, :math:`S = \\sum_i d_i` and
-  :math:`V = \\sum_i d_i^2`, the flipped sum :math:`\\sum_i \\varepsilon_i d_i`
-  has mean 0 and variance exactly :math:`V`, and
+     a multiple of :math:`1/2^m`, at least :math:`2/2^m` (the observed
+     assignment and its mirror), and 1 when m = 0. No seed, no Monte Carlo
+     error (:attr:`Comparison.randomisation_exact`).
+  2. **sampled flips**, above that: draw :math:`P` random sign vectors (a
+     fixed seed, so the same data always give the same p; vectorised, see
+     :func:`randomisation`) and take
 
-  .. math:: p_{\\mathrm{normal}} = 2\\,\\bigl(1 - \\Phi(|S| / \\sqrt{V})\\bigr)
+     .. math:: p = \\frac{\\#\\{\\,|\\bar d^{*}| \\ge |\\bar d|\\,\\} + 1}{P + 1}
 
-  lies within :math:`B = 2 \\cdot 0.56 \\cdot \\sum_i |d_i|^3 / V^{3/2}` of the
-  exact sign-flip p (the Berry–Esseen theorem for independent summands
-  :math:`\\varepsilon_i d_i`, with Shevtsova's 2010 constant 0.56, once per
-  tail). The rule (:func:`randomisation_method`): the normal approximation
-  when :math:`B \\le 1.96 \\times 0.5 / \\sqrt{P}` (0.0098 for P = 10,000: the
-  flips' own 95% error margin where it is widest, at p = 0.5), else the
-  flips. B is at least :math:`1.12/\\sqrt{m}`, so the approximation needs at
-  least 13,062 non-zero differences (more when a few queries carry most of
-  the spread); every smaller comparison gets the flips, with the p-values
-  they always gave. :attr:`Comparison.randomisation_method` says which was
-  used and :attr:`Comparison.randomisation_error_bound` gives B.
+     (the "+1" counts the observed assignment itself, so p is never 0 and the
+     test stays valid: Phipson and Smyth, 2010). Its Monte Carlo standard
+     error is about :math:`\\sqrt{p(1 - p)/P}` (0.002 at p = 0.05, P = 10,000).
+  3. **normal approximation**, with many queries: the flips cost P × m
+     operations (2 billion at m = 200,000), so the same sign-flip
+     distribution is then read from its normal approximation instead, when
+     its guaranteed error is no larger than the flips' own 95% error margin
+     at its widest. With :math:`S = \\sum_i d_i` and :math:`V = \\sum_i
+     d_i^2`, the flipped sum :math:`\\sum_i \\varepsilon_i d_i` has mean 0 and
+     variance exactly :math:`V`, and
+
+     .. math:: p_{\\mathrm{normal}} = 2\\,\\bigl(1 - \\Phi(|S| / \\sqrt{V})\\bigr)
+
+     lies within :math:`B = 2 \\cdot 0.56 \\cdot \\sum_i |d_i|^3 / V^{3/2}` of
+     the exact sign-flip p (the Berry–Esseen theorem for independent summands
+     :math:`\\varepsilon_i d_i`, with Shevtsova's 2010 constant 0.56, once per
+     tail). The rule (:func:`randomisation_method`): the normal
+     approximation when :math:`B \\le 1.96 \\times 0.5 / \\sqrt{P}` (0.0098
+     for P = 10,000: the flips' own 95% error margin where it is widest, at
+     p = 0.5), else the flips. B is at least :math:`1.12/\\sqrt{m}`, so the
+     approximation needs at least 13,062 non-zero differences (more when a
+     few queries carry most of the spread).
+
+  Ties: "≥" is read with a slack of :math:`10^{-10} \\sum_i |d_i|` (exact
+  and sampled alike). Two assignments whose sums are equal in exact
+  arithmetic can come out different in floating point (by about
+  :math:`m \\cdot 2.2 \\times 10^{-16} \\sum_i |d_i|` at most), so a flipped
+  sum within the slack below :math:`|S|` counts as reaching it; sums that
+  truly differ by less than that slack are far finer than any difference of
+  per-query metric values. :attr:`Comparison.randomisation_method` says
+  whether the flips (exact or sampled) or the normal approximation gave p,
+  :attr:`Comparison.randomisation_assignments` how many sign assignments
+  were counted, and :attr:`Comparison.randomisation_error_bound` gives B.
 
 Edges
 -----
@@ -85,10 +109,11 @@ from __future__ import annotations
 import math
 import warnings
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Any, Iterable, NamedTuple, Sequence
 
 import numpy as np
-from scipy import stats
+import numpy.typing as npt
+from scipy import stats  # type: ignore[import-untyped, unused-ignore]  # typed only with scipy-stubs installed
 
 from components.engine.checks import check_whole
 from components.engine.formatting import fmt, signed
@@ -96,15 +121,21 @@ from components.engine.measures import Measure, evaluate, parse_measures
 from components.engine.metrics import Gain
 from components.formats import trec
 
+Floats = npt.NDArray[np.float64]
+Values = Sequence[float] | npt.NDArray[np.floating[Any]]  # per-query values or differences, as given by a caller
+
 PERMUTATIONS = 10_000  # sign-flip permutations of the randomisation test (its Monte Carlo error: ±0.002 at p = 0.05)
 SEED = 20240515  # the randomisation test's fixed seed: the same data always give the same p
+EXACT_LIMIT = 10_000  # at most this many sign assignments (2^m ≤ 10,000: m ≤ 13) are all enumerated: an exact p
 TIE_TOLERANCE = 1e-12  # |b - a| below this is rounding noise, counted as a tie (difference 0)
+SUM_SLACK = 1e-10  # a flipped sum within SUM_SLACK × Σ|d_i| below |Σ d_i| counts as reaching it (float rounding)
 ALPHA = 0.05  # the conventional threshold the reading speaks of
 STRONG = 0.01  # below this, the reading says "strong evidence"
 MIN_PERMUTATIONS = 1000
-SIGN_FLIPS = "sign flips"  # how the randomisation p was computed: random sign vectors (Monte Carlo)
+SIGN_FLIPS = "sign flips"  # how the randomisation p was computed: from the sign flips (all of them, or P random ones)
 NORMAL_APPROXIMATION = "normal approximation"  # ... or the normal approximation of the same distribution
 BERRY_ESSEEN = 0.56  # Berry–Esseen constant, independent summands not identically distributed (Shevtsova, 2010)
+_EXACT_MAX = EXACT_LIMIT.bit_length() - 1  # the most non-zero differences enumerated: 13 (2^13 = 8,192 ≤ 10,000)
 _CHUNK_BYTES = 1 << 20  # the sign matrix is drawn in chunks of about this many bytes, 8 signs each (bounds memory)
 
 # Sections of lessons/text/compare.md that read a comparison (see :func:`reading`).
@@ -130,16 +161,21 @@ class Comparison:
     ci95 : (low, high), the 95% t confidence interval of the mean difference.
     improved, hurt, tied : queries where B is higher, lower, equal.
     t_statistic, t_test_p : the paired t-test (two-sided).
-    randomisation_p : the sign-flip randomisation test's p (two-sided; "+1" rule when drawn by flips).
+    randomisation_p : the sign-flip randomisation test's p (two-sided; exact, or with the "+1" rule when sampled).
     randomisation_method : :data:`SIGN_FLIPS` or :data:`NORMAL_APPROXIMATION` (see :func:`randomisation_method`).
+    randomisation_exact : whether p counts every one of the :math:`2^m` sign assignments of the m non-zero
+        differences (when :math:`2^m \\le` :data:`EXACT_LIMIT`): no seed, no Monte Carlo error.
+    randomisation_assignments : how many sign assignments p counts: :math:`2^m` when exact, ``permutations``
+        random ones when sampled (the "+1" rule adds the observed one), 0 with the normal approximation.
     randomisation_error_bound : B, how far the normal approximation's p can be from the exact sign-flip p
         (whichever method was used; inf when no difference is non-zero).
-    permutations, seed : how the randomisation test was drawn (by flips).
+    permutations, seed : the random sign vectors the flips draw when the exact enumeration is too large
+        (``permutations`` also sets the rule's margin; the seed is unused by the other two ways).
     """
 
-    a: np.ndarray
-    b: np.ndarray
-    diff: np.ndarray
+    a: Floats
+    b: Floats
+    diff: Floats
     mean_a: float
     mean_b: float
     mean_diff: float
@@ -151,6 +187,8 @@ class Comparison:
     t_test_p: float
     randomisation_p: float
     randomisation_method: str
+    randomisation_exact: bool
+    randomisation_assignments: int
     randomisation_error_bound: float
     permutations: int
     seed: int
@@ -160,9 +198,10 @@ class Comparison:
         """The number of compared queries."""
         return int(self.diff.size)
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         """The JSON fields: mean_a, mean_b, mean_diff, ci95, counts, both p-values, how the randomisation p was
-        computed and its normal approximation's error bound, permutations, seed.
+        computed (method, exact or not, the sign assignments counted) and its normal approximation's error bound,
+        permutations, seed.
 
         Undefined and infinite values (nan, inf) become ``None`` (JSON has neither).
         """
@@ -173,11 +212,13 @@ class Comparison:
                 "ci95": [num(self.ci95[0]), num(self.ci95[1])], "improved": self.improved, "hurt": self.hurt,
                 "tied": self.tied, "t_test_p": num(self.t_test_p), "randomisation_p": num(self.randomisation_p),
                 "randomisation_method": self.randomisation_method,
+                "randomisation_exact": self.randomisation_exact,
+                "randomisation_assignments": self.randomisation_assignments,
                 "randomisation_error_bound": num(self.randomisation_error_bound),
                 "permutations": self.permutations, "seed": self.seed}
 
 
-def paired_differences(a: Sequence[float], b: Sequence[float]) -> np.ndarray:
+def paired_differences(a: Values, b: Values) -> Floats:
     """:math:`d_i = b_i - a_i`, with differences below :data:`TIE_TOLERANCE` in size set to exactly 0.
 
     Raises ``ValueError`` for arrays of different lengths, no values, or a
@@ -188,24 +229,26 @@ def paired_differences(a: Sequence[float], b: Sequence[float]) -> np.ndarray:
     >>> paired_differences([0.5, 1.0, 0.2], [1.0, 0.5, 0.2 + 1e-17]).tolist()
     [0.5, -0.5, 0.0]
     """
-    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
-    if a.ndim != 1 or a.shape != b.shape:
-        raise ValueError(f"need one value per query from each run, aligned; got shapes {a.shape} and {b.shape}")
-    if a.size == 0:
+    values_a, values_b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    if values_a.ndim != 1 or values_a.shape != values_b.shape:
+        raise ValueError(f"need one value per query from each run, aligned; got shapes {values_a.shape} and "
+                         f"{values_b.shape}")
+    if values_a.size == 0:
         raise ValueError("need at least one query in both runs to compare them")
-    if not (np.isfinite(a).all() and np.isfinite(b).all()):
+    if not (np.isfinite(values_a).all() and np.isfinite(values_b).all()):
         raise ValueError("per-query values must be finite numbers")
-    d = b - a
+    d = values_b - values_a
     d[np.abs(d) < TIE_TOLERANCE] = 0.0
     return d
 
 
-def confidence_interval(d: Sequence[float], level: float = 0.95) -> tuple[float, float]:
+def confidence_interval(d: Values, level: float = 0.95) -> tuple[float, float]:
     """The t confidence interval of the mean of ``d``: :math:`\\bar d \\pm t_{(1+level)/2,\\,n-1}\\, s/\\sqrt{n}`.
 
-    ``s`` is the sample standard deviation (n − 1 in the denominator). One
-    value: (nan, nan); no spread (all values equal, up to :data:`TIE_TOLERANCE`):
-    the point (d̄, d̄).
+    ``s`` is the sample standard deviation (n − 1 in the denominator); scipy
+    computes it (``scipy.stats.ttest_1samp(d, 0).confidence_interval(level)``).
+    One value: (nan, nan); no spread (all values equal, up to
+    :data:`TIE_TOLERANCE`): the point (d̄, d̄).
 
     Examples
     --------
@@ -216,26 +259,26 @@ def confidence_interval(d: Sequence[float], level: float = 0.95) -> tuple[float,
     >>> confidence_interval([0.0, 0.0])
     (0.0, 0.0)
     """
-    d = np.asarray(d, dtype=np.float64)
+    values = np.asarray(d, dtype=np.float64)
     if not 0 < level < 1:
         raise ValueError(f"level must be between 0 and 1, got {level}")
-    n = d.size
-    mean = float(d.mean())
-    if n < 2:
+    if values.size < 2:
         return math.nan, math.nan
-    if _no_spread(d):
+    if _no_spread(values):
+        mean = float(values.mean())
         return mean, mean
-    s = float(d.std(ddof=1))
-    half = float(stats.t.ppf((1 + level) / 2, n - 1)) * s / math.sqrt(n)
-    return mean - half, mean + half
+    with warnings.catch_warnings():  # scipy warns about precision loss on nearly equal differences
+        warnings.simplefilter("ignore", RuntimeWarning)
+        interval = stats.ttest_1samp(values, 0.0).confidence_interval(confidence_level=level)
+    return float(interval.low), float(interval.high)
 
 
-def _no_spread(d: np.ndarray) -> bool:
+def _no_spread(d: Floats) -> bool:
     """Whether all differences are equal, up to rounding noise (max − min below :data:`TIE_TOLERANCE`)."""
     return float(np.ptp(d)) < TIE_TOLERANCE
 
 
-def t_test(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
+def t_test(a: Values, b: Values) -> tuple[float, float]:
     """The paired t-test of B against A: (t, two-sided p), as ``scipy.stats.ttest_rel(b, a)``.
 
     :math:`t = \\bar d / (s/\\sqrt{n})` with :math:`d = b - a`, and
@@ -267,15 +310,15 @@ def t_test(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
     return float(result.statistic), float(result.pvalue)
 
 
-def _checked(d: Sequence[float], permutations: int) -> tuple[np.ndarray, int]:
+def _checked(d: Values, permutations: int) -> tuple[Floats, int]:
     """``d`` as a float64 array and ``permutations`` as an int, or ``ValueError``."""
-    d = np.asarray(d, dtype=np.float64)
-    if d.ndim != 1 or d.size == 0 or not np.isfinite(d).all():
+    values = np.asarray(d, dtype=np.float64)
+    if values.ndim != 1 or values.size == 0 or not np.isfinite(values).all():
         raise ValueError("need at least one finite difference")
-    return d, check_whole(permutations, "permutations", lo=MIN_PERMUTATIONS)
+    return values, check_whole(permutations, "permutations", lo=MIN_PERMUTATIONS)
 
 
-def randomisation_method(d: Sequence[float], permutations: int = PERMUTATIONS) -> tuple[str, float]:
+def randomisation_method(d: Values, permutations: int = PERMUTATIONS) -> tuple[str, float]:
     """How :func:`randomisation_test` computes p for differences ``d``: (method, B).
 
     B is the Berry–Esseen bound on how far the normal approximation's p can be
@@ -286,11 +329,13 @@ def randomisation_method(d: Sequence[float], permutations: int = PERMUTATIONS) -
     (inf when m = 0). The method is :data:`NORMAL_APPROXIMATION` when
     :math:`B \\le 1.96 \\times 0.5 / \\sqrt{P}`, the 95% Monte Carlo error
     margin of ``P = permutations`` flips at its widest (p = 0.5; 0.0098 for
-    10,000), else :data:`SIGN_FLIPS`. B is at least :math:`1.12/\\sqrt{m}`
-    (equality when every :math:`|d_i|` is the same), so the approximation needs
-    at least 13,062 non-zero differences for 10,000 flips; the bound is scale
-    free (the differences are divided by their largest size first, so no
-    power underflows).
+    10,000), else :data:`SIGN_FLIPS`: all :math:`2^m` of them when
+    :math:`2^m \\le` :data:`EXACT_LIMIT`, else P random ones (see
+    :func:`randomisation`). B is at least :math:`1.12/\\sqrt{m}` (equality
+    when every :math:`|d_i|` is the same), so the approximation needs at least
+    13,062 non-zero differences for 10,000 flips, far above the exact
+    enumeration's 13; the bound is scale free (the differences are divided by
+    their largest size first, so no power underflows).
 
     Examples
     --------
@@ -300,7 +345,12 @@ def randomisation_method(d: Sequence[float], permutations: int = PERMUTATIONS) -
     >>> method, round(bound, 5)
     ('normal approximation', 0.00792)
     """
-    d, permutations = _checked(d, permutations)
+    values, permutations = _checked(d, permutations)
+    return _method(values, permutations)
+
+
+def _method(d: Floats, permutations: int) -> tuple[str, float]:
+    """:func:`randomisation_method` on checked differences."""
     size = np.abs(d[d != 0])
     if size.size == 0:
         return SIGN_FLIPS, math.inf
@@ -310,39 +360,97 @@ def randomisation_method(d: Sequence[float], permutations: int = PERMUTATIONS) -
     return (NORMAL_APPROXIMATION if bound <= 1.96 * 0.5 / math.sqrt(permutations) else SIGN_FLIPS), bound
 
 
-def randomisation_test(d: Sequence[float], permutations: int = PERMUTATIONS, seed: int = SEED) -> float:
+class Randomisation(NamedTuple):
+    """The randomisation test of one set of differences (see :func:`randomisation`).
+
+    Attributes
+    ----------
+    p : the two-sided p-value.
+    method : :data:`SIGN_FLIPS` or :data:`NORMAL_APPROXIMATION`.
+    exact : whether p counts every one of the :math:`2^m` sign assignments (no Monte Carlo error).
+    assignments : the sign assignments counted: :math:`2^m` exact, P sampled, 0 with the normal approximation.
+    error_bound : B, the normal approximation's bound (:func:`randomisation_method`).
+    """
+
+    p: float
+    method: str
+    exact: bool
+    assignments: int
+    error_bound: float
+
+
+def randomisation(d: Values, permutations: int = PERMUTATIONS, seed: int = SEED) -> Randomisation:
+    """The paired randomisation (sign-flip) test of differences ``d``: its p and how it was computed.
+
+    Queries with :math:`d_i = 0` are dropped (a flip there changes nothing),
+    leaving m differences with sum :math:`S`. With :math:`F` the set of
+    flipped queries, :math:`\\sum_i \\varepsilon_i d_i = S - 2\\sum_{i \\in F}
+    d_i`; means and sums differ by the factor 1/n only, which changes no
+    comparison. Each "≥" allows the slack :data:`SUM_SLACK` ×
+    :math:`\\sum_i |d_i|`, so a flip that gives the observed sum back, up to
+    float rounding, always counts (see the module's docstring). Three ways,
+    in this order:
+
+    - exact, when :math:`2^m \\le` :data:`EXACT_LIMIT`:
+      :math:`p = \\#\\{F : |S - 2\\sum_{i \\in F} d_i| \\ge |S|\\} / 2^m`
+      over all :math:`2^m` subsets F. Vectorised: the :math:`2^m \\times m`
+      matrix :math:`M_{ki} = \\lfloor k / 2^i \\rfloor \\bmod 2` (bit i of k:
+      query i flipped) lists every subset once, and :math:`S - 2Md` gives all
+      the flipped sums in one product.
+    - :data:`NORMAL_APPROXIMATION`, when :func:`randomisation_method` says so
+      (many queries): :math:`p = 2\\,(1 - \\Phi(|S|/\\sqrt{V}))` with
+      :math:`V = \\sum_i d_i^2`, within B of the exact sign-flip p.
+    - sampled flips otherwise:
+      :math:`p = (\\#\\{|\\bar d^{*}| \\ge |\\bar d|\\} + 1) / (P + 1)` over
+      ``P = permutations`` random sign vectors drawn with ``seed``. Vectorised,
+      no Python loop per permutation or per query: the sign matrix (one row
+      per permutation, one bit per query: flipped or not) is drawn as random
+      bytes, each byte the bits of 8 consecutive queries; a table of the 256
+      partial sums of each block of 8 differences turns a row of bytes into
+      :math:`\\sum_{i \\in F} d_i` with one lookup per 8 queries (about ten
+      times faster than multiplying an unpacked sign matrix, in the same
+      float64 arithmetic). Rows come in chunks to bound memory.
+
+    Examples
+    --------
+    Differences 1, 2, 3: the 8 sign patterns give sums ±6, ±4, ±2 and 0 twice;
+    only +6 and −6 reach |6|, so p = 2/8:
+
+    >>> r = randomisation([1.0, 2.0, 3.0])
+    >>> r.p, r.method, r.exact, r.assignments
+    (0.25, 'sign flips', True, 8)
+
+    Twenty non-zero differences: :math:`2^{20}` assignments are too many, so
+    10,000 are drawn (counting all :math:`2^{20}` would give 0.0072):
+
+    >>> r = randomisation(np.linspace(-0.2, 0.5, 20))
+    >>> r.method, r.exact, r.assignments, round(r.p, 4)
+    ('sign flips', False, 10000, 0.0063)
+    """
+    values, permutations = _checked(d, permutations)
+    method, bound = _method(values, permutations)
+    nonzero = values[values != 0]
+    if nonzero.size <= _EXACT_MAX:
+        return Randomisation(_exact_p(nonzero), SIGN_FLIPS, True, 1 << nonzero.size, bound)
+    if method == NORMAL_APPROXIMATION:
+        return Randomisation(_normal_p(nonzero), method, False, 0, bound)
+    return Randomisation(_sampled_p(nonzero, permutations, seed), method, False, permutations, bound)
+
+
+def randomisation_test(d: Values, permutations: int = PERMUTATIONS, seed: int = SEED) -> float:
     """The paired randomisation (sign-flip) test's two-sided p-value for differences ``d``.
 
-    By flips (:data:`SIGN_FLIPS`): :math:`p = (\\#\\{|\\bar d^{*}| \\ge |\\bar d|\\} + 1) / (P + 1)`
-    over ``P = permutations`` random sign vectors drawn with ``seed`` (see the
-    module's docstring). All differences 0: p = 1 (every flip gives the
-    observed 0). When :func:`randomisation_method` says
-    :data:`NORMAL_APPROXIMATION` (many queries), :math:`p = 2\\,(1 -
-    \\Phi(|S|/\\sqrt{V}))` with :math:`S = \\sum_i d_i`, :math:`V = \\sum_i d_i^2`,
-    within B of the exact sign-flip p.
-
-    How the flips are computed (vectorised, no Python loop per permutation or
-    per query): queries with :math:`d_i = 0` are dropped, since a flip there
-    changes nothing. With :math:`F` the set of flipped queries,
-    :math:`\\sum_i \\varepsilon_i d_i = S - 2\\sum_{i \\in F} d_i`. The sign
-    matrix (one row per permutation, one bit per query: flipped or not) is
-    drawn as random bytes, each byte the
-    bits of 8 consecutive queries; a table of the 256 partial sums of each
-    block of 8 differences turns a row of bytes into
-    :math:`\\sum_{i \\in F} d_i` with one lookup per 8 queries (about ten
-    times faster than multiplying an unpacked sign matrix, in the same
-    float64 arithmetic). Rows come in chunks to bound memory. Comparisons
-    allow a rounding slack of 1e-10 × :math:`\\sum_i |d_i|`, so a flip that
-    gives the observed mean back always counts. Means and sums differ by the
-    factor 1/n only, which changes no comparison.
+    ``randomisation(d, permutations, seed).p``: see :func:`randomisation`
+    for the formulas. All differences 0: p = 1 (the one assignment left gives
+    the observed 0).
 
     Examples
     --------
     Four differences all in B's favour: the observed mean is the largest of the
-    16 sign patterns in size (shared with its mirror), so p ≈ 2/16:
+    16 sign patterns in size (shared with its mirror), so p = 2/16:
 
-    >>> round(randomisation_test([0.1, 0.2, 0.3, 0.4]), 2)
-    0.13
+    >>> randomisation_test([0.1, 0.2, 0.3, 0.4])
+    0.125
     >>> randomisation_test([0.0, 0.0, 0.0])
     1.0
 
@@ -352,16 +460,32 @@ def randomisation_test(d: Sequence[float], permutations: int = PERMUTATIONS, see
     >>> round(randomisation_test([1.0] * 10_100 + [-1.0] * 9_900), 3)
     0.157
     """
-    d, permutations = _checked(d, permutations)
-    method, _ = randomisation_method(d, permutations)
-    d = d[d != 0]
-    if d.size == 0:
-        return 1.0
-    if method == NORMAL_APPROXIMATION:
-        d = d / np.abs(d).max()  # scale free: |S| / sqrt(V) is unchanged, and no square underflows
-        return math.erfc(abs(float(d.sum())) / math.sqrt(2 * float(d @ d)))  # 2 (1 − Φ(z)) = erfc(z / √2)
+    return randomisation(d, permutations, seed).p
+
+
+def _reach(d: Floats, total: float) -> float:
+    """The size a flipped sum must reach to count: :math:`|S| - ` :data:`SUM_SLACK` :math:`\\sum_i |d_i|`."""
+    return abs(total) - SUM_SLACK * float(np.abs(d).sum())
+
+
+def _exact_p(d: Floats) -> float:
+    """The exact sign-flip p of the non-zero differences ``d``: every one of the :math:`2^m` subsets F flipped once."""
     total = float(d.sum())
-    observed = abs(total) - 1e-10 * float(np.abs(d).sum())
+    flipped = (np.arange(1 << d.size)[:, None] >> np.arange(d.size)) & 1  # row k: bit i of k, query i flipped
+    sums = total - 2.0 * (flipped @ d)  # S − 2 Σ_{i ∈ F} d_i, one per subset
+    return int(np.count_nonzero(np.abs(sums) >= _reach(d, total))) / flipped.shape[0]
+
+
+def _normal_p(d: Floats) -> float:
+    """The normal approximation's p of the non-zero differences ``d``: :math:`2\\,(1 - \\Phi(|S|/\\sqrt{V}))`."""
+    scaled = d / np.abs(d).max()  # scale free: |S| / sqrt(V) is unchanged, and no square underflows
+    return math.erfc(abs(float(scaled.sum())) / math.sqrt(2 * float(scaled @ scaled)))  # 2 (1 − Φ(z)) = erfc(z/√2)
+
+
+def _sampled_p(d: Floats, permutations: int, seed: int) -> float:
+    """The sampled sign-flip p of the non-zero differences ``d``: ``permutations`` random subsets, "+1" rule."""
+    total = float(d.sum())
+    reach = _reach(d, total)
     blocks = -(-d.size // 8)
     padded = np.zeros(blocks * 8)
     padded[:d.size] = d
@@ -374,12 +498,11 @@ def randomisation_test(d: Sequence[float], permutations: int = PERMUTATIONS, see
     for start in range(0, permutations, rows):
         signs = rng.integers(0, 256, size=(min(rows, permutations - start), blocks), dtype=np.uint8)
         flipped = np.take(partial, signs + offsets).sum(axis=1)  # sum of the flipped d_i, per permutation
-        at_least += int(np.count_nonzero(np.abs(total - 2.0 * flipped) >= observed))
+        at_least += int(np.count_nonzero(np.abs(total - 2.0 * flipped) >= reach))
     return (at_least + 1) / (permutations + 1)
 
 
-def compare_values(a: Sequence[float], b: Sequence[float], *, permutations: int = PERMUTATIONS,
-                   seed: int = SEED) -> Comparison:
+def compare_values(a: Values, b: Values, *, permutations: int = PERMUTATIONS, seed: int = SEED) -> Comparison:
     """Compare B against A on per-query values aligned by query: counts, mean difference, CI, both tests.
 
     Examples
@@ -389,20 +512,23 @@ def compare_values(a: Sequence[float], b: Sequence[float], *, permutations: int 
     (3, 1, 1, 0.16)
     >>> [round(x, 3) for x in c.ci95], round(c.t_test_p, 3)
     ([-0.364, 0.684], 0.444)
+    >>> c.randomisation_p, c.randomisation_exact, c.randomisation_assignments  # 4 non-zero: 16 sign patterns
+    (0.625, True, 16)
     >>> same = compare_values([0.5, 0.2], [0.5, 0.2])
     >>> same.diff.tolist(), same.ci95, same.t_test_p, same.randomisation_p
     ([0.0, 0.0], (0.0, 0.0), 1.0, 1.0)
     """
     d = paired_differences(a, b)
-    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
-    t, p = t_test(a, b)
-    method, bound = randomisation_method(d, permutations)
+    values_a, values_b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    t, p = t_test(values_a, values_b)
+    test = randomisation(d, permutations, seed)
     return Comparison(
-        a=a, b=b, diff=d, mean_a=float(a.mean()), mean_b=float(b.mean()), mean_diff=float(d.mean()),
-        ci95=confidence_interval(d), improved=int((d > 0).sum()), hurt=int((d < 0).sum()),
-        tied=int((d == 0).sum()), t_statistic=t, t_test_p=p,
-        randomisation_p=randomisation_test(d, permutations, seed), randomisation_method=method,
-        randomisation_error_bound=bound, permutations=int(permutations), seed=int(seed))
+        a=values_a, b=values_b, diff=d, mean_a=float(values_a.mean()), mean_b=float(values_b.mean()),
+        mean_diff=float(d.mean()), ci95=confidence_interval(d), improved=int((d > 0).sum()),
+        hurt=int((d < 0).sum()), tied=int((d == 0).sum()), t_statistic=t, t_test_p=p, randomisation_p=test.p,
+        randomisation_method=test.method, randomisation_exact=test.exact,
+        randomisation_assignments=test.assignments, randomisation_error_bound=test.error_bound,
+        permutations=int(permutations), seed=int(seed))
 
 
 # ----------------------------------------------------------------------------
@@ -611,6 +737,10 @@ def reading(c: Comparison, measure: str) -> tuple[str, dict[str, str]]:
     (:data:`SIGN_FLIPS` or :data:`NORMAL_APPROXIMATION`) and ``p_rand_error``
     how far the normal approximation's p can be from the exact test's
     (:func:`format_bound`; only meaningful with that method).
+    ``assignments`` is how many sign assignments the p counts
+    (:attr:`Comparison.randomisation_assignments`: all :math:`2^m` when
+    :attr:`Comparison.randomisation_exact`, else the ``permutations`` sampled,
+    or 0 with the normal approximation).
 
     Examples
     --------
@@ -643,6 +773,7 @@ def reading(c: Comparison, measure: str) -> tuple[str, dict[str, str]]:
         "chance": "< 0.1%" if c.randomisation_p < 0.001 else fmt(c.randomisation_p, "percent"),
         "improved": f"{c.improved:,}", "hurt": f"{c.hurt:,}", "tied": f"{c.tied:,}",
         "permutations": f"{c.permutations:,}", "alpha": f"{ALPHA:g}",
+        "assignments": f"{c.randomisation_assignments:,}",
         "p_rand_method": c.randomisation_method, "p_rand_error": format_bound(c.randomisation_error_bound),
     }
     return heading, values

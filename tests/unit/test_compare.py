@@ -1,8 +1,11 @@
 """Comparing two runs: the paired tests against oracles, the skipped queries, the chart, and ``--compare``.
 
 Oracles: scipy's own ``ttest_rel`` and t quantiles for the t-test and the
-interval; an exact permutation p-value, enumerating all 2^n sign flips, for
-the randomisation test (which must land within its Monte Carlo error).
+interval; for the randomisation test, sign patterns counted by hand, an exact
+permutation p-value enumerating all 2^n sign flips here, scipy's
+``permutation_test``, and whole-number arithmetic (no rounding at all). Up to
+13 non-zero differences the test must give the exact p itself; above that its
+sampled flips must land within their Monte Carlo error.
 """
 import json
 import math
@@ -78,13 +81,14 @@ def test_all_differences_equal_and_non_zero():
     result = compare.compare_values([0.1, 0.2, 0.3], [0.3, 0.4, 0.5])  # every query +0.2 (up to rounding)
     assert result.t_test_p == 0.0 and result.t_statistic == math.inf
     assert result.ci95 == pytest.approx((0.2, 0.2), abs=1e-12)
-    assert result.randomisation_p == pytest.approx(2 / 8, abs=monte_carlo_tolerance(2 / 8, result.permutations))
+    assert result.randomisation_p == 2 / 8  # exact: only all-plus and all-minus reach |0.6|
 
 
 def test_one_query_leaves_the_t_test_and_interval_undefined():
     result = compare.compare_values([0.2], [0.7])
     assert math.isnan(result.t_test_p) and all(math.isnan(x) for x in result.ci95)
     assert result.randomisation_p == 1.0  # flipping one sign cannot make |mean| larger
+    assert (result.randomisation_exact, result.randomisation_assignments) == (True, 2)
     document = result.as_dict()
     assert document["t_test_p"] is None and document["ci95"] == [None, None]
     assert json.loads(json.dumps(document)) == document  # valid JSON: no NaN
@@ -108,11 +112,103 @@ EXACT_SETS = {
 
 
 @pytest.mark.parametrize("name", list(EXACT_SETS))
-def test_the_randomisation_p_is_within_its_monte_carlo_error_of_the_exact_p(name):
+def test_up_to_13_non_zero_differences_the_randomisation_p_is_the_exact_p(name):
     d = EXACT_SETS[name]
+    m = int(np.count_nonzero(d))
+    result = compare.randomisation(d)
+    assert result.p == exact_sign_flip_p(d)
+    assert (result.method, result.exact, result.assignments) == (compare.SIGN_FLIPS, True, 2 ** m)
+    assert result.p * 2 ** m == round(result.p * 2 ** m)  # a whole number of the 2^m patterns
+
+
+# above 13 non-zero differences the flips are sampled: 14 to 16 still let the oracle count every pattern
+SAMPLED_SETS = {
+    "14 mixed": list(np.round(np.random.default_rng(11).normal(0.04, 0.2, size=14), 3)),
+    "15 lopsided": list(np.round(np.random.default_rng(12).normal(0.15, 0.2, size=15), 3)) + [0.0] * 3,
+    "16 RR-like": [1 / r - 1 / s for r, s in zip([1, 2, 3, 1, 4, 2, 5, 1, 2, 3, 1, 6, 2, 1, 3, 2],
+                                                  [2, 1, 1, 3, 1, 1, 2, 2, 1, 1, 4, 1, 3, 2, 2, 1])],
+}
+
+
+@pytest.mark.parametrize("name", list(SAMPLED_SETS))
+def test_above_13_non_zero_differences_the_p_is_within_its_monte_carlo_error_of_the_exact_p(name):
+    d = SAMPLED_SETS[name]
+    assert 14 <= np.count_nonzero(d) <= 16
     exact = exact_sign_flip_p(d)
-    p = compare.randomisation_test(d)
-    assert abs(p - exact) <= monte_carlo_tolerance(exact, compare.PERMUTATIONS), (p, exact)
+    result = compare.randomisation(d)
+    assert (result.method, result.exact, result.assignments) == (compare.SIGN_FLIPS, False, compare.PERMUTATIONS)
+    assert abs(result.p - exact) <= monte_carlo_tolerance(exact, compare.PERMUTATIONS), (result.p, exact)
+
+
+def test_the_exact_enumeration_stops_at_13_non_zero_differences():
+    assert compare.EXACT_LIMIT == 10_000 and 2 ** 13 <= compare.EXACT_LIMIT < 2 ** 14
+    thirteen = [0.5, -0.25] * 6 + [0.125] + [0.0] * 500  # ties do not count: 13 non-zero differences
+    assert compare.randomisation(thirteen)[2:4] == (True, 2 ** 13)
+    assert compare.randomisation(thirteen + [0.75])[2:4] == (False, compare.PERMUTATIONS)
+    assert compare.randomisation(thirteen + [0.75], permutations=2000)[2:4] == (False, 2000)
+    assert compare.randomisation([0.0] * 4)[:4] == (1.0, compare.SIGN_FLIPS, True, 1)  # one pattern: no flip
+
+
+def test_exact_p_values_counted_by_hand():
+    # d = (1, 2, 3), sum 6. The 8 sign patterns and their sums:
+    #   +++ 6   -++ 4   +-+ 2   --+ 0   ++- 0   -+- -2   +-- -4   --- -6
+    # |sum| >= 6 for +++ and --- only: p = 2/8
+    assert compare.randomisation_test([1.0, 2.0, 3.0]) == 2 / 8
+    assert compare.randomisation_test([-3.0, -2.0, -1.0, 0.0]) == 2 / 8  # order, overall sign, ties: the same
+    # d = (1, -1), sum 0: every pattern reaches |0|
+    assert compare.randomisation_test([1.0, -1.0]) == 1.0
+    # d = (1, 1, 2), sum 4: +++ 4, -++ 2, +-+ 2, --+ 0, ++- 0, -+- -2, +-- -2, --- -4: p = 2/8
+    assert compare.randomisation_test([1.0, 1.0, 2.0]) == 2 / 8
+    # d = (0.1, 0.2, -0.3, 0.5), sum 0.5. Flipping a set F gives 0.5 - 2 sum(F), which reaches |0.5| when
+    # sum(F) <= 0 or sum(F) >= 0.5: F = {}, {-.3}, {.5}, {.1, -.3}, {.1, .5}, {.2, -.3}, {.2, .5}, {.1, .2, -.3},
+    # {.1, .2, .5}, all four: 10 of 16. F = {.1, .2, -.3} gives 0.49999999999999994 in floats: the slack counts it.
+    assert compare.randomisation_test([0.1, 0.2, -0.3, 0.5]) == 10 / 16
+
+
+def scipy_sign_flip_p(d) -> float:
+    """scipy's exact paired permutation test of d = b - a (every within-pair swap, that is every sign flip)."""
+    d = np.asarray(d, dtype=np.float64)
+    result = stats.permutation_test((d, np.zeros_like(d)), lambda x, y, axis: np.mean(x - y, axis=axis),
+                                    permutation_type="samples", n_resamples=np.inf, alternative="two-sided")
+    return float(result.pvalue)
+
+
+@pytest.mark.parametrize("d", [*EXACT_SETS.values(), [1.0, 2.0, 3.0], [0.1, 0.2, -0.3, 0.5], [0.25] * 13,
+                               [0.5, -0.5, 0.25, 0.0], [1 / 3, -1 / 6, 1 / 6, 1 / 2, -1 / 3, 1 / 4]])
+def test_the_exact_p_agrees_with_scipys_permutation_test(d):
+    assert compare.randomisation_test(d) == pytest.approx(scipy_sign_flip_p(d), rel=1e-12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(-16, 16), min_size=2, max_size=13), st.integers(-3, 3))  # scipy: 2 or more
+def test_exact_p_property_against_scipy_and_its_symmetries(eighths, power):
+    d = np.array(eighths) / 8  # multiples of 1/8: every sum is exact in floats, so ties are unambiguous
+    m = int(np.count_nonzero(d))
+    result = compare.randomisation(d)
+    assert result.exact and result.assignments == 2 ** m
+    assert result.p == pytest.approx(scipy_sign_flip_p(d), rel=1e-12)
+    assert result.p * 2 ** m == round(result.p * 2 ** m)  # a count of patterns
+    assert result.p >= (2 / 2 ** m if m else 1.0)  # the observed pattern and its mirror always count
+    for same in (-d, d[::-1], d * 2.0 ** power, np.r_[d, 0.0, 0.0]):  # overall sign, order, scale, ties
+        assert compare.randomisation_test(same) == result.p
+
+
+RR_VALUES = [0.0, *(1 / r for r in range(1, 11))]  # reciprocal ranks 1/1 .. 1/10, and 0 (not found)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 10), st.integers(0, 10)), min_size=1, max_size=13))
+def test_exact_p_property_against_whole_number_arithmetic(pairs):
+    # RR values: 2520 = lcm(1..10) turns every difference 1/r - 1/s into a whole number, so the oracle counts
+    # the sign patterns with no rounding at all; the engine, in floats, must count the same ties
+    a, b = [RR_VALUES[i] for i, _ in pairs], [RR_VALUES[j] for _, j in pairs]
+    whole = np.array([(2520 // j if j else 0) - (2520 // i if i else 0) for i, j in pairs], dtype=np.int64)
+    whole = whole[whole != 0]
+    signs = 1 - 2 * ((np.arange(2 ** whole.size)[:, None] >> np.arange(whole.size)) & 1)
+    exact = np.count_nonzero(np.abs(signs @ whole) >= abs(whole.sum())) / 2 ** whole.size
+    result = compare.compare_values(a, b)
+    assert result.randomisation_p == exact
+    assert (result.randomisation_exact, result.randomisation_assignments) == (True, 2 ** whole.size)
 
 
 def test_the_exact_oracle_itself_on_a_set_small_enough_to_count_by_hand():
@@ -125,10 +221,16 @@ def test_the_exact_oracle_itself_on_a_set_small_enough_to_count_by_hand():
 
 
 def test_the_randomisation_test_is_reproducible_and_uses_at_least_10000_permutations():
-    d = EXACT_SETS["moderate"]
+    small = EXACT_SETS["moderate"]  # 11 non-zero differences: exact, so the seed and P do not matter
+    result = compare.compare_values(np.zeros(11), small)
+    assert (result.randomisation_exact, result.randomisation_assignments) == (True, 2 ** 11)
+    assert result.permutations == compare.PERMUTATIONS and result.seed == compare.SEED  # the settings, as given
+    assert compare.randomisation_test(small, permutations=20_000, seed=1) == result.randomisation_p
+    d = SAMPLED_SETS["15 lopsided"]  # 15 non-zero differences: sampled
     assert compare.PERMUTATIONS >= 10_000
     assert compare.randomisation_test(d) == compare.randomisation_test(d)
-    result = compare.compare_values(np.zeros(11), d)
+    result = compare.compare_values(np.zeros(len(d)), d)
+    assert (result.randomisation_exact, result.randomisation_assignments) == (False, compare.PERMUTATIONS)
     assert result.permutations == compare.PERMUTATIONS and result.seed == compare.SEED
     p = compare.randomisation_test(d, permutations=20_000, seed=1)
     assert abs(p - exact_sign_flip_p(d)) <= monte_carlo_tolerance(exact_sign_flip_p(d), 20_000)
@@ -136,20 +238,18 @@ def test_the_randomisation_test_is_reproducible_and_uses_at_least_10000_permutat
     assert 0 < p <= 1
 
 
-# p-values of the flips before the normal approximation existed: every comparison below the rule keeps them
+# p-values of the sampled flips before the normal approximation and the exact enumeration existed: every
+# comparison between the two (14 to 13,061 non-zero differences at least) keeps them
 FLIP_P_VALUES = [
-    (EXACT_SETS["mixed"], 0.38266173382661733),
-    (EXACT_SETS["lopsided"], 0.0038996100389961006),
-    (EXACT_SETS["moderate"], 0.125987401259874),
     (np.random.default_rng(0).normal(0.01, 0.3, size=3000), 0.9697030296970303),
     (np.random.default_rng(5).choice([-1.0, 1.0, 0.0], size=12000, p=[0.3, 0.32, 0.38]), 0.006399360063993601),
 ]
 
 
 @pytest.mark.parametrize("d, p", FLIP_P_VALUES)
-def test_comparisons_below_the_rule_keep_the_p_values_the_flips_gave(d, p):
+def test_comparisons_between_the_exact_limit_and_the_rule_keep_the_p_values_the_flips_gave(d, p):
     assert compare.randomisation_method(d)[0] == compare.SIGN_FLIPS
-    assert compare.randomisation_test(d) == p
+    assert compare.randomisation(d)[:4] == (p, compare.SIGN_FLIPS, False, compare.PERMUTATIONS)
 
 
 def exact_lattice_p(counts: dict[int, int], observed: int) -> float:
@@ -179,7 +279,8 @@ def test_the_normal_approximation_lies_within_its_bound_of_the_exact_sign_flip_p
     assert method == compare.NORMAL_APPROXIMATION
     exact = exact_lattice_p({w: up + down for w, (up, down) in signs.items()},
                             sum(w * (up - down) for w, (up, down) in signs.items()))
-    p = compare.randomisation_test(d)
+    p, _, is_exact, assignments, _ = compare.randomisation(d)
+    assert (is_exact, assignments) == (False, 0)  # a formula, no sign pattern counted
     assert abs(p - exact) <= bound <= 1.96 * 0.5 / math.sqrt(compare.PERMUTATIONS)
     s, v = d.sum(), (d * d).sum()
     assert p == pytest.approx(2 * stats.norm.sf(abs(s) / math.sqrt(v)), rel=1e-9)  # the documented formula
@@ -216,9 +317,10 @@ def test_a_comparison_of_200000_queries_uses_the_normal_approximation_and_says_s
     assert c.randomisation_p == pytest.approx(c.t_test_p, abs=0.002)  # at this size the two tests agree
     document = c.as_dict()
     assert document["randomisation_method"] == "normal approximation"
+    assert (document["randomisation_exact"], document["randomisation_assignments"]) == (False, 0)
     assert document["randomisation_error_bound"] == c.randomisation_error_bound
     _, values = compare.reading(c, "P@10")
-    assert values["p_rand_method"] == "normal approximation"
+    assert values["p_rand_method"] == "normal approximation" and values["assignments"] == "0"
     assert float(values["p_rand_error"]) >= c.randomisation_error_bound  # rounded up: the shown bound holds
     same = compare.compare_values(a, a)
     assert same.as_dict()["randomisation_error_bound"] is None and same.randomisation_p == 1.0  # inf: JSON null
@@ -349,6 +451,9 @@ def test_the_reading_follows_the_randomisation_p_and_fills_its_template(a, b, he
 
 def test_every_reading_section_fills_from_the_reading_values():
     _, values = compare.reading(compare.compare_values([0.1, 0.5, 0.2], [0.3, 0.4, 0.9]), "RR")
+    assert values["assignments"] == "8"  # exact: all 2^3 sign patterns
+    assert compare.reading(compare.compare_values(np.zeros(20), np.linspace(0.1, 0.3, 20)), "RR")[1][
+        "assignments"] == f"{compare.PERMUTATIONS:,}"  # sampled
     for method in (compare.SIGN_FLIPS, compare.NORMAL_APPROXIMATION):  # how the page says how p was computed
         values["p_rand_how"] = prose.text_choosing("compare", f"Randomisation {method}", values)
         assert "{" not in values["p_rand_how"]
@@ -438,8 +543,8 @@ def test_compare_json(tmp_path, capsys):
     assert result["skipped"] == {"qrels_only": 1, "a_only": 0, "b_only": 0, "run_only": 1}  # q13; q99
     rr = result["compare"]["RR"]
     assert list(rr) == ["mean_a", "mean_b", "mean_diff", "ci95", "improved", "hurt", "tied", "t_test_p",
-                        "randomisation_p", "randomisation_method", "randomisation_error_bound", "permutations",
-                        "seed"]
+                        "randomisation_p", "randomisation_method", "randomisation_exact",
+                        "randomisation_assignments", "randomisation_error_bound", "permutations", "seed"]
     a, b = expected_rr(RANKS_A), expected_rr(RANKS_B)
     assert rr["mean_a"] == pytest.approx(sum(a) / 12, abs=1e-15)
     assert rr["mean_b"] == pytest.approx(sum(b) / 12, abs=1e-15)
@@ -449,7 +554,9 @@ def test_compare_json(tmp_path, capsys):
     assert rr["randomisation_p"] == direct.randomisation_p
     assert rr["ci95"] == pytest.approx(list(direct.ci95), abs=1e-12)
     assert rr["permutations"] == compare.PERMUTATIONS and rr["seed"] == compare.SEED
-    assert rr["randomisation_method"] == compare.SIGN_FLIPS == direct.randomisation_method  # 12 queries: flips
+    assert rr["randomisation_method"] == compare.SIGN_FLIPS == direct.randomisation_method  # 12 queries: flips,
+    assert rr["randomisation_exact"] is True and rr["randomisation_assignments"] == 2 ** 9  # all 2^9 (3 tied)
+    assert rr["randomisation_p"] == exact_sign_flip_p(np.subtract(b, a))
     assert rr["randomisation_error_bound"] == direct.randomisation_error_bound > 0.0098
     assert set(result["compare"]) == {"RR", "R@1"}
     assert "'q13'" in err and "'q99'" in err  # the skipped queries are noted on stderr
