@@ -1,21 +1,9 @@
 """Your data: upload qrels and a run, see trec_eval's numbers per query, open any query in the ranking editor.
 
-Data flow (one direction):
-
-- the uploaders and the "use the sample files" buttons hand the bytes to
-  :func:`receive`, the only writer of ``state.YOUR_DATA_QRELS``,
-  ``state.YOUR_DATA_RUN`` and ``state.YOUR_DATA_RUN_B`` (a page test sets
-  those keys itself); it refuses a file that would take the session past its
-  upload cap (:func:`components.serving.uploads.refusal`), keeping what came before;
-- :func:`current_files` reads a new pair once (a status box shows the steps),
-  through :mod:`components.serving.uploads`: parsed and joined once per distinct
-  file for the whole server, in a cache bounded in bytes, so that moving k
-  or changing a measure never reads a file again; a session holds no
-  parsed copy, only the :class:`~components.serving.shared_cache.Holder` that keeps
-  the shared one while its files are on show;
-- a pair that reads cleanly becomes ``state.YOUR_DATA_LOADED``, what the page
-  shows; a pair that fails leaves it as it was and is kept, with the reader's
-  message, in ``state.YOUR_DATA_FAILED``.
+The files arrive through :mod:`components.ui.upload_flow` (received once,
+read and joined once for the whole server, the pair on show kept as a
+:class:`~components.ui.upload_flow.LoadedPair`); this page composes what it
+shows from the pair.
 
 Text from the files (ids, file names, the reader's messages, which quote
 lines) is never rendered as HTML or Markdown: it goes into dataframes,
@@ -33,7 +21,6 @@ from typing import Mapping
 import numpy as np
 import pandas as pd
 import streamlit as st
-from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from components.course import export, prose
 from components.engine import compare, metrics
@@ -44,7 +31,7 @@ from components.ranking_editor import EditorItem, describe_change, ranking_edito
 from components.serving import uploads
 from components.serving.settings import SESSION_UPLOAD
 from components.serving.shared_cache import Holder, freeze
-from components.ui import browser_store, charts, state
+from components.ui import charts, state, upload_flow
 from components.ui.widgets import chart_scale, read_control, show_chart
 
 NAME = "your_data"
@@ -52,12 +39,8 @@ ASSETS = Path(__file__).resolve().parents[1] / "assets"
 SAMPLE_QRELS = ASSETS / "sample_qrels.txt"
 SAMPLE_RUN = ASSETS / "sample_run.txt"
 SAMPLE_RUN_B = ASSETS / "sample_run_b.txt"
-TAB_STORAGE_KEY = "rankwise.your_data.v1"  # this tab's sessionStorage entry: {"files": true} while files are on show
-
-KINDS = ("qrels", "run")
-RECEIVED = {"qrels": state.YOUR_DATA_QRELS, "run": state.YOUR_DATA_RUN, "run_b": state.YOUR_DATA_RUN_B}
+KINDS = upload_flow.KINDS
 UPLOADERS = {"qrels": state.YOUR_DATA_QRELS_UPLOADER, "run": state.YOUR_DATA_RUN_UPLOADER}
-UPLOADER_LABELS = {"qrels": "1. Qrels: the judgments", "run": "2. Run: your system's results"}
 
 DEFAULT_K = 10
 MAX_K = 1000
@@ -72,154 +55,31 @@ FAMILIES = {"R": "R@k", "Success": "Success@k", "P": "P@k", "RR": "RR", "RR@k": 
             "DCG": "DCG@k"}
 DEFAULT_FAMILIES = ["R", "Success", "RR", "nDCG"]
 GAIN_CHOICES = ("linear", "exponential")  # linear first: trec_eval's, the page's default
+QUERY_COLUMN = prose.text(NAME, "Column query")  # the per-query table's first column: the query id
 
 
 # ----------------------------------------------------------------------------
-# Receiving files and reading them (cached by content hash)
+# Evaluating the loaded pair (cached by content hash)
 # ----------------------------------------------------------------------------
-
-def receive(kind: str, name: str, data: bytes) -> bool:
-    """Hand a received file to the page: the one way uploaded bytes reach session state.
-
-    ``kind`` is "qrels", "run" or "run_b". A file that would take the session
-    past its upload cap (:func:`components.serving.uploads.refusal`) is refused: the
-    files received before stay, and the refusal is kept for the page to
-    show. Returns whether the file was taken.
-    """
-    if kind not in RECEIVED:
-        raise ValueError(f"kind must be one of {sorted(RECEIVED)}, got {kind!r}")
-    refusals = dict(st.session_state.get(state.YOUR_DATA_REFUSED) or {})
-    refusals.pop(kind, None)
-    why = uploads.refusal(len(data), held(replacing=kind))
-    if why is not None:
-        refusals[kind] = {"file": str(name), **why}
-    else:
-        st.session_state[RECEIVED[kind]] = uploads.upload_record(name, data)
-        st.session_state[state.YOUR_DATA_FILES_GONE] = False
-    st.session_state[state.YOUR_DATA_REFUSED] = refusals
-    return why is None
-
-
-def _take_upload(kind: str, uploaded, key: str) -> None:
-    """Receive the uploader's file once (its file_id tells a new upload from the same one rerun).
-
-    Then the file leaves Streamlit's upload store at once (taken, the session
-    holds the bytes; refused, nobody does) and the uploaders start empty
-    again, so no second copy stays behind.
-    """
-    seen = key + state.YOUR_DATA_SEEN_SUFFIX
-    if uploaded is not None and st.session_state.get(seen) != uploaded.file_id:
-        st.session_state[seen] = uploaded.file_id
-        receive(kind, uploaded.name, uploaded.getvalue())
-        _release_uploads([uploaded.file_id])
-        _empty_uploaders()
-        st.rerun()
-
-
-def _release_uploads(file_ids) -> None:
-    """Drop these uploads from Streamlit's store for this session, as an uploader's remove button does."""
-    ctx = get_script_run_ctx()
-    for file_id in file_ids:
-        ctx.uploaded_file_mgr.remove_file(ctx.session_id, file_id)
-
-
-def _empty_uploaders() -> None:
-    """New uploader keys: every uploader shows empty."""
-    st.session_state[state.YOUR_DATA_UPLOAD_ROUND] = st.session_state.get(state.YOUR_DATA_UPLOAD_ROUND, 0) + 1
-
 
 def _use_samples() -> None:
-    receive("qrels", SAMPLE_QRELS.name, SAMPLE_QRELS.read_bytes())
-    receive("run", SAMPLE_RUN.name, SAMPLE_RUN.read_bytes())
-    _empty_uploaders()
+    upload_flow.receive("qrels", SAMPLE_QRELS.name, SAMPLE_QRELS.read_bytes())
+    upload_flow.receive("run", SAMPLE_RUN.name, SAMPLE_RUN.read_bytes())
+    upload_flow.empty_uploaders()
 
 
-def _on_tab_read() -> None:
-    """The tab's stored flag arrived: files were on show here, and this session has none? Then the server lost them."""
-    stored = browser_store.loaded(state.YOUR_DATA_TAB_STORE)
-    st.session_state[state.YOUR_DATA_TAB_SYNCED] = True
-    if isinstance(stored, dict) and stored.get("files") is True and held() == 0:
-        st.session_state[state.YOUR_DATA_FILES_GONE] = True
-
-
-def _remember_in_tab(loaded: dict | None) -> None:
-    """Keep in the tab's sessionStorage whether files are on show (read back by a new session: :func:`_on_tab_read`)."""
-    browser_store.browser_store(key=state.YOUR_DATA_TAB_STORE, storage_key=TAB_STORAGE_KEY, storage="session",
-                                synced=bool(st.session_state.get(state.YOUR_DATA_TAB_SYNCED)),
-                                value={"files": loaded is not None}, on_loaded=_on_tab_read)
-
-
-def _forget_files() -> None:
-    """Drop every file this session holds (received, loaded, failed, refused, in the uploaders); empty them."""
-    for key in (*RECEIVED.values(), state.YOUR_DATA_LOADED, state.YOUR_DATA_FAILED, state.YOUR_DATA_REFUSED,
-                state.YOUR_DATA_COMPARE_HOLDER):
-        st.session_state.pop(key, None)  # deleted, not set to None: Streamlit keeps a set key's old value a run longer
-    seen = [key for key in st.session_state if str(key).endswith(state.YOUR_DATA_SEEN_SUFFIX)]
-    _release_uploads([st.session_state.pop(key) for key in seen])
-    _empty_uploaders()
-
-
-def held(replacing: str | None = None) -> int:
-    """The bytes of uploaded files this session holds (each file once): received, and the pair on show.
-
-    ``replacing`` leaves out the received file of that kind (a new one is about to take its place).
-    """
-    loaded = st.session_state.get(state.YOUR_DATA_LOADED) or {}
-    return uploads.held_bytes([st.session_state.get(RECEIVED[kind]) for kind in RECEIVED if kind != replacing]
-                              + [loaded.get("qrels"), loaded.get("run")])
-
-
-@st.cache_resource(max_entries=32, show_spinner="Evaluating the measures…")
+@st.cache_resource(max_entries=32, show_spinner=prose.text(NAME, "Evaluating"))
 def _evaluate(files: uploads.Files, names: tuple[str, ...], gain: str,
               _judged: trec.JudgedRun) -> Mapping[str, np.ndarray]:
     """Per-query values of each measure (the engine's, as the command line computes them); shared, so read-only."""
     return MappingProxyType(freeze(evaluate(_judged.queries, names, gain)))
 
 
-@st.cache_resource(max_entries=16, show_spinner="Computing Recall@k and hit rate@k for every k…")
+@st.cache_resource(max_entries=16, show_spinner=prose.text(NAME, "Computing curves"))
 def _curves(files: uploads.Files, ks: tuple[int, ...],
             _judged: trec.JudgedRun) -> tuple[tuple[float, ...], tuple[float, ...]]:
     """Mean Recall@k and hit rate@k at each k (one pass over the queries)."""
     return metrics.mean_recall_and_success_by_k(_judged.queries, ks)
-
-
-def loaded_judged(loaded: dict) -> trec.JudgedRun:
-    """The loaded pair, joined (from the shared cache; read again only if the cache let it go)."""
-    return uploads.judge_files(loaded["key"], loaded["qrels"]["data"], loaded["run"]["data"], loaded["holder"])
-
-
-def _attempt(qrels: dict, run: dict) -> None:
-    """Read a new pair, showing each step; on success it becomes what the page shows."""
-    key = uploads.files_key(qrels, run)
-    holder = Holder()  # claims the parsed files for this session once they are on show; dropped if they fail
-    with st.status(prose.section(NAME, "Reading"), expanded=False) as status:
-        try:
-            for kind, record in (("qrels", qrels), ("run", run)):
-                parsed = uploads.read_file(kind, record["sha256"], record["name"], record["data"], holder)
-                status.write(f"{kind}: {len(parsed.line):,} lines of data, {len(parsed.qids):,} queries")
-            judged = uploads.judge_files(key, qrels["data"], run["data"], holder)
-            status.write(f"joined: {len(judged.qids):,} queries in both files")
-        except (ValueError, MemoryError) as err:  # TrecFormatError is a ValueError
-            st.session_state[state.YOUR_DATA_FAILED] = {"key": key, "message": str(err) or type(err).__name__,
-                                                        "no_common_query": isinstance(err, trec.NoCommonQueryError)}
-            status.update(label=prose.section(NAME, "Read failed"), state="error")
-            return
-        status.update(label=prose.section(NAME, "Read done"), state="complete")
-    st.session_state[state.YOUR_DATA_LOADED] = {"key": key, "qrels": qrels, "run": run, "holder": holder}
-    st.session_state[state.YOUR_DATA_FAILED] = None
-
-
-def current_files() -> tuple[dict | None, dict | None]:
-    """(the loaded pair or None, the failed latest pair or None), reading a new pair once."""
-    qrels, run = (st.session_state.get(RECEIVED[kind]) for kind in KINDS)
-    if qrels is not None and run is not None:
-        key = uploads.files_key(qrels, run)
-        loaded, failed = st.session_state.get(state.YOUR_DATA_LOADED), st.session_state.get(state.YOUR_DATA_FAILED)
-        if (loaded is None or loaded["key"] != key) and (failed is None or failed["key"] != key):
-            _attempt(qrels, run)
-    failed = st.session_state.get(state.YOUR_DATA_FAILED)
-    latest = uploads.files_key(qrels, run) if qrels is not None and run is not None else None
-    return st.session_state.get(state.YOUR_DATA_LOADED), failed if failed and failed["key"] == latest else None
 
 
 # ----------------------------------------------------------------------------
@@ -251,14 +111,14 @@ def per_query_table(judged: trec.JudgedRun, values: dict[str, np.ndarray], k: in
     notes[first > k] = prose.section(NAME, "Note below k")
     notes[np.isinf(first)] = prose.section(NAME, "Note none returned")
     notes[n_relevant == 0] = prose.section(NAME, "Note no relevant")
-    table = pd.DataFrame({"query": list(judged.qids)})
+    table = pd.DataFrame({QUERY_COLUMN: list(judged.qids)})
     for name, column in values.items():
         table[name] = column
-    table["relevant judged"] = n_relevant
-    table["returned"] = returned
+    table[prose.text(NAME, "Column relevant")] = n_relevant
+    table[prose.text(NAME, "Column returned")] = returned
     found = np.isfinite(first)
-    table["first relevant at"] = pd.arrays.IntegerArray(np.where(found, first, 0).astype(np.int64), ~found)
-    table["note"] = notes
+    table[prose.text(NAME, "Column first relevant")] = pd.arrays.IntegerArray(np.where(found, first, 0).astype(np.int64), ~found)
+    table[prose.text(NAME, "Column note")] = notes
     return table
 
 
@@ -305,47 +165,47 @@ def _query_docs(judged: trec.JudgedRun, q: int) -> dict[str, int]:
 # Page sections
 # ----------------------------------------------------------------------------
 
-def _files_section() -> tuple[dict | None, dict | None]:
+def _files_section() -> tuple[upload_flow.LoadedPair | None, upload_flow.FailedPair | None]:
     if st.session_state.get(state.YOUR_DATA_FILES_GONE):
         st.warning(prose.section(NAME, "Files gone"), icon="🔌")
     st.markdown(prose.section(NAME, "Uploads"))
-    upload_round = st.session_state.get(state.YOUR_DATA_UPLOAD_ROUND, 0)
+    upload_round = upload_flow.upload_round()
     columns = st.columns(2, gap="large")
     for column, kind in zip(columns, KINDS):
         key = f"{UPLOADERS[kind]}.{upload_round}"
         with column:
-            uploaded = st.file_uploader(UPLOADER_LABELS[kind], type=None, key=key,
-                                        help=f"TREC format, or CSV/TSV with a header: "
-                                             f"{', '.join(tabular.COLUMNS[kind])}.")
-            _take_upload(kind, uploaded, key)
+            uploaded = st.file_uploader(prose.text(NAME, f"Uploader {kind}"), type=None, key=key,
+                                        help=prose.text(NAME, "Uploader help", columns=", ".join(tabular.COLUMNS[kind])))
+            upload_flow.take_upload(kind, uploaded, key)
             _show_refusal(kind)
-            received = st.session_state.get(RECEIVED[kind])
+            received = st.session_state.get(upload_flow.RECEIVED[kind])
             if received is None:
                 st.caption(prose.section(NAME, f"Waiting {kind}"))
             else:
-                st.caption(f"Received: {literal(received['name'])} ({len(received['data']):,} bytes)")
+                st.caption(prose.text(NAME, "Received", name=literal(received["name"]),
+                                      size=f"{len(received['data']):,}"))
     button, note = st.columns([1, 3], vertical_alignment="center")
-    button.button("Use the sample files", key=state.YOUR_DATA_SAMPLES, on_click=_use_samples, icon="🧪",
+    button.button(prose.text(NAME, "Use samples"), key=state.YOUR_DATA_SAMPLES, on_click=_use_samples, icon="🧪",
                   width="stretch")
     note.caption(prose.section(NAME, "Samples"))
     st.caption(prose.text(NAME, "Limit", limit=st.get_option("server.maxUploadSize"),
                           cap=uploads.size_text(uploads.session_cap()), setting=SESSION_UPLOAD.env))
-    holding = held()
+    holding = upload_flow.held()
     if holding:
         button, note = st.columns([1, 3], vertical_alignment="center")
-        button.button("Forget my files", key=state.YOUR_DATA_FORGET, on_click=_forget_files, icon="🗑️",
-                      width="stretch")
+        button.button(prose.text(NAME, "Forget"), key=state.YOUR_DATA_FORGET, on_click=upload_flow.forget_files,
+                      icon="🗑️", width="stretch")
         note.caption(prose.text(NAME, "Held", held=uploads.size_text(holding),
                                 cap=uploads.size_text(uploads.session_cap())))
-    with st.expander("Accepted formats, and how the run is ordered", icon="📄"):
+    with st.expander(prose.text(NAME, "Formats heading"), icon="📄"):
         st.markdown(prose.section(NAME, "Formats"))
-    loaded, failed = current_files()
-    _remember_in_tab(loaded)
+    loaded, failed = upload_flow.current_files()
+    upload_flow.remember_in_tab(loaded)
     if failed is not None:
         with st.container(border=True, key="your-data-error"):
             st.error(prose.section(NAME, "Error heading"), icon="🚫")
-            st.code(failed["message"], language=None, wrap_lines=True)
-            if failed.get("no_common_query"):
+            st.code(failed.message, language=None, wrap_lines=True)
+            if failed.no_common_query:
                 st.markdown(prose.section(NAME, "No common query"))
             st.caption(prose.section(NAME, "Error kept" if loaded is not None else "Error nothing before"))
     return loaded, failed
@@ -353,29 +213,30 @@ def _files_section() -> tuple[dict | None, dict | None]:
 
 def _show_refusal(kind: str) -> None:
     """Why the latest file of this kind was not taken (over the session's upload cap), if it was not."""
-    refused = (st.session_state.get(state.YOUR_DATA_REFUSED) or {}).get(kind)
-    if refused:
-        st.error(prose.text(NAME, "Upload refused", file=literal(refused["file"]), size=refused["size"],
-                            total=refused["total"], cap=refused["cap"], setting=refused["setting"]), icon="🧳")
+    refused = upload_flow.refused(kind)
+    if refused is not None:
+        st.error(prose.text(NAME, "Upload refused", file=literal(refused.file), size=refused.size,
+                            total=refused.total, cap=refused.cap, setting=refused.setting), icon="🧳")
 
 
 def _settings(judged: trec.JudgedRun, qrels: trec.Qrels) -> tuple[int, list[str], str]:
-    st.subheader("What to measure")
+    st.subheader(prose.text(NAME, "Settings heading"))
     st.markdown(prose.section(NAME, "Settings intro"))
     st.session_state.setdefault(state.YOUR_DATA_K, DEFAULT_K)
     st.session_state.setdefault(state.YOUR_DATA_MEASURES, list(DEFAULT_FAMILIES))
     st.session_state.setdefault(state.YOUR_DATA_GAIN, "linear")
     left, middle = st.columns([1, 3], gap="medium")
-    k = int(read_control(left.number_input("The k your pipeline consumes", min_value=1, max_value=MAX_K, step=1,
+    k = int(read_control(left.number_input(prose.text(NAME, "K label"), min_value=1, max_value=MAX_K, step=1,
                                            key=state.YOUR_DATA_K, help=prose.section(NAME, "K help")), DEFAULT_K))
     # labelled "R@k", not "R@10": a label that changes with k made the browser drop the choice on a later run
-    families = read_control(middle.multiselect("Measures", list(FAMILIES), key=state.YOUR_DATA_MEASURES,
+    families = read_control(middle.multiselect(prose.text(NAME, "Measures label"), list(FAMILIES), key=state.YOUR_DATA_MEASURES,
                                                format_func=FAMILIES.get, help=prose.section(NAME, "Measures help")),
                             [])
     gain_column, note_column = st.columns([1.7, 2.3], gap="medium", vertical_alignment="bottom")
-    gain = read_control(gain_column.segmented_control("nDCG and DCG gain", GAIN_CHOICES, key=state.YOUR_DATA_GAIN,
+    gain = read_control(gain_column.segmented_control(prose.text(NAME, "Gain label"), GAIN_CHOICES, key=state.YOUR_DATA_GAIN,
                                                       required=True,
-                                                      format_func=lambda g: f"{g} ({metrics.GAIN_FORMULAS[g]})"),
+                                                      format_func=lambda g: prose.text(NAME, "Gain choice", gain=g,
+                                                                                       formula=metrics.GAIN_FORMULAS[g])),
                         GAIN_CHOICES[0], GAIN_CHOICES)
     try:
         trec.check_gain_fits(qrels, gain)
@@ -388,20 +249,21 @@ def _settings(judged: trec.JudgedRun, qrels: trec.Qrels) -> tuple[int, list[str]
     return k, [f for f in FAMILIES if f in families], gain  # the table's columns in a fixed order
 
 
-def _summary(loaded: dict, judged: trec.JudgedRun, qrels: trec.Qrels, values: dict[str, np.ndarray],
+def _summary(loaded: upload_flow.LoadedPair, judged: trec.JudgedRun, qrels: trec.Qrels, values: dict[str, np.ndarray],
              gain: str) -> None:
-    st.subheader("Results")
-    formats = {kind: tabular.detect(loaded[kind]["data"], kind).upper() for kind in KINDS}
-    st.caption(prose.text(NAME, "Files shown", qrels=literal(loaded["qrels"]["name"]), judgments=f"{len(qrels.line):,}",
-                          run=literal(loaded["run"]["name"]), results=f"{judged.queries.qidx.size:,}",
-                          formats=formats["qrels"] if formats["qrels"] == formats["run"]
-                          else f"{formats['qrels']} and {formats['run']}"))
+    st.subheader(prose.text(NAME, "Results heading"))
+    qrels_format = tabular.detect(loaded.qrels["data"], "qrels").upper()
+    run_format = tabular.detect(loaded.run["data"], "run").upper()
+    formats = (qrels_format if qrels_format == run_format
+               else prose.text(NAME, "Two formats", qrels=qrels_format, run=run_format))
+    st.caption(prose.text(NAME, "Files shown", qrels=literal(loaded.qrels["name"]), judgments=f"{len(qrels.line):,}",
+                          run=literal(loaded.run["name"]), results=f"{judged.queries.qidx.size:,}", formats=formats))
     names = list(values)
     cards = st.container(key="your-data-means").columns([1] + [1.6 if "DCG" in name else 1 for name in names])
-    cards[0].metric("Queries evaluated", f"{len(judged.qids):,}")
+    cards[0].metric(prose.text(NAME, "Queries evaluated"), f"{len(judged.qids):,}")
     for column, name in zip(cards[1:], names):
         column.metric(mean_name(name, gain), fmt(float(values[name].mean())),
-                      help=f"The mean of the per-query {shown_name(name, gain)} over the evaluated queries.")
+                      help=prose.text(NAME, "Mean help", measure=shown_name(name, gain)))
     skipped = judged.skipped
     with st.container(border=True):
         st.markdown(prose.text(NAME, "Counts", evaluated=f"{len(judged.qids):,}",
@@ -414,7 +276,9 @@ def _summary(loaded: dict, judged: trec.JudgedRun, qrels: trec.Qrels, values: di
             with st.expander(prose.section(NAME, "Skipped list")):
                 reasons = ([prose.section(NAME, "Reason qrels only")] * len(judged.qrels_only)
                            + [prose.section(NAME, "Reason run only")] * len(judged.run_only))
-                st.dataframe(pd.DataFrame({"query": [*judged.qrels_only, *judged.run_only], "why skipped": reasons}),
+                skipped_ids = [*judged.qrels_only, *judged.run_only]
+                st.dataframe(pd.DataFrame({QUERY_COLUMN: skipped_ids,
+                                           prose.text(NAME, "Column why skipped"): reasons}),
                              hide_index=True, width="stretch", height=min(38 + 35 * len(reasons), 300))
 
 
@@ -430,7 +294,8 @@ def _per_query(judged: trec.JudgedRun, values: dict[str, np.ndarray], families: 
                files) -> None:
     table = per_query_table(judged, values, k)
     shown = shown_rows(table, next(iter(values)), TABLE_ROWS)
-    tab_table, tab_spread, tab_k = st.tabs(["Per-query table", "Distribution", "Recall@k and hit rate@k by k"])
+    tab_table, tab_spread, tab_k = st.tabs([prose.text(NAME, "Tab table"), prose.text(NAME, "Tab distribution"),
+                                            prose.text(NAME, "Tab by k")])
     with tab_table:
         st.caption(prose.section(NAME, "Table intro"))
         if len(shown) < len(table):
@@ -439,17 +304,17 @@ def _per_query(judged: trec.JudgedRun, values: dict[str, np.ndarray], families: 
         config = {name: st.column_config.NumberColumn(shown_name(name, gain), format="%.3f") for name in values}
         with st.container(key="your-data-table"):  # a CSS class for browser tests
             st.dataframe(shown, key=state.YOUR_DATA_TABLE,
-                         on_select=functools.partial(_select_row, tuple(shown["query"])),
+                         on_select=functools.partial(_select_row, tuple(shown[QUERY_COLUMN])),
                          selection_mode="single-row", hide_index=True, width="stretch",
                          height=min(38 + 35 * len(shown), 420), column_config=config)
-        st.download_button("Download the table (CSV)", functools.partial(export.table_csv, table),
+        st.download_button(prose.text(NAME, "Download table"), functools.partial(export.table_csv, table),
                            file_name="per_query.csv",
                            mime="text/csv", key=state.YOUR_DATA_DOWNLOAD, on_click="ignore", icon="⬇️")
     with tab_spread:
         st.caption(prose.section(NAME, "Distribution intro"))
         if st.session_state.get(state.YOUR_DATA_SHOWN_MEASURE) not in families:
             st.session_state[state.YOUR_DATA_SHOWN_MEASURE] = families[0]
-        family = read_control(st.segmented_control("Measure", families, key=state.YOUR_DATA_SHOWN_MEASURE,
+        family = read_control(st.segmented_control(prose.text(NAME, "Distribution measure"), families, key=state.YOUR_DATA_SHOWN_MEASURE,
                                                    required=True,
                                                    format_func=lambda f: shown_name(measure_names([f], k)[0], gain)),
                               families[0], families)
@@ -461,8 +326,9 @@ def _per_query(judged: trec.JudgedRun, values: dict[str, np.ndarray], families: 
         depth = int(judged.queries.rank.max()) if judged.queries.rank.size else 1
         ks = curve_ks(k, depth)
         recall, hit_rate = _curves(files, ks, judged)
-        show_chart(charts.metric_by_k, ks, {"mean Recall@k": recall, "hit rate@k": hit_rate},
-                   metric="mean over queries", current_k=k, step=len(ks) == ks[-1], key="your_data.by_k")
+        show_chart(charts.metric_by_k, ks, {prose.text(NAME, "Curve recall"): recall,
+                                            prose.text(NAME, "Curve hit rate"): hit_rate},
+                   metric=prose.text(NAME, "Curve axis"), current_k=k, step=len(ks) == ks[-1], key="your_data.by_k")
 
 
 # ----------------------------------------------------------------------------
@@ -522,9 +388,9 @@ def _query_picker(column, judged: trec.JudgedRun) -> str | None:
     """A select box of the query ids; past SELECT_OPTIONS (every id sent on every run), a box for the id."""
     qids = judged.qids
     if len(qids) <= SELECT_OPTIONS:
-        return column.selectbox("Query", qids, key=state.YOUR_DATA_QUERY,
-                                help="Type to search the query ids; a click on a row of the table opens it too.")
-    typed = column.text_input("Query id", key=state.YOUR_DATA_QUERY,
+        return column.selectbox(prose.text(NAME, "Query label"), qids, key=state.YOUR_DATA_QUERY,
+                                help=prose.text(NAME, "Query help"))
+    typed = column.text_input(prose.text(NAME, "Query id"), key=state.YOUR_DATA_QUERY,
                               help=prose.text(NAME, "Query id help", n=f"{len(qids):,}"))
     if typed not in judged.query_index:
         column.caption(prose.text(NAME, "Query id unknown", typed=literal(typed), first=literal(qids[0])))
@@ -565,7 +431,7 @@ def _query_view(judged: trec.JudgedRun, values: dict[str, np.ndarray], names: tu
     with left:
         current = ranking_editor(items, key=key, default_order=order, k=k if k <= POOL else None, tray=True,
                                  editable_grades=True, grade_range=grade_range, scale=chart_scale(),
-                                 label=f"Query {qid}: the run's top {len(order)}")
+                                 label=prose.text(NAME, "Editor label", qid=qid, n=len(order)))
     after = what_if_values(judged, q, current.order, dict(current.grades), names, gain)
     before = {name: float(values[name][q]) for name in names}
     changes = describe_change(before, after)
@@ -573,7 +439,7 @@ def _query_view(judged: trec.JudgedRun, values: dict[str, np.ndarray], names: tu
         for change in changes:
             st.metric(shown_name(change.name, gain), fmt(change.after),
                       delta=signed(change.delta, minus="-") if change.moved else None,  # "-": st.metric shows a fall
-                      help=f"The run's value for this query: {fmt(change.before)}; the arrow shows the change.")
+                      help=prose.text(NAME, "What-if help", before=fmt(change.before)))
         moved = [c.text() for c in changes if c.moved]
         if moved:
             st.info(prose.text(NAME, "What changed", changes="; ".join(moved)), icon="🔀")
@@ -590,7 +456,7 @@ def _query_view(judged: trec.JudgedRun, values: dict[str, np.ndarray], names: tu
 # Comparing with a second run (the same reader, the same engine)
 # ----------------------------------------------------------------------------
 
-@st.cache_resource(max_entries=8, show_spinner="Comparing the two runs…")
+@st.cache_resource(max_entries=8, show_spinner=prose.text(NAME, "Comparing"))
 def _compare(files_a: tuple, files_b: tuple, names: tuple[str, ...], gain: str, _a: trec.JudgedRun,
              _b: trec.JudgedRun) -> compare.RunComparison:
     """Both runs on the queries they share with the qrels; cached by the files' hashes."""
@@ -606,26 +472,26 @@ def _compare_holder(files_b: uploads.Files) -> Holder:
 
 
 def _use_sample_b() -> None:
-    receive("run_b", SAMPLE_RUN_B.name, SAMPLE_RUN_B.read_bytes())
+    upload_flow.receive("run_b", SAMPLE_RUN_B.name, SAMPLE_RUN_B.read_bytes())
 
 
-def _compare_section(loaded: dict, judged: trec.JudgedRun, names: tuple[str, ...], gain: str) -> None:
-    st.subheader("Compare with a second run")
+def _compare_section(loaded: upload_flow.LoadedPair, judged: trec.JudgedRun, names: tuple[str, ...], gain: str) -> None:
+    st.subheader(prose.text(NAME, "Compare heading"))
     st.markdown(prose.section("compare", "Intro"))
-    key = f"{state.YOUR_DATA_RUN_B_UPLOADER}.{st.session_state.get(state.YOUR_DATA_UPLOAD_ROUND, 0)}"
+    key = f"{state.YOUR_DATA_RUN_B_UPLOADER}.{upload_flow.upload_round()}"
     left, right = st.columns([2, 1], vertical_alignment="bottom")
-    uploaded = left.file_uploader("Run B: a second system's results", key=key)
-    right.button("Use the sample second run", key=state.YOUR_DATA_SAMPLE_B, on_click=_use_sample_b, icon="🧪")
-    _take_upload("run_b", uploaded, key)
+    uploaded = left.file_uploader(prose.text(NAME, "Uploader run_b"), key=key)
+    right.button(prose.text(NAME, "Use sample B"), key=state.YOUR_DATA_SAMPLE_B, on_click=_use_sample_b, icon="🧪")
+    upload_flow.take_upload("run_b", uploaded, key)
     with left:
         _show_refusal("run_b")
     run_b = st.session_state.get(state.YOUR_DATA_RUN_B)
     if run_b is None:
         return
-    qrels = loaded["qrels"]
+    qrels = loaded.qrels
     files_b = (qrels["sha256"], qrels["name"], run_b["sha256"], run_b["name"])
     try:
-        result = _compare(loaded["key"], files_b, names, gain, judged,
+        result = _compare(loaded.key, files_b, names, gain, judged,
                           uploads.judge_files(files_b, qrels["data"], run_b["data"], _compare_holder(files_b)))
     except ValueError as err:  # a bad run B (TrecFormatError), or no judged query that both runs answer
         st.error(prose.section(NAME, "Error heading"), icon="🚫")
@@ -633,8 +499,9 @@ def _compare_section(loaded: dict, judged: trec.JudgedRun, names: tuple[str, ...
         return
     if st.session_state.get(state.YOUR_DATA_COMPARE_MEASURE) not in names:
         st.session_state[state.YOUR_DATA_COMPARE_MEASURE] = names[0]
-    name = read_control(st.segmented_control("Measure to compare", names, key=state.YOUR_DATA_COMPARE_MEASURE,
-                                             required=True, format_func=lambda n: shown_name(n, gain)),
+    name = read_control(st.segmented_control(prose.text(NAME, "Compare measure"), names,
+                                             key=state.YOUR_DATA_COMPARE_MEASURE, required=True,
+                                             format_func=lambda n: shown_name(n, gain)),
                         names[0], names)
     c = result.measures[name]
     label = shown_name(name, gain)
@@ -643,17 +510,17 @@ def _compare_section(loaded: dict, judged: trec.JudgedRun, names: tuple[str, ...
     st.caption(prose.text("compare", "Counts", n=f"{len(result.qids):,}",
                           **{k: f"{v:,}" for k, v in result.skipped.items()}))
     cards = st.columns(4)
-    cards[0].metric("B − A (mean)", signed(c.mean_diff),
-                    help=f"95% confidence interval: {values['low']} to {values['high']}")
-    cards[1].metric("Improved / hurt / tied", f"{c.improved} / {c.hurt} / {c.tied}")
-    cards[2].metric("Paired t-test p", compare.format_p(c.t_test_p))
-    cards[3].metric("Randomisation p", compare.format_p(c.randomisation_p))
+    cards[0].metric(prose.text(NAME, "Card mean difference"), signed(c.mean_diff),
+                    help=prose.text(NAME, "Interval help", low=values["low"], high=values["high"]))
+    cards[1].metric(prose.text(NAME, "Card counts"), f"{c.improved} / {c.hurt} / {c.tied}")
+    cards[2].metric(prose.text(NAME, "Card t-test"), compare.format_p(c.t_test_p))
+    cards[3].metric(prose.text(NAME, "Card randomisation"), compare.format_p(c.randomisation_p))
     show_chart(charts.win_loss_bars, result.qids, c.diff, metric=label, key="your_data.compare")
     st.markdown(prose.text_choosing("compare", "Outcome", values))
     st.info(prose.text_choosing("compare", heading, values), icon="🧮")
     if compare.p_values_disagree(c):
         st.caption(prose.text_choosing("compare", compare.READING_TESTS_DISAGREE, values))
-    with st.expander("Why a small mean difference over few queries proves little"):
+    with st.expander(prose.text(NAME, "Few queries heading")):
         st.markdown(prose.section("compare", compare.WHY_FEW_QUERIES))
         st.markdown(prose.section("compare", "Tests"))
 
@@ -668,21 +535,20 @@ def render() -> None:
     loaded, _ = _files_section()
     if loaded is None:
         return
-    judged = loaded_judged(loaded)
-    qrels = uploads.read_file("qrels", loaded["qrels"]["sha256"], loaded["qrels"]["name"], loaded["qrels"]["data"],
-                              loaded["holder"])
+    judged = loaded.judged()
+    qrels = loaded.parsed_qrels()
     st.divider()
     k, families, gain = _settings(judged, qrels)
     names = measure_names(families, k)
     if not names:
         st.info(prose.section(NAME, "No measure"), icon="☝️")
         return
-    values = _evaluate(loaded["key"], names, gain, judged)
+    values = _evaluate(loaded.key, names, gain, judged)
     st.divider()
     _summary(loaded, judged, qrels, values, gain)
-    _per_query(judged, values, families, k, gain, loaded["key"])
+    _per_query(judged, values, families, k, gain, loaded.key)
     st.divider()
-    _query_view(judged, values, names, k, gain, loaded["key"])
+    _query_view(judged, values, names, k, gain, loaded.key)
     st.divider()
     _compare_section(loaded, judged, names, gain)
 

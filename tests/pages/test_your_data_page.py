@@ -378,12 +378,13 @@ def surrogate_names_page(qrels: bytes, run: bytes) -> None:
     """Files whose names hold bytes that are not UTF-8 (the browser's name, decoded with surrogates), then the page."""
     import streamlit as st
 
+    from components.ui import upload_flow
     from lessons import your_data
 
     if "test.done" not in st.session_state:
         st.session_state["test.done"] = True
-        your_data.receive("qrels", "qrels\udcff.txt", qrels)
-        your_data.receive("run", "run\ud800.txt", run)
+        upload_flow.receive("qrels", "qrels\udcff.txt", qrels)
+        upload_flow.receive("run", "run\ud800.txt", run)
     your_data.render()
 
 
@@ -402,12 +403,13 @@ def samples_page() -> None:
     """The page's own module (so a test can lower its limits) with the sample files loaded."""
     import streamlit as st
 
+    from components.ui import upload_flow
     from lessons import your_data
 
     if "test.samples" not in st.session_state:
         st.session_state["test.samples"] = True
-        your_data.receive("qrels", "sample_qrels.txt", your_data.SAMPLE_QRELS.read_bytes())
-        your_data.receive("run", "sample_run.txt", your_data.SAMPLE_RUN.read_bytes())
+        upload_flow.receive("qrels", "sample_qrels.txt", your_data.SAMPLE_QRELS.read_bytes())
+        upload_flow.receive("run", "sample_run.txt", your_data.SAMPLE_RUN.read_bytes())
     your_data.render()
 
 
@@ -432,7 +434,7 @@ def test_past_the_option_limit_a_query_is_opened_by_typing_its_id(monkeypatch):
     assert box.value == report.qids[0]
     box.set_value(report.qids[2]).run()
     assert not at.exception
-    files = at.session_state[state.YOUR_DATA_LOADED]["key"]
+    files = at.session_state[state.YOUR_DATA_LOADED].key
     assert page.editor_key(files, 2) in at.session_state, "the typed query is open in the editor"
     at.text_input(key=state.YOUR_DATA_QUERY).set_value("no such query").run()
     assert not at.exception

@@ -23,6 +23,7 @@ parsed objects by identity and by weak reference:
 """
 from __future__ import annotations
 
+import dataclasses
 import gc
 import hashlib
 import threading
@@ -78,32 +79,27 @@ def learner(qrels: bytes, run: bytes) -> None:
     """One learner's session: upload both files once (as the uploaders' callback does), then the page's reads."""
     import streamlit as st
 
-    from components.serving import uploads
-    from components.ui import state
-    from lessons import your_data
+    from components.ui import state, upload_flow
 
     if state.YOUR_DATA_QRELS not in st.session_state:
-        your_data.receive("qrels", "qrels.txt", qrels)
-        your_data.receive("run", "run.txt", run)
-    loaded, failed = your_data.current_files()
+        upload_flow.receive("qrels", "qrels.txt", qrels)
+        upload_flow.receive("run", "run.txt", run)
+    loaded, failed = upload_flow.current_files()
     assert failed is None and loaded is not None
-    loaded_qrels = loaded["qrels"]
-    st.session_state["test.ids"] = (
-        id(your_data.loaded_judged(loaded)),
-        id(uploads.read_file("qrels", loaded_qrels["sha256"], loaded_qrels["name"], loaded_qrels["data"],
-                             loaded["holder"])),
-    )
+    st.session_state["test.ids"] = (id(loaded.judged()), id(loaded.parsed_qrels()))
 
 
 PARSED = (trec.Qrels, trec.Run, trec.JudgedRun, metrics.QuerySet)
 
 
 def parsed_inside(value, depth: int = 0) -> list:
-    """Parsed objects (or their arrays) reachable from a session-state value through dicts, lists and tuples."""
+    """Parsed objects reachable from a session-state value through dataclasses, dicts, lists and tuples."""
     if isinstance(value, PARSED):
         return [value]
     if depth > 4:
         return []
+    if dataclasses.is_dataclass(value):
+        return [p for f in dataclasses.fields(value) for p in parsed_inside(getattr(value, f.name), depth + 1)]
     if isinstance(value, dict):
         return [p for v in value.values() for p in parsed_inside(v, depth + 1)]
     if isinstance(value, (list, tuple)):
@@ -133,7 +129,7 @@ def test_twenty_sessions_uploading_the_same_files_hold_one_parsed_copy(parses):
         held = {key: at.session_state[key] for key in at.session_state}
         assert [k for k, v in held.items() if parsed_inside(v)] == [], "no parsed data is copied into a session"
         loaded, received = held[state.YOUR_DATA_LOADED], held[state.YOUR_DATA_QRELS]
-        assert loaded["qrels"]["data"] is received["data"], "a session keeps one copy of its raw bytes"
+        assert loaded.qrels["data"] is received["data"], "a session keeps one copy of its raw bytes"
 
     for at in sessions[:5]:  # moving k or a measure reruns the page: nothing is parsed again
         at.run()
@@ -239,14 +235,15 @@ def cap_session(qrels: bytes, run: bytes, big: bytes) -> None:
     """A learner who loads a pair, then tries a run that would take the session past its cap."""
     import streamlit as st
 
+    from components.ui import upload_flow
     from lessons import your_data
 
     if "test.done" not in st.session_state:
         st.session_state["test.done"] = True
-        assert your_data.receive("qrels", "qrels.txt", qrels)
-        assert your_data.receive("run", "run.txt", run)
-        your_data.current_files()
-        st.session_state["test.taken"] = your_data.receive("run", "huge <b>run</b>.txt", big)
+        assert upload_flow.receive("qrels", "qrels.txt", qrels)
+        assert upload_flow.receive("run", "run.txt", run)
+        upload_flow.current_files()
+        st.session_state["test.taken"] = upload_flow.receive("run", "huge <b>run</b>.txt", big)
     your_data.render()
 
 
@@ -260,7 +257,7 @@ def test_a_file_over_the_session_cap_is_refused_and_the_files_before_stay(monkey
     assert not at.exception, at.exception
     assert at.session_state["test.taken"] is False
     assert at.session_state[state.YOUR_DATA_RUN]["name"] == "run.txt", "the run loaded before stays"
-    assert at.session_state[state.YOUR_DATA_LOADED]["run"]["name"] == "run.txt"
+    assert at.session_state[state.YOUR_DATA_LOADED].run["name"] == "run.txt"
     message = " ".join(e.value for e in at.error)
     assert "` huge <b>run</b>.txt `" in message, "the file's name is shown as a code span, never as HTML"
     assert f"({uploads.size_text(len(big))})" in message and "RANKWISE_SESSION_UPLOAD_MB" in message

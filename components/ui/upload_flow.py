@@ -1,0 +1,212 @@
+"""The "Your data" page's upload flow: files in, one pair read and joined once, the pair the page shows.
+
+Data flow (one direction):
+
+- the uploaders and the "use the sample files" buttons hand the bytes to
+  :func:`receive`, the only writer of ``state.YOUR_DATA_QRELS``,
+  ``state.YOUR_DATA_RUN`` and ``state.YOUR_DATA_RUN_B`` (a page test sets
+  those keys itself); it refuses a file that would take the session past its
+  upload cap (:func:`components.serving.uploads.refusal`), keeping what came before;
+- :func:`current_files` reads a new pair once (a status box shows the steps),
+  through :mod:`components.serving.uploads`: parsed and joined once per distinct
+  file for the whole server, in a cache bounded in bytes, so that moving k
+  or changing a measure never reads a file again; a session holds no
+  parsed copy, only the :class:`~components.serving.shared_cache.Holder` that keeps
+  the shared one while its files are on show;
+- a pair that reads cleanly becomes ``state.YOUR_DATA_LOADED`` (a :class:`LoadedPair`),
+  what the page shows; a pair that fails leaves it as it was and is kept, with
+  the reader's message, in ``state.YOUR_DATA_FAILED`` (a :class:`FailedPair`).
+
+The status lines come from lessons/text/your_data.md, the page's own text.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+from components.course import prose
+from components.formats import trec
+from components.serving import uploads
+from components.serving.shared_cache import Holder
+from components.ui import browser_store, state
+
+TEXT = "your_data"
+TAB_STORAGE_KEY = "rankwise.your_data.v1"  # this tab's sessionStorage entry: {"files": true} while files are on show
+KINDS = ("qrels", "run")
+RECEIVED = {"qrels": state.YOUR_DATA_QRELS, "run": state.YOUR_DATA_RUN, "run_b": state.YOUR_DATA_RUN_B}
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a received file was not taken: its name and the values of the page's "Upload refused" message."""
+
+    file: str
+    size: str
+    total: str
+    cap: str
+    setting: str
+
+
+@dataclass(frozen=True)
+class LoadedPair:
+    """A qrels and run pair that read cleanly: what the page shows.
+
+    ``key`` identifies the pair (:func:`components.serving.uploads.files_key`);
+    ``holder`` keeps the shared parsed copies alive while the pair is on show.
+    """
+
+    key: uploads.Files
+    qrels: dict
+    run: dict
+    holder: Holder
+
+    def judged(self) -> trec.JudgedRun:
+        """The pair, joined (from the shared cache; read again only if the cache let it go)."""
+        return uploads.judge_files(self.key, self.qrels["data"], self.run["data"], self.holder)
+
+    def parsed_qrels(self) -> trec.Qrels:
+        """The qrels file, parsed (shared, like :meth:`judged`)."""
+        return uploads.read_file("qrels", self.qrels["sha256"], self.qrels["name"], self.qrels["data"], self.holder)
+
+
+@dataclass(frozen=True)
+class FailedPair:
+    """The latest pair, which did not read: the reader's message (quoting the line), and its kind."""
+
+    key: uploads.Files
+    message: str
+    no_common_query: bool
+
+
+def refused(kind: str) -> Refusal | None:
+    """Why the latest file of this kind was not taken, if it was not."""
+    return (st.session_state.get(state.YOUR_DATA_REFUSED) or {}).get(kind)
+
+
+def receive(kind: str, name: str, data: bytes) -> bool:
+    """Hand a received file to the page: the one way uploaded bytes reach session state.
+
+    ``kind`` is "qrels", "run" or "run_b". A file that would take the session
+    past its upload cap (:func:`components.serving.uploads.refusal`) is refused: the
+    files received before stay, and the :class:`Refusal` is kept for the page
+    to show. Returns whether the file was taken.
+    """
+    if kind not in RECEIVED:
+        raise ValueError(f"kind must be one of {sorted(RECEIVED)}, got {kind!r}")
+    refusals = dict(st.session_state.get(state.YOUR_DATA_REFUSED) or {})
+    refusals.pop(kind, None)
+    why = uploads.refusal(len(data), held(replacing=kind))
+    if why is not None:
+        refusals[kind] = Refusal(file=uploads.shown_name(name), **why)
+    else:
+        st.session_state[RECEIVED[kind]] = uploads.upload_record(name, data)
+        st.session_state[state.YOUR_DATA_FILES_GONE] = False
+    st.session_state[state.YOUR_DATA_REFUSED] = refusals
+    return why is None
+
+
+def take_upload(kind: str, uploaded, key: str) -> None:
+    """Receive the uploader's file once (its file_id tells a new upload from the same one rerun).
+
+    Then the file leaves Streamlit's upload store at once (taken, the session
+    holds the bytes; refused, nobody does) and the uploaders start empty
+    again, so no second copy stays behind.
+    """
+    seen = key + state.YOUR_DATA_SEEN_SUFFIX
+    if uploaded is not None and st.session_state.get(seen) != uploaded.file_id:
+        st.session_state[seen] = uploaded.file_id
+        receive(kind, uploaded.name, uploaded.getvalue())
+        _release_uploads([uploaded.file_id])
+        empty_uploaders()
+        st.rerun()
+
+
+def _release_uploads(file_ids) -> None:
+    """Drop these uploads from Streamlit's store for this session, as an uploader's remove button does."""
+    ctx = get_script_run_ctx()
+    if ctx is None:
+        return
+    for file_id in file_ids:
+        ctx.uploaded_file_mgr.remove_file(ctx.session_id, file_id)
+
+
+def upload_round() -> int:
+    """A number in every uploader's key: a new one empties them all."""
+    return int(st.session_state.get(state.YOUR_DATA_UPLOAD_ROUND, 0))
+
+
+def empty_uploaders() -> None:
+    """New uploader keys: every uploader shows empty."""
+    st.session_state[state.YOUR_DATA_UPLOAD_ROUND] = upload_round() + 1
+
+
+def forget_files() -> None:
+    """Drop every file this session holds (received, loaded, failed, refused, in the uploaders); empty them."""
+    for key in (*RECEIVED.values(), state.YOUR_DATA_LOADED, state.YOUR_DATA_FAILED, state.YOUR_DATA_REFUSED,
+                state.YOUR_DATA_COMPARE_HOLDER):
+        st.session_state.pop(key, None)  # deleted, not set to None: Streamlit keeps a set key's old value a run longer
+    seen = [key for key in st.session_state if str(key).endswith(state.YOUR_DATA_SEEN_SUFFIX)]
+    _release_uploads([st.session_state.pop(key) for key in seen])
+    empty_uploaders()
+
+
+def held(replacing: str | None = None) -> int:
+    """The bytes of uploaded files this session holds (each file once): received, and the pair on show.
+
+    ``replacing`` leaves out the received file of that kind (a new one is about to take its place).
+    """
+    loaded: LoadedPair | None = st.session_state.get(state.YOUR_DATA_LOADED)
+    shown = [loaded.qrels, loaded.run] if loaded is not None else []
+    return uploads.held_bytes([st.session_state.get(RECEIVED[kind]) for kind in RECEIVED if kind != replacing]
+                              + shown)
+
+
+def _on_tab_read() -> None:
+    """The tab's stored flag arrived: files were on show here, and this session has none? Then the server lost them."""
+    stored = browser_store.loaded(state.YOUR_DATA_TAB_STORE)
+    st.session_state[state.YOUR_DATA_TAB_SYNCED] = True
+    if isinstance(stored, dict) and stored.get("files") is True and held() == 0:
+        st.session_state[state.YOUR_DATA_FILES_GONE] = True
+
+
+def remember_in_tab(loaded: LoadedPair | None) -> None:
+    """Keep in the tab's sessionStorage whether files are on show (read back by a new session: :func:`_on_tab_read`)."""
+    browser_store.browser_store(key=state.YOUR_DATA_TAB_STORE, storage_key=TAB_STORAGE_KEY, storage="session",
+                                synced=bool(st.session_state.get(state.YOUR_DATA_TAB_SYNCED)),
+                                value={"files": loaded is not None}, on_loaded=_on_tab_read)
+
+
+def _attempt(qrels: dict, run: dict) -> None:
+    """Read a new pair, showing each step; on success it becomes what the page shows."""
+    key = uploads.files_key(qrels, run)
+    holder = Holder()  # claims the parsed files for this session once they are on show; dropped if they fail
+    with st.status(prose.text(TEXT, "Reading"), expanded=False) as status:
+        try:
+            for kind, record in (("qrels", qrels), ("run", run)):
+                parsed = uploads.read_file(kind, record["sha256"], record["name"], record["data"], holder)
+                status.write(prose.text(TEXT, "Read file", kind=kind, lines=f"{len(parsed.line):,}",
+                                        queries=f"{len(parsed.qids):,}"))
+            judged = uploads.judge_files(key, qrels["data"], run["data"], holder)
+            status.write(prose.text(TEXT, "Read joined", queries=f"{len(judged.qids):,}"))
+        except (ValueError, MemoryError) as err:  # TrecFormatError is a ValueError
+            st.session_state[state.YOUR_DATA_FAILED] = FailedPair(key, str(err) or type(err).__name__,
+                                                                  isinstance(err, trec.NoCommonQueryError))
+            status.update(label=prose.text(TEXT, "Read failed"), state="error")
+            return
+        status.update(label=prose.text(TEXT, "Read done"), state="complete")
+    st.session_state[state.YOUR_DATA_LOADED] = LoadedPair(key, qrels, run, holder)
+    st.session_state[state.YOUR_DATA_FAILED] = None
+
+
+def current_files() -> tuple[LoadedPair | None, FailedPair | None]:
+    """(the loaded pair or None, the failed latest pair or None), reading a new pair once."""
+    qrels, run = (st.session_state.get(RECEIVED[kind]) for kind in KINDS)
+    latest = uploads.files_key(qrels, run) if qrels is not None and run is not None else None
+    loaded: LoadedPair | None = st.session_state.get(state.YOUR_DATA_LOADED)
+    failed: FailedPair | None = st.session_state.get(state.YOUR_DATA_FAILED)
+    if latest is not None and (loaded is None or loaded.key != latest) and (failed is None or failed.key != latest):
+        _attempt(qrels, run)
+        loaded, failed = st.session_state.get(state.YOUR_DATA_LOADED), st.session_state.get(state.YOUR_DATA_FAILED)
+    return loaded, failed if failed is not None and failed.key == latest else None
