@@ -12,7 +12,7 @@ from components.ui.widgets import numbers_revealed, read_control, show_chart, sh
 NAME = "accuracy"
 N = scenarios.ACCURACY_COLLECTION
 RELEVANT = scenarios.ACCURACY_RELEVANT
-DEFAULT = scenarios.ACCURACY_PRESETS["Top 10, half of them relevant"]
+DEFAULT = next(iter(scenarios.ACCURACY_PRESETS.values()))  # the first preset: top 10, half of them relevant
 
 
 def _apply_preset(case: scenarios.AccuracyCase) -> None:
@@ -33,14 +33,14 @@ def _inputs() -> tuple[int, int]:
     for column, (name, case) in zip(buttons, scenarios.ACCURACY_PRESETS.items()):
         column.button(name, on_click=_apply_preset, args=(case,), key=f"accuracy.preset.{name}", width="stretch")
     left, right = st.columns(2)
-    returned = read_control(left.number_input("Documents returned", min_value=0, max_value=N, step=1,
+    returned = read_control(left.number_input(prose.section(NAME, "Label returned"), min_value=0, max_value=N, step=1,
                                               key=state.ACCURACY_RETURNED), DEFAULT.returned)
     lo, hi = relevant_bounds(returned)
     current = st.session_state[state.ACCURACY_RELEVANT_RETURNED]
     st.session_state[state.ACCURACY_RELEVANT_RETURNED] = min(max(current, lo), hi)
-    relevant_returned = read_control(right.number_input(f"…of which relevant ({lo} to {hi} possible)", min_value=lo,
-                                                        max_value=hi, step=1, key=state.ACCURACY_RELEVANT_RETURNED),
-                                     lo)
+    relevant_returned = read_control(right.number_input(prose.text(NAME, "Label relevant returned", lo=lo, hi=hi),
+                                                        min_value=lo, max_value=hi, step=1,
+                                                        key=state.ACCURACY_RELEVANT_RETURNED), lo)
     return int(returned), int(relevant_returned)
 
 
@@ -54,11 +54,11 @@ def _verdict(accuracy: float, nothing: float) -> str:
 
 
 def render() -> None:
-    st.title("Why accuracy fails")
+    st.title(prose.section(NAME, "Title"))
     st.markdown(prose.section(NAME, "Intro"))
     layout.show_formula(NAME)
 
-    st.subheader("Try it")
+    st.subheader(prose.section(NAME, "Heading try it"))
     st.markdown(prose.section(NAME, "Try it"))
     returned, tp = _inputs()
     counts = metrics.set_retrieval(N, RELEVANT, returned, tp)
@@ -69,15 +69,15 @@ def render() -> None:
              "accuracy": fmt(counts.accuracy, "percent")}
     revealed = numbers_revealed("accuracy", (returned, tp))
     cards = st.columns(3)
-    cards[0].metric("Precision (relevant share of returned)", shown["precision"] if revealed else "?")
-    cards[1].metric("Recall (share of relevant found)", shown["recall"] if revealed else "?")
-    cards[2].metric("Accuracy (correct decisions)", shown["accuracy"] if revealed else "?")
+    cards[0].metric(prose.section(NAME, "Label precision card"), shown["precision"] if revealed else "?")
+    cards[1].metric(prose.section(NAME, "Label recall card"), shown["recall"] if revealed else "?")
+    cards[2].metric(prose.section(NAME, "Label accuracy card"), shown["accuracy"] if revealed else "?")
     if not revealed:
         return _after_scenario()
 
     left, right = st.columns([3, 2], gap="large")
     with left:
-        st.markdown("**The arithmetic**")
+        st.markdown(prose.section(NAME, "Heading arithmetic"))
         arithmetic = prose.text(NAME, "Arithmetic", tp=f"{tp:,}", returned=f"{returned:,}", relevant=RELEVANT,
                                 tn=f"{tn:,}", collection=f"{N:,}", **shown)
         if returned == 0:
@@ -96,7 +96,7 @@ def render() -> None:
 
 
 def _after_scenario() -> None:
-    st.subheader("What went wrong")
+    st.subheader(prose.section(NAME, "Heading what went wrong"))
     st.markdown(prose.section(NAME, "What went wrong"))
     layout.show_practice(NAME)
     layout.show_lesson_end(NAME)

@@ -23,6 +23,7 @@ NAME = "choosing"
 Q = scenarios.CHOOSING
 ITEMS = editor_items(Q.docs)
 GRADES = {d.id: d.grade for d in Q.docs}
+DEFAULT_PRESET = tuple(Q.presets)[1]  # found but badly ordered: scenarios.py names no default
 
 
 def _load(preset: str) -> None:
@@ -34,7 +35,7 @@ def diagnosis_text(qs: metrics.QuerySet, k: int) -> str:
     recall, ndcg, rr = (float(v[0]) for v in (metrics.recall(qs, k), metrics.ndcg(qs, k), metrics.reciprocal_rank(qs)))
     first = metrics.first_hit_rank(qs)[0]
     values = dict(k=k, recall=fmt(recall), ndcg=fmt(ndcg), rr=fmt(rr),
-                  first=int(first) if first != float("inf") else "none")
+                  first=int(first) if first != float("inf") else prose.section(NAME, "No first hit"))
     return prose.text_choosing(NAME, f"Diagnosis {diagnosis.diagnose(recall, ndcg, rr)}", values)
 
 
@@ -48,14 +49,15 @@ def _scenario() -> None:
     editor_col, text_col = st.columns([3, 2], gap="large")
     with editor_col:
         current = show_ranking_editor(ITEMS, key=state.CHOOSING_EDITOR,
-                                      default_order=Q.presets["Found but badly ordered"], k=k, tray=True,
+                                      default_order=Q.presets[DEFAULT_PRESET], k=k, tray=True,
                                       editable_grades=True, grade_range=(0, 2), scale=chart_scale(),
-                                      label="Help pages returned")
+                                      label=prose.section(NAME, "Label editor"))
         show_link_to_view()
     qs = metrics.from_rankings([current.order_grades()], [current.judged_grades()])
-    values = {f"Recall@{k}": metrics.recall(qs, k), f"hit rate@{k}": metrics.success(qs, k),
+    values = {f"Recall@{k}": metrics.recall(qs, k),
+              prose.text(NAME, "Label hit rate card", k=k): metrics.success(qs, k),
               f"Precision@{k}": metrics.precision(qs, k), "RR": metrics.reciprocal_rank(qs),
-              f"nDCG@{k} (exponential gain)": metrics.ndcg(qs, k)}
+              prose.text(NAME, "Label nDCG card", k=k): metrics.ndcg(qs, k)}
     with text_col:
         revealed = numbers_revealed("choosing", (current, k))
         if revealed:
@@ -67,12 +69,12 @@ def _scenario() -> None:
 
 
 def render() -> None:
-    st.title("Choosing a metric")
+    st.title(prose.section(NAME, "Title"))
     layout.show_warm_up("warmup.choosing")
     st.markdown(prose.text(NAME, "Intro", query=Q.text))
     st.markdown(prose.section(NAME, "Scenario"))
     _scenario()
-    st.subheader("Which one to headline")
+    st.subheader(prose.section(NAME, "Heading guide"))
     st.markdown(prose.section(NAME, "Guide"))
     layout.show_practice(NAME)
     layout.show_lesson_end(NAME)

@@ -14,6 +14,7 @@ from components.ui.widgets import chart_scale, show_k_slider, show_link_to_view,
 
 NAME = "differ"
 Q = scenarios.FRAMEWORKS
+START = tuple(Q.presets)[2]  # mixed grades: scenarios.py names no constant for it
 TRECEVAL_ROWS = ("nDCG@k", "R@k", "RR", "RR@k")  # the table's rows that trec_eval computes: the take-home checks them
 
 
@@ -22,23 +23,26 @@ def convention_rows(grades, judged, k: int) -> list[dict]:
     n_relevant = sum(1 for g in judged if g >= 1)
     scores = list(range(len(grades), 0, -1))  # the on-screen order, as scores without ties
     rows = [
-        ("nDCG@k, linear gain (rel)", metrics.ndcg_at_k(grades, k, judged, "linear"),
-         "trec_eval, pytrec_eval, ir_measures (default), ranx's ndcg"),
-        ("nDCG@k, exponential gain (2^rel − 1)", metrics.ndcg_at_k(grades, k, judged, "exponential"),
-         "these lessons; Burges et al.; ranx's ndcg_burges"),
-        ("nDCG@k, ideal from the returned list only", conventions.ndcg_returned_ideal(grades, k, "linear"),
-         "a common tutorial mistake (linear gain shown)"),
-        ("scikit-learn ndcg_score(k=k) on the returned list",
+        (prose.section(NAME, "Convention nDCG linear"), metrics.ndcg_at_k(grades, k, judged, "linear"),
+         prose.section(NAME, "Who nDCG linear")),
+        (prose.section(NAME, "Convention nDCG exponential"), metrics.ndcg_at_k(grades, k, judged, "exponential"),
+         prose.section(NAME, "Who nDCG exponential")),
+        (prose.section(NAME, "Convention nDCG returned ideal"), conventions.ndcg_returned_ideal(grades, k, "linear"),
+         prose.section(NAME, "Who nDCG returned ideal")),
+        (prose.section(NAME, "Convention scikit-learn"),
          conventions.sklearn_ndcg(grades, scores, k) if grades else 0.0,
-         "scikit-learn: linear gain, ties averaged, ideal from the items passed in"),
-        ("Recall@k, denominator |relevant|", metrics.recall_at_k(grades, k, n_relevant),
-         "trec_eval recall_k, pytrec_eval, ir_measures R@k"),
-        ("Recall@k, denominator min(|relevant|, k)", conventions.capped_recall_at_k(grades, k, n_relevant),
-         "BEIR's R_cap@k"),
-        ("RR, no cutoff", metrics.reciprocal_rank_of(grades), "trec_eval recip_rank"),
-        ("RR@k, a hit below k counts 0", metrics.reciprocal_rank_of(grades, k), "MS MARCO's MRR@10 (with k = 10)"),
+         prose.section(NAME, "Who scikit-learn")),
+        (prose.section(NAME, "Convention recall"), metrics.recall_at_k(grades, k, n_relevant),
+         prose.section(NAME, "Who recall")),
+        (prose.section(NAME, "Convention capped recall"), conventions.capped_recall_at_k(grades, k, n_relevant),
+         prose.section(NAME, "Who capped recall")),
+        (prose.section(NAME, "Convention RR"), metrics.reciprocal_rank_of(grades), prose.section(NAME, "Who RR")),
+        (prose.section(NAME, "Convention RR at k"), metrics.reciprocal_rank_of(grades, k),
+         prose.section(NAME, "Who RR at k")),
     ]
-    return [{"convention": c, "value": fmt(v), "who computes it this way": who} for c, v, who in rows]
+    convention, value, who = (prose.section(NAME, "Column convention"), prose.section(NAME, "Column value"),
+                              prose.section(NAME, "Column who"))
+    return [{convention: c, value: fmt(v), who: w} for c, v, w in rows]
 
 
 def tie_rows(k: int) -> list[dict]:
@@ -47,14 +51,17 @@ def tie_rows(k: int) -> list[dict]:
     scores = [s for _, s in scenarios.TIED_SCORES]
     judged = Q.judged_grades()
     grades = Q.grades(ids)
+    rule_column, top_column = prose.section(NAME, "Column tie rule"), prose.section(NAME, "Column top k")
+    ndcg_column = prose.text(NAME, "Column ties nDCG", k=k)
     rows = []
-    for rule, who in (("trec_eval", "trec_eval, pytrec_eval: score, then document id descending"),
-                      ("listed", "tools that keep the file's order for equal scores")):
+    for rule, who in (("trec_eval", prose.section(NAME, "Tie rule trec_eval")),
+                      ("listed", prose.section(NAME, "Tie rule listed"))):
         order = [ids[i] for i in conventions.order_by_score(ids, scores, rule)]
-        rows.append({"tie rule": who, "top k": ", ".join(order[:k]),
-                     f"nDCG@{k} (linear)": fmt(metrics.ndcg_at_k(Q.grades(order), k, judged, "linear"))})
-    rows.append({"tie rule": "scikit-learn ndcg_score: every order of the tied documents averaged",
-                 "top k": "(averaged)", f"nDCG@{k} (linear)": fmt(conventions.sklearn_ndcg(grades, scores, k))})
+        rows.append({rule_column: who, top_column: ", ".join(order[:k]),
+                     ndcg_column: fmt(metrics.ndcg_at_k(Q.grades(order), k, judged, "linear"))})
+    rows.append({rule_column: prose.section(NAME, "Tie rule scikit-learn"),
+                 top_column: prose.section(NAME, "Ties averaged"),
+                 ndcg_column: fmt(conventions.sklearn_ndcg(grades, scores, k))})
     return rows
 
 
@@ -62,14 +69,17 @@ def empty_query_sentence(grades, judged, k: int) -> str:
     """Mean Recall@k over the current query and a query with no relevant item, under each rule."""
     recall = metrics.recall_at_k(grades, k, sum(1 for g in judged if g >= 1))
     values, has_relevant = [recall, 0.0], [any(g >= 1 for g in judged), False]
-    parts = [f"**{fmt(conventions.mean_with_empty_rule(values, has_relevant, 'zero'))}** if it counts as 0 "
-             f"(trec_eval)",
-             f"**{fmt(conventions.mean_with_empty_rule(values, has_relevant, 'skip'))}** if it is skipped"]
+    parts = {"intro": prose.text(NAME, "Empty intro", k=k),
+             "zero": prose.text(NAME, "Empty zero",
+                                value=fmt(conventions.mean_with_empty_rule(values, has_relevant, "zero"))),
+             "skip": prose.text(NAME, "Empty skip",
+                                value=fmt(conventions.mean_with_empty_rule(values, has_relevant, "skip")))}
     try:
         conventions.mean_with_empty_rule(values, has_relevant, "error")
     except ValueError:
-        parts.append(prose.section(NAME, "Empty error") + " if the tool refuses")
-    return prose.text(NAME, "Empty intro", k=k) + " " + ", ".join(parts[:-1]) + ", or " + parts[-1] + "."
+        parts["refuse"] = prose.text(NAME, "Empty refuse", error=prose.section(NAME, "Empty error"))
+        return prose.text(NAME, "Empty rules", **parts)
+    return prose.text(NAME, "Empty rules no error", **parts)
 
 
 @st.fragment
@@ -78,8 +88,9 @@ def _switchboard() -> None:
     editor_col, table_col = st.columns([2, 3], gap="large")
     with editor_col:
         current = show_ranking_editor(editor_items(Q.docs), key=state.DIFFER_EDITOR,
-                                      default_order=Q.presets["Mixed grades"], k=k, tray=True, editable_grades=True,
-                                      grade_range=(0, 2), scale=chart_scale(), label="The ranking to score")
+                                      default_order=Q.presets[START], k=k, tray=True, editable_grades=True,
+                                      grade_range=(0, 2), scale=chart_scale(),
+                                      label=prose.section(NAME, "Label editor"))
         show_link_to_view()
     grades, judged = current.order_grades(), current.judged_grades()
     with table_col:
@@ -88,15 +99,16 @@ def _switchboard() -> None:
         st.markdown(empty_query_sentence(grades, judged, k))
     show_take_home(NAME, [current], k=k, gain="linear", measures=TRECEVAL_ROWS)
     st.markdown(prose.text(NAME, "Ties intro", k=k))
-    st.dataframe(pd.DataFrame({"document": [i for i, _ in scenarios.TIED_SCORES],
-                               "score": [f"{s:.1f}" for _, s in scenarios.TIED_SCORES],
-                               "grade": [str(g) for g in Q.grades([i for i, _ in scenarios.TIED_SCORES])]}).T,
-                 key="differ.tied_list")
+    st.dataframe(pd.DataFrame({
+        prose.section(NAME, "Tied document"): [i for i, _ in scenarios.TIED_SCORES],
+        prose.section(NAME, "Tied score"): [f"{s:.1f}" for _, s in scenarios.TIED_SCORES],
+        prose.section(NAME, "Tied grade"): [str(g) for g in Q.grades([i for i, _ in scenarios.TIED_SCORES])],
+    }).T, key="differ.tied_list")
     st.table(pd.DataFrame(tie_rows(k)), hide_index=True, border="horizontal")
 
 
 def render() -> None:
-    st.title("Why does my number differ?")
+    st.title(prose.section(NAME, "Title"))
     st.markdown(prose.section(NAME, "Intro"))
     st.markdown(prose.section(NAME, "Scenario"))
     _switchboard()

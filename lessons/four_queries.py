@@ -30,8 +30,8 @@ OTHERS = tuple(f"other{i}" for i in range(1, LENGTH))
 
 def items(query: int) -> tuple[EditorItem, ...]:
     """One query's list: its answer (relevant) and nine other results."""
-    return (EditorItem(ANSWER, f"✅ Q{query} answer", 1),) + tuple(
-        EditorItem(o, f"other {i}", 0) for i, o in enumerate(OTHERS, 1))
+    return (EditorItem(ANSWER, prose.text(NAME, "Item answer", query=query), 1),) + tuple(
+        EditorItem(o, prose.text(NAME, "Item other", i=i), 0) for i, o in enumerate(OTHERS, 1))
 
 
 def order_for(rank: int | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -52,19 +52,20 @@ def _load(ranks) -> None:
 
 
 def _list_queries(numbers: list[int]) -> str:
-    names = [f"query {n}" for n in numbers]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    names = [prose.text(NAME, "Query name", n=n) for n in numbers]
+    return names[0] if len(names) == 1 else prose.text(NAME, "Query list", rest=", ".join(names[:-1]), last=names[-1])
 
 
 @st.fragment
 def _scenario() -> list[int | None]:
-    k = show_k_slider(state.FOUR_K, hi=LENGTH, default=5, help="A query counts as a hit when its answer is in the top k.")
+    k = show_k_slider(state.FOUR_K, hi=LENGTH, default=5, help=prose.section(NAME, "Help cutoff"))
     ranks = []
     for q, key in enumerate(state.FOUR_EDITORS, 1):
         default_order, _ = order_for(scenarios.FOUR_QUERY_HIT_RANKS[q - 1])
         current = show_ranking_editor(items(q), key=key, default_order=default_order, k=k, tray=True,
                                       compact=True, show_grades=False, grade_range=(0, 1), scale=chart_scale(),
-                                      label=f"Query {q}: positions 1 to {LENGTH}", url_suffix=str(q))
+                                      label=prose.text(NAME, "Label query list", q=q, length=LENGTH),
+                                      url_suffix=str(q))
         ranks.append(hit_rank(current.order))
     qs = scenarios.four_query_set(ranks)
     recall, success = metrics.recall(qs, k), metrics.success(qs, k)
@@ -74,7 +75,8 @@ def _scenario() -> list[int | None]:
     revealed = numbers_revealed("four_queries", (ranks, k))
     cards = st.columns(3)
     cards[0].metric(f"recall@{k}", shown(recall.mean(), revealed))
-    cards[1].metric(f"hit rate@{k}", shown(success.mean(), revealed), help="The same number here: one answer per query.")
+    cards[1].metric(prose.text(NAME, "Label hit rate card", k=k), shown(success.mean(), revealed),
+                    help=prose.section(NAME, "Help hit rate card"))
     cards[2].metric("MRR", shown(rr.mean(), revealed))
     if not revealed:
         return ranks
@@ -95,12 +97,15 @@ def _scenario() -> list[int | None]:
 
 
 def _presets(k: int) -> None:
-    st.subheader("Same recall, different MRR")
+    st.subheader(prose.section(NAME, "Heading presets"))
     st.markdown(prose.section(NAME, "Presets"))
     columns = st.columns(3)
-    columns[0].button("All at rank 1", key="four.preset.top", on_click=_load, args=([1] * 4,), width="stretch")
-    columns[1].button(f"All at rank k = {k}", key="four.preset.k", on_click=_load, args=([k] * 4,), width="stretch")
-    columns[2].button("Back to ranks 1, 3, 1, 8", key="four.preset.brief", on_click=_load,
+    columns[0].button(prose.section(NAME, "Button all at 1"), key="four.preset.top", on_click=_load, args=([1] * 4,),
+                      width="stretch")
+    columns[1].button(prose.text(NAME, "Button all at k", k=k), key="four.preset.k", on_click=_load, args=([k] * 4,),
+                      width="stretch")
+    columns[2].button(prose.text(NAME, "Button back", ranks=", ".join(map(str, scenarios.FOUR_QUERY_HIT_RANKS))),
+                      key="four.preset.brief", on_click=_load,
                       args=(scenarios.FOUR_QUERY_HIT_RANKS,), width="stretch")
     top, at_k = scenarios.four_query_set([1] * 4), scenarios.four_query_set([k] * 4)
     st.markdown(prose.text(NAME, "Preset sentence", k=k, r1=fmt(metrics.recall(top, k).mean()),
@@ -109,10 +114,10 @@ def _presets(k: int) -> None:
 
 
 def _choosing_k(qs: metrics.QuerySet) -> None:
-    st.subheader("Choosing k")
+    st.subheader(prose.section(NAME, "Heading choosing k"))
     st.markdown(prose.section(NAME, "Choosing k"))
     st.session_state.setdefault(state.FOUR_BUDGET, 5)
-    n = int(read_control(st.number_input("Chunks your generator reads (N)", min_value=1, max_value=100, step=1,
+    n = int(read_control(st.number_input(prose.section(NAME, "Label budget"), min_value=1, max_value=100, step=1,
                                          key=state.FOUR_BUDGET), 5))
     honest, flattering = metrics.recall(qs, n).mean(), metrics.recall(qs, 100).mean()
     verdict = prose.text(NAME, "Choosing same", n=n) if fmt(honest) == fmt(flattering) \
@@ -123,11 +128,11 @@ def _choosing_k(qs: metrics.QuerySet) -> None:
 
 
 def render() -> None:
-    st.title("Four queries: recall@k and MRR together")
+    st.title(prose.section(NAME, "Title"))
     layout.show_warm_up("warmup.four_queries")
     st.markdown(prose.section(NAME, "Intro"))
     layout.show_formula(NAME)
-    st.subheader("Try it: four test queries")
+    st.subheader(prose.section(NAME, "Heading try it"))
     st.markdown(prose.section(NAME, "Scenario"))
     _scenario()
     layout.show_practice(NAME)

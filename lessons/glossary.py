@@ -13,6 +13,7 @@ from components.ui import registry, state
 
 NAME = prose.GLOSSARY
 FILTER_KEY = state.GLOSSARY_FILTER
+SPEC = next(spec for spec in registry.PAGES if spec.module == NAME)
 
 
 def page_url(spec: registry.PageSpec) -> str:
@@ -41,7 +42,7 @@ def matching(query: str) -> list[str]:
 
 
 def render() -> None:
-    st.title("Glossary", anchor=False)
+    st.title(SPEC.title, anchor=False)  # every "## " section of glossary.md is an entry
     st.markdown(prose.section(NAME, "Summary"))
     entries = prose.glossary_entries()
     st.markdown(" · ".join(f"[{names[0]}](#{prose.anchor(names[0])})" for names in entries.values()))

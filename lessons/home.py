@@ -14,19 +14,19 @@ def render() -> None:
     st.markdown(prose.section(NAME, "Welcome"))
     left, right = st.columns(2, gap="large")
     with left:
-        st.subheader("What you will be able to do")
+        st.subheader(prose.section(NAME, "Heading able"))
         st.markdown(prose.section(NAME, "What you will be able to do"))
     with right:
-        st.subheader("How to use it")
+        st.subheader(prose.section(NAME, "Heading how"))
         st.markdown(prose.section(NAME, "How to use it"))
-    st.subheader("The course")
+    st.subheader(prose.section(NAME, "Heading course"))
     st.markdown(prose.section(NAME, "The course"))
     lessons = [spec for spec in registry.PAGES if spec.in_sequence]
     for number, spec in enumerate(lessons, 1):
         with st.container(border=True):
             st.page_link(registry.page_for(spec), label=f"{number}. {spec.title}", icon=spec.icon)
             st.caption(spec.summary)
-    st.subheader("More")
+    st.subheader(prose.section(NAME, "Heading more"))
     st.markdown(prose.section(NAME, "More"))
     extras = [spec for spec in registry.PAGES if not spec.in_sequence and spec.module != NAME]
     for column, spec in zip(st.columns(len(extras)), extras):

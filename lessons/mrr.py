@@ -1,6 +1,8 @@
 """Lesson 2: MRR with the JAR-file scenario."""
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import streamlit as st
 
@@ -25,10 +27,17 @@ NAME = "mrr"
 QUERIES = scenarios.JAR_QUERIES
 CUTOFFS = ("none",) + tuple(range(1, 11))
 MAX_RANK = 10
+NO_CUTOFF = CUTOFFS[0]  # the select slider's value (and session state) for "no cutoff"
+
+
+def _cutoff_option(cutoff) -> str:
+    """How the select slider shows a cutoff: the word for no cutoff, or the number."""
+    return prose.section(NAME, "Option no cutoff") if cutoff == NO_CUTOFF else str(cutoff)
 
 
 def _editor(query: scenarios.Query, key: str, url_suffix: str, label: str):
-    return show_ranking_editor(editor_items(query.docs), key=key, default_order=query.presets["Default"], tray=True,
+    default_order = next(iter(query.presets.values()))  # each jar query has one preset, its listed order
+    return show_ranking_editor(editor_items(query.docs), key=key, default_order=default_order, tray=True,
                                grade_range=(0, 1), scale=chart_scale(), label=label, url_suffix=url_suffix)
 
 
@@ -36,13 +45,13 @@ def _editors():
     """The three result lists: side by side, or in tabs when projected (they would not fit)."""
     states = []
     if st.session_state.get(state.PROJECTOR):
-        places = st.tabs([f"Query {i}" for i in range(1, len(QUERIES) + 1)])
+        places = st.tabs([prose.text(NAME, "Tab query", i=i) for i in range(1, len(QUERIES) + 1)])
     else:
         places = st.columns(len(QUERIES), gap="medium")
     for i, (place, query, key) in enumerate(zip(places, QUERIES, state.MRR_EDITORS), 1):
         with place:
-            st.markdown(f"**Query {i}:** “{query.text}”")
-            states.append(_editor(query, key, str(i), f"Query {i} results"))
+            st.markdown(prose.text(NAME, "Query heading", i=i, query=query.text))
+            states.append(_editor(query, key, str(i), prose.text(NAME, "Label query results", i=i)))
     return states
 
 
@@ -62,9 +71,10 @@ def _discount_sentence(first: np.ndarray, lengths: list[int]) -> str:
 
 
 def _cutoff_sentence(first: np.ndarray, cutoff: int, mrr: float, mrr_cut: float) -> str:
-    zeroed = [f"query {i}" for i, r in enumerate(first, 1) if np.isfinite(r) and r > cutoff]
+    zeroed = [prose.text(NAME, "Query name", i=i) for i, r in enumerate(first, 1) if np.isfinite(r) and r > cutoff]
     if zeroed:
-        lead = prose.text(NAME, "Cutoff some zeroed", queries=" and ".join(zeroed), k=cutoff)
+        queries = functools.reduce(lambda a, b: prose.text(NAME, "Query pair", first=a, second=b), zeroed)
+        lead = prose.text(NAME, "Cutoff some zeroed", queries=queries, k=cutoff)
     else:
         lead = prose.section(NAME, "Cutoff none zeroed")
     return prose.text(NAME, "Cutoff sentence", k=cutoff, zeroed=lead, mrr_cut=fmt(mrr_cut), mrr=fmt(mrr))
@@ -80,7 +90,7 @@ def _scenario() -> None:
     show_link_to_view()
     revealed = numbers_revealed("mrr", states)
     for column, value, i in zip(st.columns(len(QUERIES) + 1), list(rr) + [mrr], range(1, len(QUERIES) + 2)):
-        column.metric(f"RR, query {i}" if i <= len(QUERIES) else "MRR", shown(value, revealed))
+        column.metric(prose.text(NAME, "Label RR card", i=i) if i <= len(QUERIES) else "MRR", shown(value, revealed))
     if not revealed:
         return
     show_steps(prose.text(NAME, "Arithmetic", terms=arithmetic_terms(first, None), n=len(QUERIES),
@@ -88,34 +98,37 @@ def _scenario() -> None:
 
     chart_col, text_col = st.columns([3, 2], gap="large")
     with chart_col:
-        hits = {f"query {i}": (int(r) if np.isfinite(r) else None) for i, r in enumerate(first, 1)}
+        hits = {prose.text(NAME, "Query name", i=i): (int(r) if np.isfinite(r) else None)
+                for i, r in enumerate(first, 1)}
         show_chart(charts.reciprocal_rank_curve, MAX_RANK, hits, key="mrr.curve")
     with text_col:
         st.markdown(prose.section(NAME, "Discount"))
         st.info(_discount_sentence(first, [len(s.order) for s in states]), icon="📉")
 
-    st.subheader("MRR@k: a cutoff")
+    st.subheader(prose.section(NAME, "Heading cutoff"))
     st.markdown(prose.section(NAME, "Cutoff"))
-    st.session_state.setdefault(state.MRR_CUTOFF, "none")
-    cutoff = read_control(st.select_slider("Cutoff k for MRR@k", CUTOFFS, key=state.MRR_CUTOFF), "none", CUTOFFS)
-    if cutoff != "none":
+    st.session_state.setdefault(state.MRR_CUTOFF, NO_CUTOFF)
+    cutoff = read_control(st.select_slider(prose.section(NAME, "Label cutoff"), CUTOFFS, format_func=_cutoff_option,
+                                           key=state.MRR_CUTOFF), NO_CUTOFF, CUTOFFS)
+    if cutoff != NO_CUTOFF:
         rr_cut = metrics.reciprocal_rank(qs, cutoff)
         left, right = st.columns(2)
         left.metric(f"MRR@{cutoff}", fmt(rr_cut.mean()))
-        right.metric("MRR (no cutoff)", fmt(mrr))
+        right.metric(prose.section(NAME, "Label MRR no cutoff"), fmt(mrr))
         st.markdown(prose.text(NAME, "Arithmetic", terms=arithmetic_terms(first, cutoff), n=len(QUERIES),
                                total=fmt(rr_cut.sum()), mrr=fmt(rr_cut.mean())))
         st.markdown(_cutoff_sentence(first, cutoff, mrr, float(rr_cut.mean())))
     st.markdown(prose.text(NAME, "MRR at 1", mrr1=fmt(metrics.reciprocal_rank(qs, 1).mean()),
                            hit1=fmt(metrics.success(qs, 1).mean())))
-    show_take_home(NAME, states, k=None if cutoff == "none" else cutoff, gain="exponential",
+    show_take_home(NAME, states, k=None if cutoff == NO_CUTOFF else cutoff, gain="exponential",
                    measures=("RR", "RR@k", "RR@1", "Success@1"))
 
 
 @st.fragment
 def _several_relevant() -> None:
     query = scenarios.JAR_TWO_RELEVANT
-    current = _editor(query, state.MRR_TWO_RELEVANT_EDITOR, "_two", f"Results for “{query.text}”")
+    label = prose.text(NAME, "Label two relevant results", query=query.text)
+    current = _editor(query, state.MRR_TWO_RELEVANT_EDITOR, "_two", label)
     hit_positions = [i for i, g in enumerate(current.order_grades(), 1) if g >= 1]
     rr = metrics.reciprocal_rank_of(current.order_grades())
     st.metric("RR", fmt(rr))
@@ -128,21 +141,21 @@ def _several_relevant() -> None:
 
 
 def render() -> None:
-    st.title("MRR: mean reciprocal rank")
+    st.title(prose.section(NAME, "Title"))
     layout.show_warm_up("warmup.mrr")
     st.markdown(prose.section(NAME, "Intro"))
     layout.show_formula(NAME)
 
-    st.subheader("Try it: three searches for one jar")
+    st.subheader(prose.section(NAME, "Heading try it"))
     st.markdown(prose.section(NAME, "Scenario"))
     st.caption(prose.section(NAME, "Tray note"))
     _scenario()
 
-    st.subheader("When several results are right")
+    st.subheader(prose.section(NAME, "Heading several relevant"))
     st.markdown(prose.section(NAME, "Several relevant"))
     _several_relevant()
 
-    st.subheader("Where MRR fits")
+    st.subheader(prose.section(NAME, "Heading where it fits"))
     st.markdown(prose.section(NAME, "Where it fits"))
     layout.show_practice(NAME)
     layout.show_lesson_end(NAME)

@@ -41,8 +41,8 @@ def _gain_switch() -> str:
         reading = state.read_gain(st.query_params.get(state.PARAM_GAIN))
         st.session_state[state.NDCG_GAIN] = reading.value
         keep_link_note(reading.note)
-    gain = read_control(st.segmented_control("Gain", metrics.GAINS, key=state.NDCG_GAIN, required=True,
-                                             format_func=lambda g: f"{g} ({metrics.GAIN_FORMULAS[g]})"),
+    gain = read_control(st.segmented_control(prose.section(NAME, "Label gain"), metrics.GAINS, key=state.NDCG_GAIN,
+                                             required=True, format_func=lambda g: f"{g} ({metrics.GAIN_FORMULAS[g]})"),
                         "exponential", metrics.GAINS)
     st.query_params[state.PARAM_GAIN] = gain
     return gain
@@ -56,18 +56,26 @@ def _titles(ids) -> list[str]:
 def _position_table(order, grades, ideal_ids, ideal_grades, k, gain) -> pd.DataFrame:
     cur = breakdown.positions(grades, k, gain)
     ide = breakdown.positions(ideal_grades, k, gain)
+    position, document, grade = (prose.section(NAME, "Column position"), prose.section(NAME, "Column document"),
+                                 prose.section(NAME, "Column grade"))
+    gain_column, discount = prose.section(NAME, "Column gain"), prose.section(NAME, "Column discount")
+    discounted, running = prose.section(NAME, "Column discounted gain"), prose.section(NAME, "Column running DCG")
+    ideal_document, ideal_grade = (prose.section(NAME, "Column ideal document"),
+                                   prose.section(NAME, "Column ideal grade"))
+    ideal_discounted, ideal_running = (prose.section(NAME, "Column ideal discounted gain"),
+                                       prose.section(NAME, "Column running IDCG"))
     rows = []
     for i in range(max(cur.rank.size, ide.rank.size)):
-        row = {"position": i + 1, "discount 1/log₂(i+1)": fmt(metrics.discounts([i + 1])[0])}
+        row = {position: i + 1, discount: fmt(metrics.discounts([i + 1])[0])}
         if i < cur.rank.size:
-            row |= {"document": _titles(order)[i], "grade": int(cur.grade[i]), "gain": fmt(cur.gain[i]),
-                    "discounted gain": fmt(cur.discounted[i]), "running DCG": fmt(cur.running[i])}
+            row |= {document: _titles(order)[i], grade: int(cur.grade[i]), gain_column: fmt(cur.gain[i]),
+                    discounted: fmt(cur.discounted[i]), running: fmt(cur.running[i])}
         if i < ide.rank.size:
-            row |= {"ideal document": _titles(ideal_ids)[i], "ideal grade": int(ide.grade[i]),
-                    "ideal discounted gain": fmt(ide.discounted[i]), "running IDCG": fmt(ide.running[i])}
+            row |= {ideal_document: _titles(ideal_ids)[i], ideal_grade: int(ide.grade[i]),
+                    ideal_discounted: fmt(ide.discounted[i]), ideal_running: fmt(ide.running[i])}
         rows.append(row)
-    columns = ["position", "document", "grade", "gain", "discount 1/log₂(i+1)", "discounted gain", "running DCG",
-               "ideal document", "ideal grade", "ideal discounted gain", "running IDCG"]
+    columns = [position, document, grade, gain_column, discount, discounted, running,
+               ideal_document, ideal_grade, ideal_discounted, ideal_running]
     return pd.DataFrame([{c: row.get(c, "") for c in columns} for row in rows], columns=columns)
 
 
@@ -79,15 +87,15 @@ def _scenario() -> None:
     controls = st.columns([3, 2], gap="large")
     with controls[0]:
         k = show_k_slider(state.NDCG_K, hi=POOL, default=scenarios.FRAMEWORKS_K,
-                          help="Only the first k positions count towards DCG@k and IDCG@k.")
+                          help=prose.section(NAME, "Help cutoff"))
     with controls[1]:
         gain = _gain_switch()
     cards = st.columns(4)
     editor_col, numbers_col = st.columns(2, gap="large")
     with editor_col:
-        current = show_ranking_editor(ITEMS, key=state.NDCG_EDITOR, default_order=Q.presets["System A"], k=k,
+        current = show_ranking_editor(ITEMS, key=state.NDCG_EDITOR, default_order=Q.presets[PRESETS[0]], k=k,
                                       tray=True, editable_grades=True, grade_range=(0, 2), scale=chart_scale(),
-                                      label="Search results")
+                                      label=prose.section(NAME, "Label editor"))
         show_link_to_view()
     grades, judged = current.order_grades(), current.judged_grades()
     qs = metrics.from_rankings([grades], [judged])
@@ -95,10 +103,11 @@ def _scenario() -> None:
     other = "linear" if gain == "exponential" else "exponential"
     with numbers_col:
         revealed = numbers_revealed("ndcg", (current, k, gain))
-    cards[0].metric(f"DCG@{k} ({gain} gain)", shown(dcg, revealed))
-    cards[1].metric(f"IDCG@{k} ({gain} gain)", shown(idcg, revealed))
-    cards[2].metric(f"nDCG@{k} ({gain} gain)", shown(ndcg, revealed))
-    cards[3].metric(f"nDCG@{k} ({other} gain)", shown(metrics.ndcg(qs, k, other)[0], revealed))
+    cards[0].metric(prose.text(NAME, "Label DCG card", k=k, gain=gain), shown(dcg, revealed))
+    cards[1].metric(prose.text(NAME, "Label IDCG card", k=k, gain=gain), shown(idcg, revealed))
+    cards[2].metric(prose.text(NAME, "Label nDCG card", k=k, gain=gain), shown(ndcg, revealed))
+    cards[3].metric(prose.text(NAME, "Label nDCG card", k=k, gain=other),
+                    shown(metrics.ndcg(qs, k, other)[0], revealed))
     if not revealed:
         return
     with numbers_col:
@@ -107,7 +116,7 @@ def _scenario() -> None:
         ideal_grades = [current.grades[i] for i in ideal_ids]
         cur, ide = breakdown.positions(grades, k, gain), breakdown.positions(ideal_grades, k, gain)
         last = (rf"\mathrm{{nDCG@}}{k} = \frac{{{fmt(dcg)}}}{{{fmt(idcg)}}} = {fmt(ndcg)}" if idcg > 0
-                else rf"\mathrm{{nDCG@}}{k} = 0 \quad (\text{{no relevant judged page}})")
+                else rf"\mathrm{{nDCG@}}{k} = 0 \quad(\text{{{prose.section(NAME, 'Steps no relevant')}}})")
         show_steps("\n".join([rf"\mathrm{{DCG@}}{k} = {breakdown.dcg_latex(cur)} = {fmt(dcg)}",
                                rf"\mathrm{{IDCG@}}{k} = {breakdown.dcg_latex(ide)} = {fmt(idcg)}", last]),
                    key="ndcg", latex=True)
@@ -120,12 +129,12 @@ def _scenario() -> None:
 
 
 def _gains_and_ideal(qs, grades, k: int, gain: str) -> None:
-    st.subheader("Which gain?")
+    st.subheader(prose.section(NAME, "Heading gain"))
     st.markdown(prose.section(NAME, "Gain switch"))
     exp, lin = float(metrics.ndcg(qs, k, "exponential")[0]), float(metrics.ndcg(qs, k, "linear")[0])
     left, right = st.columns(2)
-    left.metric(f"nDCG@{k}, exponential gain", fmt(exp))
-    right.metric(f"nDCG@{k}, linear gain", fmt(lin))
+    left.metric(prose.text(NAME, "Label nDCG exponential", k=k), fmt(exp))
+    right.metric(prose.text(NAME, "Label nDCG linear", k=k), fmt(lin))
     if fmt(exp) == fmt(lin):
         relevant = {g for g in grades[:k] if g >= 1} | {g for g in qs.judged_grade if g >= 1}
         reason = prose.section(NAME, "Gain reason binary" if len(relevant) <= 1 else "Gain reason other")
@@ -133,23 +142,23 @@ def _gains_and_ideal(qs, grades, k: int, gain: str) -> None:
     else:
         st.markdown(prose.text(NAME, "Gain sentence differ", exp=fmt(exp), lin=fmt(lin)))
 
-    st.subheader("The ideal uses every judged page")
+    st.subheader(prose.section(NAME, "Heading ideal"))
     st.markdown(prose.section(NAME, "Ideal trap"))
     right_value = float(metrics.ndcg(qs, k, gain)[0])
     wrong_value = metrics.ndcg_at_k(grades, k, gain=gain) if grades else 0.0
     left, right = st.columns(2)
-    left.metric(f"nDCG@{k}, ideal from all judged pages", fmt(right_value))
-    right.metric(f"nDCG@{k}, ideal from the returned list only", fmt(wrong_value))
+    left.metric(prose.text(NAME, "Label ideal judged", k=k), fmt(right_value))
+    right.metric(prose.text(NAME, "Label ideal returned", k=k), fmt(wrong_value))
     verdict = prose.section(NAME, "Ideal same" if fmt(right_value) == fmt(wrong_value) else "Ideal differ")
     st.markdown(prose.text(NAME, "Ideal sentence", k=k, right=fmt(right_value), wrong=fmt(wrong_value),
                            verdict=verdict))
 
-    st.subheader("nDCG@k can fall as k grows")
+    st.subheader(prose.section(NAME, "Heading down with k"))
     st.markdown(prose.section(NAME, "Down with k"))
     ks = range(1, POOL + 1)
     st.dataframe(pd.DataFrame({
         "k": list(ks),
-        f"nDCG@k ({gain} gain)": [fmt(metrics.ndcg(qs, j, gain)[0]) for j in ks],
+        prose.text(NAME, "Column nDCG by k", gain=gain): [fmt(metrics.ndcg(qs, j, gain)[0]) for j in ks],
         "Recall@k": [fmt(metrics.recall(qs, j)[0]) for j in ks],
     }), hide_index=True)
 
@@ -157,26 +166,28 @@ def _gains_and_ideal(qs, grades, k: int, gain: str) -> None:
 def _systems_side_by_side() -> None:
     k = scenarios.FRAMEWORKS_K
     rows = []
-    for name in ("System A", "System B"):
+    judged = Q.judged_grades()
+    for name in PRESETS[:2]:  # System A and System B
         grades = Q.grades(Q.presets[name])
-        rows.append({"system": name, "top 3": ", ".join(_titles(Q.presets[name][:k])),
-                     f"DCG@{k} (exp.)": fmt(metrics.dcg_at_k(grades, k)),
-                     f"nDCG@{k} (exp.)": fmt(metrics.ndcg_at_k(grades, k, Q.judged_grades())),
-                     f"nDCG@{k} (linear)": fmt(metrics.ndcg_at_k(grades, k, Q.judged_grades(), "linear"))})
+        rows.append({prose.section(NAME, "Column system"): name,
+                     prose.text(NAME, "Column top k", k=k): ", ".join(_titles(Q.presets[name][:k])),
+                     prose.text(NAME, "Column DCG exponential", k=k): fmt(metrics.dcg_at_k(grades, k)),
+                     prose.text(NAME, "Column nDCG exponential", k=k): fmt(metrics.ndcg_at_k(grades, k, judged)),
+                     prose.text(NAME, "Column nDCG linear", k=k): fmt(metrics.ndcg_at_k(grades, k, judged, "linear"))})
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
 
 
 def render() -> None:
-    st.title("nDCG: graded relevance, discounted by position")
+    st.title(prose.section(NAME, "Title"))
     layout.show_warm_up("warmup.ndcg")
     st.markdown(prose.section(NAME, "Intro"))
     layout.show_formula(NAME)
-    st.subheader("Two systems, same pages")
+    st.subheader(prose.section(NAME, "Heading systems"))
     _systems_side_by_side()
-    st.subheader("Try it: the frameworks query")
+    st.subheader(prose.section(NAME, "Heading try it"))
     st.markdown(prose.section(NAME, "Scenario"))
     _scenario()
-    st.subheader("Where nDCG fits")
+    st.subheader(prose.section(NAME, "Heading where it fits"))
     st.markdown(prose.section(NAME, "Where it fits"))
     layout.show_practice(NAME)
     layout.show_lesson_end(NAME)

@@ -25,8 +25,8 @@ def _exercise_tab(seed: int, *, from_url: bool) -> None:
     st.markdown(prose.section(NAME, "Exercises"))
     left, right = st.columns([3, 1], vertical_alignment="center")
     left.markdown(prose.text(NAME, "Exercise link" if from_url else "Exercise default", seed=seed))
-    right.button("New exercise", key=state.PRACTICE_NEW_EXERCISE, icon="🎲", type="primary",
-                 on_click=_new_exercise, args=(seed,), width="stretch")
+    right.button(prose.section(NAME, "Button new exercise"), key=state.PRACTICE_NEW_EXERCISE, icon="🎲",
+                 type="primary", on_click=_new_exercise, args=(seed,), width="stretch")
     quiz_ui.show_question(quiz.generate_exercise(seed), key=f"practice.generated.{seed}")
 
 
@@ -39,7 +39,8 @@ def render() -> None:
 
     counts = quiz.progress(quiz_ui.solved())
     lesson_labels = [quiz_ui.lesson_title(lesson) for lesson in quiz.LESSONS]
-    warm_label, exercise_label = "🔁 " + quiz_ui.lesson_title(None), "🎲 Exercises"
+    warm_label = prose.text(NAME, "Tab warm-ups", title=quiz_ui.lesson_title(None))
+    exercise_label = prose.section(NAME, "Tab exercises")
     tabs = st.tabs(lesson_labels + [warm_label, exercise_label], key=state.PRACTICE_TABS,
                    default=exercise_label if raw_seed is not None else None)
     for lesson, tab in zip(quiz.LESSONS, tabs):

@@ -26,8 +26,8 @@ from components.ui.widgets import (
 NAME = "recall"
 Q = scenarios.LAWYER
 MAX_K = 20
-SYSTEMS = ("System A", "System B")
-VARIANTS = ("System A, hits at 1–4", "System A, hits at 16–19")
+SYSTEMS = tuple(scenarios.LAWYER_DEFAULT_K)  # the two systems, each quoted at its own k
+VARIANTS = tuple(p for p in Q.presets if p not in SYSTEMS)  # System A with its hits at the top, then at the bottom
 # The pool: every document either system returned, plus every judged relevant case.
 _IN_A_LIST = set().union(*(Q.presets[s] for s in SYSTEMS))
 ITEMS = editor_items(d for d in Q.docs if d.id in _IN_A_LIST or (d.grade or 0) >= 1)
@@ -52,14 +52,14 @@ def _preset_buttons(names, *, labels=None) -> None:
 
 @st.fragment
 def _scenario() -> None:
-    _preset_buttons(SYSTEMS, labels={s: f"{s} (k = {scenarios.LAWYER_DEFAULT_K[s]})" for s in SYSTEMS})
-    k = show_k_slider(state.RECALL_K, hi=MAX_K, default=5,
-                      help="Only the first k positions count: the results the lawyer actually reads.")
+    _preset_buttons(SYSTEMS, labels={s: prose.text(NAME, "Button system", system=s, k=scenarios.LAWYER_DEFAULT_K[s])
+                                     for s in SYSTEMS})
+    k = show_k_slider(state.RECALL_K, hi=MAX_K, default=5, help=prose.section(NAME, "Help cutoff"))
     editor_col, numbers_col = st.columns([3, 2], gap="large")
     with editor_col:
-        current = show_ranking_editor(ITEMS, key=state.RECALL_EDITOR, default_order=Q.presets["System A"], k=k,
+        current = show_ranking_editor(ITEMS, key=state.RECALL_EDITOR, default_order=Q.presets[SYSTEMS[0]], k=k,
                                       tray=True, grade_range=(0, 1), scale=chart_scale(),
-                                      label="The system's results")
+                                      label=prose.section(NAME, "Label editor"))
         st.caption(prose.section(NAME, "Tray note"))
         show_link_to_view()
     grades = current.order_grades()
@@ -71,36 +71,37 @@ def _scenario() -> None:
         revealed = numbers_revealed("recall", (current, k))
         st.metric(f"Recall@{k}", shown(recall, revealed))
         preview = st.columns(2)
-        preview[0].metric("RR (next lesson)", shown(metrics.reciprocal_rank(qs)[0], revealed),
-                          help="Reciprocal rank: 1 / position of the first relevant case. A preview of lesson 2.")
-        preview[1].metric(f"nDCG@{k} (lesson 3)", shown(metrics.ndcg(qs, k)[0], revealed),
-                          help="An order-aware score over the whole top k. A preview of lesson 3.")
+        preview[0].metric(prose.section(NAME, "Label RR preview"), shown(metrics.reciprocal_rank(qs)[0], revealed),
+                          help=prose.section(NAME, "Help RR preview"))
+        preview[1].metric(prose.text(NAME, "Label nDCG preview", k=k), shown(metrics.ndcg(qs, k)[0], revealed),
+                          help=prose.section(NAME, "Help nDCG preview"))
         if not revealed:
             return
         show_steps(prose.text(NAME, "Arithmetic", k=k, found=found, relevant=n_relevant, recall=fmt(recall)),
                    key="recall")
         ks = list(range(1, MAX_K + 1))
         curve = [metrics.recall(qs, j)[0] for j in ks]
-        show_chart(charts.metric_by_k, ks, {"current order": curve}, metric="Recall@k", current_k=k,
-                   key="recall.curve")
+        show_chart(charts.metric_by_k, ks, {prose.section(NAME, "Series current order"): curve}, metric="Recall@k",
+                   current_k=k, key="recall.curve")
     show_take_home(NAME, [current], k=k, gain="exponential", measures=("R@k", "RR", "nDCG@k"))
 
 
 def _tenth_case() -> scenarios.Doc:
-    missed = set(Q.not_returned(Q.presets["System A"])) & set(Q.not_returned(Q.presets["System B"]))
+    missed = set.intersection(*(set(Q.not_returned(Q.presets[s])) for s in SYSTEMS))
     return next(d for d in Q.docs if d.id in missed and d.grade == 1)
 
 
 @st.fragment
 def _fair_comparison() -> None:
-    k = show_k_slider(state.RECALL_COMPARE_K, hi=MAX_K, default=5, label="The same k for both systems", url=False)
+    k = show_k_slider(state.RECALL_COMPARE_K, hi=MAX_K, default=5, label=prose.section(NAME, "Label same k"),
+                      url=False)
     a, b = (preset_recall(s, k) for s in SYSTEMS)
     found = {s: int(Q.grades(Q.presets[s])[:k].sum()) for s in SYSTEMS}
     left, right = st.columns(2)
-    left.metric(f"System A: Recall@{k}", fmt(a))
-    right.metric(f"System B: Recall@{k}", fmt(b))
-    st.markdown(prose.text(NAME, "Fair sentence", k=k, a=fmt(a), b=fmt(b), a_found=found["System A"],
-                           b_found=found["System B"]))
+    left.metric(prose.text(NAME, "Label system recall", system=SYSTEMS[0], k=k), fmt(a))
+    right.metric(prose.text(NAME, "Label system recall", system=SYSTEMS[1], k=k), fmt(b))
+    st.markdown(prose.text(NAME, "Fair sentence", k=k, a=fmt(a), b=fmt(b), a_found=found[SYSTEMS[0]],
+                           b_found=found[SYSTEMS[1]]))
     ks = list(range(1, MAX_K + 1))
     show_chart(charts.metric_by_k, ks, {s: [preset_recall(s, j) for j in ks] for s in SYSTEMS},
                metric="Recall@k", current_k=k, key="recall.compare")
@@ -119,15 +120,16 @@ def _blind_spot() -> None:
 @st.fragment
 def _hit_rate() -> None:
     st.markdown(prose.section(NAME, "Hit rate"))
-    k = show_k_slider(state.RECALL_HIT_RATE_K, hi=10, default=5, label="k for the three queries", url=False)
+    k = show_k_slider(state.RECALL_HIT_RATE_K, hi=10, default=5, label=prose.section(NAME, "Label hit rate k"),
+                      url=False)
     names = [name for name, _, _ in scenarios.RECALL_VS_HIT_RATE]
     qs = metrics.from_rankings([g for _, g, _ in scenarios.RECALL_VS_HIT_RATE],
                                [[1] * n for _, _, n in scenarios.RECALL_VS_HIT_RATE])
     recall, success = metrics.recall(qs, k), metrics.success(qs, k)
     table = pd.DataFrame({
-        "query": names,
-        "relevant documents": [n for _, _, n in scenarios.RECALL_VS_HIT_RATE],
-        f"found in top {k}": metrics.relevant_in_top_k(qs, k).astype(int),
+        prose.section(NAME, "Column query"): names,
+        prose.section(NAME, "Column relevant"): [n for _, _, n in scenarios.RECALL_VS_HIT_RATE],
+        prose.text(NAME, "Column found", k=k): metrics.relevant_in_top_k(qs, k).astype(int),
         f"R@{k}": [fmt(v) for v in recall],
         f"Success@{k}": [fmt(v) for v in success],
     })
@@ -139,27 +141,27 @@ def _hit_rate() -> None:
 
 
 def render() -> None:
-    st.title("Recall@k")
+    st.title(prose.section(NAME, "Title"))
     layout.show_warm_up("warmup.recall")
     st.markdown(prose.section(NAME, "Intro"))
     layout.show_formula(NAME)
 
-    st.subheader("Try it: the lawyer's results")
+    st.subheader(prose.section(NAME, "Heading try it"))
     st.markdown(prose.section(NAME, "Scenario"))
     _scenario()
     st.markdown(prose.text(NAME, "Tenth case", title=_tenth_case().title))
 
-    st.subheader("A fair comparison")
+    st.subheader(prose.section(NAME, "Heading fair comparison"))
     st.markdown(prose.section(NAME, "Fair comparison"))
     _fair_comparison()
 
-    st.subheader("What recall cannot see")
+    st.subheader(prose.section(NAME, "Heading blind spot"))
     _blind_spot()
 
-    st.subheader("Recall@k or hit rate@k?")
+    st.subheader(prose.section(NAME, "Heading hit rate"))
     _hit_rate()
 
-    st.subheader("Where recall matters most")
+    st.subheader(prose.section(NAME, "Heading where it matters"))
     st.markdown(prose.section(NAME, "Where it matters"))
     layout.show_practice(NAME)
     layout.show_lesson_end(NAME)
