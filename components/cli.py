@@ -72,6 +72,7 @@ from typing import Sequence, TypedDict
 
 import numpy as np
 
+from components.course import prose
 from components.engine.formatting import fmt, signed
 from components.engine.measures import DEFAULT_MEASURES, Measure, evaluate, parse_measures
 from components.engine.metrics import GAIN_FORMULAS, GAINS, Gain
@@ -179,8 +180,8 @@ def format_table(report: Report, per_query: bool = False, qrels_name: str = "qre
     """
     skipped = report.judged.skipped
     header = [("qrels", qrels_name), ("run", run_name), ("gain", f"{report.gain} ({GAIN_FORMULAS[report.gain]})"),
-              ("queries", f"{len(report.qids)} evaluated; skipped: {skipped['qrels_only']} only in qrels, "
-                          f"{skipped['run_only']} only in run")]
+              ("queries", _text("Header queries", evaluated=len(report.qids), qrels_only=skipped["qrels_only"],
+                                run_only=skipped["run_only"]))]
     names = list(report.values)
     rows = [["query", *names]]
     if per_query:
@@ -213,24 +214,23 @@ def notes(judged: trec.JudgedRun) -> list[str]:
     note: 1 judged query is not in the run and was skipped (--complete counts it as 0): '2'
     note: 2 queries of the run have no judgments and were skipped: '7', '8'
     """
-    def some(qids: tuple[str, ...]) -> str:
-        shown = ", ".join(repr(q) for q in qids[:_SHOWN_QIDS])
-        return shown + (f" and {len(qids) - _SHOWN_QIDS} more" if len(qids) > _SHOWN_QIDS else "")
+    missing = "Note missing complete" if judged.complete else "Note missing"
+    return [_note(section, qids) for section, qids in ((missing, judged.qrels_only),
+                                                        ("Note unjudged", judged.run_only)) if qids]
 
-    found = []
-    if judged.qrels_only:
-        n = len(judged.qrels_only)
-        if judged.complete:
-            what = f"{'counts' if n == 1 else 'count'} as 0 (--complete)"
-        else:
-            what = f"{'was' if n == 1 else 'were'} skipped (--complete counts {'it' if n == 1 else 'them'} as 0)"
-        found.append(f"note: {n} judged quer{'y is' if n == 1 else 'ies are'} not in the run and {what}: "
-                     f"{some(judged.qrels_only)}")
-    if judged.run_only:
-        n = len(judged.run_only)
-        found.append(f"note: {n} quer{'y of the run has' if n == 1 else 'ies of the run have'} no judgments "
-                     f"and {'was' if n == 1 else 'were'} skipped: {some(judged.run_only)}")
-    return found
+
+def _text(section: str, **values) -> str:
+    """A section of lessons/text/cli.md, its placeholders filled."""
+    return prose.text(prose.CLI, section, **values)
+
+
+def _note(section: str, qids: tuple[str, ...]) -> str:
+    """The note ``section`` ("... one" or "... many" by the count) about these queries, the first few named."""
+    shown = ", ".join(repr(q) for q in qids[:_SHOWN_QIDS])
+    ids = _text("More ids", shown=shown, more=len(qids) - _SHOWN_QIDS) if len(qids) > _SHOWN_QIDS else shown
+    if len(qids) == 1:
+        return _text(f"{section} one", ids=ids)
+    return _text(f"{section} many", n=len(qids), ids=ids)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -242,26 +242,16 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     """The command line: QRELS RUN [-m MEASURE ...] [--gain ...] [--per-query] [--complete] [--json]."""
-    parser = _Parser(
-        prog="rankwise eval",
-        description="Evaluate a TREC run against qrels, with trec_eval's semantics.",
-        epilog="Measures (case-insensitive): R@k, Success@k, P@k, RR, RR@k, nDCG@k, DCG@k; aliases recall@k, "
-               "hit_rate@k, MRR, MRR@k, ndcg@k. Runs are ordered by score (ties: docid descending); "
-               "the rank column is ignored.")
-    parser.add_argument("qrels", type=Path, help="judgments: qid iter docid grade")
-    parser.add_argument("run", type=Path, help="results: qid Q0 docid rank score tag")
+    parser = _Parser(prog="rankwise eval", description=_text("Description"), epilog=_text("Epilog"))
+    parser.add_argument("qrels", type=Path, help=_text("Help qrels"))
+    parser.add_argument("run", type=Path, help=_text("Help run"))
     parser.add_argument("-m", "--measure", action="append", dest="measures", metavar="MEASURE",
-                        help=f"a measure to report; repeat for several (default: {' '.join(DEFAULT_MEASURES)})")
-    parser.add_argument("--gain", choices=GAINS, default="linear",
-                        help="nDCG/DCG gain: linear (rel, as trec_eval; default) or exponential (2^rel - 1)")
-    parser.add_argument("--per-query", action="store_true", help="also report every query's values")
-    parser.add_argument("--complete", action="store_true",
-                        help="count judged queries missing from the run as 0 (trec_eval -c)")
-    parser.add_argument("--json", action="store_true", help="print only JSON on stdout (notes go to stderr)")
-    parser.add_argument("--compare", type=Path, metavar="RUN2",
-                        help="compare RUN2 (system B) against RUN (system A) on the queries both answer: "
-                             "per-query wins and losses, the mean difference with its 95%% confidence interval, "
-                             "a paired t-test and a paired randomisation test")
+                        help=_text("Help measure", default=" ".join(DEFAULT_MEASURES)))
+    parser.add_argument("--gain", choices=GAINS, default="linear", help=_text("Help gain"))
+    parser.add_argument("--per-query", action="store_true", help=_text("Help per-query"))
+    parser.add_argument("--complete", action="store_true", help=_text("Help complete"))
+    parser.add_argument("--json", action="store_true", help=_text("Help json"))
+    parser.add_argument("--compare", type=Path, metavar="RUN2", help=_text("Help compare"))
     return parser
 
 
@@ -273,9 +263,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return eval_main(rest)
     if command == "app":
         return app_main(rest)
-    print("usage: rankwise eval QRELS RUN [options] | rankwise app [streamlit options]\n"
-          "  eval  evaluate a run against qrels with trec_eval's numbers (rankwise eval --help)\n"
-          "  app   start the Rankwise app (streamlit run; options such as --server.port 8502)", file=sys.stderr)
+    print(_text("Usage"), file=sys.stderr)
     return 0 if command in ("-h", "--help") else 2
 
 
@@ -299,7 +287,7 @@ def app_main(streamlit_args: Sequence[str]) -> int:
     try:
         script, folder = app_paths()
     except FileNotFoundError as err:
-        print(f"error: {err}", file=sys.stderr)
+        print(_text("Error", message=err), file=sys.stderr)
         return 1
     return subprocess.call([sys.executable, "-m", "streamlit", "run", str(script), *streamlit_args], cwd=folder)
 
@@ -348,7 +336,7 @@ def format_comparison(result, per_query: bool = False, qrels_name: str = "qrels"
     """The comparison of two runs as text: the files, the query counts, a table per measure, and the readings.
 
     ``result`` is a :class:`components.engine.compare.RunComparison`. Values are
-    rounded for display; the readings come from ``lessons/text/compare.md``.
+    rounded for display; the readings come from ``lessons/text/cli.md``.
 
     Examples
     --------
@@ -359,18 +347,15 @@ def format_comparison(result, per_query: bool = False, qrels_name: str = "qrels"
     measure  mean A  mean B   B − A  95% CI            improved  hurt  tied  t-test p  randomisation p
     RR        0.500   1.000  +0.500  −5.853 to +6.853         1     0     1     0.500            1.000
     """
-    from components.course import prose
-    from components.engine.compare import READING_TESTS_DISAGREE, format_p, p_values_disagree, reading
+    from components.engine.compare import EXACT_LIMIT, READING_TESTS_DISAGREE, format_p, p_values_disagree, reading
 
     skipped = result.skipped
     first = next(iter(result.measures.values()))
     header = [["qrels", qrels_name], ["run A", run_a_name], ["run B", run_b_name],
               ["gain", f"{result.gain} ({GAIN_FORMULAS[result.gain]})"],
-              ["queries", f"{len(result.qids)} compared; skipped: {skipped['qrels_only']} in neither run, "
-                          f"{skipped['a_only']} only in run A, {skipped['b_only']} only in run B, "
-                          f"{skipped['run_only']} not judged"],
-              ["tests", f"paired t-test; paired randomisation test ({first.permutations:,} sign flips, "
-                        f"seed {first.seed}; ≈ marks its normal approximation, used with many queries)"]]
+              ["queries", _text("Header compared", compared=len(result.qids), **skipped)],
+              ["tests", _text("Header tests", exact_queries=EXACT_LIMIT.bit_length() - 1,
+                              permutations=f"{first.permutations:,}", seed=first.seed)]]
     rows = [["measure", "mean A", "mean B", "B − A", "95% CI", "improved", "hurt", "tied", "t-test p",
              "randomisation p"]]
     for name, c in result.measures.items():
@@ -390,9 +375,9 @@ def format_comparison(result, per_query: bool = False, qrels_name: str = "qrels"
     lines.append("")
     for name, c in result.measures.items():
         heading, values = reading(c, name)
-        text = prose.text_choosing("compare", heading, values)
+        text = prose.text_choosing(prose.CLI, heading, values)
         if p_values_disagree(c):
-            text += " " + prose.text_choosing("compare", READING_TESTS_DISAGREE, values)
+            text += " " + prose.text_choosing(prose.CLI, READING_TESTS_DISAGREE, values)
         lines.append(f"{name}: {' '.join(text.split())}")
     return "\n".join(lines)
 
@@ -418,26 +403,10 @@ def compare_notes(pairing, complete: bool = False) -> list[str]:
     note: 1 judged query is answered by run A only and was skipped (--complete counts it as 0 for run B): '2'
     note: 1 query of the runs has no judgments and was skipped: '7'
     """
-    def some(qids: tuple[str, ...]) -> str:
-        shown = ", ".join(repr(q) for q in qids[:_SHOWN_QIDS])
-        return shown + (f" and {len(qids) - _SHOWN_QIDS} more" if len(qids) > _SHOWN_QIDS else "")
-
-    def judged_note(qids: tuple[str, ...], where: str, zero: str) -> str:
-        n = len(qids)
-        return (f"note: {n} judged quer{'y is' if n == 1 else 'ies are'} {where} and {'was' if n == 1 else 'were'} "
-                f"skipped (--complete counts {'it' if n == 1 else 'them'} as 0{zero}): {some(qids)}")
-
-    found = []
-    for qids, where, zero in ((pairing.qrels_only, "in neither run", ""),
-                              (pairing.a_only, "answered by run A only", " for run B"),
-                              (pairing.b_only, "answered by run B only", " for run A")):
-        if qids:
-            found.append(judged_note(qids, where, zero))
-    if pairing.run_only:
-        n = len(pairing.run_only)
-        found.append(f"note: {n} quer{'y of the runs has' if n == 1 else 'ies of the runs have'} no judgments "
-                     f"and {'was' if n == 1 else 'were'} skipped: {some(pairing.run_only)}")
-    return found
+    return [_note(section, qids) for section, qids in (("Note neither run", pairing.qrels_only),
+                                                        ("Note run A only", pairing.a_only),
+                                                        ("Note run B only", pairing.b_only),
+                                                        ("Note runs unjudged", pairing.run_only)) if qids]
 
 
 def _file_error(err: Exception, files: Sequence[Path]) -> int:
@@ -447,12 +416,12 @@ def _file_error(err: Exception, files: Sequence[Path]) -> int:
     reader's names the file; another names ``files``) or the reader's error.
     """
     if isinstance(err, OSError):
-        message = f"cannot read {err.filename or 'a file'}: {err.strerror or err}"
+        message = _text("Error unreadable", file=err.filename or _text("A file"), reason=err.strerror or err)
     elif isinstance(err, MemoryError) and not str(err):
-        message = f"not enough memory to evaluate {' and '.join(map(str, files))}"
+        message = _text("Error memory", files=" and ".join(map(str, files)))
     else:
-        message = str(err)
-    print(_printable(f"error: {message}"), file=sys.stderr)
+        message = _text("Error", message=err)
+    print(_printable(message), file=sys.stderr)
     return EXIT_BAD_FILE
 
 

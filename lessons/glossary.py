@@ -13,7 +13,6 @@ from components.ui import registry, state
 
 NAME = prose.GLOSSARY
 FILTER_KEY = state.GLOSSARY_FILTER
-SPEC = next(spec for spec in registry.PAGES if spec.module == NAME)
 
 
 def page_url(spec: registry.PageSpec) -> str:
@@ -42,11 +41,12 @@ def matching(query: str) -> list[str]:
 
 
 def render() -> None:
-    st.title(SPEC.title, anchor=False)  # every "## " section of glossary.md is an entry
+    st.title(prose.section(NAME, "Title"), anchor=False)
     st.markdown(prose.section(NAME, "Summary"))
     entries = prose.glossary_entries()
     st.markdown(" · ".join(f"[{names[0]}](#{prose.anchor(names[0])})" for names in entries.values()))
-    query = st.text_input("Find a term", key=FILTER_KEY, placeholder="e.g. gain, hit rate, qrels")
+    query = st.text_input(prose.section(NAME, "Label filter"), key=FILTER_KEY,
+                          placeholder=prose.section(NAME, "Placeholder filter"))
     shown = matching(query)
     if not shown:
         st.info(prose.text(NAME, "No match", query=query.strip()))

@@ -506,7 +506,7 @@ def _compare_section(loaded: upload_flow.LoadedPair, judged: trec.JudgedRun, nam
     c = result.measures[name]
     label = shown_name(name, gain)
     heading, values = compare.reading(c, label)
-    values["p_rand_how"] = prose.text_choosing("compare", f"Randomisation {c.randomisation_method}", values)
+    values["p_rand_how"] = prose.text_choosing(prose.CLI, compare.randomisation_how(c), values)
     st.caption(prose.text("compare", "Counts", n=f"{len(result.qids):,}",
                           **{k: f"{v:,}" for k, v in result.skipped.items()}))
     cards = st.columns(4)
@@ -517,9 +517,9 @@ def _compare_section(loaded: upload_flow.LoadedPair, judged: trec.JudgedRun, nam
     cards[3].metric(prose.text(NAME, "Card randomisation"), compare.format_p(c.randomisation_p))
     show_chart(charts.win_loss_bars, result.qids, c.diff, metric=label, key="your_data.compare")
     st.markdown(prose.text_choosing("compare", "Outcome", values))
-    st.info(prose.text_choosing("compare", heading, values), icon="🧮")
+    st.info(prose.text_choosing(prose.CLI, heading, values), icon="🧮")
     if compare.p_values_disagree(c):
-        st.caption(prose.text_choosing("compare", compare.READING_TESTS_DISAGREE, values))
+        st.caption(prose.text_choosing(prose.CLI, compare.READING_TESTS_DISAGREE, values))
     with st.expander(prose.text(NAME, "Few queries heading")):
         st.markdown(prose.section("compare", compare.WHY_FEW_QUERIES))
         st.markdown(prose.section("compare", "Tests"))

@@ -16,6 +16,7 @@ from types import MappingProxyType
 from typing import Mapping
 
 TEXT_DIR = Path(__file__).resolve().parents[2] / "lessons" / "text"
+CLI = "cli"  # lessons/text/cli.md: every sentence the command line prints; the your-data page shares its readings
 
 
 @functools.cache
@@ -87,7 +88,7 @@ GLOSSARY = "glossary"  # lessons/text/glossary.md; the page's url_path in compon
 GLOSSARY_URL = "/glossary"
 # [[term]] or [[term|words shown]]: brace-free, so templates filled with str.format keep working.
 TERM_LINK = re.compile(r"\[\[([^\[\]|\n]+?)(?:\|([^\[\]\n]+?))?\]\]")
-_NOT_GLOSSARY = {"Summary", "No match", "Used in"}  # the glossary page's own prose, not entries
+_NOT_GLOSSARY = {"Summary", "Title", "No match", "Used in", "Label filter", "Placeholder filter"}  # the page's own
 
 
 def anchor(name: str) -> str:

@@ -145,6 +145,10 @@ READING_STRONG = "Reading strong"
 READING_EVIDENCE = "Reading evidence"
 READING_WEAK = "Reading weak"
 READING_TESTS_DISAGREE = "Reading tests disagree"
+# how the randomisation p was computed, in words: the section of lessons/text/cli.md (see randomisation_how)
+RANDOMISATION_EXACT = "Randomisation exact"
+RANDOMISATION_SAMPLED = "Randomisation sign flips"
+RANDOMISATION_NORMAL = "Randomisation normal approximation"
 READINGS = (READING_IDENTICAL, READING_ONE_QUERY, READING_STRONG, READING_EVIDENCE, READING_WEAK)
 WHY_FEW_QUERIES = "Why few queries prove little"
 
@@ -723,14 +727,22 @@ def format_bound(x: float) -> str:
     return f"{math.ceil(round(x * 1000, 9)) / 1000:.3f}" if math.isfinite(x) else "undefined"
 
 
+def randomisation_how(c: Comparison) -> str:
+    """The section that says how ``c``'s randomisation p was computed: every sign pattern (exact), random sign
+    flips, or the normal approximation."""
+    if c.randomisation_method == NORMAL_APPROXIMATION:
+        return RANDOMISATION_NORMAL
+    return RANDOMISATION_EXACT if c.randomisation_exact else RANDOMISATION_SAMPLED
+
+
 def reading(c: Comparison, measure: str) -> tuple[str, dict[str, str]]:
-    """Which section of ``lessons/text/compare.md`` reads this comparison, and the values for its placeholders.
+    """Which section of ``lessons/text/cli.md`` reads this comparison, and the values for its placeholders.
 
     The randomisation test's p decides (it assumes nothing about the shape of
     the differences): below :data:`STRONG` "strong", below :data:`ALPHA`
     "evidence", otherwise "weak". Identical runs and a single query have their
     own sections. The values (all strings) fit every reading section, so a page
-    fills the chosen one with ``prose.text_choosing("compare", heading, values)``.
+    fills the chosen one with ``prose.text_choosing(prose.CLI, heading, values)``.
     When the two tests fall on different sides of :data:`ALPHA`, add the
     section :data:`READING_TESTS_DISAGREE` (same values): see :func:`p_values_disagree`.
     ``p_rand_method`` says how the randomisation p was computed

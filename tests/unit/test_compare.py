@@ -444,9 +444,18 @@ def test_the_reading_follows_the_randomisation_p_and_fills_its_template(a, b, he
     result = compare.compare_values(a, b)
     chosen, values = compare.reading(result, "nDCG@10")
     assert chosen == heading
-    text = prose.text_choosing("compare", chosen, values)
+    text = prose.text_choosing(prose.CLI, chosen, values)
     assert "{" not in text and values["p_rand"] in text
     assert values["better"] == ("B" if result.mean_diff > 0 else "A")
+
+
+def test_randomisation_how_names_the_method_the_p_came_from():
+    exact = compare.compare_values([0.1, 0.5, 0.2], [0.3, 0.4, 0.9])
+    sampled = compare.compare_values(np.zeros(20), np.linspace(0.1, 0.3, 20))
+    assert compare.randomisation_how(exact) == compare.RANDOMISATION_EXACT
+    assert compare.randomisation_how(sampled) == compare.RANDOMISATION_SAMPLED
+    assert "8 sign patterns" in prose.text_choosing(prose.CLI, compare.randomisation_how(exact),
+                                                    compare.reading(exact, "RR")[1])
 
 
 def test_every_reading_section_fills_from_the_reading_values():
@@ -454,11 +463,12 @@ def test_every_reading_section_fills_from_the_reading_values():
     assert values["assignments"] == "8"  # exact: all 2^3 sign patterns
     assert compare.reading(compare.compare_values(np.zeros(20), np.linspace(0.1, 0.3, 20)), "RR")[1][
         "assignments"] == f"{compare.PERMUTATIONS:,}"  # sampled
-    for method in (compare.SIGN_FLIPS, compare.NORMAL_APPROXIMATION):  # how the page says how p was computed
-        values["p_rand_how"] = prose.text_choosing("compare", f"Randomisation {method}", values)
+    for how in (compare.RANDOMISATION_EXACT, compare.RANDOMISATION_SAMPLED, compare.RANDOMISATION_NORMAL):
+        values["p_rand_how"] = prose.text_choosing(prose.CLI, how, values)  # how the page says p was computed
         assert "{" not in values["p_rand_how"]
-    for heading in (*compare.READINGS, compare.READING_TESTS_DISAGREE, "Outcome"):
-        assert "{" not in prose.text_choosing("compare", heading, values)
+    for heading in (*compare.READINGS, compare.READING_TESTS_DISAGREE):
+        assert "{" not in prose.text_choosing(prose.CLI, heading, values)
+    assert "{" not in prose.text_choosing("compare", "Outcome", values)
     assert prose.section("compare", compare.WHY_FEW_QUERIES)
     counts = prose.text("compare", "Counts", n="3", qrels_only="1", a_only="0", b_only="0", run_only="2")
     assert "3" in counts

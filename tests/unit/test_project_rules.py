@@ -117,3 +117,14 @@ def test_ruff_finds_nothing():
     done = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", str(ROOT)], capture_output=True,
                           text=True, cwd=ROOT)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_every_package_is_installed():
+    """pyproject lists the packages by hand (a flat layout): a new package folder must be listed, or an installed
+    copy lacks it."""
+    import tomllib
+
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    found = {".".join(p.parent.relative_to(ROOT).parts) for top in ("components", "lessons")
+             for p in (ROOT / top).rglob("__init__.py")}
+    assert found - listed == set(), "add these packages to [tool.setuptools] packages in pyproject.toml"
