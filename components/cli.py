@@ -39,7 +39,8 @@ randomisation test, and a plain-language reading. With ``--json``::
      "skipped": {"qrels_only": n, "a_only": n, "b_only": n, "run_only": n},
      "compare": {measure: {"mean_a", "mean_b", "mean_diff", "ci95": [lo, hi], "improved", "hurt",
                            "tied", "t_test_p", "randomisation_p", "randomisation_method",
-                           "randomisation_error_bound", "permutations", "seed"}}}
+                           "randomisation_exact", "randomisation_assignments", "randomisation_error_bound",
+                           "permutations", "seed"}}}
 
 (undefined values, such as the t-test on a single query, are ``null``), plus
 ``"per_query": {qid: {measure: b − a}}`` with ``--per-query``. Every other

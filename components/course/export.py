@@ -254,10 +254,9 @@ def resolve_measures(measures: Iterable[str], k: int | None) -> tuple[Measure, .
             raise ValueError(f"{measure.name} has no counterpart in pytrec_eval or ir_measures; the snippets cover "
                              f"R@k, Success@k, P@k, RR, RR@k and nDCG@k")
         parsed.append(measure)
-    parsed = tuple(dict.fromkeys(parsed))
     if not parsed:
         raise ValueError("no measure to export: name at least one, e.g. R@k or RR")
-    return parsed
+    return tuple(dict.fromkeys(parsed))
 
 
 def engine_values(rankings: Sequence[Ranking], measures: Sequence[Measure], gain: Gain) -> dict[str, float]:

@@ -21,7 +21,13 @@ from components.engine import metrics
 
 @dataclass(frozen=True)
 class Doc:
-    """A document: an opaque id, a title for display, and its judged grade (None = unjudged)."""
+    """A document: an opaque id, a title for display, and its judged grade (None = unjudged).
+
+    The one document type of the course: the scenarios' documents and the ranking
+    editor's items (``components.ranking_editor.EditorItem`` is this class). The
+    id is opaque ("007" and "7" differ); the title is shown as plain text, never
+    parsed as HTML; an unjudged document counts as grade 0 wherever it is returned.
+    """
 
     id: str
     title: str

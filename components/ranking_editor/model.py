@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence
 
+from components.course.scenarios import Doc
 from components.engine.checks import check_whole, is_whole
 from components.engine.metrics import check_k
 
@@ -37,18 +38,7 @@ _GRADE_WORDS: dict[tuple[int, ...], dict[int, str]] = {
 }
 
 
-@dataclass(frozen=True)
-class EditorItem:
-    """One document in the editor.
-
-    ``id`` is an opaque string ("007" and "7" differ); ``title`` is shown as
-    plain text (never parsed as HTML); ``grade`` is the judged grade, or
-    ``None`` when nobody judged the document (shown as "unjudged", counts as 0).
-    """
-
-    id: str
-    title: str
-    grade: int | None = None
+EditorItem = Doc  # one document type for the scenarios and the editor: id, title, grade (None = unjudged)
 
 
 @dataclass(frozen=True)
@@ -105,9 +95,9 @@ def editor_items(docs: Iterable) -> tuple[EditorItem, ...]:
     --------
     >>> from components.course.scenarios import FRAMEWORKS
     >>> editor_items(FRAMEWORKS.docs)[0]
-    EditorItem(id='django', title='Django Guide', grade=2)
+    Doc(id='django', title='Django Guide', grade=2)
     """
-    return tuple(EditorItem(str(d.id), str(d.title), d.grade) for d in docs)
+    return tuple(d if type(d) is Doc else Doc(str(d.id), str(d.title), d.grade) for d in docs)
 
 
 def grade_label(grade: int | None, grade_range: tuple[int, int] = DEFAULT_GRADE_RANGE) -> str:

@@ -317,17 +317,17 @@ def per_query_distribution(values: Sequence[float], *, metric: str, bins: int = 
     >>> figure.alt_text
     'Per-query RR over 4 queries: 2 score exactly 0; 1 between 0.25 and 0.5; 1 between 0.75 and 1. Mean 0.375, median 0.250.'
     """
-    values = np.asarray(values, dtype=np.float64).ravel()
-    if not values.size or bins < 1:
+    scores = np.asarray(values, dtype=np.float64).ravel()
+    if not scores.size or bins < 1:
         raise ValueError("need at least one value and at least one bin")
-    if np.isnan(values).any() or (values < 0).any():
-        raise ValueError("per-query values must be numbers >= 0")
-    top = max(1.0, float(values.max()))
+    if np.isnan(scores).any() or (scores < 0).any():
+        raise ValueError("per-query scores must be numbers >= 0")
+    top = max(1.0, float(scores.max()))
     width = top / bins
-    above = values[values != 0]
+    above = scores[scores != 0]
     where = np.clip(np.ceil(np.round(above / width, 9)) - 1, 0, bins - 1).astype(np.intp)  # bin (a, b]
     counts = np.bincount(where, minlength=bins).tolist()
-    n = values.size
+    n = scores.size
     zeros = n - above.size
     exactly_0, above_0 = prose.text(TEXT, "exactly 0"), prose.text(TEXT, "above 0")
     rows = [{"start": -width, "end": 0.0, "count": zeros, "label": exactly_0, "kind": exactly_0,
@@ -336,8 +336,8 @@ def per_query_distribution(values: Sequence[float], *, metric: str, bins: int = 
               "label": prose.text(TEXT, "bin label", lo=_edge(i * width), hi=_edge((i + 1) * width)),
               "share": fmt(c / n, "percent")}
              for i, c in enumerate(counts)]
-    mean = float(values.mean())
-    middle = np.partition(values, [(n - 1) // 2, n // 2])
+    mean = float(scores.mean())
+    middle = np.partition(scores, [(n - 1) // 2, n // 2])
     median = (float(middle[(n - 1) // 2]) + float(middle[n // 2])) / 2
     chart = _distribution_template(metric, width, top, max(zeros, *counts) * 1.3 + 0.5, scale)
     data = {"bins": rows, "counted": [row for row in rows if row["count"] > 0],

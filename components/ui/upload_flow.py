@@ -129,7 +129,8 @@ def _release_uploads(file_ids) -> None:
     if ctx is None:
         return
     for file_id in file_ids:
-        ctx.uploaded_file_mgr.remove_file(ctx.session_id, file_id)
+        # the in-memory manager Streamlit runs with has remove_file; its abstract interface does not name it
+        ctx.uploaded_file_mgr.remove_file(ctx.session_id, file_id)  # type: ignore[attr-defined]
 
 
 def upload_round() -> int:
@@ -158,9 +159,10 @@ def held(replacing: str | None = None) -> int:
     ``replacing`` leaves out the received file of that kind (a new one is about to take its place).
     """
     loaded: LoadedPair | None = st.session_state.get(state.YOUR_DATA_LOADED)
-    shown = [loaded.qrels, loaded.run] if loaded is not None else []
-    return uploads.held_bytes([st.session_state.get(RECEIVED[kind]) for kind in RECEIVED if kind != replacing]
-                              + shown)
+    records: list[dict | None] = [st.session_state.get(RECEIVED[kind]) for kind in RECEIVED if kind != replacing]
+    if loaded is not None:
+        records += [loaded.qrels, loaded.run]
+    return uploads.held_bytes(records)
 
 
 def _on_tab_read() -> None:
@@ -203,10 +205,12 @@ def _attempt(qrels: dict, run: dict) -> None:
 def current_files() -> tuple[LoadedPair | None, FailedPair | None]:
     """(the loaded pair or None, the failed latest pair or None), reading a new pair once."""
     qrels, run = (st.session_state.get(RECEIVED[kind]) for kind in KINDS)
-    latest = uploads.files_key(qrels, run) if qrels is not None and run is not None else None
-    loaded: LoadedPair | None = st.session_state.get(state.YOUR_DATA_LOADED)
-    failed: FailedPair | None = st.session_state.get(state.YOUR_DATA_FAILED)
-    if latest is not None and (loaded is None or loaded.key != latest) and (failed is None or failed.key != latest):
-        _attempt(qrels, run)
+    latest = None
+    if qrels is not None and run is not None:
+        latest = uploads.files_key(qrels, run)
         loaded, failed = st.session_state.get(state.YOUR_DATA_LOADED), st.session_state.get(state.YOUR_DATA_FAILED)
+        if (loaded is None or loaded.key != latest) and (failed is None or failed.key != latest):
+            _attempt(qrels, run)
+    loaded = st.session_state.get(state.YOUR_DATA_LOADED)
+    failed = st.session_state.get(state.YOUR_DATA_FAILED)
     return loaded, failed if failed is not None and failed.key == latest else None

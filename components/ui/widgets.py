@@ -8,7 +8,7 @@ import streamlit as st
 
 from components.course import prose
 from components.course.steps import arithmetic_steps
-from components.engine.formatting import fmt
+from components.engine.formatting import Style, fmt
 from components.ranking_editor import ranking_editor, set_editor_state
 from components.ui import state
 from components.ui.charts import Figure
@@ -156,7 +156,7 @@ def numbers_revealed(scope: str, signature) -> bool:
     return False
 
 
-def shown(value: float, revealed: bool, style: str = "metric") -> str:
+def shown(value: float, revealed: bool, style: Style = "metric") -> str:
     """A value for display, or "?" while the class is predicting it."""
     return fmt(value, style) if revealed else "?"
 

@@ -119,10 +119,16 @@ def test_ruff_finds_nothing():
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+def test_mypy_finds_nothing_in_components():
+    """The type checker over components/, as configured in pyproject.toml ([tool.mypy])."""
+    done = subprocess.run([sys.executable, "-m", "mypy"], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
 def test_every_package_is_installed():
     """pyproject lists the packages by hand (a flat layout): a new package folder must be listed, or an installed
     copy lacks it."""
-    import tomllib
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
 
     listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
     found = {".".join(p.parent.relative_to(ROOT).parts) for top in ("components", "lessons")

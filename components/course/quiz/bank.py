@@ -85,7 +85,7 @@ def _recall_questions() -> list[Question]:
                Trap("returned only", metrics.recall_at_k(grades_b, k_b))),
         values=values_of(k=k_b, n_relevant=n_relevant, found=found_b, length=len(order_b), query=sc.LAWYER.text,
                        answer=fmt(recall_b), precision=fmt(metrics.precision_at_k(grades_b, k_b)),
-                       missing=len([i for i in sc.LAWYER.not_returned(order_b) if sc.LAWYER.by_id[i].grade >= 1])),
+                       missing=len([i for i in sc.LAWYER.not_returned(order_b) if (sc.LAWYER.by_id[i].grade or 0) >= 1])),
     )
 
     # Recall@k against k: System A gains nothing after its top 5, System B keeps finding cases.
@@ -348,7 +348,7 @@ def _warm_up_on_ndcg() -> WarmUp:
         query=q.text, k=k, top=joined(q.by_id[i].title for i in order[:k]), top_grades=joined(grades[:k]),
         dcg=fmt(metrics.dcg_at_k(grades, k)), idcg=fmt(metrics.idcg_at_k(judged, k)),
         answer=fmt(metrics.ndcg_at_k(grades, k, judged)),
-        wasted=joined(q.by_id[i].title for i in order[:k] if q.by_id[i].grade <= 0),
+        wasted=joined(q.by_id[i].title for i in order[:k] if (q.by_id[i].grade or 0) <= 0),
         left_out=joined(q.by_id[i].title for i in order[k:] if q.by_id[i].grade == top_grade),
         top_grade=top_grade))
 

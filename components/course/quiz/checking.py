@@ -83,8 +83,8 @@ def parse_answer(text) -> Parsed:
     parts = s.split("/")
     if not s or len(parts) > 2:
         return invalid
-    numbers = [_plain_number(p) for p in parts]
-    if any(n is None for n in numbers):
+    numbers = [n for n in (_plain_number(p) for p in parts) if n is not None]
+    if len(numbers) != len(parts):
         return invalid
     value = numbers[0]
     if len(numbers) == 2:

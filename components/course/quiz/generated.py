@@ -79,12 +79,14 @@ class GeneratedExercise(NumericQuestion):
 def engine_value(exercise: GeneratedExercise) -> float:
     """The metric the exercise asks for, straight from the engine (what the property test compares)."""
     grades = np.array(exercise.grades, dtype=np.int64)
+    if exercise.metric == "rr":
+        return metrics.reciprocal_rank_of(grades)
+    if exercise.k is None:
+        raise ValueError(f"a {exercise.metric} exercise needs its cutoff k")
     if exercise.metric == "recall":
         return metrics.recall_at_k(grades, exercise.k, int(np.count_nonzero(exercise.judged >= 1)))
     if exercise.metric == "hit_rate":
         return metrics.success_at_k(grades, exercise.k)
-    if exercise.metric == "rr":
-        return metrics.reciprocal_rank_of(grades)
     return metrics.ndcg_at_k(grades, exercise.k, exercise.judged)
 
 
