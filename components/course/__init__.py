@@ -1,4 +1,5 @@
-"""Teaching content as pure data and logic: scenarios, questions, diagnosis, arithmetic steps, export, prose.
+"""Teaching content as pure data and logic: scenarios, questions (the quiz package), diagnosis, arithmetic steps,
+per-position DCG, export, prose.
 
 The words themselves live in lessons/text/ (read as data files by prose).
 

@@ -11,7 +11,10 @@ A lesson uses it in a few lines::
 
 See :mod:`components.ranking_editor.editor` for the state and sync rules,
 :mod:`.model` for the data model (pure) and :mod:`.changes` for the "what
-changed" helper (pure).
+changed" helper (pure). Every word it shows or announces is in
+lessons/text/editor.md; the browser gets the sections through the editor's data.
+
+May import: Streamlit, components.engine, components.course. Never: lessons.
 """
 from components.ranking_editor.changes import MetricChange, describe_change
 from components.ranking_editor.editor import editor_state, ranking_editor, set_editor_state, widget_key

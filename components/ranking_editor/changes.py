@@ -15,7 +15,10 @@ import math
 from dataclasses import dataclass
 from typing import Mapping
 
+from components.course import prose
 from components.engine.formatting import fmt, signed
+
+TEXT = "editor"  # lessons/text/editor.md holds the sentences
 
 
 @dataclass(frozen=True)
@@ -52,10 +55,11 @@ class MetricChange:
         'Recall@5 0.400 (unchanged)'
         """
         if not self.moved:
-            return f"{self.name} {fmt(self.after)} (unchanged)"
+            return prose.text(TEXT, "Change unchanged", name=self.name, after=fmt(self.after))
         if math.isnan(self.delta):
-            return f"{self.name} {fmt(self.before)} → {fmt(self.after)}"
-        return f"{self.name} {fmt(self.before)} → {fmt(self.after)} ({signed(self.delta)})"
+            return prose.text(TEXT, "Change undefined", name=self.name, before=fmt(self.before), after=fmt(self.after))
+        return prose.text(TEXT, "Change moved", name=self.name, before=fmt(self.before), after=fmt(self.after),
+                          delta=signed(self.delta))
 
 
 def _displayed(value: float, decimals: int) -> float | None:

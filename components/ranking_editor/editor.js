@@ -50,7 +50,8 @@ function setup(root) {
     el: {
       wrap: q(".rw"), label: q(".rw-label"), count: q(".rw-count"), hint: q(".rw-hint"),
       list: q(".rw-list"), tray: q(".rw-tray"), trayList: q(".rw-tray-list"),
-      trayEmpty: q(".rw-tray-empty"), indicator: q(".rw-indicator"), live: q(".rw-live"),
+      trayEmpty: q(".rw-tray-empty"), trayTitle: q(".rw-tray-title"), trayNote: q(".rw-tray-note"),
+      indicator: q(".rw-indicator"), live: q(".rw-live"),
     },
     rows: new Map(), // id -> <li>
     titles: new Map(), // id -> title
@@ -104,6 +105,19 @@ function icon(name) {
   return svg;
 }
 
+// A sentence of lessons/text/editor.md (Python sends the sections as data.text), its {placeholders} filled.
+function say(data, key, values = {}) {
+  return data.text[key].replace(/\{(\w+)\}/g, (_, name) => String(values[name]));
+}
+
+// The same as DOM nodes, for a help line: a placeholder stands for nodes (the <kbd> keys drawn there).
+function sayNodes(data, key, values) {
+  return data.text[key].split(/\{(\w+)\}/).flatMap((part, i) => {
+    if (i % 2) return Array.isArray(values[part]) ? values[part] : [document.createTextNode(String(values[part]))];
+    return part ? [document.createTextNode(part)] : [];
+  });
+}
+
 function el(tag, className, text) {
   const node = document.createElement(tag);
   if (className) node.className = className;
@@ -120,12 +134,12 @@ function button(action, iconName) {
   return b;
 }
 
-function makeRow(id) {
+function makeRow(id, data) {
   const li = el("li", "rw-row");
   li.tabIndex = 0;
   li.dataset.id = id;
   li.dataset.testid = `rw-row-${id}`;
-  li.setAttribute("aria-roledescription", "movable document");
+  li.setAttribute("aria-roledescription", say(data, "Row role"));
   const grip = el("span", "rw-grip");
   grip.setAttribute("aria-hidden", "true");
   grip.appendChild(icon("grip"));
@@ -185,6 +199,9 @@ function applyConfig(ctx) {
   e.label.textContent = data.label;
   e.list.setAttribute("aria-orientation", data.compact ? "horizontal" : "vertical");
   e.tray.hidden = !data.trayEnabled;
+  setText(e.trayTitle, say(data, "Tray title"));
+  setText(e.trayNote, say(data, "Tray note"));
+  setText(e.trayEmpty, say(data, "Tray empty"));
   if (rescaled) fitWidth(ctx); // a width change is caught by the ResizeObserver
   const words = [...Object.values(data.gradeLabels), data.unjudgedLabel];
   w.style.setProperty("--rw-badge-chars", String(Math.max(...words.map((t) => t.length))));
@@ -195,30 +212,25 @@ function applyConfig(ctx) {
   }
 }
 
-// The visible help line, built from fixed text (no data) as text nodes and <kbd>s.
+// The visible help line: the editor.md sentences as text nodes, their keys as <kbd>s (never data from a file).
 function hintParts(data) {
-  const parts = [];
-  const text = (t) => parts.push(document.createTextNode(t));
   const kbd = (t, label) => {
     const k = el("kbd", "", t);
-    if (label) k.setAttribute("aria-label", label);
-    parts.push(k);
+    if (label) k.setAttribute("aria-label", say(data, label));
+    return k;
   };
-  const sep = () => parts.push(el("span", "rw-sep", "·"));
-  text("Drag a row, or Tab to it and press ");
-  if (data.compact) { kbd("←", "Left arrow"); kbd("→", "Right arrow"); }
-  else { kbd("↑", "Up arrow"); kbd("↓", "Down arrow"); }
-  text(" to move it");
-  sep();
-  kbd("Home"); kbd("End"); text(data.compact ? " first, last" : " top, bottom");
+  const sep = () => el("span", "rw-sep", "·");
+  const arrows = data.compact ? [kbd("←", "Key left"), kbd("→", "Key right")]
+                              : [kbd("↑", "Key up"), kbd("↓", "Key down")];
+  const ends = [kbd("Home"), kbd("End")];
+  const parts = [...sayNodes(data, "Hint move", { keys: arrows }), sep(),
+                 ...sayNodes(data, data.compact ? "Hint ends compact" : "Hint ends", { keys: ends })];
   if (data.trayEnabled) {
-    sep();
-    kbd("T"); text(" or "); kbd("Del"); text(" to Not returned, "); kbd("T"); text(" back");
+    parts.push(sep(), ...sayNodes(data, "Hint tray", { tray: [kbd("T")], delete: [kbd("Del")], back: [kbd("T")] }));
   }
   if (data.editableGrades) {
     const [lo, hi] = data.gradeRange;
-    sep();
-    kbd("+"); kbd("−", "Minus"); text(` or ${lo}–${hi}: grade`);
+    parts.push(sep(), ...sayNodes(data, "Hint grade", { keys: [kbd("+"), kbd("−", "Key minus")], lo, hi }));
   }
   return parts;
 }
@@ -229,7 +241,7 @@ function syncRows(ctx) {
     seen.add(item.id);
     let li = ctx.rows.get(item.id);
     if (!li) {
-      li = makeRow(item.id);
+      li = makeRow(item.id, ctx.data);
       ctx.rows.set(item.id, li);
     }
     if (ctx.titles.get(item.id) !== item.title) {
@@ -286,10 +298,10 @@ function placeCutoff(ctx) {
   if (anchor.nextSibling !== cutoff) put(e.list, cutoff, anchor.nextSibling);
   const more = rows.length > k;
   const [above, , below] = cutoff.children;
-  above.textContent = ctx.data.compact ? `top ${k} ◂` : `▲ top ${k}`;
-  below.textContent = more ? (ctx.data.compact ? "▸ not seen" : "not seen ▼") : "end of list";
-  cutoff.setAttribute("aria-label", more ? `Cutoff: the top ${k} above, not seen below`
-                                         : `Cutoff at ${k}: the whole list is within the top ${k}`);
+  const compact = ctx.data.compact;
+  setText(above, say(ctx.data, compact ? "Cutoff above compact" : "Cutoff above", { k }));
+  setText(below, more ? say(ctx.data, compact ? "Cutoff below compact" : "Cutoff below") : say(ctx.data, "Cutoff end"));
+  setAttr(cutoff, "aria-label", say(ctx.data, more ? "Cutoff label" : "Cutoff label whole", { k }));
   cutoff.dataset.k = String(k);
 }
 
@@ -302,7 +314,7 @@ function refresh(ctx) {
   trayRows(ctx).forEach((li) => refreshRow(ctx, li, { pos: null, n, below: false }));
   const t = trayRows(ctx).length;
   if (ctx.el.trayEmpty.hidden !== t > 0) ctx.el.trayEmpty.hidden = t > 0;
-  setText(ctx.el.count, data.trayEnabled ? `${n} returned · ${t} not returned` : `${n} documents`);
+  setText(ctx.el.count, data.trayEnabled ? say(data, "Count with tray", { n, t }) : say(data, "Count", { n }));
 }
 
 function refreshRow(ctx, li, { pos, n, below }) {
@@ -314,27 +326,27 @@ function refreshRow(ctx, li, { pos, n, below }) {
   setText(li.querySelector(".rw-pos"), inList ? String(pos) : "–");
   li.classList.toggle("rw-below", below);
   setAttr(li, "data-pos", inList ? String(pos) : "");
-  const where = inList ? `position ${pos} of ${n}${below ? ", below the cutoff" : ""}` : "not returned";
-  setAttr(li, "aria-label", `${title}, ${where}` + (ctx.data.showGrades ? `, ${gradeText}` : ""));
+  const row = say(ctx.data, inList ? (below ? "Row below cutoff" : "Row in list") : "Row in tray", { title, pos, n });
+  setAttr(li, "aria-label", ctx.data.showGrades ? say(ctx.data, "Row with grade", { row, grade: gradeText }) : row);
   // the grade badge: number and words, coloured by level
   const badge = li.querySelector(".rw-badge");
   setAttr(badge, "data-level", gradeLevel(ctx, grade));
   setText(badge.firstChild, grade === undefined ? "?" : String(grade));
-  setText(badge.lastChild, grade === undefined ? ctx.data.unjudgedLabel
-                                               : ctx.data.gradeLabels[String(grade)] || `grade ${grade}`);
+  const words = ctx.data.gradeLabels[String(grade)] || say(ctx.data, "Grade other", { grade });
+  setText(badge.lastChild, grade === undefined ? ctx.data.unjudgedLabel : words);
   const [lo, hi] = ctx.data.gradeRange;
   const [down, , up] = li.querySelector(".rw-grade").children;
-  setButton(down, `Lower the grade of ${title}`, grade !== undefined && grade <= lo);
-  setButton(up, `Raise the grade of ${title}`, grade !== undefined && grade >= hi);
+  setButton(down, say(ctx.data, "Lower grade", { title }), grade !== undefined && grade <= lo);
+  setButton(up, say(ctx.data, "Raise grade", { title }), grade !== undefined && grade >= hi);
   // the move buttons
   const [bUp, bDown, bTray] = li.querySelector(".rw-actions").children;
   const dirs = ctx.data.compact ? ["left", "right"] : ["up", "down"];
   setIcon(bUp, dirs[0]);
   setIcon(bDown, dirs[1]);
-  setButton(bUp, `Move ${title} ${dirs[0]}`, !inList || pos === 1);
-  setButton(bDown, `Move ${title} ${dirs[1]}`, !inList || pos === n);
+  setButton(bUp, say(ctx.data, ctx.data.compact ? "Move left" : "Move up", { title }), !inList || pos === 1);
+  setButton(bDown, say(ctx.data, ctx.data.compact ? "Move right" : "Move down", { title }), !inList || pos === n);
   setIcon(bTray, inList ? "toTray" : "fromTray");
-  setButton(bTray, inList ? `Remove ${title} from the list` : `Add ${title} to the list`, false);
+  setButton(bTray, say(ctx.data, inList ? "Remove" : "Add", { title }), false);
 }
 
 // DOM writes only when the value differs (a drag redraws on every step).
@@ -352,8 +364,8 @@ function setButton(b, label, disabled) {
 
 function gradeWords(ctx, grade) {
   if (grade === undefined) return ctx.data.unjudgedLabel;
-  const word = ctx.data.gradeLabels[String(grade)];
-  return word ? `grade ${grade}, ${word}` : `grade ${grade}`;
+  const words = ctx.data.gradeLabels[String(grade)];
+  return words ? say(ctx.data, "Grade with words", { grade, words }) : say(ctx.data, "Grade other", { grade });
 }
 
 // Colour class of a badge; the words on it carry the same information.
@@ -407,7 +419,7 @@ function setGrade(ctx, id, grade) {
   commit(ctx);
   afterSend(() => {
     refresh(ctx);
-    announce(ctx, `${ctx.titles.get(id)}: ${gradeWords(ctx, grade)}`);
+    announce(ctx, say(ctx.data, "Grade set", { title: ctx.titles.get(id), grade: gradeWords(ctx, grade) }));
   });
 }
 
@@ -439,14 +451,14 @@ function announce(ctx, text) {
 function announceMove(ctx, id) {
   const title = ctx.titles.get(id);
   const i = ctx.local.order.indexOf(id);
-  if (i < 0) announce(ctx, `${title} moved to Not returned`);
-  else announce(ctx, `${title} moved to position ${i + 1} of ${ctx.local.order.length}`);
+  if (i < 0) announce(ctx, say(ctx.data, "Moved to tray", { title }));
+  else announce(ctx, say(ctx.data, "Moved to position", { title, pos: i + 1, n: ctx.local.order.length }));
 }
 
 function announceEdge(ctx, id, zone, index) {
   if (zone !== "order") return;
   const title = ctx.titles.get(id);
-  announce(ctx, `${title} is already at position ${index + 1} of ${ctx.local.order.length}`);
+  announce(ctx, say(ctx.data, "Already at position", { title, pos: index + 1, n: ctx.local.order.length }));
 }
 
 function focusedRowId(ctx) {

@@ -26,9 +26,10 @@ from typing import Mapping, Sequence
 
 import streamlit as st
 
+from components.course import prose
 from components.ranking_editor.model import (
     DEFAULT_GRADE_RANGE,
-    UNJUDGED_LABEL,
+    TEXT,
     EditorConfig,
     EditorItem,
     EditorState,
@@ -36,6 +37,7 @@ from components.ranking_editor.model import (
     check_grade_range,
     check_items,
     config_for,
+    grade_label,
     grade_labels,
     normalise,
     state_from_payload,
@@ -175,7 +177,8 @@ def _payload(items: Sequence[EditorItem], state: EditorState, book: _Book, *, k,
         "editableGrades": bool(editable_grades and show_grades),
         "gradeRange": list(grade_range),
         "gradeLabels": {str(g): text for g, text in grade_labels(grade_range).items()},
-        "unjudgedLabel": UNJUDGED_LABEL,
+        "unjudgedLabel": grade_label(None),
+        "text": dict(prose.sections(TEXT)),  # the templates; the browser fills their {placeholders}
         "trayEnabled": bool(tray),
         "compact": bool(compact),
         "scale": float(scale),
@@ -188,7 +191,7 @@ def _payload(items: Sequence[EditorItem], state: EditorState, book: _Book, *, k,
 def ranking_editor(items: Sequence[EditorItem], *, key: str, default_order: Sequence[str], k: int | None = None,
                    show_grades: bool = True, editable_grades: bool = False,
                    grade_range: tuple[int, int] = DEFAULT_GRADE_RANGE, tray: bool = False, compact: bool = False,
-                   scale: float = 1.0, label: str = "Ranked documents") -> EditorState:
+                   scale: float = 1.0, label: str | None = None) -> EditorState:
     """Show a ranking the learner can reorder; return its current :class:`EditorState`.
 
     Parameters
@@ -212,7 +215,7 @@ def ranking_editor(items: Sequence[EditorItem], *, key: str, default_order: Sequ
     scale : type size factor (pass ``widgets.chart_scale()`` for projector
         mode; the editor sizes itself from the theme's base font, so the
         page's projector style does not scale it twice).
-    label : the list's visible and accessible name.
+    label : the list's visible and accessible name (default "Ranked documents", lessons/text/editor.md).
 
     Raises
     ------
@@ -242,7 +245,8 @@ def ranking_editor(items: Sequence[EditorItem], *, key: str, default_order: Sequ
     if st.session_state.get(key) != state:
         st.session_state[key] = state
     data = _payload(items, state, book, k=k, show_grades=show_grades, editable_grades=editable_grades,
-                    grade_range=grade_range, tray=tray, compact=compact, scale=scale, label=str(label))
+                    grade_range=grade_range, tray=tray, compact=compact, scale=scale,
+                    label=prose.text(TEXT, "Label") if label is None else str(label))
     _component(key=widget_key(key), data=data, on_edit_change=functools.partial(_on_edit, key))
     return state
 

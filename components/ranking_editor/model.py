@@ -24,18 +24,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence
 
+from components.course import prose
 from components.course.scenarios import Doc
 from components.engine.checks import check_whole, is_whole
 from components.engine.metrics import check_k
 
 DEFAULT_GRADE_RANGE = (0, 2)
-UNJUDGED_LABEL = "unjudged"
-# Words for the grades of the common scales; any other grade reads "grade g".
-_GRADE_WORDS: dict[tuple[int, ...], dict[int, str]] = {
-    (0, 1): {0: "not relevant", 1: "relevant"},
-    (0, 2): {0: "not relevant", 1: "relevant", 2: "highly relevant"},
-    (0, 3): {0: "not relevant", 1: "somewhat relevant", 2: "relevant", 3: "highly relevant"},
-}
+TEXT = "editor"  # lessons/text/editor.md: every word the editor shows or announces
 
 
 EditorItem = Doc  # one document type for the scenarios and the editor: id, title, grade (None = unjudged)
@@ -109,11 +104,19 @@ def grade_label(grade: int | None, grade_range: tuple[int, int] = DEFAULT_GRADE_
     ('highly relevant', 'not relevant', 'unjudged', 'grade 4')
     """
     if grade is None:
-        return UNJUDGED_LABEL
-    words = _GRADE_WORDS.get(tuple(grade_range), {})
+        return prose.text(TEXT, "Unjudged")
+    words = _scale_words(*grade_range)
     if grade in words:
         return words[grade]
-    return f"non-relevant ({grade})" if grade < 0 else f"grade {grade}"
+    return prose.text(TEXT, "Grade negative" if grade < 0 else "Grade other", grade=grade)
+
+
+def _scale_words(lo: int, hi: int) -> dict[int, str]:
+    """Words for the grades of a common scale ("## Grades 0 to 2": one word per grade, lowest first), else none."""
+    section = f"Grades {lo} to {hi}"
+    if section not in prose.sections(TEXT):
+        return {}
+    return dict(zip(range(lo, hi + 1), (w.strip() for w in prose.text(TEXT, section).split(","))))
 
 
 def grade_labels(grade_range: tuple[int, int]) -> dict[int, str]:
