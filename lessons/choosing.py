@@ -23,7 +23,7 @@ NAME = "choosing"
 Q = scenarios.CHOOSING
 ITEMS = editor_items(Q.docs)
 GRADES = {d.id: d.grade for d in Q.docs}
-DEFAULT_PRESET = tuple(Q.presets)[1]  # found but badly ordered: scenarios.py names no default
+DEFAULT_PRESET = scenarios.CHOOSING_DEFAULT
 
 
 def _load(preset: str) -> None:

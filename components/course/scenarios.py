@@ -209,6 +209,7 @@ JAR_TWO_RELEVANT = _jar_query("lombok 1.18.30 with sources", [
 # Lesson 3: nDCG, the Python web-frameworks scenario
 # ----------------------------------------------------------------------------
 
+FRAMEWORKS_MIXED = "Mixed grades"  # the preset where linear and exponential gain disagree
 FRAMEWORKS = Query(
     text="Best Python frameworks for web dev",
     docs=(
@@ -225,7 +226,7 @@ FRAMEWORKS = Query(
         "System A": ("django", "flask", "fastapi", "pyramid", "bottle", "snake", "monty", "pythons"),
         "System B": ("snake", "django", "flask", "fastapi", "pyramid", "bottle", "monty", "pythons"),
         # grade 1 above grade 2: linear and exponential gain disagree.
-        "Mixed grades": ("pyramid", "django", "bottle", "flask", "snake", "fastapi", "monty", "pythons"),
+        FRAMEWORKS_MIXED: ("pyramid", "django", "bottle", "flask", "snake", "fastapi", "monty", "pythons"),
         # a grade-2 page the system never returned: the ideal still counts it.
         "FastAPI missed": ("django", "pyramid", "flask", "bottle", "snake", "monty", "pythons"),
     }),
@@ -261,6 +262,7 @@ def four_query_set(hit_ranks=FOUR_QUERY_HIT_RANKS) -> metrics.QuerySet:
 # Putting it together: one graded query where the metrics disagree
 # ----------------------------------------------------------------------------
 
+CHOOSING_DEFAULT = "Found but badly ordered"  # the preset the page opens with
 CHOOSING = Query(
     text="reset a forgotten router password",
     docs=(
@@ -279,7 +281,7 @@ CHOOSING = Query(
         "Well ordered": ("reset", "factory", "recover", "defaults", "ssid", "firmware", "mesh", "vault", "slow",
                          "ports"),
         # every relevant page in the top 5, the best ones last: a ranking problem
-        "Found but badly ordered": ("ssid", "defaults", "recover", "factory", "reset", "firmware", "mesh", "vault",
+        CHOOSING_DEFAULT: ("ssid", "defaults", "recover", "factory", "reset", "firmware", "mesh", "vault",
                                     "slow", "ports"),
         # the first hit is perfect, the other relevant pages were never returned: a matching problem
         "First hit only": ("reset", "ssid", "firmware", "mesh", "vault", "slow", "ports"),

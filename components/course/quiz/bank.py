@@ -212,7 +212,7 @@ def _ndcg_questions() -> list[Question]:
                        dcg_terms=dcg_terms(positions(grades_b, k)), answer=fmt(dcg_b),
                        linear_terms=dcg_terms(positions(grades_b, k, "linear")), linear=fmt(linear)),
     )
-    start = q.presets["Mixed grades"]
+    start = q.presets[sc.FRAMEWORKS_MIXED]
     ordering = OrderingQuestion("ndcg.best_order", "ndcg", q, start, k)
     ordering = OrderingQuestion(
         ordering.id, ordering.lesson, q, start, k,
@@ -284,7 +284,7 @@ def best_swap_options(query: sc.Query, order: Sequence[str], k: int,
 
 def _best_swap_question() -> ChoiceQuestion:
     q, k = sc.FRAMEWORKS, sc.FRAMEWORKS_K
-    start = q.presets["Mixed grades"]
+    start = q.presets[sc.FRAMEWORKS_MIXED]
     judged = q.judged_grades()
     by_id = q.by_id
     outcomes = swap_outcomes(q, start, k)
@@ -318,7 +318,7 @@ def _best_swap_question() -> ChoiceQuestion:
 def _gains_agree_question() -> ChoiceQuestion:
     q, k = sc.FRAMEWORKS, sc.FRAMEWORKS_K
     judged = q.judged_grades()
-    b, mixed = q.grades(q.presets["System B"]), q.grades(q.presets["Mixed grades"])
+    b, mixed = q.grades(q.presets["System B"]), q.grades(q.presets[sc.FRAMEWORKS_MIXED])
 
     def both(grades, cutoff):
         return [fmt(metrics.ndcg_at_k(grades, cutoff, judged, g)) for g in ("exponential", "linear")]
