@@ -329,7 +329,7 @@ def _main_compare(args: argparse.Namespace, measures: Sequence[Measure]) -> int:
         output = json.dumps(document, allow_nan=False)
     else:
         output = format_comparison(result, args.per_query, str(args.qrels), str(args.run), str(args.compare))
-    return _emit(output, compare_notes(result.pairing, args.complete))
+    return _emit(output, compare_notes(result.pairing))
 
 
 def format_comparison(result, per_query: bool = False, qrels_name: str = "qrels", run_a_name: str = "run A",
@@ -390,7 +390,7 @@ def randomisation_cell(c) -> str:
     return ("≈ " if c.randomisation_method == NORMAL_APPROXIMATION else "") + format_p(c.randomisation_p)
 
 
-def compare_notes(pairing, complete: bool = False) -> list[str]:
+def compare_notes(pairing) -> list[str]:
     """Notes for stderr on the queries a comparison skipped (``pairing``: a :class:`components.engine.compare.Pairing`).
 
     Examples

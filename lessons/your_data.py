@@ -219,7 +219,7 @@ def _show_refusal(kind: str) -> None:
                             total=refused.total, cap=refused.cap, setting=refused.setting), icon="🧳")
 
 
-def _settings(judged: trec.JudgedRun, qrels: trec.Qrels) -> tuple[int, list[str], str]:
+def _settings(qrels: trec.Qrels) -> tuple[int, list[str], str]:
     st.subheader(prose.text(NAME, "Settings heading"))
     st.markdown(prose.section(NAME, "Settings intro"))
     st.session_state.setdefault(state.YOUR_DATA_K, DEFAULT_K)
@@ -538,7 +538,7 @@ def render() -> None:
     judged = loaded.judged()
     qrels = loaded.parsed_qrels()
     st.divider()
-    k, families, gain = _settings(judged, qrels)
+    k, families, gain = _settings(qrels)
     names = measure_names(families, k)
     if not names:
         st.info(prose.section(NAME, "No measure"), icon="☝️")

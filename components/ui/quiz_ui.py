@@ -295,7 +295,7 @@ def _answer_input(question: quiz.Question, key: str) -> None:
                  format_func=lambda o: f"**({o})** " + text(f"{question.id} option {o}", values))
 
 
-def _show_feedback(question: quiz.Question, key: str, outcome: quiz.Outcome, picked: list, hidden: bool,
+def _show_feedback(question: quiz.Question, outcome: quiz.Outcome, picked: list, hidden: bool,
                    solution_open: bool) -> None:
     values = {**getattr(question, "values", {}), **outcome.values}
     if outcome.status == "invalid":
@@ -367,7 +367,7 @@ def show_question(question: quiz.Question, *, key: str) -> quiz.Outcome | None:
             outcome, picked = stored
             if outcome.correct and not hidden:
                 _mark_solved(question.id)  # checked while answers were hidden: counts once revealed
-            _show_feedback(question, key, outcome, picked, hidden, solution_open)
+            _show_feedback(question, outcome, picked, hidden, solution_open)
             if hidden:
                 st.button(text("card reveal one"), key=_k(key, "show_in_class"), icon="👀",
                           on_click=_on_show_in_class, args=(key,), help=text("card reveal one help"))
