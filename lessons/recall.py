@@ -8,12 +8,13 @@ import streamlit as st
 from components.course import prose, scenarios
 from components.engine import metrics
 from components.engine.formatting import fmt
-from components.ranking_editor import set_editor_state
+from components.ranking_editor import EditorState, Scoreboard, set_editor_state
 from components.ranking_editor.model import editor_items
 from components.ui import charts, layout, state
 from components.ui.take_home import show_take_home
 from components.ui.widgets import (
     chart_scale,
+    numbers_hidden,
     numbers_revealed,
     show_chart,
     show_k_slider,
@@ -26,6 +27,7 @@ from components.ui.widgets import (
 NAME = "recall"
 Q = scenarios.LAWYER
 MAX_K = 20
+MEASURES = ("R@k", "RR", "nDCG@k")  # the scenario's cards, in the engine's names
 SYSTEMS = tuple(scenarios.LAWYER_DEFAULT_K)  # the two systems, each quoted at its own k
 VARIANTS = tuple(p for p in Q.presets if p not in SYSTEMS)  # System A with its hits at the top, then at the bottom
 # The pool: every document either system returned, plus every judged relevant case.
@@ -50,6 +52,12 @@ def _preset_buttons(names, *, labels=None) -> None:
                       width="stretch")
 
 
+def _scoreboard(current: EditorState, k: int) -> Scoreboard:
+    """The editor's live scoreboard: the three cards beside it, hidden while the class predicts them."""
+    labels = ("Recall@{k}", prose.section(NAME, "Label RR preview"), prose.text(NAME, "Label nDCG preview", k="{k}"))
+    return Scoreboard(MEASURES, labels, hidden=numbers_hidden("recall", (current, k)))
+
+
 @st.fragment
 def _scenario() -> None:
     _preset_buttons(SYSTEMS, labels={s: prose.text(NAME, "Button system", system=s, k=scenarios.LAWYER_DEFAULT_K[s])
@@ -59,7 +67,8 @@ def _scenario() -> None:
     with editor_col:
         current = show_ranking_editor(ITEMS, key=state.RECALL_EDITOR, default_order=Q.presets[SYSTEMS[0]], k=k,
                                       tray=True, grade_range=(0, 1), scale=chart_scale(),
-                                      label=prose.section(NAME, "Label editor"))
+                                      label=prose.section(NAME, "Label editor"),
+                                      scoreboard=lambda s: _scoreboard(s, k))
         st.caption(prose.section(NAME, "Tray note"))
         show_link_to_view()
     grades = current.order_grades()
@@ -83,7 +92,7 @@ def _scenario() -> None:
         curve = [metrics.recall(qs, j)[0] for j in ks]
         show_chart(charts.metric_by_k, ks, {prose.section(NAME, "Series current order"): curve}, metric="Recall@k",
                    current_k=k, key="recall.curve")
-    show_take_home(NAME, [current], k=k, gain="exponential", measures=("R@k", "RR", "nDCG@k"))
+    show_take_home(NAME, [current], k=k, gain="exponential", measures=MEASURES)
 
 
 def _tenth_case() -> scenarios.Doc:

@@ -19,11 +19,13 @@ May import: Streamlit, components.engine, components.course. Never: lessons.
 from components.ranking_editor.changes import MetricChange, describe_change
 from components.ranking_editor.editor import editor_state, ranking_editor, set_editor_state, widget_key
 from components.ranking_editor.model import EditorItem, EditorState, editor_items, grade_label
+from components.ranking_editor.scoreboard import Scoreboard
 
 __all__ = [
     "EditorItem",
     "EditorState",
     "MetricChange",
+    "Scoreboard",
     "describe_change",
     "editor_items",
     "editor_state",

@@ -52,6 +52,7 @@ function setup(root) {
       list: q(".rw-list"), tray: q(".rw-tray"), trayList: q(".rw-tray-list"),
       trayEmpty: q(".rw-tray-empty"), trayTitle: q(".rw-tray-title"), trayNote: q(".rw-tray-note"),
       indicator: q(".rw-indicator"), live: q(".rw-live"),
+      score: q(".rw-score"), scoreCells: q(".rw-score-cells"), scoreNote: q(".rw-score-note"),
     },
     rows: new Map(), // id -> <li>
     titles: new Map(), // id -> title
@@ -264,6 +265,7 @@ function layout(ctx) {
   placeChildren(ctx.el.trayList, tray.map((id) => ctx.rows.get(id)).filter(Boolean));
   placeCutoff(ctx);
   refresh(ctx);
+  drawScore(ctx);
   if (focusedId && focusedRowId(ctx) !== focusedId) focusRow(ctx, focusedId);
 }
 
@@ -451,8 +453,9 @@ function announce(ctx, text) {
 function announceMove(ctx, id) {
   const title = ctx.titles.get(id);
   const i = ctx.local.order.indexOf(id);
-  if (i < 0) announce(ctx, say(ctx.data, "Moved to tray", { title }));
-  else announce(ctx, say(ctx.data, "Moved to position", { title, pos: i + 1, n: ctx.local.order.length }));
+  const moved = i < 0 ? say(ctx.data, "Moved to tray", { title })
+                      : say(ctx.data, "Moved to position", { title, pos: i + 1, n: ctx.local.order.length });
+  announce(ctx, [moved, scoreWords(ctx)].filter(Boolean).join(" "));
 }
 
 function announceEdge(ctx, id, zone, index) {
@@ -629,6 +632,7 @@ function dragStep(ctx) {
   if (changed || !p.drawn) {
     placeCutoff(ctx);
     refresh(ctx);
+    drawScore(ctx);
     ctx.el.tray.classList.toggle("rw-drop-target", zoneList === ctx.el.trayList);
     p.drawn = true;
   }
@@ -783,4 +787,121 @@ function atLimit(s, vy) {
   if (vy < 0) return s.scrollTop <= 0;
   if (vy > 0) return s.scrollTop + s.clientHeight >= s.scrollHeight - 1;
   return false;
+}
+
+// ---------------------------------------------------------------------------------------
+// The live scoreboard: the page's metrics for the list on screen, looked up in the table
+// Python sent (data.score: every value computed and formatted by the engine, never here)
+// ---------------------------------------------------------------------------------------
+
+// The row of data.score.shown for the list as drawn now (the DOM, so a drag in progress
+// counts), or null when it is not one move away from the state Python sent.
+function scoreRow(ctx) {
+  const { data } = ctx;
+  const t = data.score.table;
+  const order = listRows(ctx).map((r) => r.dataset.id);
+  const tray = trayRows(ctx).map((r) => r.dataset.id);
+  const grades = ctx.local.grades;
+  const changed = Object.keys({ ...data.grades, ...grades }).filter((id) => data.grades[id] !== grades[id]);
+  const sameOrder = sameList(order, data.order);
+  if (changed.length) return sameOrder && changed.length === 1 ? gradeRow(ctx, changed[0]) : null;
+  if (sameOrder) return t.current;
+  if (order.length === data.order.length - 1) { // one document went to the tray
+    const id = data.order.find((x) => !order.includes(x));
+    return sameList(data.order.filter((x) => x !== id), order) && id in t.tray ? t.tray[id] : null;
+  }
+  if (order.length === data.order.length + 1) { // one came back from the tray
+    const id = order.find((x) => !data.order.includes(x));
+    return sameList(order.filter((x) => x !== id), data.order) ? placeRow(t, id, order.indexOf(id)) : null;
+  }
+  if (order.length !== data.order.length) return null;
+  let a = 0;
+  let b = order.length - 1;
+  while (order[a] === data.order[a]) a += 1;
+  while (order[b] === data.order[b]) b -= 1;
+  for (const id of [data.order[a], data.order[b]]) { // moved down from a, or up from b
+    if (sameList(order.filter((x) => x !== id), data.order.filter((x) => x !== id))) {
+      return placeRow(t, id, order.indexOf(id));
+    }
+  }
+  return null;
+}
+
+function placeRow(t, id, index) {
+  const entry = t.place[id];
+  const row = entry ? entry.rows[index - entry.from] : undefined;
+  return row === undefined ? null : row;
+}
+
+function gradeRow(ctx, id) {
+  const [lo, hi] = ctx.data.gradeRange;
+  const before = ctx.data.grades[id];
+  const after = ctx.local.grades[id];
+  let step = null;
+  if (before === undefined) step = after === lo ? "-1" : after === Math.min(hi, Math.max(lo, 1)) ? "+1" : null;
+  else if (after === before + 1) step = "+1";
+  else if (after === before - 1) step = "-1";
+  const steps = ctx.data.score.table.grade[id];
+  return step && steps && step in steps ? steps[step] : null;
+}
+
+function sameList(a, b) { return a.length === b.length && a.every((x, i) => x === b[i]); }
+
+function drawScore(ctx) {
+  const { data, el: e } = ctx;
+  const score = data.score;
+  e.score.hidden = !score;
+  if (!score) return;
+  const labels = score.labels.map((label) => label.replace("{k}", String(data.k)));
+  let values = labels.map(() => "?");
+  let deltas = labels.map(() => "");
+  let note = "";
+  let preview = false;
+  if (score.hidden) {
+    note = say(data, "Score hidden");
+  } else {
+    const row = scoreRow(ctx);
+    const current = score.table.current;
+    if (row === null) {
+      values = score.shown[current];
+      note = say(data, "Score none");
+    } else {
+      values = score.shown[row];
+      deltas = score.deltas[row];
+      preview = row !== current || !!(ctx.press && ctx.press.started);
+      if (preview) note = say(data, ctx.press && ctx.press.started ? "Score preview drag" : "Score preview move");
+    }
+  }
+  e.score.classList.toggle("rw-preview", preview);
+  e.score.setAttribute("aria-label", say(data, "Score label"));
+  const cells = e.scoreCells;
+  while (cells.children.length > labels.length) cells.lastElementChild.remove();
+  labels.forEach((label, i) => {
+    let cell = cells.children[i];
+    if (!cell) {
+      cell = el("span", "rw-score-cell");
+      cell.dataset.testid = "rw-score-cell";
+      cell.append(el("span", "rw-score-label"), el("span", "rw-score-value"), el("span", "rw-score-delta"));
+      cells.append(cell);
+    }
+    const [l, v, d] = cell.children;
+    setText(l, label);
+    setText(v, values[i]);
+    setText(d, deltas[i]);
+    setAttr(d, "data-dir", deltas[i].startsWith("+") ? "up" : deltas[i] ? "down" : "same");
+  });
+  setText(e.scoreNote, note);
+}
+
+// The scoreboard in words, for the announcement after a move ("Recall@5 0.300 (−0.100)").
+function scoreWords(ctx) {
+  const score = ctx.data.score;
+  if (!score || score.hidden) return "";
+  const row = scoreRow(ctx);
+  if (row === null) return "";
+  return score.labels.map((label, i) => {
+    const delta = score.deltas[row][i];
+    const values = { label: label.replace("{k}", String(ctx.data.k)), value: score.shown[row][i], delta };
+    return say(ctx.data, delta ? "Score words change" : "Score words", values);
+  }).join(", ");
 }

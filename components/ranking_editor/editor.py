@@ -22,7 +22,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
 import streamlit as st
 
@@ -42,6 +42,8 @@ from components.ranking_editor.model import (
     normalise,
     state_from_payload,
 )
+from components.ranking_editor.scoreboard import Scoreboard
+from components.ranking_editor.scoreboard import payload as scoreboard_payload
 
 _HERE = Path(__file__).parent
 COMPONENT_NAME = "rankwise_ranking_editor"
@@ -191,7 +193,8 @@ def _payload(items: Sequence[EditorItem], state: EditorState, book: _Book, *, k,
 def ranking_editor(items: Sequence[EditorItem], *, key: str, default_order: Sequence[str], k: int | None = None,
                    show_grades: bool = True, editable_grades: bool = False,
                    grade_range: tuple[int, int] = DEFAULT_GRADE_RANGE, tray: bool = False, compact: bool = False,
-                   scale: float = 1.0, label: str | None = None) -> EditorState:
+                   scale: float = 1.0, label: str | None = None,
+                   scoreboard: Scoreboard | Callable[[EditorState], Scoreboard] | None = None) -> EditorState:
     """Show a ranking the learner can reorder; return its current :class:`EditorState`.
 
     Parameters
@@ -216,6 +219,10 @@ def ranking_editor(items: Sequence[EditorItem], *, key: str, default_order: Sequ
         mode; the editor sizes itself from the theme's base font, so the
         page's projector style does not scale it twice).
     label : the list's visible and accessible name (default "Ranked documents", lessons/text/editor.md).
+    scoreboard : the page's metrics, shown in the editor's header and previewed during a move
+        (:class:`~components.ranking_editor.scoreboard.Scoreboard`, or a function of the editor's
+        current state giving one, for a board that depends on it: "predict first" hides the
+        numbers of each new state); None for none.
 
     Raises
     ------
@@ -247,6 +254,11 @@ def ranking_editor(items: Sequence[EditorItem], *, key: str, default_order: Sequ
     data = _payload(items, state, book, k=k, show_grades=show_grades, editable_grades=editable_grades,
                     grade_range=grade_range, tray=tray, compact=compact, scale=scale,
                     label=prose.text(TEXT, "Label") if label is None else str(label))
+    if callable(scoreboard):
+        scoreboard = scoreboard(state)
+    if scoreboard is not None:
+        data["score"] = scoreboard_payload(scoreboard, state, k=k, tray=tray, grade_range=grade_range,
+                                           editable_grades=bool(editable_grades and show_grades))
     _component(key=widget_key(key), data=data, on_edit_change=functools.partial(_on_edit, key))
     return state
 

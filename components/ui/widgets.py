@@ -140,17 +140,21 @@ def _reveal(key: str, signature: str) -> None:
     st.session_state[key] = signature
 
 
+def numbers_hidden(scope: str, signature) -> bool:
+    """Whether "predict first" hides the numbers of this state (nothing drawn: see :func:`numbers_revealed`)."""
+    return bool(st.session_state.get(state.PREDICT_FIRST)) and st.session_state.get(f"predict.{scope}") != repr(
+        signature)
+
+
 def numbers_revealed(scope: str, signature) -> bool:
     """With "predict first" on, False (and a reveal button) until the numbers of *this* state are revealed.
 
     ``signature`` describes the state the numbers belong to (order, k, gain...):
     any change hides them again, so the class can predict the new value.
     """
-    if not st.session_state.get(state.PREDICT_FIRST):
+    if not numbers_hidden(scope, signature):
         return True
     key, sig = f"predict.{scope}", repr(signature)
-    if st.session_state.get(key) == sig:
-        return True
     st.button(prose.text(TEXT, "Reveal numbers"), key=f"{key}.button", on_click=_reveal, args=(key, sig),
               type="primary", icon="👀", help=prose.text(TEXT, "Reveal numbers help"))
     return False

@@ -12,7 +12,11 @@ CURRENT = '[data-testid="stElementContainer"]:not([data-stale="true"])'
 
 
 def drag(page: Page, source: Locator, target: Locator, *, half: str = "upper") -> None:
-    """Mouse-drag ``source`` (grabbed by its title) onto the upper or lower half of ``target``."""
+    """Mouse-drag ``source`` (grabbed by its title) onto the upper or lower half of ``target``.
+
+    The source is scrolled into view first: a press must land on the screen.
+    """
+    source.scroll_into_view_if_needed()
     s = source.get_by_test_id("rw-title").bounding_box()
     t = target.bounding_box()
     page.mouse.move(s["x"] + s["width"] / 2, s["y"] + s["height"] / 2)

@@ -1,0 +1,95 @@
+"""The editor's live scoreboard: the page's metrics in the editor's own header, previewed during a move.
+
+A page passes a :class:`Scoreboard` to ``ranking_editor``; the editor shows
+its measures above the list, in view while any row is, and during a drag or
+a key move the values the list would have *if dropped here*. Every value is
+the engine's (:func:`components.ranking_editor.moves.move_table`) and every
+displayed number is formatted here, by the app's formatter: the browser
+only looks rows up, so the preview and the cards below can never disagree.
+No Streamlit import here.
+
+The payload (``data.score`` of the editor)::
+
+    {"labels": ["Recall@{k}", "RR", "nDCG@{k}"],   # {k} is the previewed cutoff
+     "hidden": false,                              # true: "?" everywhere (predict first), no table sent
+     "shown":  [["0.400", "1.000", "0.878"], ...], # one row per distinct value row of the table
+     "deltas": [["", "", ""], ["−0.100", "", "−0.056"], ...],  # row − current, "" where the display is the same
+     "table":  {... moves.move_table's place, tray, grade, cutoff, current, window, k ...}}
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping, Sequence
+
+from components.engine.formatting import fmt, signed
+from components.engine.metrics import Gain
+from components.ranking_editor.model import EditorState
+from components.ranking_editor.moves import Other, move_table
+
+TABLE_KEYS = ("current", "place", "tray", "grade", "cutoff", "window", "k")  # what the browser reads
+
+
+@dataclass(frozen=True)
+class Scoreboard:
+    """What the editor's scoreboard shows: the page's measures, under the page's labels.
+
+    ``measures`` are engine names with ``@k`` for the page's cutoff
+    (``("R@k", "RR", "nDCG@k")``); ``labels`` the page's names for them, with
+    ``{k}`` where the cutoff goes (``("Recall@{k}", "RR", "nDCG@{k}")``).
+    ``others`` and ``query_index`` make the values page-level means over
+    several editors (:func:`~components.ranking_editor.moves.move_table`).
+    ``hidden`` shows "?" and previews nothing (the page is hiding its numbers).
+    """
+
+    measures: Sequence[str]
+    labels: Sequence[str]
+    gain: Gain = "exponential"
+    others: Sequence[Other] = field(default=())
+    query_index: int = 0
+    hidden: bool = False
+
+    def __post_init__(self):
+        if not self.measures or len(self.measures) != len(self.labels):
+            raise ValueError("a scoreboard needs at least one measure, and one label per measure")
+
+
+def _shown(values: Sequence[float]) -> list[str]:
+    return [fmt(v) for v in values]
+
+
+def _deltas(values: Sequence[float], current: Sequence[float]) -> list[str]:
+    """``value − current`` as the app writes a change, "" where the displayed values are the same."""
+    return ["" if fmt(v) == fmt(c) else signed(v - c) for v, c in zip(values, current)]
+
+
+def payload(board: Scoreboard, state: EditorState, *, k: int | None, tray: bool, editable_grades: bool,
+            grade_range: tuple[int, int]) -> dict:
+    """The scoreboard's part of the editor's data (format: the module docstring).
+
+    Examples
+    --------
+    >>> from components.ranking_editor.model import EditorState
+    >>> state = EditorState(order=("a", "b"), tray=(), grades={"a": 0, "b": 1})
+    >>> score = payload(Scoreboard(("RR",), ("RR",)), state, k=None, tray=False, editable_grades=False,
+    ...                 grade_range=(0, 2))
+    >>> current = score["table"]["current"]
+    >>> score["shown"][current], score["table"]["place"]["b"]
+    (['0.500'], {'from': 0, 'rows': [1, 0]})
+    >>> score["shown"][1], score["deltas"][1]
+    (['1.000'], ['+0.500'])
+    """
+    labels = [str(label) for label in board.labels]
+    if board.hidden:
+        return {"labels": labels, "hidden": True}
+    table = move_table(state, board.measures, gain=board.gain, k=k, tray=tray, editable_grades=editable_grades,
+                       grade_range=grade_range, others=board.others, query_index=board.query_index)
+    rows: Sequence[Sequence[float]] = table["values"]
+    current = rows[table["current"]]
+    return {"labels": labels, "hidden": False, "shown": [_shown(row) for row in rows],
+            "deltas": [_deltas(row, current) for row in rows],
+            "table": {name: table[name] for name in TABLE_KEYS}}
+
+
+def current_values(score: Mapping) -> list[str]:
+    """The displayed values of the state as it is (what the page's cards show too)."""
+    return list(score["shown"][score["table"]["current"]])

@@ -1,0 +1,81 @@
+"""The editor's live scoreboard in a real browser: in view beside any row, and previewing during a drag.
+
+Expected values come from the engine (components.engine.metrics), computed for
+the order the test makes, never typed in.
+"""
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from components.course import scenarios
+from components.engine import metrics
+from components.engine.formatting import fmt
+from tests.e2e.helpers import metric_value
+
+pytestmark = pytest.mark.e2e
+Q = scenarios.LAWYER
+SYSTEM_A = list(Q.presets["System A"])
+K = 5
+VIEWPORTS = [(1400, 900, ""), (1280, 720, "?projector=1"), (1024, 768, ""), (390, 844, "")]
+
+
+def recall_at_k(order) -> str:
+    qs = metrics.from_rankings([Q.grades(order)], [Q.judged_grades()])
+    return fmt(metrics.recall(qs, K)[0])
+
+
+def board_cell(page: Page, label: str):
+    """The value of the scoreboard's cell whose label is ``label``."""
+    cell = page.get_by_test_id("rw-score-cell").filter(has=page.locator(".rw-score-label", has_text=label))
+    return cell.locator(".rw-score-value")
+
+
+def in_view(page: Page, locator) -> bool:
+    box = locator.bounding_box()
+    size = page.viewport_size
+    return box is not None and box["y"] >= -1 and box["y"] + box["height"] <= size["height"] + 1
+
+
+@pytest.mark.parametrize("width, height, query", VIEWPORTS, ids=[f"{w}x{h}" for w, h, _ in VIEWPORTS])
+def test_the_scoreboard_stays_in_view_with_the_last_row(page: Page, app_url, width, height, query):
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto(app_url + "/recall" + query)
+    board = page.get_by_test_id("rw-scoreboard")
+    expect(board_cell(page, "Recall@5")).to_have_text(recall_at_k(SYSTEM_A))
+    last = page.get_by_test_id(f"rw-row-{SYSTEM_A[-1]}")
+    last.scroll_into_view_if_needed()
+    expect(last).to_be_in_viewport()
+    page.wait_for_timeout(200)  # one frame for the sticky header to settle
+    assert in_view(page, board), f"the scoreboard is off screen at {width}x{height} with the last row in view"
+
+
+def test_a_drag_previews_the_engines_value_before_the_drop(page: Page, app_url):
+    page.set_viewport_size({"width": 1400, "height": 1400})
+    page.goto(app_url + "/recall")
+    expect(board_cell(page, "Recall@5")).to_have_text(recall_at_k(SYSTEM_A))
+    first, target = SYSTEM_A[0], SYSTEM_A[6]  # a relevant case at 1, dragged below the 7th row (out of the top 5)
+    grip = page.get_by_test_id(f"rw-row-{first}").get_by_test_id("rw-title").bounding_box()
+    box = page.get_by_test_id(f"rw-row-{target}").bounding_box()
+    page.mouse.move(grip["x"] + 10, grip["y"] + grip["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.8, steps=10)
+    moved = [d for d in SYSTEM_A if d != first]
+    moved.insert(6, first)
+    # mouse still down: the board shows the value of the order under the pointer, marked as a preview
+    expect(board_cell(page, "Recall@5")).to_have_text(recall_at_k(moved))
+    expect(page.get_by_test_id("rw-scoreboard")).to_have_class("rw-score rw-preview")
+    expect(page.get_by_test_id("rw-score-note")).not_to_have_text("")
+    page.mouse.up()
+    # dropped: the page's card follows, and agrees with the board
+    expect(metric_value(page, "Recall@5")).to_have_text(recall_at_k(moved))
+    expect(board_cell(page, "Recall@5")).to_have_text(recall_at_k(moved))
+    expect(page.get_by_test_id("rw-scoreboard")).to_have_class("rw-score")
+
+
+def test_predict_first_previews_nothing(page: Page, app_url):
+    page.set_viewport_size({"width": 1400, "height": 1400})
+    page.goto(app_url + "/recall?predict_first=1")
+    expect(board_cell(page, "Recall@5")).to_have_text("?")
+    page.get_by_role("button", name="Reveal the numbers").click()
+    expect(board_cell(page, "Recall@5")).to_have_text(recall_at_k(SYSTEM_A))
