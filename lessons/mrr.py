@@ -9,11 +9,13 @@ import streamlit as st
 from components.course import prose, scenarios
 from components.engine import metrics
 from components.engine.formatting import fmt
-from components.ranking_editor.model import editor_items
+from components.ranking_editor import EditorState, Scoreboard, editor_state
+from components.ranking_editor.model import editor_items, initial_state
 from components.ui import charts, layout, state
 from components.ui.take_home import show_take_home
 from components.ui.widgets import (
     chart_scale,
+    numbers_hidden,
     numbers_revealed,
     read_control,
     show_chart,
@@ -35,14 +37,35 @@ def _cutoff_option(cutoff) -> str:
     return prose.section(NAME, "Option no cutoff") if cutoff == NO_CUTOFF else str(cutoff)
 
 
-def _editor(query: scenarios.Query, key: str, url_suffix: str, label: str):
-    default_order = next(iter(query.presets.values()))  # each jar query has one preset, its listed order
-    return show_ranking_editor(editor_items(query.docs), key=key, default_order=default_order, tray=True,
-                               grade_range=(0, 1), scale=chart_scale(), label=label, url_suffix=url_suffix)
+def _default_order(query: scenarios.Query) -> tuple[str, ...]:
+    return next(iter(query.presets.values()))  # each jar query has one preset, its listed order
+
+
+def _editor(query: scenarios.Query, key: str, url_suffix: str, label: str, board=None):
+    return show_ranking_editor(editor_items(query.docs), key=key, default_order=_default_order(query), tray=True,
+                               grade_range=(0, 1), scale=chart_scale(), label=label, url_suffix=url_suffix,
+                               scoreboard=board)
+
+
+def _states_before() -> list[EditorState]:
+    """Each list's state before this run draws it (on the first run, the state it will start in)."""
+    return [editor_state(key) or initial_state(editor_items(query.docs), _default_order(query), tray=True,
+                                               grade_range=(0, 1))
+            for query, key in zip(QUERIES, state.MRR_EDITORS)]
+
+
+def _scoreboard(states: list[EditorState], i: int):
+    """List i's scoreboard: the page's MRR with the other lists as they are, hidden while the class predicts it."""
+    def board(current: EditorState) -> Scoreboard:
+        everyone = [current if j == i else s for j, s in enumerate(states)]
+        return Scoreboard(("RR",), ("MRR",), others=[s for j, s in enumerate(states) if j != i], query_index=i,
+                          hidden=numbers_hidden("mrr", everyone))
+    return board
 
 
 def _editors():
     """The three result lists: side by side, or in tabs when projected (they would not fit)."""
+    before = _states_before()
     states = []
     if st.session_state.get(state.PROJECTOR):
         places = st.tabs([prose.text(NAME, "Tab query", i=i) for i in range(1, len(QUERIES) + 1)])
@@ -51,7 +74,8 @@ def _editors():
     for i, (place, query, key) in enumerate(zip(places, QUERIES, state.MRR_EDITORS), 1):
         with place:
             st.markdown(prose.text(NAME, "Query heading", i=i, query=query.text))
-            states.append(_editor(query, key, str(i), prose.text(NAME, "Label query results", i=i)))
+            states.append(_editor(query, key, str(i), prose.text(NAME, "Label query results", i=i),
+                                  _scoreboard([*states, *before[len(states):]], i - 1)))
     return states
 
 

@@ -7,13 +7,15 @@ import streamlit as st
 from components.course import breakdown, prose, scenarios
 from components.engine import metrics
 from components.engine.formatting import fmt
-from components.ranking_editor import set_editor_state
+from components.engine.metrics import Gain
+from components.ranking_editor import EditorState, Scoreboard, set_editor_state
 from components.ranking_editor.model import editor_items
 from components.ui import charts, layout, state
 from components.ui.take_home import show_take_home
 from components.ui.widgets import (
     chart_scale,
     keep_link_note,
+    numbers_hidden,
     numbers_revealed,
     read_control,
     show_chart,
@@ -79,6 +81,13 @@ def _position_table(order, grades, ideal_ids, ideal_grades, k, gain) -> pd.DataF
     return pd.DataFrame([{c: row.get(c, "") for c in columns} for row in rows], columns=columns)
 
 
+def _scoreboard(current: EditorState, k: int, gain: Gain) -> Scoreboard:
+    """The editor's live scoreboard: DCG@k and nDCG@k in the chosen gain, hidden while the class predicts them."""
+    labels = (prose.text(NAME, "Label DCG card", k="{k}", gain=gain),
+              prose.text(NAME, "Label nDCG card", k="{k}", gain=gain))
+    return Scoreboard(("DCG@k", "nDCG@k"), labels, gain=gain, hidden=numbers_hidden("ndcg", (current, k, gain)))
+
+
 @st.fragment
 def _scenario() -> None:
     columns = st.columns(len(PRESETS))
@@ -95,7 +104,8 @@ def _scenario() -> None:
     with editor_col:
         current = show_ranking_editor(ITEMS, key=state.NDCG_EDITOR, default_order=Q.presets[PRESETS[0]], k=k,
                                       tray=True, editable_grades=True, grade_range=(0, 2), scale=chart_scale(),
-                                      label=prose.section(NAME, "Label editor"))
+                                      label=prose.section(NAME, "Label editor"),
+                                      scoreboard=lambda s: _scoreboard(s, k, gain))
         show_link_to_view()
     grades, judged = current.order_grades(), current.judged_grades()
     qs = metrics.from_rankings([grades], [judged])

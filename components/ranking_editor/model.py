@@ -194,6 +194,16 @@ def config_for(items: Sequence[EditorItem], tray: bool, grade_range: tuple[int, 
     )
 
 
+def initial_state(items: Sequence[EditorItem], default_order: Sequence[str], *, tray: bool = False,
+                  grade_range: tuple[int, int] = DEFAULT_GRADE_RANGE) -> EditorState:
+    """The state an editor of these items starts in (what its first render holds), without drawing it.
+
+    A page whose numbers span several editors needs the later ones' states
+    before they are drawn (the scoreboard of the first holds the page's mean).
+    """
+    return normalise(config_for(check_items(items, grade_range), tray, grade_range), default_order)
+
+
 def normalise(config: EditorConfig, order: Sequence[str], tray: Sequence[str] | None = None,
               grades: Mapping[str, int] | None = None,
               base_grades: Mapping[str, int] | None = None) -> EditorState:

@@ -19,7 +19,7 @@ The payload (``data.score`` of the editor)::
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
+from typing import Sequence
 
 from components.engine.formatting import fmt, signed
 from components.engine.metrics import Gain
@@ -89,7 +89,3 @@ def payload(board: Scoreboard, state: EditorState, *, k: int | None, tray: bool,
             "deltas": [_deltas(row, current) for row in rows],
             "table": {name: table[name] for name in TABLE_KEYS}}
 
-
-def current_values(score: Mapping) -> list[str]:
-    """The displayed values of the state as it is (what the page's cards show too)."""
-    return list(score["shown"][score["table"]["current"]])

@@ -79,3 +79,57 @@ def test_predict_first_previews_nothing(page: Page, app_url):
     expect(board_cell(page, "Recall@5")).to_have_text("?")
     page.get_by_role("button", name="Reveal the numbers").click()
     expect(board_cell(page, "Recall@5")).to_have_text(recall_at_k(SYSTEM_A))
+
+
+def test_each_mrr_list_previews_the_pages_mrr_with_the_other_lists_fixed(page: Page, app_url):
+    page.set_viewport_size({"width": 1400, "height": 1400})
+    page.goto(app_url + "/mrr")
+    lists = [list(next(iter(q.presets.values()))) for q in scenarios.JAR_QUERIES]
+
+    def mrr(orders) -> str:
+        qs = metrics.from_rankings([q.grades(o) for q, o in zip(scenarios.JAR_QUERIES, orders)],
+                                   [q.judged_grades() for q in scenarios.JAR_QUERIES])
+        return fmt(metrics.reciprocal_rank(qs).mean())
+
+    first = page.get_by_test_id("rw-editor").first
+    boards = page.locator('[data-testid="rw-scoreboard"]:not([hidden])')  # the fourth list has no board
+    expect(boards).to_have_count(3)
+    for i in range(3):
+        expect(boards.nth(i).locator(".rw-score-value")).to_have_text(mrr(lists))
+    grip = first.get_by_test_id("rw-row-j01").get_by_test_id("rw-title").bounding_box()
+    box = first.get_by_test_id("rw-row-j02").bounding_box()
+    page.mouse.move(grip["x"] + 10, grip["y"] + grip["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.8, steps=10)
+    moved = [["j02", "j01", *lists[0][2:]], lists[1], lists[2]]
+    expect(boards.first.locator(".rw-score-value")).to_have_text(mrr(moved))  # mouse still down
+    page.mouse.up()
+    expect(metric_value(page, "MRR")).to_have_text(mrr(moved))
+    for i in range(3):  # every list's board follows: the page's MRR is one number
+        expect(boards.nth(i).locator(".rw-score-value")).to_have_text(mrr(moved))
+
+
+def test_the_ndcg_board_previews_in_the_chosen_gain(page: Page, app_url):
+    page.set_viewport_size({"width": 1400, "height": 1400})
+    page.goto(app_url + "/ndcg")
+    f = scenarios.FRAMEWORKS
+    k = scenarios.FRAMEWORKS_K
+    label = f"nDCG@{k} (exponential gain)"
+
+    def ndcg(order) -> str:
+        qs = metrics.from_rankings([f.grades(order)], [f.judged_grades()])
+        return fmt(metrics.ndcg(qs, k, "exponential")[0])
+
+    start = list(f.presets["System A"])
+    expect(board_cell(page, label)).to_have_text(ndcg(start))
+    editor = page.get_by_test_id("rw-editor").first  # the lesson's editor (a question below has its own)
+    editor.get_by_test_id("rw-row-django").scroll_into_view_if_needed()
+    grip = editor.get_by_test_id("rw-row-snake").get_by_test_id("rw-title").bounding_box()
+    box = editor.get_by_test_id("rw-row-django").bounding_box()
+    page.mouse.move(grip["x"] + 10, grip["y"] + grip["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.2, steps=10)
+    moved = ["snake", *[d for d in start if d != "snake"]]
+    expect(board_cell(page, label)).to_have_text(ndcg(moved))  # mouse still down
+    page.mouse.up()
+    expect(metric_value(page, label)).to_have_text(ndcg(moved))
