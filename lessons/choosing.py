@@ -6,12 +6,13 @@ import streamlit as st
 from components.course import diagnosis, prose, scenarios
 from components.engine import metrics
 from components.engine.formatting import fmt
-from components.ranking_editor import set_editor_state
+from components.ranking_editor import EditorState, Scoreboard, set_editor_state
 from components.ranking_editor.model import editor_items
 from components.ui import layout, state
 from components.ui.take_home import show_take_home
 from components.ui.widgets import (
     chart_scale,
+    numbers_hidden,
     numbers_revealed,
     show_k_slider,
     show_link_to_view,
@@ -24,6 +25,7 @@ Q = scenarios.CHOOSING
 ITEMS = editor_items(Q.docs)
 GRADES = {d.id: d.grade for d in Q.docs}
 DEFAULT_PRESET = scenarios.CHOOSING_DEFAULT
+MEASURES = ("R@k", "Success@k", "P@k", "RR", "nDCG@k")  # the five cards, in the engine's names
 
 
 def _load(preset: str) -> None:
@@ -51,7 +53,8 @@ def _scenario() -> None:
         current = show_ranking_editor(ITEMS, key=state.CHOOSING_EDITOR,
                                       default_order=Q.presets[DEFAULT_PRESET], k=k, tray=True,
                                       editable_grades=True, grade_range=(0, 2), scale=chart_scale(),
-                                      label=prose.section(NAME, "Label editor"))
+                                      label=prose.section(NAME, "Label editor"),
+                                      scoreboard=lambda s: _scoreboard(s, k))
         show_link_to_view()
     qs = metrics.from_rankings([current.order_grades()], [current.judged_grades()])
     values = {f"Recall@{k}": metrics.recall(qs, k),
@@ -65,7 +68,14 @@ def _scenario() -> None:
     for column, (label, value) in zip(cards, values.items()):
         column.metric(label, shown(value[0], revealed))
     if revealed:
-        show_take_home(NAME, [current], k=k, gain="exponential", measures=("R@k", "Success@k", "P@k", "RR", "nDCG@k"))
+        show_take_home(NAME, [current], k=k, gain="exponential", measures=MEASURES)
+
+
+def _scoreboard(current: EditorState, k: int) -> Scoreboard:
+    """The editor's live scoreboard: the five cards above it, hidden while the class predicts them."""
+    labels = ("Recall@{k}", prose.text(NAME, "Label hit rate card", k="{k}"), "Precision@{k}", "RR",
+              prose.text(NAME, "Label nDCG card", k="{k}"))
+    return Scoreboard(MEASURES, labels, hidden=numbers_hidden("choosing", (current, k)))
 
 
 def render() -> None:

@@ -14,12 +14,14 @@ from components.ui.widgets import (
     chart_scale,
     numbers_revealed,
     read_control,
+    shared_scoreboard,
     show_chart,
     show_k_slider,
     show_link_to_view,
     show_ranking_editor,
     show_steps,
     shown,
+    state_before,
 )
 
 NAME = "four_queries"
@@ -45,6 +47,11 @@ def hit_rank(order) -> int | None:
     return order.index(ANSWER) + 1 if ANSWER in order else None
 
 
+def _ranks(states) -> list[int | None]:
+    """Each query's hit rank (None: not returned): what the page's numbers depend on."""
+    return [hit_rank(s.order) for s in states]
+
+
 def _load(ranks) -> None:
     for key, rank in zip(state.FOUR_EDITORS, ranks):
         order, tray = order_for(rank)
@@ -59,14 +66,19 @@ def _list_queries(numbers: list[int]) -> str:
 @st.fragment
 def _scenario() -> list[int | None]:
     k = show_k_slider(state.FOUR_K, hi=LENGTH, default=5, help=prose.section(NAME, "Help cutoff"))
-    ranks = []
-    for q, key in enumerate(state.FOUR_EDITORS, 1):
-        default_order, _ = order_for(scenarios.FOUR_QUERY_HIT_RANKS[q - 1])
-        current = show_ranking_editor(items(q), key=key, default_order=default_order, k=k, tray=True,
-                                      compact=True, show_grades=False, grade_range=(0, 1), scale=chart_scale(),
-                                      label=prose.text(NAME, "Label query list", q=q, length=LENGTH),
-                                      url_suffix=str(q))
-        ranks.append(hit_rank(current.order))
+    defaults = [order_for(rank)[0] for rank in scenarios.FOUR_QUERY_HIT_RANKS]
+    before = [state_before(key, items(q), order, tray=True, grade_range=(0, 1))
+              for q, (key, order) in enumerate(zip(state.FOUR_EDITORS, defaults), 1)]
+    labels = ("recall@{k}", "MRR")
+    states: list = []
+    for q, (key, default_order) in enumerate(zip(state.FOUR_EDITORS, defaults), 1):
+        board = shared_scoreboard([*states, *before[len(states):]], q - 1, ("R@k", "RR"), labels,
+                                  scope="four_queries", signature=lambda everyone: (_ranks(everyone), k))
+        states.append(show_ranking_editor(items(q), key=key, default_order=default_order, k=k, tray=True,
+                                          compact=True, show_grades=False, grade_range=(0, 1), scale=chart_scale(),
+                                          label=prose.text(NAME, "Label query list", q=q, length=LENGTH),
+                                          url_suffix=str(q), scoreboard=board))
+    ranks = _ranks(states)
     qs = scenarios.four_query_set(ranks)
     recall, success = metrics.recall(qs, k), metrics.success(qs, k)
     first = metrics.first_hit_rank(qs)

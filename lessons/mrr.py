@@ -9,20 +9,20 @@ import streamlit as st
 from components.course import prose, scenarios
 from components.engine import metrics
 from components.engine.formatting import fmt
-from components.ranking_editor import EditorState, Scoreboard, editor_state
-from components.ranking_editor.model import editor_items, initial_state
+from components.ranking_editor.model import editor_items
 from components.ui import charts, layout, state
 from components.ui.take_home import show_take_home
 from components.ui.widgets import (
     chart_scale,
-    numbers_hidden,
     numbers_revealed,
     read_control,
+    shared_scoreboard,
     show_chart,
     show_link_to_view,
     show_ranking_editor,
     show_steps,
     shown,
+    state_before,
 )
 
 NAME = "mrr"
@@ -47,25 +47,10 @@ def _editor(query: scenarios.Query, key: str, url_suffix: str, label: str, board
                                scoreboard=board)
 
 
-def _states_before() -> list[EditorState]:
-    """Each list's state before this run draws it (on the first run, the state it will start in)."""
-    return [editor_state(key) or initial_state(editor_items(query.docs), _default_order(query), tray=True,
-                                               grade_range=(0, 1))
-            for query, key in zip(QUERIES, state.MRR_EDITORS)]
-
-
-def _scoreboard(states: list[EditorState], i: int):
-    """List i's scoreboard: the page's MRR with the other lists as they are, hidden while the class predicts it."""
-    def board(current: EditorState) -> Scoreboard:
-        everyone = [current if j == i else s for j, s in enumerate(states)]
-        return Scoreboard(("RR",), ("MRR",), others=[s for j, s in enumerate(states) if j != i], query_index=i,
-                          hidden=numbers_hidden("mrr", everyone))
-    return board
-
-
 def _editors():
     """The three result lists: side by side, or in tabs when projected (they would not fit)."""
-    before = _states_before()
+    before = [state_before(key, editor_items(q.docs), _default_order(q), tray=True, grade_range=(0, 1))
+              for q, key in zip(QUERIES, state.MRR_EDITORS)]
     states = []
     if st.session_state.get(state.PROJECTOR):
         places = st.tabs([prose.text(NAME, "Tab query", i=i) for i in range(1, len(QUERIES) + 1)])
@@ -75,7 +60,8 @@ def _editors():
         with place:
             st.markdown(prose.text(NAME, "Query heading", i=i, query=query.text))
             states.append(_editor(query, key, str(i), prose.text(NAME, "Label query results", i=i),
-                                  _scoreboard([*states, *before[len(states):]], i - 1)))
+                                  shared_scoreboard([*states, *before[len(states):]], i - 1, ("RR",), ("MRR",),
+                                                    scope="mrr")))
     return states
 
 

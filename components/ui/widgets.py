@@ -1,7 +1,7 @@
 """Small Streamlit helpers shared by every page: mode controls, figures, metric cards."""
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Sequence
 from urllib.parse import urlencode
 
 import streamlit as st
@@ -9,7 +9,8 @@ import streamlit as st
 from components.course import prose
 from components.course.steps import arithmetic_steps
 from components.engine.formatting import Style, fmt
-from components.ranking_editor import ranking_editor, set_editor_state
+from components.ranking_editor import EditorState, Scoreboard, editor_state, ranking_editor, set_editor_state
+from components.ranking_editor.model import initial_state
 from components.ui import state
 from components.ui.charts import Figure
 
@@ -248,3 +249,27 @@ def _set_param(name: str, value: str | None) -> None:
             del st.query_params[name]
     elif st.query_params.get(name) != value:
         st.query_params[name] = value
+
+
+# --- live scoreboards of a page whose numbers span several editors ----------------------------
+
+def state_before(key: str, items, default_order, *, tray: bool, grade_range: tuple[int, int]) -> EditorState:
+    """An editor's state before this run draws it (on the first run, the state it will start in)."""
+    return editor_state(key) or initial_state(items, default_order, tray=tray, grade_range=grade_range)
+
+
+def shared_scoreboard(states: Sequence[EditorState], i: int, measures: Sequence[str], labels: Sequence[str], *,
+                      scope: str, signature: Callable = list) -> Callable[[EditorState], Scoreboard]:
+    """Editor i's scoreboard for a page-level number (MRR over three lists, the four queries' means).
+
+    ``states`` are every editor's states as they stand (the ones drawn already
+    this run, :func:`state_before` for the rest); the board's values are the
+    page's means with the other editors fixed. "Predict first" hides them
+    while the page's numbers for ``signature(states)`` are hidden (the same
+    signature the page gives :func:`numbers_revealed`).
+    """
+    def board(current: EditorState) -> Scoreboard:
+        everyone = [current if j == i else s for j, s in enumerate(states)]
+        return Scoreboard(measures, labels, others=[s for j, s in enumerate(states) if j != i], query_index=i,
+                          hidden=numbers_hidden(scope, signature(everyone)))
+    return board
