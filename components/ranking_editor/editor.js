@@ -37,6 +37,16 @@ export default function rankingEditor(component) {
   }
   ctx.send = setTriggerValue;
   if (data) update(ctx, data);
+  return () => teardown(root); // Streamlit calls the last one returned when the editor is unmounted
+}
+
+// Unmounted: end a drag in progress (its window listener and animation frame), stop observing.
+function teardown(root) {
+  const ctx = root.__rankwiseEditor;
+  if (!ctx) return;
+  endPress(ctx);
+  ctx.resizeObserver.disconnect();
+  delete root.__rankwiseEditor;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -75,7 +85,8 @@ function setup(root) {
   w.addEventListener("focusout", (e) => {
     if (e.target.classList && !ctx.press) e.target.classList.remove("rw-mouse", "rw-kbd-focus");
   });
-  new ResizeObserver(() => fitWidth(ctx)).observe(w);
+  ctx.resizeObserver = new ResizeObserver(() => fitWidth(ctx));
+  ctx.resizeObserver.observe(w);
   return ctx;
 }
 
@@ -575,8 +586,15 @@ function onPointerMove(ctx, e) {
     if (Math.hypot(p.x - p.x0, p.y - p.y0) < DRAG_THRESHOLD) return;
     startDrag(ctx);
   }
-  dragStep(ctx);
-  autoScroll(ctx);
+  // One layout step per frame, however many pointer events the frame brings (the latest wins).
+  if (!p.moveRaf) {
+    p.moveRaf = requestAnimationFrame(() => {
+      p.moveRaf = 0;
+      if (ctx.press !== p) return;
+      dragStep(ctx);
+      autoScroll(ctx);
+    });
+  }
 }
 
 function onPointerUp(ctx, e) {
@@ -712,6 +730,7 @@ function endPress(ctx) {
   ctx.press = null;
   if (!p) return;
   if (p.raf) cancelAnimationFrame(p.raf);
+  if (p.moveRaf) cancelAnimationFrame(p.moveRaf);
   if (p.onKey) window.removeEventListener("keydown", p.onKey, true);
   p.li.classList.remove("rw-dragging");
   p.li.style.transform = "";
