@@ -211,6 +211,10 @@ function applyConfig(ctx) {
   e.label.textContent = data.label;
   e.list.setAttribute("aria-orientation", data.compact ? "horizontal" : "vertical");
   e.tray.hidden = !data.trayEnabled;
+  // Streamlit's header bar lies over the top of the page: the board sticks just below it.
+  const header = document.querySelector('[data-testid="stHeader"]');
+  const top = `${header ? Math.round(header.getBoundingClientRect().height) : 0}px`;
+  if (e.score.style.top !== top) e.score.style.top = top;
   setText(e.trayTitle, say(data, "Tray title"));
   setText(e.trayNote, say(data, "Tray note"));
   setText(e.trayEmpty, say(data, "Tray empty"));

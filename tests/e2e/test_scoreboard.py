@@ -32,9 +32,11 @@ def board_cell(page: Page, label: str):
 
 
 def in_view(page: Page, locator) -> bool:
+    """On screen, and not under Streamlit's header bar (which lies over the top of the page)."""
     box = locator.bounding_box()
-    size = page.viewport_size
-    return box is not None and box["y"] >= -1 and box["y"] + box["height"] <= size["height"] + 1
+    header = page.get_by_test_id("stHeader").bounding_box()
+    top = header["y"] + header["height"] if header else 0
+    return box is not None and box["y"] >= top - 1 and box["y"] + box["height"] <= page.viewport_size["height"] + 1
 
 
 @pytest.mark.parametrize("width, height, query", VIEWPORTS, ids=[f"{w}x{h}" for w, h, _ in VIEWPORTS])
