@@ -90,7 +90,7 @@ function setup(root) {
   return ctx;
 }
 
-const NARROW_EM = 36; // below this width (in the editor's em) the grade badge goes under the title
+const NARROW_EM = 36; // below this width (in the editor's em) the grade chip shows its number only
 const TIGHT_EM = 24; // below this, the grip icon goes too
 
 function fitWidth(ctx) {
@@ -209,7 +209,6 @@ function applyConfig(ctx) {
   w.classList.toggle("rw-editable", !!data.editableGrades);
   w.classList.toggle("rw-no-grades", !data.showGrades);
   e.label.textContent = data.label;
-  e.list.setAttribute("aria-orientation", data.compact ? "horizontal" : "vertical");
   e.tray.hidden = !data.trayEnabled;
   // Streamlit's header bar lies over the top of the page: the board sticks just below it.
   const header = document.querySelector('[data-testid="stHeader"]');
