@@ -27,7 +27,7 @@ from components.engine import compare, metrics
 from components.engine.formatting import fmt, literal, signed
 from components.engine.measures import evaluate, parse_measure
 from components.formats import tabular, trec
-from components.ranking_editor import EditorItem, describe_change, ranking_editor, set_editor_state
+from components.ranking_editor import EditorItem, Scoreboard, describe_change, ranking_editor, set_editor_state
 from components.serving import uploads
 from components.serving.settings import SESSION_UPLOAD
 from components.serving.shared_cache import Holder, freeze
@@ -384,6 +384,19 @@ def what_if_values(judged: trec.JudgedRun, q: int, order, edited_grades: dict[st
     return {name: float(v[0]) for name, v in evaluate(qs, names, gain).items()}
 
 
+def query_scoreboard(judged: trec.JudgedRun, q: int, items: list[EditorItem], names, gain: str) -> Scoreboard | None:
+    """The editor's live scoreboard for query q: the page's measures, counting the run below the editor's list
+    and the judged documents outside it (as :func:`what_if_values` does). None when an item's grade is beyond
+    what the editor shows (it keeps its value there, which the editor's state cannot say)."""
+    if any(i.grade is None and i.id in _query_docs(judged, q) for i in items):
+        return None
+    in_editor = {i.id for i in items}
+    grades = _query_docs(judged, q)
+    tail = [grades.get(doc, 0) for doc, _, _ in judged.ranking(q)[POOL:]]
+    extra = [g for doc, g in grades.items() if doc not in in_editor]
+    return Scoreboard(names, [shown_name(name, gain) for name in names], gain=gain, tail=tail, extra_judged=extra)
+
+
 def _query_picker(column, judged: trec.JudgedRun) -> str | None:
     """A select box of the query ids; past SELECT_OPTIONS (every id sent on every run), a box for the id."""
     qids = judged.qids
@@ -431,7 +444,8 @@ def _query_view(judged: trec.JudgedRun, values: dict[str, np.ndarray], names: tu
     with left:
         current = ranking_editor(items, key=key, default_order=order, k=k if k <= POOL else None, tray=True,
                                  editable_grades=True, grade_range=grade_range, scale=chart_scale(),
-                                 label=prose.text(NAME, "Editor label", qid=qid, n=len(order)))
+                                 label=prose.text(NAME, "Editor label", qid=qid, n=len(order)),
+                                 scoreboard=query_scoreboard(judged, q, items, names, gain))
     after = what_if_values(judged, q, current.order, dict(current.grades), names, gain)
     before = {name: float(values[name][q]) for name in names}
     changes = describe_change(before, after)

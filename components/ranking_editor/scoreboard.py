@@ -38,6 +38,8 @@ class Scoreboard:
     ``{k}`` where the cutoff goes (``("Recall@{k}", "RR", "nDCG@{k}")``).
     ``others`` and ``query_index`` make the values page-level means over
     several editors (:func:`~components.ranking_editor.moves.move_table`).
+    ``tail`` and ``extra_judged`` are for a list cut from a longer run: the
+    grades ranked below it, and the judged grades of documents not in it.
     ``hidden`` shows "?" and previews nothing (the page is hiding its numbers).
     """
 
@@ -46,6 +48,8 @@ class Scoreboard:
     gain: Gain = "exponential"
     others: Sequence[Other] = field(default=())
     query_index: int = 0
+    tail: Sequence[int] = field(default=())
+    extra_judged: Sequence[int] = field(default=())
     hidden: bool = False
 
     def __post_init__(self):
@@ -82,7 +86,8 @@ def payload(board: Scoreboard, state: EditorState, *, k: int | None, tray: bool,
     if board.hidden:
         return {"labels": labels, "hidden": True}
     table = move_table(state, board.measures, gain=board.gain, k=k, tray=tray, editable_grades=editable_grades,
-                       grade_range=grade_range, others=board.others, query_index=board.query_index)
+                       grade_range=grade_range, others=board.others, query_index=board.query_index,
+                       tail=board.tail, extra_judged=board.extra_judged)
     rows: Sequence[Sequence[float]] = table["values"]
     current = rows[table["current"]]
     return {"labels": labels, "hidden": False, "shown": [_shown(row) for row in rows],
