@@ -2,8 +2,8 @@
 
 Starts ``streamlit run <page>`` on a free port on 127.0.0.1, opens it in
 Debian's Chromium (headless), and moves one document of the page's first
-ranking editor back and forth, by mouse drag and by keyboard, timing each move
-from the ``pointerup`` / ``keydown`` event to the first change of any
+ranking editor back and forth, by mouse drag and by keyboard (lift, move, drop), timing each move
+from the ``pointerup`` / dropping ``keydown`` event to the first change of any
 ``st.metric`` value (both timestamps are taken inside the page). On a page
 whose editor has a live scoreboard it also times the preview: from one
 ``pointermove`` of a drag in progress to the first change of the board
@@ -182,11 +182,15 @@ def preview_move(page: Page, editor: int, j: int, step: int) -> float:
 
 
 def key_move(page: Page, editor: int, j: int, step: int) -> float:
-    """Focus row j and press ArrowUp (even steps), or focus row j-1 and press ArrowDown (odd steps)."""
+    """Focus row j, lift it (Space), ArrowUp, drop it (Space) (even steps), or the same from row j-1 with
+    ArrowDown (odd steps); time from the dropping key press (the one change sent)."""
     rows = rows_of(page, editor)
     row, key = (rows.nth(j), "ArrowUp") if step % 2 == 0 else (rows.nth(j - 1), "ArrowDown")
     row.focus()
-    return timed(page, lambda: page.keyboard.press(key))
+    page.keyboard.press("Space")
+    page.keyboard.press(key)
+    page.evaluate(TWO_FRAMES)
+    return timed(page, lambda: page.keyboard.press("Space"))
 
 
 REFERENCE_PAGE = """
@@ -264,7 +268,7 @@ def main() -> None:
             j = pick_pair(page, args.editor)
             print(f"page {args.page} /{args.url_path}: moving rows {j} and {j + 1} of editor {args.editor}")
             results = {}
-            ways = [("mouse-up -> metric", drag_move), ("key press -> metric", key_move)]
+            ways = [("mouse-up -> metric", drag_move), ("key drop -> metric", key_move)]
             if page.evaluate("() => [...document.querySelectorAll('*')].some((e) => e.shadowRoot && "
                              "e.shadowRoot.querySelector('.rw-score:not([hidden])'))"):
                 page.evaluate(PREVIEW_PROBE)

@@ -282,15 +282,18 @@ def app_paths() -> tuple[Path, Path]:
 
 
 def app_main(streamlit_args: Sequence[str]) -> int:
-    """``streamlit run app.py [options]`` in the app's folder, so its ``.streamlit/config.toml`` applies."""
-    import subprocess
+    """``streamlit run app.py [options]`` in the app's folder, so its ``.streamlit/config.toml`` applies.
 
+    The command becomes the server (``os.execv``), so a signal that stops ``rankwise app`` stops the server:
+    no child is left running after its parent.
+    """
     try:
         script, folder = app_paths()
     except FileNotFoundError as err:
         print(_text("Error", message=err), file=sys.stderr)
         return 1
-    return subprocess.call([sys.executable, "-m", "streamlit", "run", str(script), *streamlit_args], cwd=folder)
+    os.chdir(folder)
+    os.execv(sys.executable, [sys.executable, "-m", "streamlit", "run", str(script), *streamlit_args])
 
 
 def eval_main(argv: Sequence[str] | None = None) -> int:

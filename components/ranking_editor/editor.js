@@ -81,6 +81,10 @@ function setup(root) {
   w.addEventListener("pointercancel", (e) => onPointerCancel(ctx, e));
   w.addEventListener("lostpointercapture", (e) => onPointerCancel(ctx, e));
   w.addEventListener("keydown", (e) => onKeyDown(ctx, e));
+  w.addEventListener("focusin", (e) => {
+    const li = e.target.closest && e.target.closest("li.rw-row");
+    if (li && ctx.activeId !== li.dataset.id) { ctx.activeId = li.dataset.id; refresh(ctx); }
+  });
   w.addEventListener("click", (e) => onClick(ctx, e));
   w.addEventListener("focusout", (e) => {
     if (e.target.classList && !ctx.press) e.target.classList.remove("rw-mouse", "rw-kbd-focus");
@@ -140,7 +144,7 @@ function el(tag, className, text) {
 function button(action, iconName) {
   const b = el("button", "rw-btn");
   b.type = "button";
-  b.tabIndex = -1; // the focused row's keys do the same; one Tab stop per row
+  b.tabIndex = -1; // the focused row's keys do the same; one Tab stop per list
   b.dataset.action = action;
   b.appendChild(icon(iconName));
   return b;
@@ -148,7 +152,7 @@ function button(action, iconName) {
 
 function makeRow(id, data) {
   const li = el("li", "rw-row");
-  li.tabIndex = 0;
+  li.tabIndex = -1; // one Tab stop per list: refresh() gives the active row tabindex 0 (a roving tabindex)
   li.dataset.id = id;
   li.dataset.testid = `rw-row-${id}`;
   li.setAttribute("aria-roledescription", say(data, "Row role"));
@@ -193,6 +197,7 @@ function update(ctx, data) {
   ctx.rev = data.rev;
   if (adopt) {
     if (ctx.press) cancelDrag(ctx);
+    ctx.lift = null; // Python's state replaces the local one: a lifted row is put down where Python has it
     ctx.local = { order: [...data.order], tray: [...data.tray], grades: { ...data.grades } };
   }
   layout(ctx);
@@ -235,10 +240,12 @@ function hintParts(data) {
     return k;
   };
   const sep = () => el("span", "rw-sep", "·");
-  const arrows = data.compact ? [kbd("←", "Key left"), kbd("→", "Key right")]
-                              : [kbd("↑", "Key up"), kbd("↓", "Key down")];
+  const arrows = () => (data.compact ? [kbd("←", "Key left"), kbd("→", "Key right")]
+                                     : [kbd("↑", "Key up"), kbd("↓", "Key down")]);
   const ends = [kbd("Home"), kbd("End")];
-  const parts = [...sayNodes(data, "Hint move", { keys: arrows }), sep(),
+  const space = () => [kbd("Space", "Key space")];
+  const parts = [...sayNodes(data, "Hint move", { keys: arrows(), lift: space(), move: arrows(), drop: space(),
+                                                  escape: [kbd("Esc", "Key escape")] }), sep(),
                  ...sayNodes(data, data.compact ? "Hint ends compact" : "Hint ends", { keys: ends })];
   if (data.trayEnabled) {
     parts.push(sep(), ...sayNodes(data, "Hint tray", { tray: [kbd("T")], delete: [kbd("Del")], back: [kbd("T")] }));
@@ -331,6 +338,13 @@ function refresh(ctx) {
   const t = trayRows(ctx).length;
   if (ctx.el.trayEmpty.hidden !== t > 0) ctx.el.trayEmpty.hidden = t > 0;
   setText(ctx.el.count, data.trayEnabled ? say(data, "Count with tray", { n, t }) : say(data, "Count", { n }));
+  const all = [...rows, ...trayRows(ctx)];
+  if (!all.some((li) => li.dataset.id === ctx.activeId)) ctx.activeId = all.length ? all[0].dataset.id : null;
+  for (const li of all) {
+    const tab = li.dataset.id === ctx.activeId ? 0 : -1;
+    if (li.tabIndex !== tab) li.tabIndex = tab;
+    li.classList.toggle("rw-lifted", !!ctx.lift && ctx.lift.id === li.dataset.id);
+  }
 }
 
 function refreshRow(ctx, li, { pos, n, below }) {
@@ -505,6 +519,9 @@ function keepInView(li) {
 // Keyboard and buttons
 // ---------------------------------------------------------------------------------------
 
+// Keys. Not lifted: the arrows (and Home/End) move the focus; Space or Enter lifts the focused row.
+// Lifted: the arrows and Home/End move it in the list as drawn (the scoreboard previews, nothing is sent);
+// Space or Enter drops it (one change sent), Escape puts it back. T, Delete and the grade keys act at once.
 function onKeyDown(ctx, e) {
   const li = e.target.closest && e.target.closest("li.rw-row");
   if (!li || e.altKey || e.ctrlKey || e.metaKey) return;
@@ -514,30 +531,91 @@ function onKeyDown(ctx, e) {
   const arr = zone === "order" ? ctx.local.order : ctx.local.tray;
   const i = arr.indexOf(id);
   const compact = ctx.data.compact;
+  const back = compact ? "ArrowLeft" : "ArrowUp";
+  const next = compact ? "ArrowRight" : "ArrowDown";
+  const lifted = ctx.lift && ctx.lift.id === id;
+  const go = lifted ? (index) => liftTo(ctx, id, zone, index) : (index) => focusAt(ctx, arr, index);
   const keyActions = {
-    ArrowUp: () => moveItem(ctx, id, zone, i - 1),
-    ArrowDown: () => moveItem(ctx, id, zone, i + 1),
-    ArrowLeft: compact ? () => moveItem(ctx, id, zone, i - 1) : null,
-    ArrowRight: compact ? () => moveItem(ctx, id, zone, i + 1) : null,
-    Home: () => moveItem(ctx, id, zone, 0),
-    End: () => moveItem(ctx, id, zone, arr.length - 1),
-    t: () => toggleTray(ctx, id),
-    T: () => toggleTray(ctx, id),
-    Delete: zone === "order" ? () => toggleTray(ctx, id) : null,
-    Backspace: zone === "order" ? () => toggleTray(ctx, id) : null,
-    "+": () => stepGrade(ctx, id, +1),
-    "=": () => stepGrade(ctx, id, +1),
-    "-": () => stepGrade(ctx, id, -1),
-    "_": () => stepGrade(ctx, id, -1),
+    [back]: () => go(i - 1),
+    [next]: () => go(i + 1),
+    Home: () => go(0),
+    End: () => go(arr.length - 1),
+    " ": () => (lifted ? drop(ctx, id) : lift(ctx, id)),
+    Enter: () => (lifted ? drop(ctx, id) : lift(ctx, id)),
+    Escape: lifted ? () => putBack(ctx, id) : null,
   };
+  if (!lifted) {
+    Object.assign(keyActions, {
+      t: () => toggleTray(ctx, id),
+      T: () => toggleTray(ctx, id),
+      Delete: zone === "order" ? () => toggleTray(ctx, id) : null,
+      Backspace: zone === "order" ? () => toggleTray(ctx, id) : null,
+      "+": () => stepGrade(ctx, id, +1),
+      "=": () => stepGrade(ctx, id, +1),
+      "-": () => stepGrade(ctx, id, -1),
+      "_": () => stepGrade(ctx, id, -1),
+    });
+  }
   let action = keyActions[e.key];
-  if (!action && /^[0-9]$/.test(e.key) && ctx.data.editableGrades) action = () => setGrade(ctx, id, Number(e.key));
+  if (!action && !lifted && /^[0-9]$/.test(e.key) && ctx.data.editableGrades) {
+    action = () => setGrade(ctx, id, Number(e.key));
+  }
   if (!action) return;
   if (["t", "T", "Delete", "Backspace"].includes(e.key) && !ctx.data.trayEnabled) return;
   if (/^[-+=_0-9]$/.test(e.key) && !ctx.data.editableGrades) return;
   e.preventDefault();
   ctx.keyboardFocus = true;
   action();
+}
+
+function focusAt(ctx, arr, index) {
+  if (index < 0 || index >= arr.length) return;
+  focusRow(ctx, arr[index]);
+}
+
+function lift(ctx, id) {
+  ctx.lift = { id, order: [...ctx.local.order], tray: [...ctx.local.tray] };
+  layout(ctx);
+  focusRow(ctx, id);
+  announce(ctx, say(ctx.data, "Lifted", { title: ctx.titles.get(id) }));
+}
+
+// A lifted row one step (or to an end) in its zone, drawn only: the scoreboard previews the list.
+function liftTo(ctx, id, zone, index) {
+  const arr = zone === "order" ? ctx.local.order : ctx.local.tray;
+  const to = Math.max(0, Math.min(index, arr.length - 1));
+  if (to === arr.indexOf(id)) { announceEdge(ctx, id, zone, to); return; }
+  const rest = arr.filter((x) => x !== id);
+  rest.splice(to, 0, id);
+  if (zone === "order") ctx.local.order = rest; else ctx.local.tray = rest;
+  layout(ctx);
+  focusRow(ctx, id);
+  announceMove(ctx, id);
+}
+
+function drop(ctx, id) {
+  const before = ctx.lift;
+  ctx.lift = null;
+  const changed = !sameList(before.order, ctx.local.order) || !sameList(before.tray, ctx.local.tray);
+  if (changed) commit(ctx);
+  afterSend(() => {
+    layout(ctx);
+    focusRow(ctx, id);
+    const title = ctx.titles.get(id);
+    const dropped = say(ctx.data, "Dropped", { title, pos: ctx.local.order.indexOf(id) + 1, n: ctx.local.order.length });
+    announce(ctx, changed ? [dropped, scoreWords(ctx)].filter(Boolean).join(" ")
+                          : say(ctx.data, "Dropped unchanged", { title }));
+  });
+}
+
+function putBack(ctx, id) {
+  const { order, tray } = ctx.lift;
+  ctx.lift = null;
+  ctx.local.order = order;
+  ctx.local.tray = tray;
+  layout(ctx);
+  focusRow(ctx, id);
+  announce(ctx, say(ctx.data, "Put back", { title: ctx.titles.get(id) }));
 }
 
 function onClick(ctx, e) {
@@ -890,8 +968,9 @@ function drawScore(ctx) {
     } else {
       values = score.shown[row];
       deltas = score.deltas[row];
-      preview = row !== current || !!(ctx.press && ctx.press.started);
-      if (preview) note = say(data, ctx.press && ctx.press.started ? "Score preview drag" : "Score preview move");
+      const moving = !!(ctx.press && ctx.press.started) || !!ctx.lift; // a drag, or a row lifted by the keyboard
+      preview = row !== current || moving;
+      if (preview) note = say(data, moving ? "Score preview drag" : "Score preview move");
     }
   }
   e.score.classList.toggle("rw-preview", preview);

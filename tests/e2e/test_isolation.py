@@ -2,7 +2,7 @@
 
 Two browser contexts (two learners: separate cookies, separate Streamlit
 sessions) open the Recall@k lesson on the same app server and take turns:
-one reorders with the keyboard, then the other moves its k slider, and so on.
+one reorders with the keyboard (lift, move, drop), then the other moves its k slider, and so on.
 A slider move reruns the learner's fragment *without* sending an order, so an
 order (or a k) kept anywhere but the learner's own session, e.g. in a module,
 would be drawn right then; after every turn both pages are checked (ranking,
@@ -87,7 +87,8 @@ def test_a_reorder_and_a_new_k_in_one_session_leave_the_other_unchanged(learners
 
     # A moves a non-relevant case to the top (Home)
     row(a, "n11").focus()
-    a.keyboard.press("Home")
+    for key in ("Space", "Home", "Space"):  # lift, move to the top, drop
+        a.keyboard.press(key)
     order_a, k_a = moved(DEFAULT, "n11", 0), DEFAULT_K
     expect_view(a, order_a, k_a)
 
@@ -106,7 +107,8 @@ def test_a_reorder_and_a_new_k_in_one_session_leave_the_other_unchanged(learners
 
     # B reorders; A's next slider move must still show A's order
     row(b, "c04").focus()
-    b.keyboard.press("ArrowDown")
+    for key in ("Space", "ArrowDown", "Space"):
+        b.keyboard.press(key)
     order_b = moved(DEFAULT, "c04", DEFAULT.index("c04") + 1)
     expect_view(b, order_b, k_b)
     move_k(a, "ArrowRight")

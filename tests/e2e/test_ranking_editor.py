@@ -147,27 +147,59 @@ def test_mouse_drag_reorders_and_updates_metrics(page_a: Page):
     expect_a(page, order)
 
 
-def test_keyboard_moves_keep_focus_and_announce(page_a: Page):
+def keys(page: Page, *names: str) -> None:
+    for name in names:
+        page.keyboard.press(name)
+
+
+def edits_sent(page: Page, which: str) -> int:
+    """How many changes editor ``which`` has sent to Python (its sequence number)."""
+    return editor(page, which).get_by_test_id("rw-editor").evaluate(
+        "e => { let n = e; while (n && !n.__rankwiseEditor) n = n.parentNode; return n.__rankwiseEditor.sent; }")
+
+
+def test_keyboard_lift_move_drop_keeps_focus_announces_and_sends_one_change(page_a: Page):
     page = page_a
+    live = editor(page, "a").get_by_test_id("rw-live")
     flask = row(page, "a", "flask")
     flask.focus()
-    page.keyboard.press("ArrowUp")
+    sent = edits_sent(page, "a")
+    keys(page, "Space", "ArrowUp")  # lifted and moved: drawn, previewed, not sent
+    expect(flask.get_by_test_id("rw-pos")).to_have_text("2")
+    expect(live).to_have_text("Flask Tutorial moved to position 2 of 9")
+    assert edits_sent(page, "a") == sent
+    page.keyboard.press("Space")  # dropped: one change
     order = moved(SYSTEM_B, "flask", 1)
     expect_a(page, order)
     expect(flask).to_be_focused()
-    expect(editor(page, "a").get_by_test_id("rw-live")).to_have_text("Flask Tutorial moved to position 2 of 9")
+    expect(live).to_have_text("Flask Tutorial dropped at position 2 of 9.")
+    assert edits_sent(page, "a") == sent + 1
 
-    page.keyboard.press("Home")
+    keys(page, "Space", "Home", "Space")
     expect_a(page, moved(order, "flask", 0))
     expect(flask).to_be_focused()
-    page.keyboard.press("End")
+    keys(page, "Space", "End", "Space")
     expect_a(page, moved(order, "flask", 8))
     expect(flask).to_be_focused()
-    page.keyboard.press("ArrowDown")  # already last: nothing moves, the edge is announced
-    expect(editor(page, "a").get_by_test_id("rw-live")).to_have_text(re.compile("already at position 9 of 9"))
-    page.keyboard.press("ArrowUp")
+    keys(page, "Space", "ArrowDown")  # already last: nothing moves, the edge is announced
+    expect(live).to_have_text(re.compile("already at position 9 of 9"))
+    keys(page, "ArrowUp", "Space")
     expect_a(page, moved(order, "flask", 7))
     expect(flask).to_be_focused()
+
+
+def test_escape_puts_a_lifted_row_back_and_arrows_alone_move_the_focus(page_a: Page):
+    page = page_a
+    flask = row(page, "a", "flask")
+    flask.focus()
+    keys(page, "Space", "ArrowUp", "ArrowUp", "Escape")
+    expect(editor(page, "a").get_by_test_id("rw-live")).to_have_text("Flask Tutorial put back where it was.")
+    expect_a(page, SYSTEM_B)
+    page.keyboard.press("ArrowDown")  # not lifted: the focus goes to the next row, nothing moves
+    expect(row(page, "a", SYSTEM_B[SYSTEM_B.index("flask") + 1])).to_be_focused()
+    expect_a(page, SYSTEM_B)
+    tab_stops = editor(page, "a").locator('li.rw-row[tabindex="0"]')
+    expect(tab_stops).to_have_count(1)  # one Tab stop per list (a roving tabindex)
 
 
 def test_move_buttons(page_a: Page):
@@ -271,13 +303,13 @@ def test_two_editors_stay_independent(page_a: Page):
     jar_order = [d.id for d in scenarios.JAR_QUERIES[2].docs]
     expect(metric(page, "b", "RR (JAR)")).to_have_text(fmt(1 / 5))
     row(page, "b", "j05").focus()
-    page.keyboard.press("ArrowLeft")  # compact mode: left/right move too
+    keys(page, "Space", "ArrowLeft", "Space")  # compact mode: left/right move
     expect(caption(page, "b", "JAR order")).to_have_text("JAR order: " + order_text(moved(jar_order, "j05", 3)))
     expect(metric(page, "b", "RR (JAR)")).to_have_text(fmt(1 / 4))
     expect_a(page, SYSTEM_B)  # the other editor did not move
 
     row(page, "a", "django").focus()
-    page.keyboard.press("Home")
+    keys(page, "Space", "Home", "Space")
     expect_a(page, moved(SYSTEM_B, "django", 0))
     expect(caption(page, "b", "JAR order")).to_have_text("JAR order: " + order_text(moved(jar_order, "j05", 3)))
     expect(row(page, "b", "j05").get_by_test_id("rw-pos")).to_have_text("4")
@@ -317,7 +349,7 @@ def test_preset_then_drag_stays_in_sync(page_a: Page):
     row(page, "a", "fastapi").focus()
     page.keyboard.press("t")
     expect_a(page, missed + ["fastapi"])
-    page.keyboard.press("Home")
+    keys(page, "Space", "Home", "Space")
     expect_a(page, ["fastapi"] + missed)
 
 

@@ -458,3 +458,5 @@ def test_rankwise_app_serves_the_app_from_any_folder(tmp_path):
     finally:
         server.terminate()
         server.wait(10)
+    with pytest.raises(OSError):  # stopping the command stopped the server: nothing answers on the port
+        urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2)
