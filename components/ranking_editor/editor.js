@@ -228,7 +228,11 @@ function applyConfig(ctx) {
   const hintKey = JSON.stringify([data.compact, data.trayEnabled, data.editableGrades, data.gradeRange]);
   if (e.hint.dataset.key !== hintKey) {
     e.hint.dataset.key = hintKey;
-    e.hint.replaceChildren(...hintParts(data));
+    const keysPart = el("span", "rw-hint-keys");
+    keysPart.append(...hintParts(data));
+    const touchPart = el("span", "rw-hint-touch", say(data, "Hint touch"));
+    touchPart.dataset.testid = "rw-hint-touch";
+    e.hint.replaceChildren(keysPart, touchPart);
   }
 }
 
@@ -648,6 +652,9 @@ function onPointerDown(ctx, e) {
   if (ctx.press || !e.isPrimary || (e.pointerType === "mouse" && e.button !== 0)) return;
   const li = e.target.closest && e.target.closest("li.rw-row");
   if (!li || e.target.closest("button")) return;
+  // On touch a drag starts from the handle (the grip, or the position badge): a swipe anywhere else on a
+  // row scrolls the page, as a swipe does everywhere else.
+  if (e.pointerType === "touch" && !e.target.closest(".rw-grip, .rw-pos")) return;
   e.preventDefault(); // no text selection, no native drag; focus is set by hand
   ctx.keyboardFocus = false;
   li.classList.remove("rw-kbd-focus");

@@ -22,7 +22,7 @@ def test_leaving_a_page_runs_each_editors_cleanup(page: Page, app_url):
     assert page.evaluate(EDITOR_ROOTS) == []
 
 
-def test_on_a_touch_screen_buttons_are_finger_sized_and_key_hints_gone(browser, app_url):
+def test_on_a_touch_screen_buttons_are_finger_sized_and_the_hint_speaks_of_touch(browser, app_url):
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     page = context.new_page()
     try:
@@ -33,6 +33,54 @@ def test_on_a_touch_screen_buttons_are_finger_sized_and_key_hints_gone(browser, 
         for action in ("up", "down", "tray"):
             box = row.locator(f'.rw-btn[data-action="{action}"]').bounding_box()
             assert box["width"] >= 44 and box["height"] >= 44, (action, box)
-        expect(page.get_by_test_id("rw-hint").first).to_be_hidden()
+        hint = page.get_by_test_id("rw-hint").first
+        expect(hint.locator(".rw-hint-keys")).to_be_hidden()
+        expect(hint.get_by_test_id("rw-hint-touch")).to_be_visible()
+    finally:
+        context.close()
+
+
+# True once the page's scroll position has not moved for 200 ms (arg: a function giving it, as source).
+STILL = """(source) => new Promise((done) => {
+  const read = eval(source);
+  const first = read();
+  setTimeout(() => done(read() === first), 200);
+})"""
+
+
+def touch_drag(cdp, page: Page, x: float, y: float, to_y: float, steps: int = 10) -> None:
+    """One finger down at (x, y), moved to (x, to_y) in steps, lifted (real touch events through CDP)."""
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    for i in range(1, steps + 1):
+        point = {"x": x, "y": y + (to_y - y) * i / steps}
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point]})
+        page.wait_for_timeout(16)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+
+def test_on_a_touch_screen_a_swipe_over_rows_scrolls_and_a_drag_starts_from_the_number(browser, app_url):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    try:
+        page.goto(app_url + "/recall")
+        row = page.get_by_test_id("rw-row-c03")
+        row.scroll_into_view_if_needed()
+        expect(row.get_by_test_id("rw-pos")).to_have_text("4")
+        scroll_top = "() => document.querySelector('[data-testid=stMain]').scrollTop"
+        before = page.evaluate(scroll_top)
+        title = row.get_by_test_id("rw-title").bounding_box()
+        cdp = context.new_cdp_session(page)
+        touch_drag(cdp, page, title["x"] + 10, title["y"] + title["height"] / 2, title["y"] - 250)
+        page.wait_for_function(f"() => ({scroll_top})() > {before + 100}")  # a swipe over a row scrolls the page
+        expect(row.get_by_test_id("rw-pos")).to_have_text("4")  # and moves nothing
+
+        page.wait_for_function(STILL, arg=scroll_top)  # the swipe's fling has stopped
+        row.evaluate("e => e.scrollIntoView({block: 'center'})")  # the row and the one above it, below the board
+        page.wait_for_function(STILL, arg=scroll_top)
+        number = row.get_by_test_id("rw-pos").bounding_box()
+        above = page.get_by_test_id("rw-row-c02").bounding_box()  # position 2
+        touch_drag(cdp, page, number["x"] + number["width"] / 2, number["y"] + number["height"] / 2,
+                   above["y"] + above["height"] * 0.2)
+        expect(row.get_by_test_id("rw-pos")).to_have_text("2")  # dragged by its number, above position 2
     finally:
         context.close()
