@@ -388,10 +388,10 @@ def query_scoreboard(judged: trec.JudgedRun, q: int, items: list[EditorItem], na
     """The editor's live scoreboard for query q: the page's measures, counting the run below the editor's list
     and the judged documents outside it (as :func:`what_if_values` does). None when an item's grade is beyond
     what the editor shows (it keeps its value there, which the editor's state cannot say)."""
-    if any(i.grade is None and i.id in _query_docs(judged, q) for i in items):
+    grades = _query_docs(judged, q)
+    if any(i.grade is None and i.id in grades for i in items):
         return None
     in_editor = {i.id for i in items}
-    grades = _query_docs(judged, q)
     tail = [grades.get(doc, 0) for doc, _, _ in judged.ranking(q)[POOL:]]
     extra = [g for doc, g in grades.items() if doc not in in_editor]
     return Scoreboard(names, [shown_name(name, gain) for name in names], gain=gain, tail=tail, extra_judged=extra)

@@ -693,10 +693,9 @@ function onPointerUp(ctx, e) {
   p.y = e.clientY;
   dragStep(ctx);
   const id = p.id;
-  const before = JSON.stringify([ctx.local.order, ctx.local.tray]);
   const order = listRows(ctx).map((r) => r.dataset.id);
   const tray = trayRows(ctx).map((r) => r.dataset.id);
-  const changed = JSON.stringify([order, tray]) !== before;
+  const changed = !sameList(order, ctx.local.order) || !sameList(tray, ctx.local.tray);
   ctx.local.order = order;
   ctx.local.tray = tray;
   if (changed) commit(ctx);
