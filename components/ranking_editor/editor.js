@@ -60,7 +60,8 @@ function setup(root) {
     el: {
       wrap: q(".rw"), label: q(".rw-label"), count: q(".rw-count"), hint: q(".rw-hint"),
       list: q(".rw-list"), tray: q(".rw-tray"), trayList: q(".rw-tray-list"),
-      trayEmpty: q(".rw-tray-empty"), trayTitle: q(".rw-tray-title"), trayNote: q(".rw-tray-note"),
+      trayEmpty: q(".rw-tray-empty"), trayToggle: q(".rw-tray-toggle"), trayBody: q(".rw-tray-body"),
+      trayNote: q(".rw-tray-note"),
       indicator: q(".rw-indicator"), live: q(".rw-live"),
       score: q(".rw-score"), scoreCells: q(".rw-score-cells"), scoreNote: q(".rw-score-note"),
     },
@@ -73,6 +74,7 @@ function setup(root) {
     rev: null,
     press: null, // pointer pressed on a row (becomes a drag once it travels)
     keyboardFocus: false,
+    trayOpen: false, // the tray starts folded (its count shows); it opens on a click, or when a row goes there
   };
   const w = ctx.el.wrap;
   w.addEventListener("pointerdown", (e) => onPointerDown(ctx, e));
@@ -219,7 +221,6 @@ function applyConfig(ctx) {
   const header = document.querySelector('[data-testid="stHeader"]');
   const top = `${header ? Math.round(header.getBoundingClientRect().height) : 0}px`;
   if (e.score.style.top !== top) e.score.style.top = top;
-  setText(e.trayTitle, say(data, "Tray title"));
   setText(e.trayNote, say(data, "Tray note"));
   setText(e.trayEmpty, say(data, "Tray empty"));
   if (rescaled) fitWidth(ctx); // a width change is caught by the ResizeObserver
@@ -342,12 +343,36 @@ function refresh(ctx) {
   const t = trayRows(ctx).length;
   if (ctx.el.trayEmpty.hidden !== t > 0) ctx.el.trayEmpty.hidden = t > 0;
   setText(ctx.el.count, data.trayEnabled ? say(data, "Count with tray", { n, t }) : say(data, "Count", { n }));
-  const all = [...rows, ...trayRows(ctx)];
+  drawTray(ctx, t);
+  const all = [...rows, ...(trayShown(ctx) ? trayRows(ctx) : [])]; // a folded tray's rows take no focus
   if (!all.some((li) => li.dataset.id === ctx.activeId)) ctx.activeId = all.length ? all[0].dataset.id : null;
   for (const li of all) {
     const tab = li.dataset.id === ctx.activeId ? 0 : -1;
     if (li.tabIndex !== tab) li.tabIndex = tab;
     li.classList.toggle("rw-lifted", !!ctx.lift && ctx.lift.id === li.dataset.id);
+  }
+}
+
+// The tray's fold: a compact editor's tray (one box beside its row) is always open.
+function trayShown(ctx) { return ctx.trayOpen || !!ctx.data.compact; }
+
+function openTray(ctx, open) {
+  ctx.trayOpen = open;
+  drawTray(ctx, trayRows(ctx).length);
+}
+
+// The fold, and its button: "11 judged, not returned", with a chevron that says whether it is open.
+function drawTray(ctx, t) {
+  const shown = trayShown(ctx);
+  if (ctx.el.trayBody.hidden !== !shown) ctx.el.trayBody.hidden = !shown;
+  const b = ctx.el.trayToggle;
+  setAttr(b, "aria-expanded", String(shown));
+  const text = say(ctx.data, t === 0 ? "Tray summary none" : t === 1 ? "Tray summary one" : "Tray summary", { t });
+  const name = shown ? "down" : "right";
+  if (b.dataset.text !== text || b.dataset.icon !== name) {
+    b.dataset.text = text;
+    b.dataset.icon = name;
+    b.replaceChildren(icon(name), el("span", "rw-tray-summary", text));
   }
 }
 
@@ -432,6 +457,7 @@ function moveItem(ctx, id, zone, index) {
   L.tray = L.tray.filter((x) => x !== id);
   const arr = zone === "order" ? L.order : L.tray;
   arr.splice(Math.max(0, Math.min(index, arr.length)), 0, id);
+  if (zone === "tray") openTray(ctx, true); // the row stays in sight (and in focus) where it went
   commit(ctx);
   afterSend(() => {
     layout(ctx);
@@ -623,6 +649,11 @@ function putBack(ctx, id) {
 }
 
 function onClick(ctx, e) {
+  if (e.target.closest && e.target.closest(".rw-tray-toggle")) {
+    openTray(ctx, !ctx.trayOpen);
+    refresh(ctx);
+    return;
+  }
   const b = e.target.closest && e.target.closest("button.rw-btn");
   if (!b) return;
   e.preventDefault();
@@ -733,6 +764,7 @@ function startDrag(ctx) {
 function dragStep(ctx) {
   const p = ctx.press;
   const zoneList = pointerZone(ctx, p.x, p.y);
+  if (zoneList === ctx.el.trayList && !trayShown(ctx)) openTray(ctx, true); // a folded tray opens under the row
   const changed = placeDragged(ctx, zoneList);
   if (changed || !p.drawn) {
     placeCutoff(ctx);

@@ -66,6 +66,8 @@ def test_a_deep_link_restores_k_order_and_tray(page: Page, app_url):
     expect(page.get_by_test_id("rw-row-c10").get_by_test_id("rw-pos")).to_have_text("1")
     expect(page.get_by_role("slider", name="Cutoff k", exact=False).first).to_have_attribute("value", "20")
     tray = page.get_by_test_id("rw-tray")
+    expect(tray.get_by_test_id("rw-tray-toggle")).to_have_text("11 judged, not returned")
+    tray.get_by_test_id("rw-tray-toggle").click()
     expect(tray.get_by_test_id("rw-row-n10")).to_be_visible()
 
 

@@ -220,9 +220,14 @@ def test_move_buttons(page_a: Page):
 def test_tray_by_drag_key_and_button(page_a: Page):
     page = page_a
     a = editor(page, "a")
+    toggle = a.get_by_test_id("rw-tray-toggle")
+    expect(toggle).to_have_text("Not returned: none yet")
+    expect(toggle).to_have_attribute("aria-expanded", "false")  # folded: a drop onto it opens it
     drag(page, row(page, "a", "django"), a.get_by_test_id("rw-tray"))
     order = [i for i in SYSTEM_B if i != "django"]
     expect_a(page, order, tray=["django"])
+    expect(toggle).to_have_attribute("aria-expanded", "true")
+    expect(toggle).to_have_text("1 judged, not returned")
     expect(row(page, "a", "django").get_by_test_id("rw-pos")).to_have_text("–")
     expect(a.get_by_test_id("rw-count")).to_have_text("8 returned · 1 not returned")
 
@@ -240,6 +245,10 @@ def test_tray_by_drag_key_and_button(page_a: Page):
     expect_a(page, order, tray=["django", "flask"])
     a.get_by_role("button", name="Add Django Guide to the list").click()
     expect_a(page, order + ["django"], tray=["flask"])
+    toggle.click()  # fold it: its row is out of sight and out of the Tab order, its count stays
+    expect(row(page, "a", "flask")).to_be_hidden()
+    expect(toggle).to_have_text("1 judged, not returned")
+    toggle.click()
 
     # drag out of the tray onto the top of the list
     drag(page, row(page, "a", "flask"), row(page, "a", "snake"), half="upper")
@@ -345,6 +354,8 @@ def test_preset_then_drag_stays_in_sync(page_a: Page):
     a.get_by_role("button", name="FastAPI missed", exact=True).click()
     missed = list(scenarios.FRAMEWORKS.presets["FastAPI missed"]) + ["html"]
     expect_a(page, missed, tray=["fastapi"])
+    expect(row(page, "a", "fastapi")).to_be_hidden()  # a preset leaves the tray folded
+    a.get_by_test_id("rw-tray-toggle").click()
     expect(row(page, "a", "fastapi").get_by_test_id("rw-pos")).to_have_text("–")
     row(page, "a", "fastapi").focus()
     page.keyboard.press("t")

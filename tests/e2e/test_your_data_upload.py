@@ -131,7 +131,8 @@ def test_ids_holding_html_or_markdown_show_as_text_and_run_no_script(your_data):
     expect(page.get_by_text(f"Query {HTML_QID}: the run's top 2")).to_be_visible()  # the editor's label
     expect(page.get_by_test_id(f"rw-row-{MARKDOWN_DOC}")).to_contain_text(f"{MARKDOWN_DOC} · score 2")
     expect(page.get_by_test_id(f"rw-row-{SCRIPT_DOC}")).to_contain_text(f"{SCRIPT_DOC} · score 3")
-    expect(page.get_by_test_id("rw-row-missed")).to_be_visible()  # judged, relevant, not returned: the tray
+    page.get_by_test_id("rw-tray-toggle").click()  # judged, relevant, not returned: the tray
+    expect(page.get_by_test_id("rw-row-missed")).to_be_visible()
     expect(page.get_by_text("**name**.txt").first).to_be_visible()
     expect(page.get_by_text("<b>run</b>.txt").first).to_be_visible()
     assert page.locator("img[src='x']").count() == 0
