@@ -70,10 +70,10 @@ PROBE = """
 PREVIEW_PROBE = """
 () => {
   if (window.__preview) return;
-  const host = [...document.querySelectorAll("*")].find(
-    (e) => e.shadowRoot && e.shadowRoot.querySelector(".rw-score:not([hidden])"));
-  if (!host) throw new Error("no editor with a live scoreboard on this page");
-  const cells = host.shadowRoot.querySelector(".rw-score-cells");
+  const board = ".rw-score:not([hidden]) .rw-score-cells, .rf-score-cells";
+  const host = [...document.querySelectorAll("*")].find((e) => e.shadowRoot && e.shadowRoot.querySelector(board));
+  if (!host) throw new Error("no editor or figure with a live scoreboard on this page");
+  const cells = host.shadowRoot.querySelector(board);
   const probe = { armed: false, t0: null, t1: null, baseline: null };
   window.__preview = probe;
   window.__previewArm = () => { probe.armed = true; probe.t0 = null; probe.t1 = null; probe.baseline = cells.textContent; };
@@ -193,6 +193,53 @@ def key_move(page: Page, editor: int, j: int, step: int) -> float:
     return timed(page, lambda: page.keyboard.press("Space"))
 
 
+# The four-query figure (components/rank_figure): query 4's dot between slots 6 and 7 (ranks 7 and 8,
+# so MRR changes on every move), by mouse, by a key (previewed) then Enter (sent), and the preview alone.
+
+def figure_slot(page: Page, slot: int) -> tuple[float, float]:
+    box = page.locator(f'.rf-slot[data-slot="{slot}"]').nth(3).bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def figure_press(page: Page) -> tuple[float, float]:
+    """Press on query 4's dot and move past the drag threshold within its own slot."""
+    dot = page.get_by_test_id("rf-dot-4")
+    dot.scroll_into_view_if_needed()
+    box = dot.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + 6, y, steps=2)
+    page.evaluate(TWO_FRAMES)
+    return x, y
+
+
+def figure_drag(page: Page, _editor: int, _j: int, step: int) -> float:
+    figure_press(page)
+    page.mouse.move(*figure_slot(page, 6 if step % 2 == 0 else 7), steps=5)
+    page.evaluate(TWO_FRAMES)
+    return timed(page, page.mouse.up)
+
+
+def figure_preview(page: Page, _editor: int, _j: int, step: int) -> float:
+    figure_press(page)
+    page.evaluate("() => window.__previewArm()")
+    page.mouse.move(*figure_slot(page, 6 if step % 2 == 0 else 7))
+    page.wait_for_function("() => window.__preview.t1 !== null", timeout=10_000)
+    ms = page.evaluate("() => window.__preview.t1 - window.__preview.t0")
+    page.evaluate("() => { window.__preview.armed = false; }")
+    page.mouse.up()
+    wait_idle(page)
+    return ms
+
+
+def figure_key(page: Page, _editor: int, _j: int, step: int) -> float:
+    page.get_by_test_id("rf-dot-4").focus()
+    page.keyboard.press("ArrowLeft" if step % 2 == 0 else "ArrowRight")  # drawn and previewed, not sent
+    page.evaluate(TWO_FRAMES)
+    return timed(page, lambda: page.keyboard.press("Enter"))
+
+
 REFERENCE_PAGE = """
 import streamlit as st
 st.session_state.setdefault("n", 0)
@@ -262,17 +309,24 @@ def main() -> None:
             browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
             page = browser.new_page(viewport={"width": width, "height": height})
             page.goto(f"{url}/{args.url_path}")
-            rows_of(page, args.editor).first.wait_for(timeout=60_000)
+            page.locator('[data-testid="rw-list"] li.rw-row, [data-testid="rf-figure"]').first.wait_for(timeout=60_000)
             wait_idle(page, timeout=60_000)  # a cold server's first page run imports everything
             page.evaluate(PROBE)
-            j = pick_pair(page, args.editor)
-            print(f"page {args.page} /{args.url_path}: moving rows {j} and {j + 1} of editor {args.editor}")
             results = {}
-            ways = [("mouse-up -> metric", drag_move), ("key drop -> metric", key_move)]
-            if page.evaluate("() => [...document.querySelectorAll('*')].some((e) => e.shadowRoot && "
-                             "e.shadowRoot.querySelector('.rw-score:not([hidden])'))"):
+            if page.get_by_test_id("rf-figure").count():
+                j = 0
+                print(f"page {args.page} /{args.url_path}: moving query 4's dot between ranks 7 and 8")
                 page.evaluate(PREVIEW_PROBE)
-                ways.append(("pointer move -> preview", preview_move))
+                ways = [("mouse-up -> metric", figure_drag), ("key enter -> metric", figure_key),
+                        ("pointer move -> preview", figure_preview)]
+            else:
+                j = pick_pair(page, args.editor)
+                print(f"page {args.page} /{args.url_path}: moving rows {j} and {j + 1} of editor {args.editor}")
+                ways = [("mouse-up -> metric", drag_move), ("key drop -> metric", key_move)]
+                if page.evaluate("() => [...document.querySelectorAll('*')].some((e) => e.shadowRoot && "
+                                 "e.shadowRoot.querySelector('.rw-score:not([hidden])'))"):
+                    page.evaluate(PREVIEW_PROBE)
+                    ways.append(("pointer move -> preview", preview_move))
             for name, move in ways:
                 for step in range(args.warmup):
                     move(page, args.editor, j, step)

@@ -7,21 +7,19 @@ import streamlit as st
 from components.course import prose, scenarios
 from components.engine import metrics
 from components.engine.formatting import fmt
-from components.ranking_editor import EditorItem, set_editor_state
-from components.ui import charts, layout, state
+from components.rank_figure import set_figure_ranks
+from components.ranking_editor import EditorItem, EditorState
+from components.ui import layout, state
 from components.ui.take_home import show_take_home
 from components.ui.widgets import (
     chart_scale,
     numbers_revealed,
     read_control,
-    shared_scoreboard,
-    show_chart,
     show_k_slider,
     show_link_to_view,
-    show_ranking_editor,
+    show_rank_figure,
     show_steps,
     shown,
-    state_before,
 )
 
 NAME = "four_queries"
@@ -31,31 +29,20 @@ OTHERS = tuple(f"other{i}" for i in range(1, LENGTH))
 
 
 def items(query: int) -> tuple[EditorItem, ...]:
-    """One query's list: its answer (relevant) and nine other results."""
+    """One query's list as documents (for the take-home files): its answer (relevant) and nine others."""
     return (EditorItem(ANSWER, prose.text(NAME, "Item answer", query=query), 1),) + tuple(
         EditorItem(o, prose.text(NAME, "Item other", i=i), 0) for i, o in enumerate(OTHERS, 1))
 
 
-def order_for(rank: int | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """(order, tray) that put the answer at ``rank`` (None: in the tray, not returned)."""
-    if rank is None:
-        return OTHERS, (ANSWER,)
-    return OTHERS[:rank - 1] + (ANSWER,) + OTHERS[rank - 1:], ()
-
-
-def hit_rank(order) -> int | None:
-    return order.index(ANSWER) + 1 if ANSWER in order else None
-
-
-def _ranks(states) -> list[int | None]:
-    """Each query's hit rank (None: not returned): what the page's numbers depend on."""
-    return [hit_rank(s.order) for s in states]
+def list_state(query: int, rank: int | None) -> EditorState:
+    """Query ``query``'s list with its answer at ``rank`` (None: not returned, judged but missing)."""
+    order = OTHERS if rank is None else OTHERS[:rank - 1] + (ANSWER,) + OTHERS[rank - 1:]
+    return EditorState(order=order, tray=(ANSWER,) if rank is None else (),
+                       grades={item.id: item.grade for item in items(query)})
 
 
 def _load(ranks) -> None:
-    for key, rank in zip(state.FOUR_EDITORS, ranks):
-        order, tray = order_for(rank)
-        set_editor_state(key, order, tray)
+    set_figure_ranks(state.FOUR_RANKS, ranks, LENGTH)
 
 
 def _list_queries(numbers: list[int]) -> str:
@@ -66,25 +53,18 @@ def _list_queries(numbers: list[int]) -> str:
 @st.fragment
 def _scenario() -> list[int | None]:
     k = show_k_slider(state.FOUR_K, hi=LENGTH, default=5, help=prose.section(NAME, "Help cutoff"))
-    defaults = [order_for(rank)[0] for rank in scenarios.FOUR_QUERY_HIT_RANKS]
-    before = [state_before(key, items(q), order, tray=True, grade_range=(0, 1))
-              for q, (key, order) in enumerate(zip(state.FOUR_EDITORS, defaults), 1)]
-    labels = ("recall@{k}", "MRR")
-    states: list = []
-    for q, (key, default_order) in enumerate(zip(state.FOUR_EDITORS, defaults), 1):
-        board = shared_scoreboard([*states, *before[len(states):]], q - 1, ("R@k", "RR"), labels,
-                                  scope="four_queries", signature=lambda everyone: (_ranks(everyone), k))
-        states.append(show_ranking_editor(items(q), key=key, default_order=default_order, k=k, tray=True,
-                                          compact=True, show_grades=False, grade_range=(0, 1), scale=chart_scale(),
-                                          label=prose.text(NAME, "Label query list", q=q, length=LENGTH),
-                                          url_suffix=str(q), scoreboard=board))
-    ranks = _ranks(states)
+    n = len(scenarios.FOUR_QUERY_HIT_RANKS)
+    ranks = list(show_rank_figure(key=state.FOUR_RANKS, default_ranks=scenarios.FOUR_QUERY_HIT_RANKS, length=LENGTH,
+                                  k=k, scope=NAME, k_key=state.FOUR_K, scale=chart_scale(),
+                                  queries=[prose.text(NAME, "Query title", n=q) for q in range(1, n + 1)],
+                                  short=[prose.text(NAME, "Query short", n=q) for q in range(1, n + 1)],
+                                  labels=("recall@{k}", "MRR"), label=prose.section(NAME, "Label figure")))
     qs = scenarios.four_query_set(ranks)
     recall, success = metrics.recall(qs, k), metrics.success(qs, k)
     first = metrics.first_hit_rank(qs)
     rr = metrics.reciprocal_rank(qs)
     show_link_to_view()
-    revealed = numbers_revealed("four_queries", (ranks, k))
+    revealed = numbers_revealed(NAME, (ranks, k))
     cards = st.columns(3)
     cards[0].metric(f"recall@{k}", shown(recall.mean(), revealed))
     cards[1].metric(prose.text(NAME, "Label hit rate card", k=k), shown(success.mean(), revealed),
@@ -98,11 +78,10 @@ def _scenario() -> list[int | None]:
     terms = " + ".join(f"1/{int(r)}" if r != float("inf") else "0" for r in first)
     show_steps(prose.text(NAME, "Arithmetic", k=k, hits=len(inside), n=len(ranks), recall=fmt(recall.mean()),
                           which=which, terms=terms, total=fmt(rr.sum()), mrr=fmt(rr.mean())), key="four_queries")
-    show_chart(charts.rank_axis, ranks, k=k, max_rank=LENGTH, key="four.rank_axis")
     ks = range(1, LENGTH + 1)
     st.dataframe(pd.DataFrame([[fmt(metrics.recall(qs, j).mean()) for j in ks]], index=["recall@k"],
                               columns=[f"k = {j}" for j in ks]), width="stretch")
-    show_take_home(NAME, state.FOUR_EDITORS, k=k, gain="exponential", measures=("R@k", "Success@k", "RR"))
+    show_take_home(NAME, [list_state(q, r) for q, r in enumerate(ranks, 1)], k=k, gain="exponential", measures=("R@k", "Success@k", "RR"))
     _presets(k)
     _choosing_k(qs)
     return ranks

@@ -65,6 +65,17 @@ def signed(value: float, minus: str = "−") -> str:
     return ("+" if value > 0 else minus) + text
 
 
+def change(value: float, before: float) -> str:
+    """``value − before`` as the app writes a change (:func:`signed`), "" when the two display the same.
+
+    Examples
+    --------
+    >>> change(0.75, 0.5), change(0.5001, 0.5)
+    ('+0.250', '')
+    """
+    return "" if fmt(value) == fmt(before) else signed(value - before)
+
+
 def literal(text: object, limit: int | None = None) -> str:
     """Markdown that shows ``text`` exactly as written: an inline code span (no Markdown, HTML or math inside).
 

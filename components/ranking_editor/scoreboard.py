@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from components.engine.formatting import fmt, signed
+from components.engine.formatting import change, fmt
 from components.engine.metrics import Gain
 from components.ranking_editor.model import EditorState
 from components.ranking_editor.moves import Other, move_table
@@ -63,7 +63,7 @@ def _shown(values: Sequence[float]) -> list[str]:
 
 def _deltas(values: Sequence[float], current: Sequence[float]) -> list[str]:
     """``value − current`` as the app writes a change, "" where the displayed values are the same."""
-    return ["" if fmt(v) == fmt(c) else signed(v - c) for v, c in zip(values, current)]
+    return [change(v, c) for v, c in zip(values, current)]
 
 
 def payload(board: Scoreboard, state: EditorState, *, k: int | None, tray: bool, editable_grades: bool,

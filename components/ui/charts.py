@@ -241,57 +241,6 @@ def _discounted_gain_template(names: tuple[str, str], scale: float) -> dict:
     return template((bars + line).properties(height=round(220 * scale), width="container"), scale)
 
 
-def rank_axis(hit_ranks: Sequence[int | None], *, k: int, max_rank: int = 10, scale: float = 1.0) -> Figure:
-    """The four-query picture: one row per query on a shared rank axis, a dashed line after position k.
-
-    Each hit is a marker labelled with its reciprocal rank; hits at or above k
-    are filled and say "hit", those below are hollow and say "miss" (shape
-    and words as well as colour). A query whose document was not returned is
-    drawn at the "not returned" slot past ``max_rank``.
-    """
-    none_x = max_rank + 1.5
-    hit, miss = prose.text(TEXT, "hit"), prose.text(TEXT, "miss")
-    rows, described = [], []
-    for q, rank in enumerate(hit_ranks, 1):
-        query = prose.text(TEXT, "query name", n=q)
-        status = hit if rank is not None and rank <= k else miss
-        if rank is None:
-            label = prose.text(TEXT, "not returned")
-            described.append(prose.text(TEXT, "rank not returned", query=query))
-        else:
-            label = prose.text(TEXT, "rank label", rr=fmt(1 / rank))
-            described.append(prose.text(TEXT, "rank hit", query=query, rank=rank, rr=fmt(1 / rank), status=status,
-                                        k=k))
-        rows.append({"query": query, "x": rank if rank is not None else none_x, "status": status, "label": label})
-    chart = _rank_axis_template(tuple(r["query"] for r in rows), max_rank, scale)
-    cutoff = [{"x": k + 0.5, "text": prose.text(TEXT, "cutoff label", k=k)}]
-    hits = sum(r["status"] == hit for r in rows)
-    return Figure(chart, {"queries": rows, "cutoff": cutoff},
-                  prose.text(TEXT, "rank alt", k=k, hits=hits, n=len(rows), described="; ".join(described)))
-
-
-@_template_cache
-def _rank_axis_template(names: tuple[str, ...], max_rank: int, scale: float) -> dict:
-    none_x = max_rank + 1.5
-    x = alt.X("x:Q", title=prose.text(TEXT, "rank"), scale=alt.Scale(domain=[0.5, none_x + 0.5]),
-              axis=alt.Axis(values=list(range(1, max_rank + 1)), tickMinStep=1))
-    y = alt.Y("query:N", sort=list(names), title=None)
-    statuses = [prose.text(TEXT, "hit"), prose.text(TEXT, "miss")]
-    status = alt.Color("status:N", scale=alt.Scale(domain=statuses, range=[ACCENT, "#cf222e"]),
-                       legend=alt.Legend(title=None, orient="bottom"))
-    shape = alt.Shape("status:N", scale=alt.Scale(domain=statuses, range=["circle", "cross"]),
-                      legend=alt.Legend(title=None, orient="bottom"))
-    guide = named("queries").mark_rule(color="#d0d7de").encode(y=y)
-    points = named("queries").mark_point(size=260 * scale, filled=True, opacity=1).encode(
-        x=x, y=y, color=status, shape=shape, tooltip=["query:N", "label:N", "status:N"])
-    labels = named("queries").mark_text(dy=-16 * scale, fontWeight="bold").encode(x=x, y=y, text="label:N")
-    rule = named("cutoff").mark_rule(strokeDash=[6, 4], color="#57606a", strokeWidth=2 * scale).encode(x="x:Q")
-    rule_label = named("cutoff").mark_text(align="left", dx=4, dy=-8, baseline="bottom", color="#57606a").encode(
-        x="x:Q", y=alt.value(0), text="text:N")
-    return template((guide + rule + rule_label + points + labels).properties(
-        height=round(60 * len(names) * scale + 30), width="container"), scale)
-
-
 # --- your data: per-query values of an uploaded run ---------------------------------------
 
 def _edge(x: float) -> str:

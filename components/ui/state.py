@@ -39,6 +39,7 @@ PARAM_ORDER = "order"
 PARAM_GRADES = "grades"
 PARAM_GAIN = "gain"
 PARAM_SEED = "seed"
+PARAM_RANKS = "ranks"  # the four-query figure: ranks=1,3,1,8 ("-" for a hit not returned)
 
 MAX_SEED = 2**32 - 1
 
@@ -128,6 +129,30 @@ def write_order(order: Iterable[str]) -> str:
     return ",".join(order) if order else "-"
 
 
+def read_ranks(raw: str | None, *, n: int, length: int, default: Sequence[int | None]) -> Reading[tuple[int | None, ...]]:
+    """``n`` comma-separated hit ranks, each 1..length or ``-`` (not returned), else the default with a note.
+
+    >>> read_ranks("1,-,3,10", n=4, length=10, default=(1, 1, 1, 1)).value
+    (1, None, 3, 10)
+    >>> read_ranks("1,2", n=4, length=10, default=(1, 3, 1, 8)).value
+    (1, 3, 1, 8)
+    """
+    if raw is None or raw == "":
+        return Reading(tuple(default))
+    parts = [part.strip() for part in raw.split(",")]
+    ranks = [None if part == "-" else read_whole(part) for part in parts]
+    if len(parts) != n or any(r is None and p != "-" or r is not None and not 1 <= r <= length
+                              for r, p in zip(ranks, parts)):
+        return Reading(tuple(default), prose.text(TEXT, "Link ranks", name=PARAM_RANKS, value=_quote(raw), n=n,
+                                                  length=length))
+    return Reading(tuple(ranks))
+
+
+def write_ranks(ranks: Iterable[int | None]) -> str:
+    """The URL form of hit ranks, the inverse of :func:`read_ranks`."""
+    return ",".join("-" if r is None else str(r) for r in ranks)
+
+
 def read_grades(raw: str | None, *, valid_ids: Sequence[str], default: Mapping[str, int],
                 lo: int, hi: int) -> Reading[dict[str, int]]:
     """Grade overrides ``id:grade,id:grade`` on top of the defaults, each in lo..hi, else the defaults."""
@@ -198,7 +223,7 @@ NDCG_K = "ndcg.k"  # mirrored in the URL as ?k=
 NDCG_GAIN = "ndcg.gain"
 
 # --- lesson 4: four queries -----------------------------------------------------------
-FOUR_EDITORS = ("four.editor.1", "four.editor.2", "four.editor.3", "four.editor.4")
+FOUR_RANKS = "four.ranks"  # the figure's hit ranks, mirrored in the URL as ?ranks=
 FOUR_K = "four.k"  # mirrored in the URL as ?k=
 FOUR_BUDGET = "four.budget"  # the number of chunks the generator reads
 

@@ -9,6 +9,7 @@ import streamlit as st
 from components.course import prose
 from components.course.steps import arithmetic_steps
 from components.engine.formatting import Style, fmt
+from components.rank_figure import rank_figure, set_figure_ranks
 from components.ranking_editor import EditorState, Scoreboard, editor_state, ranking_editor, set_editor_state
 from components.ranking_editor.model import initial_state
 from components.ui import state
@@ -241,6 +242,28 @@ def show_ranking_editor(items, *, key: str, default_order, url_suffix: str = "",
     _set_param(order_param, state.write_order(current.order))
     _set_param(grades_param, changed or None)
     return current
+
+
+def show_rank_figure(*, key: str, default_ranks, length: int, k: int, scope: str, **options):
+    """The hit-rank figure, its ranks mirrored in the URL (``ranks``); "predict first" hides its numbers.
+
+    On the first run valid ranks in the URL replace the default (invalid ones
+    are noted and ignored); every later state is written back. ``scope`` is the
+    page's :func:`numbers_revealed` scope; the signature is ``(ranks, k)``.
+    """
+    read_key = f"{key}.url_read"
+    if not st.session_state.get(read_key):
+        st.session_state[read_key] = True
+        reading = state.read_ranks(st.query_params.get(state.PARAM_RANKS), n=len(default_ranks), length=length,
+                                   default=default_ranks)
+        keep_link_note(reading.note)
+        if state.PARAM_RANKS in st.query_params:
+            set_figure_ranks(key, reading.value, length)
+    before = st.session_state.get(key, tuple(default_ranks))
+    ranks = rank_figure(key=key, default_ranks=default_ranks, length=length, k=k,
+                        hidden=numbers_hidden(scope, (list(before), k)), **options)
+    _set_param(state.PARAM_RANKS, state.write_ranks(ranks))
+    return ranks
 
 
 def _set_param(name: str, value: str | None) -> None:

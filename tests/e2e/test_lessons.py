@@ -67,22 +67,6 @@ def test_ndcg_snake_care_to_the_bottom_of_system_b(tall_page: Page, app_url):
     expect(metric(page, label)).to_have_text("1.000")
 
 
-def test_four_queries_move_query_4_from_8_to_4_by_keyboard(tall_page: Page, app_url):
-    page = tall_page
-    page.goto(app_url + "/four-queries")
-    expect(metric(page, "recall@5")).to_have_text("0.750")
-    answer = editor_list(page, "Query 4: positions 1 to 10").get_by_test_id("rw-row-answer")
-    answer.focus()
-    page.keyboard.press("Space")  # lift
-    for position in (7, 6, 5, 4):
-        page.keyboard.press("ArrowLeft")
-        expect(answer.get_by_test_id("rw-pos")).to_have_text(str(position))
-    page.keyboard.press("Space")  # drop
-    expect(metric(page, "recall@5")).to_have_text("1.000")
-    expect(metric(page, "MRR")).to_have_text("0.646")  # (1 + 1/3 + 1 + 1/4) / 4
-    expect(answer).to_be_focused()
-
-
 def test_take_home_opens_with_the_files_for_the_order_on_screen(tall_page: Page, app_url):
     """The panel is built only when opened (a lazy expander): opening it shows this ranking's files and numbers."""
     page = tall_page

@@ -135,28 +135,3 @@ def test_the_ndcg_board_previews_in_the_chosen_gain(page: Page, app_url):
     expect(board_cell(page, label)).to_have_text(ndcg(moved))  # mouse still down
     page.mouse.up()
     expect(metric_value(page, label)).to_have_text(ndcg(moved))
-
-
-def test_a_four_query_row_previews_the_sets_recall_and_mrr(page: Page, app_url):
-    page.set_viewport_size({"width": 1400, "height": 1400})
-    page.goto(app_url + "/four-queries")
-    ranks = list(scenarios.FOUR_QUERY_HIT_RANKS)
-
-    def means(hits) -> tuple[str, str]:
-        qs = scenarios.four_query_set(hits)
-        return fmt(metrics.recall(qs, 5).mean()), fmt(metrics.reciprocal_rank(qs).mean())
-
-    row = page.get_by_test_id("rw-editor").first
-    boards = page.locator('[data-testid="rw-scoreboard"]:not([hidden])')
-    expect(boards.first.locator(".rw-score-value")).to_have_text(list(means(ranks)))
-    row.get_by_test_id("rw-row-answer").scroll_into_view_if_needed()
-    grip = row.get_by_test_id("rw-row-answer").get_by_test_id("rw-title").bounding_box()
-    box = row.get_by_test_id("rw-row-other6").bounding_box()  # position 7, past the cutoff k = 5
-    page.mouse.move(grip["x"] + grip["width"] / 2, grip["y"] + grip["height"] / 2)
-    page.mouse.down()
-    page.mouse.move(box["x"] + box["width"] * 0.8, box["y"] + box["height"] / 2, steps=10)
-    moved = [7, *ranks[1:]]
-    expect(boards.first.locator(".rw-score-value")).to_have_text(list(means(moved)))  # mouse still down
-    page.mouse.up()
-    expect(metric_value(page, "MRR")).to_have_text(means(moved)[1])
-    expect(boards.last.locator(".rw-score-value")).to_have_text(list(means(moved)))

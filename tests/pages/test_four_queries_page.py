@@ -4,9 +4,7 @@ import pytest
 from components.course import scenarios
 from components.engine import metrics
 from components.engine.formatting import fmt
-from components.ranking_editor import EditorState
 from components.ui import state
-from lessons.four_queries import items, order_for
 from tests.pages.helpers import open_page
 
 PAGE = "lessons/four_queries.py"
@@ -29,18 +27,10 @@ def test_defaults_show_the_brief_numbers():
     assert metric(at, "recall@5") == metric(at, "hit rate@5") == "0.750"
 
 
-def editor_states(ranks):
-    states = {}
-    for q, (key, rank) in enumerate(zip(state.FOUR_EDITORS, ranks), 1):
-        order, tray = order_for(rank)
-        states[key] = EditorState(order=order, tray=tray, grades={i.id: i.grade for i in items(q)})
-    return states
-
-
 @pytest.mark.parametrize("ranks", [(1, 3, 1, 4), (10, 10, 10, 10), (None, 2, None, 7), (1, 1, 1, 1)])
 @pytest.mark.parametrize("k", [1, 5, 10])
 def test_ranks_set_through_session_state(ranks, k):
-    at = open_page(PAGE, session=editor_states(ranks))
+    at = open_page(PAGE, session={state.FOUR_RANKS: ranks})
     at.slider(key=state.FOUR_K).set_value(k).run()
     assert not at.exception
     qs = scenarios.four_query_set(ranks)
@@ -49,7 +39,7 @@ def test_ranks_set_through_session_state(ranks, k):
 
 
 def test_moving_query_4_from_8_to_4():
-    at = open_page(PAGE, session=editor_states((1, 3, 1, 4)))
+    at = open_page(PAGE, session={state.FOUR_RANKS: (1, 3, 1, 4)})
     assert metric(at, "recall@5") == "1.000"
     assert metric(at, "MRR") == "0.646"  # (1 + 1/3 + 1 + 1/4) / 4
 
@@ -71,3 +61,4 @@ def test_choosing_k(n, honest):
     at.number_input(key=state.FOUR_BUDGET).set_value(n).run()
     assert not at.exception
     assert any(f"recall@{n} = {honest}, while recall@100 = 1.000" in i.value for i in at.info)
+

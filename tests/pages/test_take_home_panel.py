@@ -3,6 +3,8 @@
 The panel is built only while its expander is open (its key in session state is True).
 """
 from components.course import export, prose, scenarios
+from components.engine import metrics
+from components.engine.formatting import fmt
 from components.ranking_editor import EditorState
 from components.ui import state
 from components.ui.take_home import panel_key
@@ -70,6 +72,15 @@ def test_four_queries_panel_exports_all_four_queries():
     assert not at.exception
     assert "R@5 0.750\nSuccess@5 0.750\nRR 0.615" in codes(at)  # ranks 1, 3, 1, 8
     assert at.download_button(key="take_home.four_queries.qrels")
+
+
+def test_four_queries_panel_exports_the_ranks_on_the_figure():
+    ranks = (2, None, 1, 10)
+    at = open_page("lessons/four_queries.py", session=opened("four_queries", **{state.FOUR_RANKS: ranks}))
+    assert not at.exception
+    qs = scenarios.four_query_set(ranks)
+    recall, rr = metrics.recall(qs, 5).mean(), metrics.reciprocal_rank(qs).mean()
+    assert f"R@5 {fmt(recall)}\nSuccess@5 {fmt(recall)}\nRR {fmt(rr)}" in codes(at)
 
 
 def test_predict_first_hides_the_panel_until_the_numbers_are_revealed():

@@ -46,7 +46,6 @@ EXAMPLES = {
     "reciprocal_rank_curve": lambda: charts.reciprocal_rank_curve(10, {"q1": 2, "q2": None}),
     "reciprocal_rank_curve, no hit": lambda: charts.reciprocal_rank_curve(10, {"q1": None}),
     "discounted_gain_by_position": lambda: charts.discounted_gain_by_position([3.0, 0.63], [3.0, 1.89]),
-    "rank_axis": lambda: charts.rank_axis([1, None, 7], k=5),
     "per_query_distribution": lambda: charts.per_query_distribution([0.0, 0.5, 1.0], metric="RR"),
     "win_loss_bars": lambda: charts.win_loss_bars(["a", "b", "c"], [0.5, 0.0, -0.5], metric="RR"),
 }

@@ -26,6 +26,7 @@ from components.engine import measures, metrics
 from components.engine.formatting import fmt
 from components.formats import trec
 from components.ranking_editor import EditorState
+from lessons.four_queries import list_state
 
 
 def judged(query: scenarios.Query) -> dict[str, int]:
@@ -39,14 +40,8 @@ def state(query: scenarios.Query, order) -> EditorState:
 
 
 def four_queries(ranks) -> list[EditorState]:
-    """The four-query lesson's editors: answer at ``rank`` (None: in the tray) among nine other results."""
-    others = tuple(f"other{i}" for i in range(1, scenarios.FOUR_QUERY_LIST_LENGTH))
-    grades = {"answer": 1} | {o: 0 for o in others}
-    states = []
-    for rank in ranks:
-        order = others if rank is None else others[:rank - 1] + ("answer",) + others[rank - 1:]
-        states.append(EditorState(order=order, tray=() if rank else ("answer",), grades=grades))
-    return states
+    """The four-query lesson's lists: answer at ``rank`` (None: not returned) among nine other results."""
+    return [list_state(q, r) for q, r in enumerate(ranks, 1)]
 
 
 @dataclass(frozen=True)

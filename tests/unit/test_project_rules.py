@@ -19,6 +19,7 @@ FORBIDDEN = {
     "serving": ("components.ui", "lessons"),
     "ui": ("lessons",),
     "ranking_editor": ("lessons",),
+    "rank_figure": ("lessons", "components.ui", "components.serving"),
 }
 
 

@@ -1,0 +1,149 @@
+"""The four-query figure in a real browser: dots and the cutoff line drag, keys and buttons move them,
+the scoreboard previews the engine's values mid-drag, and every position fits each screen.
+
+Expected values come from the engine for the ranks the test makes, never typed in.
+"""
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from components.course import scenarios
+from components.engine import metrics
+from components.engine.formatting import fmt
+from tests.e2e.helpers import metric_value
+
+pytestmark = pytest.mark.e2e
+RANKS = list(scenarios.FOUR_QUERY_HIT_RANKS)  # 1, 3, 1, 8
+VIEWPORTS = [(1400, 900, ""), (1280, 720, "?projector=1"), (1024, 768, ""), (390, 844, "")]
+
+
+def means(ranks, k: int = 5) -> list[str]:
+    qs = scenarios.four_query_set(ranks)
+    return [fmt(metrics.recall(qs, k).mean()), fmt(metrics.reciprocal_rank(qs).mean())]
+
+
+def board(page: Page):
+    return page.get_by_test_id("rf-scoreboard").locator(".rf-score-value")
+
+
+def open_figure(page: Page, app_url: str, query: str = "") -> None:
+    page.goto(app_url + "/four-queries" + query)
+    expect(page.get_by_test_id("rf-figure")).to_be_visible(timeout=30_000)
+    page.get_by_test_id("rf-figure").scroll_into_view_if_needed()
+
+
+def slot_centre(page: Page, query: int, slot: int) -> tuple[float, float]:
+    """The centre of query ``query``'s slot (0-based: positions 1..10, then 10 = not returned)."""
+    box = page.locator(f'.rf-slot[data-slot="{slot}"]').nth(query - 1).bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def moves_sent(page: Page) -> int:
+    """How many changes the figure has sent to Python (its sequence number)."""
+    return page.get_by_test_id("rf-figure").evaluate(
+        "e => { let n = e; while (n && !n.__rankwiseFigure) n = n.parentNode; return n.__rankwiseFigure.sent; }")
+
+
+def press_drag(page: Page, source, to: tuple[float, float]) -> None:
+    box = source.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(*to, steps=8)
+
+
+def test_a_dot_drag_previews_then_the_cards_follow(page: Page, app_url):
+    page.set_viewport_size({"width": 1400, "height": 1000})
+    open_figure(page, app_url)
+    expect(board(page)).to_have_text(means(RANKS))
+    press_drag(page, page.get_by_test_id("rf-dot-4"), slot_centre(page, 4, 3))  # query 4: rank 8 -> 4
+    moved = [1, 3, 1, 4]
+    expect(board(page)).to_have_text(means(moved))  # mouse still down
+    expect(page.get_by_test_id("rf-scoreboard")).to_have_class("rf-score rf-preview")
+    expect(page.get_by_test_id("rf-score-note")).to_contain_text("Query 4's answer entered the top 5")
+    page.mouse.up()
+    expect(metric_value(page, "MRR")).to_have_text(means(moved)[1])
+    expect(metric_value(page, "recall@5")).to_have_text(means(moved)[0])
+    expect(board(page)).to_have_text(means(moved))
+    expect(page.get_by_test_id("rf-rr-4")).to_contain_text(fmt(1 / 4))
+    assert "ranks=1%2C3%2C1%2C4" in page.url or "ranks=1,3,1,4" in page.url
+
+
+def test_the_cutoff_line_drags_and_moves_the_slider(page: Page, app_url):
+    page.set_viewport_size({"width": 1400, "height": 1000})
+    open_figure(page, app_url)
+    line = page.get_by_test_id("rf-cutoff")
+    x9, _ = slot_centre(page, 1, 8)
+    x10, y = slot_centre(page, 1, 9)
+    press_drag(page, line.locator(".rf-cut-handle"), ((x9 + x10) / 2, y))  # the line after position 9
+    expect(board(page)).to_have_text(means(RANKS, k=9))  # mouse still down: recall@9 previewed
+    expect(page.get_by_test_id("rf-scoreboard").locator(".rf-score-label").first).to_have_text("recall@9")
+    page.mouse.up()
+    expect(metric_value(page, "recall@9")).to_have_text(means(RANKS, k=9)[0])
+    expect(page.locator("input[type=range]").first).to_have_attribute("value", "9")  # the page's slider
+    expect(line).to_have_attribute("aria-valuenow", "9")
+
+
+def test_arrow_keys_move_a_dot_and_send_one_change(page: Page, app_url):
+    page.set_viewport_size({"width": 1400, "height": 1000})
+    open_figure(page, app_url)
+    dot = page.get_by_test_id("rf-dot-4")
+    dot.focus()
+    sent = moves_sent(page)
+    for rank in (7, 6, 5, 4):
+        page.keyboard.press("ArrowLeft")
+        expect(dot).to_have_text(str(rank))
+    expect(board(page)).to_have_text(means([1, 3, 1, 4]))  # previewed before anything is sent
+    assert moves_sent(page) == sent
+    expect(metric_value(page, "MRR")).to_have_text(means([1, 3, 1, 4])[1])  # sent once the keys rest
+    assert moves_sent(page) == sent + 1  # four presses, one change
+    expect(dot).to_be_focused()
+    expect(dot).to_have_attribute("aria-valuetext", "Query 4: answer at rank 4, inside the top 5, counted, RR 0.250")
+    page.keyboard.press("End")  # not returned
+    page.keyboard.press("Enter")  # sent at once
+    expect(metric_value(page, "MRR")).to_have_text(means([1, 3, 1, None])[1])
+    expect(dot).to_have_text("–")
+
+
+def test_the_buttons_move_a_dot_one_place(page: Page, app_url):
+    page.set_viewport_size({"width": 1400, "height": 1000})
+    open_figure(page, app_url)
+    page.get_by_role("button", name="Move the answer of Query 2 one place up (towards rank 1)").click()
+    expect(metric_value(page, "MRR")).to_have_text(means([1, 2, 1, 8])[1])
+    earlier = page.get_by_role("button", name="Move the answer of Query 1 one place up (towards rank 1)")
+    expect(earlier).to_have_attribute("aria-disabled", "true")
+
+
+def test_predict_first_hides_the_figures_numbers(page: Page, app_url):
+    page.set_viewport_size({"width": 1400, "height": 1000})
+    open_figure(page, app_url, "?predict_first=1")
+    expect(board(page)).to_have_text(["?", "?"])
+    expect(page.get_by_test_id("rf-rr-1")).to_contain_text("?")
+    page.get_by_role("button", name="Reveal the numbers").click()
+    expect(board(page)).to_have_text(means(RANKS))
+
+
+def test_a_link_opens_the_figure_at_its_ranks(page: Page, app_url):
+    page.set_viewport_size({"width": 1400, "height": 1000})
+    open_figure(page, app_url, "?ranks=2,-,1,10&k=3")
+    expect(board(page)).to_have_text(means([2, None, 1, 10], k=3))
+    expect(page.get_by_test_id("rf-dot-2")).to_have_text("–")
+
+
+@pytest.mark.parametrize("width, height, query", VIEWPORTS, ids=[f"{w}x{h}" for w, h, _ in VIEWPORTS])
+def test_every_position_and_every_hit_fits_the_screen(page: Page, app_url, width, height, query):
+    page.set_viewport_size({"width": width, "height": height})
+    open_figure(page, app_url, query)
+    figure = page.get_by_test_id("rf-figure")
+    expect(board(page)).to_have_text(means(RANKS))
+    box = figure.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= width, f"the figure is wider than the {width}-px screen"
+    no_sideways = page.evaluate("() => { const m = document.querySelector('[data-testid=stMain]');"
+                                " return m.scrollWidth <= m.clientWidth + 1; }")
+    assert no_sideways, f"the page scrolls sideways at {width}x{height}"
+    for q in range(1, 5):
+        for slot in range(11):
+            x, _ = slot_centre(page, q, slot)
+            assert 0 <= x <= width, f"query {q}'s slot {slot + 1} is off screen at {width}px"
+        dot = page.get_by_test_id(f"rf-dot-{q}").bounding_box()
+        assert dot["width"] >= 24 and dot["height"] >= 24, "a dot is smaller than 24×24 px"
