@@ -95,14 +95,9 @@ def rows_of(page: Page, editor: int) -> Locator:
     return page.get_by_test_id("rw-list").nth(editor).locator("li.rw-row")
 
 
-def drop_point(page: Page, editor: int, box: dict, before: bool) -> tuple[float, float]:
-    """Where to release over a row to land before (or after) it: its first or last fifth, along the list's
-    direction (left to right in a compact editor, top to bottom otherwise)."""
-    compact = page.get_by_test_id("rw-editor").nth(editor).evaluate("e => e.classList.contains('rw-compact')")
-    share = 0.2 if before else 0.8
-    if compact:
-        return box["x"] + box["width"] * share, box["y"] + box["height"] / 2
-    return box["x"] + box["width"] / 2, box["y"] + box["height"] * share
+def drop_point(box: dict, before: bool) -> tuple[float, float]:
+    """Where to release over a row to land before (or after) it: its first or last fifth."""
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] * (0.2 if before else 0.8)
 
 
 def grade_of(row: Locator) -> str:
@@ -147,7 +142,7 @@ def drag_move(page: Page, editor: int, j: int, step: int) -> float:
     source.scroll_into_view_if_needed()
     s = source.locator(".rw-title").bounding_box()
     t = target.bounding_box()
-    x, y = drop_point(page, editor, t, before=step % 2 == 0)
+    x, y = drop_point(t, before=step % 2 == 0)
 
     page.mouse.move(s["x"] + s["width"] / 2, s["y"] + s["height"] / 2)
     page.mouse.down()
@@ -172,7 +167,7 @@ def preview_move(page: Page, editor: int, j: int, step: int) -> float:
     page.mouse.move(x0, y0 + (8 if step % 2 else -8), steps=2)  # past the drag threshold, over its own slot
     page.evaluate(TWO_FRAMES)
     page.evaluate("() => window.__previewArm()")
-    page.mouse.move(*drop_point(page, editor, t, before=step % 2 == 0))
+    page.mouse.move(*drop_point(t, before=step % 2 == 0))
     page.wait_for_function("() => window.__preview.t1 !== null", timeout=10_000)
     ms = page.evaluate("() => window.__preview.t1 - window.__preview.t0")
     page.evaluate("() => { window.__preview.armed = false; }")

@@ -54,7 +54,8 @@ def _scenario() -> None:
                                       default_order=Q.presets[DEFAULT_PRESET], k=k, tray=True,
                                       editable_grades=True, grade_range=(0, 2), scale=chart_scale(),
                                       label=prose.section(NAME, "Label editor"),
-                                      scoreboard=lambda s: _scoreboard(s, k))
+                                      scoreboard=lambda s: _scoreboard(s, k), k_key=state.CHOOSING_K,
+                                      k_max=len(Q.docs))
         show_link_to_view()
     qs = metrics.from_rankings([current.order_grades()], [current.judged_grades()])
     values = {f"Recall@{k}": metrics.recall(qs, k),

@@ -90,7 +90,8 @@ def _switchboard() -> None:
         current = show_ranking_editor(editor_items(Q.docs), key=state.DIFFER_EDITOR,
                                       default_order=Q.presets[START], k=k, tray=True, editable_grades=True,
                                       grade_range=(0, 2), scale=chart_scale(),
-                                      label=prose.section(NAME, "Label editor"))
+                                      label=prose.section(NAME, "Label editor"), k_key=state.DIFFER_K,
+                                      k_max=len(Q.docs))
         show_link_to_view()
     grades, judged = current.order_grades(), current.judged_grades()
     with table_col:

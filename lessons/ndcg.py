@@ -105,7 +105,7 @@ def _scenario() -> None:
         current = show_ranking_editor(ITEMS, key=state.NDCG_EDITOR, default_order=Q.presets[PRESETS[0]], k=k,
                                       tray=True, editable_grades=True, grade_range=(0, 2), scale=chart_scale(),
                                       label=prose.section(NAME, "Label editor"),
-                                      scoreboard=lambda s: _scoreboard(s, k, gain))
+                                      scoreboard=lambda s: _scoreboard(s, k, gain), k_key=state.NDCG_K, k_max=POOL)
         show_link_to_view()
     grades, judged = current.order_grades(), current.judged_grades()
     qs = metrics.from_rankings([grades], [judged])

@@ -60,7 +60,7 @@ def slot_values(length: int) -> tuple[np.ndarray, np.ndarray]:
     >>> hits, rr = slot_values(3)
     >>> hits.tolist()  # rows: hit at 1, 2, 3, not returned; columns: k = 1, 2, 3
     [[1.0, 1.0, 1.0], [0.0, 1.0, 1.0], [0.0, 0.0, 1.0], [0.0, 0.0, 0.0]]
-    >>> [round(x, 3) for x in rr]
+    >>> [round(float(x), 3) for x in rr]
     [1.0, 0.5, 0.333, 0.0]
     """
     qs = metrics.from_rankings(single_hit_rankings(slots(length), length), [[1]] * (length + 1))

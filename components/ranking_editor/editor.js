@@ -17,13 +17,13 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 const ICONS = {
   up: "M6 15l6-6 6 6",
   down: "M6 9l6 6 6-6",
-  left: "M15 6l-6 6 6 6",
   right: "M9 6l6 6-6 6",
   toTray: "M7 7l10 10M17 7 7 17",
   fromTray: "M9 14 4 9l5-5M4 9h10.5a5.5 5.5 0 0 1 0 11H11",
   minus: "M6 12h12",
   plus: "M12 6v12M6 12h12",
   grip: "M9 5h.01M15 5h.01M9 12h.01M15 12h.01M9 19h.01M15 19h.01",
+  upDown: "M8 9l4-4 4 4M8 15l4 4 4-4",
 };
 
 export default function rankingEditor(component) {
@@ -72,7 +72,8 @@ function setup(root) {
     local: { order: [], tray: [], grades: {} },
     sent: 0,
     rev: null,
-    press: null, // pointer pressed on a row (becomes a drag once it travels)
+    press: null, // pointer pressed on a row or on the cutoff line (becomes a drag once it travels)
+    cutK: null, // the k the cutoff line is drawn at while it is dragged (and until Python's answer); null: data.k
     keyboardFocus: false,
     trayOpen: false, // the tray starts folded (its count shows); it opens on a click, or when a row goes there
   };
@@ -183,7 +184,10 @@ function makeCutoff() {
   const li = el("li", "rw-cutoff");
   li.setAttribute("role", "separator");
   li.dataset.testid = "rw-cutoff";
-  li.append(el("span", "rw-cut-above"), el("span", "rw-cut-rule"), el("span", "rw-cut-below"));
+  const grip = el("span", "rw-cut-grip");
+  grip.setAttribute("aria-hidden", "true");
+  grip.appendChild(icon("upDown"));
+  li.append(el("span", "rw-cut-above"), el("span", "rw-cut-rule"), el("span", "rw-cut-below"), grip);
   return li;
 }
 
@@ -200,6 +204,7 @@ function update(ctx, data) {
   if (adopt) {
     if (ctx.press) cancelDrag(ctx);
     ctx.lift = null; // Python's state replaces the local one: a lifted row is put down where Python has it
+    ctx.cutK = null;
     ctx.local = { order: [...data.order], tray: [...data.tray], grades: { ...data.grades } };
   }
   layout(ctx);
@@ -211,7 +216,6 @@ function applyConfig(ctx) {
   const scale = String(data.scale || 1);
   const rescaled = w.style.getPropertyValue("--rw-scale") !== scale;
   if (rescaled) w.style.setProperty("--rw-scale", scale);
-  w.classList.toggle("rw-compact", !!data.compact);
   w.classList.toggle("rw-has-tray", !!data.trayEnabled);
   w.classList.toggle("rw-editable", !!data.editableGrades);
   w.classList.toggle("rw-no-grades", !data.showGrades);
@@ -226,7 +230,7 @@ function applyConfig(ctx) {
   if (rescaled) fitWidth(ctx); // a width change is caught by the ResizeObserver
   const words = [...Object.values(data.gradeLabels), data.unjudgedLabel];
   w.style.setProperty("--rw-badge-chars", String(Math.max(...words.map((t) => t.length))));
-  const hintKey = JSON.stringify([data.compact, data.trayEnabled, data.editableGrades, data.gradeRange]);
+  const hintKey = JSON.stringify([data.trayEnabled, data.editableGrades, data.gradeRange]);
   if (e.hint.dataset.key !== hintKey) {
     e.hint.dataset.key = hintKey;
     const keysPart = el("span", "rw-hint-keys");
@@ -245,13 +249,12 @@ function hintParts(data) {
     return k;
   };
   const sep = () => el("span", "rw-sep", "·");
-  const arrows = () => (data.compact ? [kbd("←", "Key left"), kbd("→", "Key right")]
-                                     : [kbd("↑", "Key up"), kbd("↓", "Key down")]);
+  const arrows = () => [kbd("↑", "Key up"), kbd("↓", "Key down")];
   const ends = [kbd("Home"), kbd("End")];
   const space = () => [kbd("Space", "Key space")];
   const parts = [...sayNodes(data, "Hint move", { keys: arrows(), lift: space(), move: arrows(), drop: space(),
                                                   escape: [kbd("Esc", "Key escape")] }), sep(),
-                 ...sayNodes(data, data.compact ? "Hint ends compact" : "Hint ends", { keys: ends })];
+                 ...sayNodes(data, "Hint ends", { keys: ends })];
   if (data.trayEnabled) {
     parts.push(sep(), ...sayNodes(data, "Hint tray", { tray: [kbd("T")], delete: [kbd("Del")], back: [kbd("T")] }));
   }
@@ -313,22 +316,25 @@ function put(parent, node, ref) {
   }
 }
 
+// The cutoff as drawn: where a drag of the line has it, else Python's k.
+function shownK(ctx) { return ctx.cutK === null ? ctx.data.k : ctx.cutK; }
+
 function listRows(ctx) { return [...ctx.el.list.querySelectorAll(":scope > li.rw-row")]; }
 function trayRows(ctx) { return [...ctx.el.trayList.querySelectorAll(":scope > li.rw-row")]; }
 
 // The cutoff line sits after row k (after the last row when the list is shorter than k).
 function placeCutoff(ctx) {
   const { cutoff, el: e } = ctx;
-  const k = ctx.data.k;
+  const k = shownK(ctx);
   const rows = listRows(ctx); // a dragged row counts where it would land
   if (k == null || rows.length === 0) { cutoff.remove(); return; }
   const anchor = rows[Math.min(k, rows.length) - 1];
   if (anchor.nextSibling !== cutoff) put(e.list, cutoff, anchor.nextSibling);
   const more = rows.length > k;
   const [above, , below] = cutoff.children;
-  const compact = ctx.data.compact;
-  setText(above, say(ctx.data, compact ? "Cutoff above compact" : "Cutoff above", { k }));
-  setText(below, more ? say(ctx.data, compact ? "Cutoff below compact" : "Cutoff below") : say(ctx.data, "Cutoff end"));
+  cutoff.classList.toggle("rw-cut-draggable", ctx.data.kDrag != null);
+  setText(above, say(ctx.data, "Cutoff above", { k }));
+  setText(below, more ? say(ctx.data, "Cutoff below") : say(ctx.data, "Cutoff end"));
   setAttr(cutoff, "aria-label", say(ctx.data, more ? "Cutoff label" : "Cutoff label whole", { k }));
   cutoff.dataset.k = String(k);
 }
@@ -338,13 +344,14 @@ function refresh(ctx) {
   const { data } = ctx;
   const rows = listRows(ctx);
   const n = rows.length;
-  rows.forEach((li, i) => refreshRow(ctx, li, { pos: i + 1, n, below: data.k != null && i >= data.k }));
+  const k = shownK(ctx);
+  rows.forEach((li, i) => refreshRow(ctx, li, { pos: i + 1, n, below: k != null && i >= k }));
   trayRows(ctx).forEach((li) => refreshRow(ctx, li, { pos: null, n, below: false }));
   const t = trayRows(ctx).length;
   if (ctx.el.trayEmpty.hidden !== t > 0) ctx.el.trayEmpty.hidden = t > 0;
   setText(ctx.el.count, data.trayEnabled ? say(data, "Count with tray", { n, t }) : say(data, "Count", { n }));
   drawTray(ctx, t);
-  const all = [...rows, ...(trayShown(ctx) ? trayRows(ctx) : [])]; // a folded tray's rows take no focus
+  const all = [...rows, ...(ctx.trayOpen ? trayRows(ctx) : [])]; // a folded tray's rows take no focus
   if (!all.some((li) => li.dataset.id === ctx.activeId)) ctx.activeId = all.length ? all[0].dataset.id : null;
   for (const li of all) {
     const tab = li.dataset.id === ctx.activeId ? 0 : -1;
@@ -353,17 +360,14 @@ function refresh(ctx) {
   }
 }
 
-// The tray's fold: a compact editor's tray (one box beside its row) is always open.
-function trayShown(ctx) { return ctx.trayOpen || !!ctx.data.compact; }
-
 function openTray(ctx, open) {
   ctx.trayOpen = open;
   drawTray(ctx, trayRows(ctx).length);
 }
 
-// The fold, and its button: "11 judged, not returned", with a chevron that says whether it is open.
+// The tray's fold, and its button: "11 judged, not returned", with a chevron that says whether it is open.
 function drawTray(ctx, t) {
-  const shown = trayShown(ctx);
+  const shown = ctx.trayOpen;
   if (ctx.el.trayBody.hidden !== !shown) ctx.el.trayBody.hidden = !shown;
   const b = ctx.el.trayToggle;
   setAttr(b, "aria-expanded", String(shown));
@@ -399,11 +403,8 @@ function refreshRow(ctx, li, { pos, n, below }) {
   setButton(up, say(ctx.data, "Raise grade", { title }), grade !== undefined && grade >= hi);
   // the move buttons
   const [bUp, bDown, bTray] = li.querySelector(".rw-actions").children;
-  const dirs = ctx.data.compact ? ["left", "right"] : ["up", "down"];
-  setIcon(bUp, dirs[0]);
-  setIcon(bDown, dirs[1]);
-  setButton(bUp, say(ctx.data, ctx.data.compact ? "Move left" : "Move up", { title }), !inList || pos === 1);
-  setButton(bDown, say(ctx.data, ctx.data.compact ? "Move right" : "Move down", { title }), !inList || pos === n);
+  setButton(bUp, say(ctx.data, "Move up", { title }), !inList || pos === 1);
+  setButton(bDown, say(ctx.data, "Move down", { title }), !inList || pos === n);
   setIcon(bTray, inList ? "toTray" : "fromTray");
   setButton(bTray, say(ctx.data, inList ? "Remove" : "Add", { title }), false);
 }
@@ -496,10 +497,12 @@ function toggleTray(ctx, id) {
   else moveItem(ctx, id, "order", ctx.local.order.length);
 }
 
-function commit(ctx) {
+// Send the state (and, after a drag of the cutoff line, its new k) as one change.
+function commit(ctx, k = null) {
   ctx.sent = Math.max(ctx.sent, ctx.data.ack) + 1;
   const { order, tray, grades } = ctx.local;
-  ctx.send("edit", { seq: ctx.sent, order: [...order], tray: [...tray], grades: { ...grades } });
+  const edit = { seq: ctx.sent, order: [...order], tray: [...tray], grades: { ...grades } };
+  ctx.send("edit", k === null ? edit : { ...edit, k });
 }
 
 function announce(ctx, text) {
@@ -560,14 +563,11 @@ function onKeyDown(ctx, e) {
   const zone = zoneOf(ctx, id);
   const arr = zone === "order" ? ctx.local.order : ctx.local.tray;
   const i = arr.indexOf(id);
-  const compact = ctx.data.compact;
-  const back = compact ? "ArrowLeft" : "ArrowUp";
-  const next = compact ? "ArrowRight" : "ArrowDown";
   const lifted = ctx.lift && ctx.lift.id === id;
   const go = lifted ? (index) => liftTo(ctx, id, zone, index) : (index) => focusAt(ctx, arr, index);
   const keyActions = {
-    [back]: () => go(i - 1),
-    [next]: () => go(i + 1),
+    ArrowUp: () => go(i - 1),
+    ArrowDown: () => go(i + 1),
     Home: () => go(0),
     End: () => go(arr.length - 1),
     " ": () => (lifted ? drop(ctx, id) : lift(ctx, id)),
@@ -681,6 +681,13 @@ function onClick(ctx, e) {
 
 function onPointerDown(ctx, e) {
   if (ctx.press || !e.isPrimary || (e.pointerType === "mouse" && e.button !== 0)) return;
+  if (ctx.data.kDrag != null && e.target.closest && e.target.closest(".rw-cutoff")) {
+    e.preventDefault();
+    ctx.el.wrap.setPointerCapture(e.pointerId);
+    ctx.press = { cut: true, pointerId: e.pointerId, x0: e.clientX, y0: e.clientY, x: e.clientX, y: e.clientY,
+                  started: false };
+    return;
+  }
   const li = e.target.closest && e.target.closest("li.rw-row");
   if (!li || e.target.closest("button")) return;
   // On touch a drag starts from the handle (the grip, or the position badge): a swipe anywhere else on a
@@ -703,7 +710,11 @@ function onPointerMove(ctx, e) {
   p.y = e.clientY;
   if (!p.started) {
     if (Math.hypot(p.x - p.x0, p.y - p.y0) < DRAG_THRESHOLD) return;
-    startDrag(ctx);
+    if (p.cut) startCut(ctx); else startDrag(ctx);
+  }
+  if (p.cut) {
+    if (!p.moveRaf) p.moveRaf = requestAnimationFrame(() => { p.moveRaf = 0; if (ctx.press === p) cutStep(ctx); });
+    return;
   }
   // One layout step per frame, however many pointer events the frame brings (the latest wins).
   if (!p.moveRaf) {
@@ -720,6 +731,7 @@ function onPointerUp(ctx, e) {
   const p = ctx.press;
   if (!p || e.pointerId !== p.pointerId) return;
   if (!p.started) { endPress(ctx); return; }
+  if (p.cut) { dropCutoff(ctx, e); return; }
   p.x = e.clientX;
   p.y = e.clientY;
   dragStep(ctx);
@@ -745,17 +757,57 @@ function onPointerCancel(ctx, e) {
   else endPress(ctx);
 }
 
+// The cutoff line follows the pointer: k = the number of rows whose middle is above it (1 to the
+// line's largest k); the rows below it, the positions' labels and the scoreboard (the engine's
+// value at that k) follow at once. Geometry is read first, then written.
+function cutStep(ctx) {
+  const p = ctx.press;
+  const rows = listRows(ctx);
+  const above = rows.filter((r) => mid(r) < p.y).length;
+  const k = Math.max(1, Math.min(above, ctx.data.kDrag, rows.length));
+  if (k === shownK(ctx)) return;
+  ctx.cutK = k;
+  placeCutoff(ctx);
+  refresh(ctx);
+  drawScore(ctx);
+}
+
+function dropCutoff(ctx, e) {
+  const p = ctx.press;
+  p.y = e.clientY;
+  cutStep(ctx);
+  endPress(ctx);
+  const k = shownK(ctx);
+  if (k !== ctx.data.k) {
+    commit(ctx, k); // the line stays at k until Python's answer (with the slider moved) arrives
+    announce(ctx, [say(ctx.data, "Cutoff moved", { k }), scoreWords(ctx)].filter(Boolean).join(" "));
+  } else {
+    ctx.cutK = null;
+  }
+  drawScore(ctx);
+}
+
 function startDrag(ctx) {
   const p = ctx.press;
   const r = p.li.getBoundingClientRect();
   p.started = true;
-  p.grabX = p.x0 - r.left;
   p.grabY = p.y0 - r.top;
   p.scroller = findScroller(ctx.root.host);
   p.li.classList.add("rw-dragging");
   ctx.el.wrap.classList.add("rw-is-dragging");
   ctx.el.indicator.hidden = false;
-  // Escape cancels; listen on the window, as moving the row in the DOM takes its focus away.
+  cancelOnEscape(ctx);
+}
+
+function startCut(ctx) {
+  ctx.press.started = true;
+  ctx.el.wrap.classList.add("rw-is-cutting");
+  cancelOnEscape(ctx);
+}
+
+// Escape cancels a drag; listen on the window, as moving a row in the DOM takes its focus away.
+function cancelOnEscape(ctx) {
+  const p = ctx.press;
   p.onKey = (e) => { if (e.key === "Escape") { e.preventDefault(); e.stopPropagation(); cancelDrag(ctx); } };
   window.addEventListener("keydown", p.onKey, true);
 }
@@ -764,7 +816,7 @@ function startDrag(ctx) {
 function dragStep(ctx) {
   const p = ctx.press;
   const zoneList = pointerZone(ctx, p.x, p.y);
-  if (zoneList === ctx.el.trayList && !trayShown(ctx)) openTray(ctx, true); // a folded tray opens under the row
+  if (zoneList === ctx.el.trayList && !ctx.trayOpen) openTray(ctx, true); // a folded tray opens under the row
   const changed = placeDragged(ctx, zoneList);
   if (changed || !p.drawn) {
     placeCutoff(ctx);
@@ -782,18 +834,17 @@ function dragStep(ctx) {
 // oscillate: after a move the pointer is over the dragged row's new slot.)
 function placeDragged(ctx, zoneList) {
   const p = ctx.press;
-  const horizontal = !!ctx.data.compact;
-  const coord = horizontal ? p.x : p.y;
+  const y = p.y;
   const others = [...zoneList.querySelectorAll(":scope > li.rw-row")].filter((r) => r !== p.li);
   let before; // the row to insert before; null = at the end
   if (p.li.parentNode !== zoneList) {
-    before = others.find((r) => coord < mid(r, horizontal)) || null;
+    before = others.find((r) => y < mid(r)) || null;
   } else {
     if (!others.length) return false;
-    const over = others.find((r) => within(r, p.x, p.y, horizontal));
-    if (over) before = coord < mid(over, horizontal) ? over : nextRow(over);
-    else if (coord < start(others[0], horizontal)) before = others[0];
-    else if (coord > end(others[others.length - 1], horizontal)) before = null;
+    const over = others.find((r) => within(r, y));
+    if (over) before = y < mid(over) ? over : nextRow(over);
+    else if (y < top(others[0])) before = others[0];
+    else if (y > bottom(others[others.length - 1])) before = null;
     else return false; // in a gap between rows, or over its own slot
     if (nextRow(p.li) === before || p.li === before) return false;
   }
@@ -816,26 +867,18 @@ function pointerZone(ctx, x, y) {
   return inTray ? ctx.el.trayList : ctx.el.list;
 }
 
-function mid(r, horizontal) {
-  const b = r.getBoundingClientRect();
-  return horizontal ? b.left + b.width / 2 : b.top + b.height / 2;
-}
-function start(r, horizontal) { const b = r.getBoundingClientRect(); return horizontal ? b.left : b.top; }
-function end(r, horizontal) { const b = r.getBoundingClientRect(); return horizontal ? b.right : b.bottom; }
-function within(r, x, y, horizontal) {
-  const b = r.getBoundingClientRect();
-  return horizontal ? x >= b.left && x <= b.right && (y >= b.top - 40 && y <= b.bottom + 40)
-                    : y >= b.top && y <= b.bottom;
-}
+function mid(r) { const b = r.getBoundingClientRect(); return b.top + b.height / 2; }
+function top(r) { return r.getBoundingClientRect().top; }
+function bottom(r) { return r.getBoundingClientRect().bottom; }
+function within(r, y) { const b = r.getBoundingClientRect(); return y >= b.top && y <= b.bottom; }
 
 // Translate the lifted row so it stays under the pointer; draw the landing slot.
 function followPointer(ctx) {
   const p = ctx.press;
   const box = p.li.getBoundingClientRect(); // includes the current translation
-  const slot = { left: box.left - (p.tx || 0), top: box.top - (p.ty || 0), width: box.width, height: box.height };
-  p.tx = ctx.data.compact ? p.x - p.grabX - slot.left : 0;
+  const slot = { left: box.left, top: box.top - (p.ty || 0), width: box.width, height: box.height };
   p.ty = p.y - p.grabY - slot.top;
-  p.li.style.transform = `translate(${p.tx}px, ${p.ty}px)`;
+  p.li.style.transform = `translateY(${p.ty}px)`;
   const w = ctx.el.wrap.getBoundingClientRect();
   const ind = ctx.el.indicator.style;
   ind.left = `${slot.left - w.left}px`;
@@ -851,8 +894,11 @@ function endPress(ctx) {
   if (p.raf) cancelAnimationFrame(p.raf);
   if (p.moveRaf) cancelAnimationFrame(p.moveRaf);
   if (p.onKey) window.removeEventListener("keydown", p.onKey, true);
-  p.li.classList.remove("rw-dragging");
-  p.li.style.transform = "";
+  if (p.li) {
+    p.li.classList.remove("rw-dragging");
+    p.li.style.transform = "";
+  }
+  ctx.el.wrap.classList.remove("rw-is-cutting");
   ctx.el.wrap.classList.remove("rw-is-dragging");
   ctx.el.tray.classList.remove("rw-drop-target");
   ctx.el.indicator.hidden = true;
@@ -861,13 +907,14 @@ function endPress(ctx) {
 
 function cancelDrag(ctx) {
   const id = ctx.press ? ctx.press.id : null;
+  if (ctx.press && ctx.press.cut) ctx.cutK = null;
   endPress(ctx);
   layout(ctx); // back to ctx.local, which the drag did not touch
   if (id) focusRow(ctx, id);
 }
 
 // ---------------------------------------------------------------------------------------
-// Auto-scroll while dragging near an edge (the page, and a compact list's own scrollbar)
+// Auto-scroll while dragging near an edge of the page (or of the scrolling container)
 // ---------------------------------------------------------------------------------------
 
 function findScroller(start) {
@@ -902,20 +949,10 @@ function autoScroll(ctx) {
     const isPage = s === document.scrollingElement || s === document.documentElement;
     const box = isPage ? { top: 0, bottom: window.innerHeight } : s.getBoundingClientRect();
     const vy = edgeSpeed(p.y, Math.max(0, box.top), Math.min(window.innerHeight, box.bottom));
-    let active = vy !== 0;
-    if (vy) s.scrollTop += vy * dt;
-    if (ctx.data.compact) {
-      const list = ctx.el.list;
-      const lb = list.getBoundingClientRect();
-      const vx = list.scrollWidth > list.clientWidth ? edgeSpeed(p.x, lb.left, lb.right) : 0;
-      if (vx) { list.scrollLeft += vx * dt; active = true; }
-    }
-    if (active && !atLimit(s, vy)) {
-      dragStep(ctx);
-      p.raf = requestAnimationFrame(tick);
-    } else if (active) {
-      dragStep(ctx);
-    }
+    if (!vy) return;
+    s.scrollTop += vy * dt;
+    dragStep(ctx);
+    if (!atLimit(s, vy)) p.raf = requestAnimationFrame(tick);
   };
   p.raf = requestAnimationFrame(tick);
 }
@@ -942,6 +979,12 @@ function scoreRow(ctx) {
   const grades = ctx.local.grades;
   const changed = Object.keys({ ...data.grades, ...grades }).filter((id) => data.grades[id] !== grades[id]);
   const sameOrder = sameList(order, data.order);
+  const k = shownK(ctx);
+  if (k !== data.k) { // the cutoff line moved: its row, if nothing else did
+    const c = t.cutoff;
+    const row = sameOrder && !changed.length ? c.rows[k - c.from] : undefined;
+    return row === undefined ? null : row;
+  }
   if (changed.length) return sameOrder && changed.length === 1 ? gradeRow(ctx, changed[0]) : null;
   if (sameOrder) return t.current;
   if (order.length === data.order.length - 1) { // one document went to the tray
@@ -990,7 +1033,7 @@ function drawScore(ctx) {
   const score = data.score;
   e.score.hidden = !score;
   if (!score) return;
-  const labels = score.labels.map((label) => label.replace("{k}", String(data.k)));
+  const labels = score.labels.map((label) => label.replace("{k}", String(shownK(ctx))));
   let values = labels.map(() => "?");
   let deltas = labels.map(() => "");
   let note = "";
@@ -1006,7 +1049,7 @@ function drawScore(ctx) {
     } else {
       values = score.shown[row];
       deltas = score.deltas[row];
-      const moving = !!(ctx.press && ctx.press.started) || !!ctx.lift; // a drag, or a row lifted by the keyboard
+      const moving = !!(ctx.press && ctx.press.started) || !!ctx.lift; // a drag (a row or the line), or a lifted row
       preview = row !== current || moving;
       if (preview) note = say(data, moving ? "Score preview drag" : "Score preview move");
     }
@@ -1040,7 +1083,7 @@ function scoreWords(ctx) {
   if (row === null) return "";
   return score.labels.map((label, i) => {
     const delta = score.deltas[row][i];
-    const values = { label: label.replace("{k}", String(ctx.data.k)), value: score.shown[row][i], delta };
+    const values = { label: label.replace("{k}", String(shownK(ctx))), value: score.shown[row][i], delta };
     return say(ctx.data, delta ? "Score words change" : "Score words", values);
   }).join(", ");
 }

@@ -27,6 +27,7 @@ from typing import Callable, Mapping, Sequence
 import streamlit as st
 
 from components.course import prose
+from components.engine.metrics import check_k
 from components.ranking_editor.model import (
     DEFAULT_GRADE_RANGE,
     TEXT,
@@ -64,6 +65,8 @@ class _Book:
     config: EditorConfig | None = None
     ack: int = 0  # last sequence number received from the browser
     rev: int = 0  # bumped whenever Python sets the state itself
+    k_key: str | None = None  # the page's k slider, set when the learner drags the cutoff line
+    k_max: int = 0  # the largest k the line can be dragged to
 
 
 def widget_key(key: str) -> str:
@@ -139,6 +142,11 @@ def _on_edit(key: str) -> None:
         book.ack = max(book.ack, seq)
     try:
         st.session_state[key] = state_from_payload(book.config, payload)
+        if "k" in payload and book.k_key is not None:
+            k = payload["k"]
+            if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= book.k_max:
+                raise ValueError(f"the cutoff line can go from 1 to {book.k_max}, got {k!r}")
+            st.session_state[book.k_key] = k
     except ValueError:
         # A stale or malformed message: keep Python's state; the new ack makes
         # the browser adopt it again.
@@ -167,7 +175,7 @@ def _current_state(key: str, config: EditorConfig, default_order: Sequence[str])
 
 
 def _payload(items: Sequence[EditorItem], state: EditorState, book: _Book, *, k, show_grades, editable_grades,
-             grade_range, tray, compact, scale, label) -> dict:
+             grade_range, tray, scale, label) -> dict:
     """Everything the browser needs to draw the editor (JSON-serialisable)."""
     return {
         "items": [{"id": i.id, "title": i.title} for i in items],
@@ -175,6 +183,7 @@ def _payload(items: Sequence[EditorItem], state: EditorState, book: _Book, *, k,
         "tray": list(state.tray),
         "grades": dict(state.grades),
         "k": k,
+        "kDrag": book.k_max if book.k_key is not None and k is not None else None,  # the line's largest k
         "showGrades": bool(show_grades),
         "editableGrades": bool(editable_grades and show_grades),
         "gradeRange": list(grade_range),
@@ -182,7 +191,6 @@ def _payload(items: Sequence[EditorItem], state: EditorState, book: _Book, *, k,
         "unjudgedLabel": grade_label(None),
         "text": dict(prose.sections(TEXT)),  # the templates; the browser fills their {placeholders}
         "trayEnabled": bool(tray),
-        "compact": bool(compact),
         "scale": float(scale),
         "label": label,
         "ack": book.ack,
@@ -192,9 +200,10 @@ def _payload(items: Sequence[EditorItem], state: EditorState, book: _Book, *, k,
 
 def ranking_editor(items: Sequence[EditorItem], *, key: str, default_order: Sequence[str], k: int | None = None,
                    show_grades: bool = True, editable_grades: bool = False,
-                   grade_range: tuple[int, int] = DEFAULT_GRADE_RANGE, tray: bool = False, compact: bool = False,
+                   grade_range: tuple[int, int] = DEFAULT_GRADE_RANGE, tray: bool = False,
                    scale: float = 1.0, label: str | None = None,
-                   scoreboard: Scoreboard | Callable[[EditorState], Scoreboard] | None = None) -> EditorState:
+                   scoreboard: Scoreboard | Callable[[EditorState], Scoreboard] | None = None,
+                   k_key: str | None = None, k_max: int | None = None) -> EditorState:
     """Show a ranking the learner can reorder; return its current :class:`EditorState`.
 
     Parameters
@@ -213,8 +222,6 @@ def ranking_editor(items: Sequence[EditorItem], *, key: str, default_order: Sequ
     tray : show the "Not returned" zone for judged documents the system did
         not return; the T and Delete keys and a button per row move an item
         between list and tray.
-    compact : lay the rows out in one line (one query's hit position);
-        ArrowLeft/ArrowRight move as well, buttons read "left"/"right".
     scale : type size factor (pass ``widgets.chart_scale()`` for projector
         mode; the editor sizes itself from the theme's base font, so the
         page's projector style does not scale it twice).
@@ -223,6 +230,9 @@ def ranking_editor(items: Sequence[EditorItem], *, key: str, default_order: Sequ
         (:class:`~components.ranking_editor.scoreboard.Scoreboard`, or a function of the editor's
         current state giving one, for a board that depends on it: "predict first" hides the
         numbers of each new state); None for none.
+    k_key, k_max : the session-state key of the page's k slider and its largest value: the learner
+        can then drag the cutoff line (to 1..k_max, at most the list's length), which sets the slider
+        (the slider stays the keyboard way); None for a line that does not move.
 
     Raises
     ------
@@ -248,11 +258,13 @@ def ranking_editor(items: Sequence[EditorItem], *, key: str, default_order: Sequ
     config = config_for(items, tray, grade_range)
     book = _book(key)
     book.config = config
+    book.k_key = k_key
+    book.k_max = check_k(k_max, "k_max") if k_key is not None else 0
     state = _current_state(key, config, default_order)
     if st.session_state.get(key) != state:
         st.session_state[key] = state
     data = _payload(items, state, book, k=k, show_grades=show_grades, editable_grades=editable_grades,
-                    grade_range=grade_range, tray=tray, compact=compact, scale=scale,
+                    grade_range=grade_range, tray=tray, scale=scale,
                     label=prose.text(TEXT, "Label") if label is None else str(label))
     if callable(scoreboard):
         scoreboard = scoreboard(state)

@@ -3,7 +3,7 @@
 Two independent editors, each with its numbers in its own ``@st.fragment``
 as a lesson will wrap them: the frameworks scenario (tray, editable grades, a
 k slider, preset buttons, live metrics and a "what changed" caption) and one
-JAR query in compact mode. The slider and preset buttons sit outside the
+JAR query (a binary list with a tray). The slider and preset buttons sit outside the
 fragment (they rerun the page, which hands the fragment its k), so a move
 reruns only the editor, its numbers and captions. ``?scenario=lawyer`` swaps the first editor to the lawyer's
 20-row list (for auto-scroll); ``?projector=1`` turns on projector mode.
@@ -93,17 +93,17 @@ def editor_a_live(items: tuple[EditorItem, ...], default_order: tuple[str, ...],
 
 
 def editor_b() -> None:
-    """One JAR query in compact mode, a second editor with its own key and fragment."""
+    """One JAR query, a second editor with its own key and fragment."""
     with st.container(key="editor-b"):
-        st.subheader(f"One query, compact: {JAR.text}")
+        st.subheader(f"One query: {JAR.text}")
         editor_b_live()
 
 
 @st.fragment
 def editor_b_live() -> None:
-    """The compact editor and its two numbers: all a move reruns."""
+    """The second editor and its two numbers: all a move reruns."""
     state = ranking_editor(editor_items(JAR.docs), key=KEY_B, default_order=[d.id for d in JAR.docs], k=K_B,
-                           tray=True, compact=True, grade_range=(0, 1), scale=chart_scale(),
+                           tray=True, grade_range=(0, 1), scale=chart_scale(),
                            label="Result positions")
     grades = state.order_grades()
     left, right = st.columns(2)

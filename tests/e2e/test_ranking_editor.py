@@ -69,7 +69,7 @@ def lawyer_page(page: Page, editor_url):
 # --- helpers ---------------------------------------------------------------------------------
 
 def editor(page: Page, which: str) -> Locator:
-    """The container of editor "a" (frameworks) or "b" (compact JAR query)."""
+    """The container of editor "a" (frameworks) or "b" (a JAR query)."""
     return page.locator(f".st-key-editor-{which}")
 
 
@@ -312,7 +312,7 @@ def test_two_editors_stay_independent(page_a: Page):
     jar_order = [d.id for d in scenarios.JAR_QUERIES[2].docs]
     expect(metric(page, "b", "RR (JAR)")).to_have_text(fmt(1 / 5))
     row(page, "b", "j05").focus()
-    keys(page, "Space", "ArrowLeft", "Space")  # compact mode: left/right move
+    keys(page, "Space", "ArrowUp", "Space")
     expect(caption(page, "b", "JAR order")).to_have_text("JAR order: " + order_text(moved(jar_order, "j05", 3)))
     expect(metric(page, "b", "RR (JAR)")).to_have_text(fmt(1 / 4))
     expect_a(page, SYSTEM_B)  # the other editor did not move
@@ -324,17 +324,17 @@ def test_two_editors_stay_independent(page_a: Page):
     expect(row(page, "b", "j05").get_by_test_id("rw-pos")).to_have_text("4")
 
 
-def test_compact_buttons_and_tray(page_a: Page):
+def test_a_binary_list_by_buttons_and_tray(page_a: Page):
     page = page_a
     b = editor(page, "b")
     jar_order = [d.id for d in scenarios.JAR_QUERIES[2].docs]
     hit = scenarios.JAR_TARGET
-    b.get_by_role("button", name=f"Move {hit} left").click()
-    b.get_by_role("button", name=f"Move {hit} left").click()
+    b.get_by_role("button", name=f"Move {hit} up").click()
+    b.get_by_role("button", name=f"Move {hit} up").click()
     expect(caption(page, "b", "JAR order")).to_have_text("JAR order: " + order_text(moved(jar_order, "j05", 2)))
     expect(metric(page, "b", "RR (JAR)")).to_have_text(fmt(1 / 3))
     expect(metric(page, "b", "Hit rate@3 (JAR)")).to_have_text(fmt(1.0))
-    b.get_by_role("button", name=f"Move {hit} right").click()
+    b.get_by_role("button", name=f"Move {hit} down").click()
     expect(metric(page, "b", "Hit rate@3 (JAR)")).to_have_text(fmt(0.0))
     row(page, "b", "j05").focus()
     page.keyboard.press("t")

@@ -135,3 +135,23 @@ def test_the_ndcg_board_previews_in_the_chosen_gain(page: Page, app_url):
     expect(board_cell(page, label)).to_have_text(ndcg(moved))  # mouse still down
     page.mouse.up()
     expect(metric_value(page, label)).to_have_text(ndcg(moved))
+
+
+def test_dragging_the_cutoff_line_previews_each_k_then_moves_the_slider(page: Page, app_url):
+    page.set_viewport_size({"width": 1400, "height": 1400})
+    page.goto(app_url + "/recall")
+    expect(board_cell(page, "Recall@5")).to_have_text(recall_at_k(SYSTEM_A))
+    line = page.get_by_test_id("rw-cutoff").first
+    line.evaluate("e => e.scrollIntoView({block: 'center'})")
+    box = line.bounding_box()
+    target = page.get_by_test_id(f"rw-row-{SYSTEM_A[7]}").bounding_box()  # the 8th row: k = 8 below its middle
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2, target["y"] + target["height"] * 0.9, steps=8)
+    qs = metrics.from_rankings([Q.grades(SYSTEM_A)], [Q.judged_grades()])
+    expect(board_cell(page, "Recall@8")).to_have_text(fmt(metrics.recall(qs, 8)[0]))  # mouse still down
+    expect(line).to_contain_text("top 8")
+    page.mouse.up()
+    expect(metric_value(page, "Recall@8")).to_have_text(fmt(metrics.recall(qs, 8)[0]))
+    expect(page.locator("input[type=range]").first).to_have_attribute("value", "8")  # the page's slider moved
+    assert "k=8" in page.url
