@@ -81,11 +81,17 @@ def _position_table(order, grades, ideal_ids, ideal_grades, k, gain) -> pd.DataF
     return pd.DataFrame([{c: row.get(c, "") for c in columns} for row in rows], columns=columns)
 
 
+def _other(gain: Gain) -> Gain:
+    return "linear" if gain == "exponential" else "exponential"
+
+
 def _scoreboard(current: EditorState, k: int, gain: Gain) -> Scoreboard:
-    """The editor's live scoreboard: DCG@k and nDCG@k in the chosen gain, hidden while the class predicts them."""
-    labels = (prose.text(NAME, "Label DCG card", k="{k}", gain=gain),
-              prose.text(NAME, "Label nDCG card", k="{k}", gain=gain))
-    return Scoreboard(("DCG@k", "nDCG@k"), labels, gain=gain, hidden=numbers_hidden("ndcg", (current, k, gain)))
+    """The editor's live scoreboard: the four cards (DCG@k, IDCG@k, nDCG@k in the chosen gain, nDCG@k in the
+    other, named so), hidden while the class predicts them."""
+    labels = (*(prose.text(NAME, "Board chosen", name=name, k="{k}") for name in ("DCG", "IDCG", "nDCG")),
+              prose.text(NAME, "Board other", k="{k}", gain=_other(gain)))  # short: the board sits above the list
+    return Scoreboard(("DCG@k", "IDCG@k", "nDCG@k", "nDCG@k"), labels, gain=gain,
+                      gains=(gain, gain, gain, _other(gain)), hidden=numbers_hidden("ndcg", (current, k, gain)))
 
 
 @st.fragment
@@ -110,7 +116,7 @@ def _scenario() -> None:
     grades, judged = current.order_grades(), current.judged_grades()
     qs = metrics.from_rankings([grades], [judged])
     dcg, idcg, ndcg = (float(f(qs, k, gain)[0]) for f in (metrics.dcg, metrics.idcg, metrics.ndcg))
-    other = "linear" if gain == "exponential" else "exponential"
+    other = _other(gain)
     with numbers_col:
         revealed = numbers_revealed("ndcg", (current, k, gain))
     cards[0].metric(prose.text(NAME, "Label DCG card", k=k, gain=gain), shown(dcg, revealed))

@@ -62,7 +62,7 @@ from components.engine.metrics import Gain
 
 RUN_TAG = "rankwise"
 TOOLS = ("pytrec_eval", "ir_measures")
-SNIPPET_FAMILIES = ("R", "Success", "P", "RR", "nDCG")  # DCG@k: neither library has it
+SNIPPET_FAMILIES = ("R", "Success", "P", "RR", "nDCG")  # DCG@k, IDCG@k: neither library has them
 _PYTREC_EVAL_NAMES = {"R": "recall", "Success": "success", "P": "P", "nDCG": "ndcg_cut"}
 _SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 _AT_K = re.compile(r"@k$", re.IGNORECASE)

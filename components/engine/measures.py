@@ -12,11 +12,12 @@ RR, MRR                 RR           :func:`~components.engine.metrics.reciproca
 RR@k, MRR@k             RR@k         reciprocal_rank with the cutoff k
 nDCG@k, ndcg@k          nDCG@k       :func:`~components.engine.metrics.ndcg`
 DCG@k                   DCG@k        :func:`~components.engine.metrics.dcg`
+IDCG@k                  IDCG@k       :func:`~components.engine.metrics.idcg` (the ideal order's DCG@k)
 ======================  ===========  ==========================================
 
 MRR is the mean of the per-query RR, so both names give the same per-query
 values; results are keyed by the canonical name whatever alias was typed.
-Only nDCG and DCG depend on the gain ("linear": rel, as trec_eval;
+Only nDCG, DCG and IDCG depend on the gain ("linear": rel, as trec_eval;
 "exponential": 2^rel − 1).
 
 No Streamlit import here.
@@ -42,12 +43,13 @@ _ALIASES = {
     "rr": "RR", "mrr": "RR",
     "ndcg": "nDCG",
     "dcg": "DCG",
+    "idcg": "IDCG",
 }
 _CUTOFF_OPTIONAL = {"RR"}
 _NAME = re.compile(r"(?P<family>[A-Za-z_]+)(?:@(?P<k>[0-9]+))?")
 
 VALID_FORMS = (
-    "valid measures (case-insensitive, k a whole number >= 1): R@k, Success@k, P@k, RR, RR@k, nDCG@k, DCG@k; "
+    "valid measures (case-insensitive, k a whole number >= 1): R@k, Success@k, P@k, RR, RR@k, nDCG@k, DCG@k, IDCG@k; "
     "aliases: recall@k, hit_rate@k, MRR, MRR@k, ndcg@k; for example R@5, RR@10, nDCG@10")
 
 # canonical family -> how the engine computes it per query. k is None only for RR (a cutoff is optional
@@ -59,12 +61,13 @@ _ENGINE: dict[str, Callable[[QuerySet, int | None, Gain], np.ndarray]] = {
     "RR": lambda qs, k, gain: metrics.reciprocal_rank(qs, k),
     "nDCG": lambda qs, k, gain: metrics.ndcg(qs, metrics.check_k(k), gain),
     "DCG": lambda qs, k, gain: metrics.dcg(qs, metrics.check_k(k), gain),
+    "IDCG": lambda qs, k, gain: metrics.idcg(qs, metrics.check_k(k), gain),
 }
 
 
 @dataclass(frozen=True)
 class Measure:
-    """One measure: a family (``R``, ``Success``, ``P``, ``RR``, ``nDCG``, ``DCG``) and its cutoff k.
+    """One measure: a family (``R``, ``Success``, ``P``, ``RR``, ``nDCG``, ``DCG``, ``IDCG``) and its cutoff k.
 
     ``k`` is None only for RR without a cutoff.
     """
@@ -132,7 +135,7 @@ def evaluate(qs: QuerySet, measures: Iterable[Measure | str], gain: Gain) -> dic
     """Per-query values of each measure, keyed by canonical name, in the order given.
 
     Every value comes from the engine (:mod:`components.engine.metrics`); ``gain``
-    applies to nDCG and DCG only. Names are parsed with :func:`parse_measure`.
+    applies to nDCG, DCG and IDCG only. Names are parsed with :func:`parse_measure`.
 
     Examples
     --------

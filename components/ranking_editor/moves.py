@@ -521,7 +521,7 @@ def move_table(state: EditorState, measures: Sequence[str], *, gain: Gain = "exp
     measures : the page's measures, as :mod:`components.engine.measures`
         names; ``@k`` reads the page's cutoff ``k`` and follows a cutoff move
         (``["R@k", "RR", "nDCG@k"]``); a fixed cutoff (``RR@1``) stays.
-    gain : for nDCG and DCG ("exponential" 2^rel − 1, or "linear" rel).
+    gain : for nDCG, DCG and IDCG ("exponential" 2^rel − 1, or "linear" rel).
     k : the page's cutoff (None: no cutoff line, no ``@k`` measure).
     tray, editable_grades, grade_range : the editor's options, as passed to
         ``ranking_editor`` (``editable_grades`` only when grades are shown).

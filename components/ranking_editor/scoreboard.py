@@ -41,6 +41,8 @@ class Scoreboard:
     ``tail`` and ``extra_judged`` are for a list cut from a longer run: the
     grades ranked below it, and the judged grades of documents not in it.
     ``hidden`` shows "?" and previews nothing (the page is hiding its numbers).
+    ``gains`` gives a measure its own gain (one per measure; default ``gain``
+    for all), e.g. nDCG@k in both gains side by side.
     """
 
     measures: Sequence[str]
@@ -51,10 +53,20 @@ class Scoreboard:
     tail: Sequence[int] = field(default=())
     extra_judged: Sequence[int] = field(default=())
     hidden: bool = False
+    gains: Sequence[Gain] | None = None
 
     def __post_init__(self):
         if not self.measures or len(self.measures) != len(self.labels):
             raise ValueError("a scoreboard needs at least one measure, and one label per measure")
+        if self.gains is not None and len(self.gains) != len(self.measures):
+            raise ValueError("gains, when given, name one gain per measure")
+
+    def groups(self) -> dict[Gain, list[int]]:
+        """The measures' positions grouped by gain, in order of first use: {"exponential": [0, 2], "linear": [1]}."""
+        out: dict[Gain, list[int]] = {}
+        for i, g in enumerate(self.gains or [self.gain] * len(self.measures)):
+            out.setdefault(g, []).append(i)
+        return out
 
 
 def _shown(values: Sequence[float]) -> list[str]:
@@ -64,6 +76,53 @@ def _shown(values: Sequence[float]) -> list[str]:
 def _deltas(values: Sequence[float], current: Sequence[float]) -> list[str]:
     """``value − current`` as the app writes a change, "" where the displayed values are the same."""
     return [change(v, c) for v, c in zip(values, current)]
+
+
+def merge_tables(tables: Sequence[dict], columns: Sequence[Sequence[int]]) -> dict:
+    """One move table from several of the same editor state and options (one per gain).
+
+    Table t holds the measures at positions ``columns[t]`` of the merged rows;
+    every move (the same in each table, as the plan is the same) gets the row
+    that joins the tables' rows for it, distinct rows kept once.
+
+    Examples
+    --------
+    >>> a = {"values": [[0.5], [1.0]], "current": 0, "place": {"x": {"from": 0, "rows": [1, 0]}}, "tray": {},
+    ...      "grade": {}, "cutoff": {"from": 1, "rows": []}}
+    >>> b = {**a, "values": [[2.0], [3.0]], "place": {"x": {"from": 0, "rows": [1, 1]}}}
+    >>> m = merge_tables([a, b], [[1], [0]])
+    >>> m["values"], m["current"], m["place"]
+    ([[2.0, 0.5], [3.0, 1.0], [3.0, 0.5]], 0, {'x': {'from': 0, 'rows': [1, 2]}})
+    """
+    width = sum(len(c) for c in columns)
+    index: dict[tuple[int, ...], int] = {}
+    values: list[list[float]] = []
+
+    def row(*rows: int) -> int:
+        if rows not in index:
+            joined = [0.0] * width
+            for t, r in enumerate(rows):
+                for column, value in zip(columns[t], tables[t]["values"][r]):
+                    joined[column] = value
+            index[rows] = len(values)
+            values.append(joined)
+        return index[rows]
+
+    first = tables[0]
+    names, follows = [""] * width, [False] * width
+    for t, where in zip(tables, columns):
+        for column, name, follow in zip(where, t.get("measures", []), t.get("follows_k", [])):
+            names[column], follows[column] = name, follow
+    return {**first, "values": values, "measures": names, "follows_k": follows,
+            "current": row(*(t["current"] for t in tables)),
+            "place": {doc: {"from": entry["from"],
+                            "rows": [row(*r) for r in zip(*(t["place"][doc]["rows"] for t in tables))]}
+                      for doc, entry in first["place"].items()},
+            "tray": {doc: row(*(t["tray"][doc] for t in tables)) for doc in first["tray"]},
+            "grade": {doc: {step: row(*(t["grade"][doc][step] for t in tables)) for step in steps}
+                      for doc, steps in first["grade"].items()},
+            "cutoff": {"from": first["cutoff"]["from"],
+                       "rows": [row(*r) for r in zip(*(t["cutoff"]["rows"] for t in tables))]}}
 
 
 def payload(board: Scoreboard, state: EditorState, *, k: int | None, tray: bool, editable_grades: bool,
@@ -85,9 +144,12 @@ def payload(board: Scoreboard, state: EditorState, *, k: int | None, tray: bool,
     labels = [str(label) for label in board.labels]
     if board.hidden:
         return {"labels": labels, "hidden": True}
-    table = move_table(state, board.measures, gain=board.gain, k=k, tray=tray, editable_grades=editable_grades,
-                       grade_range=grade_range, others=board.others, query_index=board.query_index,
-                       tail=board.tail, extra_judged=board.extra_judged)
+    groups = board.groups()
+    tables = [move_table(state, [board.measures[i] for i in where], gain=g, k=k, tray=tray,
+                         editable_grades=editable_grades, grade_range=grade_range, others=board.others,
+                         query_index=board.query_index, tail=board.tail, extra_judged=board.extra_judged)
+              for g, where in groups.items()]
+    table = tables[0] if len(tables) == 1 else merge_tables(tables, list(groups.values()))
     rows: Sequence[Sequence[float]] = table["values"]
     current = rows[table["current"]]
     return {"labels": labels, "hidden": False, "shown": [_shown(row) for row in rows],

@@ -5,6 +5,8 @@ the order the test makes, never typed in.
 """
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -27,7 +29,8 @@ def recall_at_k(order) -> str:
 
 def board_cell(page: Page, label: str):
     """The value of the scoreboard's cell whose label is ``label``."""
-    cell = page.get_by_test_id("rw-score-cell").filter(has=page.locator(".rw-score-label", has_text=label))
+    exactly = re.compile(f"^{re.escape(label)}$")
+    cell = page.get_by_test_id("rw-score-cell").filter(has=page.locator(".rw-score-label", has_text=exactly))
     return cell.locator(".rw-score-value")
 
 
@@ -111,16 +114,16 @@ def test_each_mrr_list_previews_the_pages_mrr_with_the_other_lists_fixed(page: P
         expect(boards.nth(i).locator(".rw-score-value")).to_have_text(mrr(moved))
 
 
-def test_the_ndcg_board_previews_in_the_chosen_gain(page: Page, app_url):
+def test_the_ndcg_board_previews_all_four_cards(page: Page, app_url):
     page.set_viewport_size({"width": 1400, "height": 1400})
     page.goto(app_url + "/ndcg")
     f = scenarios.FRAMEWORKS
     k = scenarios.FRAMEWORKS_K
-    label = f"nDCG@{k} (exponential gain)"
+    label, card = f"nDCG@{k}", f"nDCG@{k} (exponential gain)"  # the board's short name, the card's
 
-    def ndcg(order) -> str:
+    def ndcg(order, gain="exponential") -> str:
         qs = metrics.from_rankings([f.grades(order)], [f.judged_grades()])
-        return fmt(metrics.ndcg(qs, k, "exponential")[0])
+        return fmt(metrics.ndcg(qs, k, gain)[0])
 
     start = list(f.presets["System A"])
     expect(board_cell(page, label)).to_have_text(ndcg(start))
@@ -133,8 +136,10 @@ def test_the_ndcg_board_previews_in_the_chosen_gain(page: Page, app_url):
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.2, steps=10)
     moved = ["snake", *[d for d in start if d != "snake"]]
     expect(board_cell(page, label)).to_have_text(ndcg(moved))  # mouse still down
+    expect(board_cell(page, f"nDCG@{k} linear")).to_have_text(ndcg(moved, "linear"))  # the other gain too
+    expect(page.get_by_test_id("rw-score-cell")).to_have_count(4)  # DCG, IDCG, nDCG, nDCG in the other gain
     page.mouse.up()
-    expect(metric_value(page, label)).to_have_text(ndcg(moved))
+    expect(metric_value(page, card)).to_have_text(ndcg(moved))
 
 
 def test_dragging_the_cutoff_line_previews_each_k_then_moves_the_slider(page: Page, app_url):

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from components.course import scenarios
 from components.engine import metrics
+from components.engine.formatting import fmt
 from components.engine.measures import evaluate, parse_measure
 from components.ranking_editor.model import EditorItem, EditorState, check_items, config_for, editor_items, normalise
 from components.ranking_editor.moves import (
@@ -30,6 +31,7 @@ from components.ranking_editor.moves import (
     look_up,
     move_table,
 )
+from components.ranking_editor.scoreboard import Scoreboard, merge_tables, payload
 
 # ----------------------------------------------------------------------------
 # The plain way
@@ -251,7 +253,7 @@ def test_the_lessons_number_for_the_four_queries():
 # Random lists
 # ----------------------------------------------------------------------------
 
-NAMES = ["R@k", "RR", "nDCG@k", "Success@k", "P@k", "RR@k", "DCG@k", "RR@2", "nDCG@3", "R@1"]
+NAMES = ["R@k", "RR", "nDCG@k", "Success@k", "P@k", "RR@k", "DCG@k", "RR@2", "nDCG@3", "R@1", "IDCG@k"]
 
 
 @st.composite
@@ -403,3 +405,23 @@ def test_mistakes_are_refused_with_a_message():
         move_table(state, ["RR"], tray=True, query_index=1)
     with pytest.raises(ValueError, match="not the single string"):
         move_table(state, "RR", tray=True)
+
+
+@given(editors(), st.integers(1, 6))
+def test_a_board_in_both_gains_joins_one_table_per_gain_move_by_move(editor, k):
+    """The nDCG lesson's board: DCG@k, IDCG@k and nDCG@k in one gain, nDCG@k in the other."""
+    state, tray = editor
+    options = dict(k=k, tray=tray, editable_grades=True, grade_range=(0, 3))
+    exponential = move_table(state, ["DCG@k", "IDCG@k", "nDCG@k"], gain="exponential", **options)
+    linear = move_table(state, ["nDCG@k"], gain="linear", **options)
+    merged = merge_tables([exponential, linear], [[0, 1, 2], [3]])
+    assert merged["measures"] == exponential["measures"] + linear["measures"]
+    assert len({tuple(v) for v in merged["values"]}) == len(merged["values"])
+    assert merged["values"][merged["current"]] == exponential["values"][exponential["current"]] + linear["values"][
+        linear["current"]]
+    for move in editor_moves(state, **options):
+        assert look_up(merged, move) == look_up(exponential, move) + look_up(linear, move), move
+    board = Scoreboard(("DCG@k", "IDCG@k", "nDCG@k", "nDCG@k"), ("a", "b", "c", "d"),
+                       gains=("exponential", "exponential", "exponential", "linear"))
+    score = payload(board, state, **options)
+    assert score["shown"] == [[fmt(v) for v in row] for row in merged["values"]]
