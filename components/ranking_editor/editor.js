@@ -58,7 +58,7 @@ function setup(root) {
   const ctx = {
     root,
     el: {
-      wrap: q(".rw"), label: q(".rw-label"), count: q(".rw-count"), hint: q(".rw-hint"),
+      wrap: q(".rw"), label: q(".rw-label"), count: q(".rw-count"), hint: q(".rw-hint"), hintFull: q(".rw-sr"),
       list: q(".rw-list"), tray: q(".rw-tray"), trayList: q(".rw-tray-list"),
       trayEmpty: q(".rw-tray-empty"), trayToggle: q(".rw-tray-toggle"), trayBody: q(".rw-tray-body"),
       trayNote: q(".rw-tray-note"),
@@ -233,34 +233,47 @@ function applyConfig(ctx) {
   const hintKey = JSON.stringify([data.trayEnabled, data.editableGrades, data.gradeRange]);
   if (e.hint.dataset.key !== hintKey) {
     e.hint.dataset.key = hintKey;
-    const keysPart = el("span", "rw-hint-keys");
-    keysPart.append(...hintParts(data));
-    const touchPart = el("span", "rw-hint-touch", say(data, "Hint touch"));
+    // One line in sight (drag, lift, move, drop); the other keys folded under "More keys". The list's
+    // description (a hidden span) holds every sentence, folded or not.
+    const keysPart = el("div", "rw-hint-keys");
+    const more = el("details", "rw-hint-more");
+    more.append(el("summary", "", say(data, "Hint more")), ...hintRest(data));
+    keysPart.append(...hintMain(data), more);
+    const touchPart = el("div", "rw-hint-touch", say(data, "Hint touch"));
     touchPart.dataset.testid = "rw-hint-touch";
     e.hint.replaceChildren(keysPart, touchPart);
+    const full = el("span");
+    full.append(...hintMain(data), ...hintRest(data));
+    e.hintFull.textContent = full.textContent;
   }
 }
 
-// The visible help line: the editor.md sentences as text nodes, their keys as <kbd>s (never data from a file).
-function hintParts(data) {
-  const kbd = (t, label) => {
-    const k = el("kbd", "", t);
-    if (label) k.setAttribute("aria-label", say(data, label));
-    return k;
-  };
+// The help line: the editor.md sentences as text nodes, their keys as <kbd>s (never data from a file).
+function kbd(data, t, label) {
+  const k = el("kbd", "", t);
+  if (label) k.setAttribute("aria-label", say(data, label));
+  return k;
+}
+
+// The way to move a row: drag, or lift, move and drop with the keys.
+function hintMain(data) {
+  const arrows = () => [kbd(data, "↑", "Key up"), kbd(data, "↓", "Key down")];
+  const space = () => [kbd(data, "Space", "Key space")];
+  return sayNodes(data, "Hint move", { keys: arrows(), lift: space(), move: arrows(), drop: space(),
+                                      escape: [kbd(data, "Esc", "Key escape")] });
+}
+
+// The other keys: the ends, the tray, the grades.
+function hintRest(data) {
   const sep = () => el("span", "rw-sep", "·");
-  const arrows = () => [kbd("↑", "Key up"), kbd("↓", "Key down")];
-  const ends = [kbd("Home"), kbd("End")];
-  const space = () => [kbd("Space", "Key space")];
-  const parts = [...sayNodes(data, "Hint move", { keys: arrows(), lift: space(), move: arrows(), drop: space(),
-                                                  escape: [kbd("Esc", "Key escape")] }), sep(),
-                 ...sayNodes(data, "Hint ends", { keys: ends })];
+  const parts = sayNodes(data, "Hint ends", { keys: [kbd(data, "Home"), kbd(data, "End")] });
   if (data.trayEnabled) {
-    parts.push(sep(), ...sayNodes(data, "Hint tray", { tray: [kbd("T")], delete: [kbd("Del")], back: [kbd("T")] }));
+    parts.push(sep(), ...sayNodes(data, "Hint tray", { tray: [kbd(data, "T")], delete: [kbd(data, "Del")],
+                                                      back: [kbd(data, "T")] }));
   }
   if (data.editableGrades) {
     const [lo, hi] = data.gradeRange;
-    parts.push(sep(), ...sayNodes(data, "Hint grade", { keys: [kbd("+"), kbd("−", "Key minus")], lo, hi }));
+    parts.push(sep(), ...sayNodes(data, "Hint grade", { keys: [kbd(data, "+"), kbd(data, "−", "Key minus")], lo, hi }));
   }
   return parts;
 }

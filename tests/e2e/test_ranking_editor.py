@@ -381,3 +381,16 @@ def test_drag_auto_scrolls_a_long_list(lawyer_page: Page):
     page.mouse.move(t["x"] + 200, t["y"] + 4, steps=3)
     page.mouse.up()
     expect(caption(page, "a", "Order")).to_have_text("Order: " + order_text(moved(order, order[-1], 0)))
+
+
+def test_the_help_line_folds_the_other_keys_and_the_list_describes_them_all(page_a: Page):
+    page = page_a
+    hint = editor(page, "a").get_by_test_id("rw-hint")
+    expect(hint).to_contain_text("Drag a row")
+    more = hint.get_by_text("More keys")
+    home = hint.locator("details kbd", has_text="Home")
+    expect(home).to_be_hidden()  # folded
+    more.click()
+    expect(home).to_be_visible()
+    lst = editor(page, "a").get_by_test_id("rw-list")
+    expect(lst).to_have_accessible_description(re.compile("Drag a row.*Home.*End.*top, bottom.*Not returned"))
