@@ -7,6 +7,7 @@ import streamlit as st
 from components.course import prose, scenarios
 from components.engine import conventions, metrics
 from components.engine.formatting import fmt
+from components.ranking_editor import Scoreboard
 from components.ranking_editor.model import editor_items
 from components.ui import layout, state
 from components.ui.take_home import show_take_home
@@ -82,6 +83,15 @@ def empty_query_sentence(grades, judged, k: int) -> str:
     return prose.text(NAME, "Empty rules no error", **parts)
 
 
+def _scoreboard() -> Scoreboard:
+    """The editor's live scoreboard: the table's rows the engine computes (its trec_eval and exponential rows)."""
+    labels = (prose.text(NAME, "Board nDCG", k="{k}", gain="linear"),
+              prose.text(NAME, "Board nDCG", k="{k}", gain="exponential"), prose.text(NAME, "Board recall", k="{k}"),
+              prose.section(NAME, "Board RR"), prose.text(NAME, "Board RR at k", k="{k}"))
+    return Scoreboard(("nDCG@k", "nDCG@k", "R@k", "RR", "RR@k"), labels,
+                      gains=("linear", "exponential", "linear", "linear", "linear"))
+
+
 @st.fragment
 def _switchboard() -> None:
     k = show_k_slider(state.DIFFER_K, hi=len(Q.docs), default=scenarios.FRAMEWORKS_K)
@@ -91,7 +101,7 @@ def _switchboard() -> None:
                                       default_order=Q.presets[START], k=k, tray=True, editable_grades=True,
                                       grade_range=(0, 2), scale=chart_scale(),
                                       label=prose.section(NAME, "Label editor"), k_key=state.DIFFER_K,
-                                      k_max=len(Q.docs))
+                                      k_max=len(Q.docs), scoreboard=_scoreboard())
         show_link_to_view()
     grades, judged = current.order_grades(), current.judged_grades()
     with table_col:

@@ -1068,6 +1068,7 @@ function drawScore(ctx) {
     }
   }
   e.score.classList.toggle("rw-preview", preview);
+  e.score.classList.toggle("rw-score-many", labels.length >= 4);
   e.score.setAttribute("aria-label", say(data, "Score label"));
   const cells = e.scoreCells;
   while (cells.children.length > labels.length) cells.lastElementChild.remove();

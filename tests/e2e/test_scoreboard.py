@@ -160,3 +160,31 @@ def test_dragging_the_cutoff_line_previews_each_k_then_moves_the_slider(page: Pa
     expect(metric_value(page, "Recall@8")).to_have_text(fmt(metrics.recall(qs, 8)[0]))
     expect(page.locator("input[type=range]").first).to_have_attribute("value", "8")  # the page's slider moved
     assert "k=8" in page.url
+
+
+def test_the_conventions_board_previews_the_tables_engine_rows(page: Page, app_url):
+    page.set_viewport_size({"width": 1400, "height": 1400})
+    page.goto(app_url + "/why-does-my-number-differ")
+    f, k = scenarios.FRAMEWORKS, scenarios.FRAMEWORKS_K
+    start = list(f.presets[scenarios.FRAMEWORKS_MIXED])
+
+    def values(order) -> list[str]:
+        qs = metrics.from_rankings([f.grades(order)], [f.judged_grades()])
+        return [fmt(metrics.ndcg(qs, k, "linear")[0]), fmt(metrics.ndcg(qs, k, "exponential")[0]),
+                fmt(metrics.recall(qs, k)[0]), fmt(metrics.reciprocal_rank(qs)[0]),
+                fmt(metrics.reciprocal_rank(qs, k)[0])]
+
+    cells = page.get_by_test_id("rw-scoreboard").first.locator(".rw-score-value")
+    expect(cells).to_have_text(values(start))
+    editor = page.get_by_test_id("rw-editor").first
+    last, first = editor.get_by_test_id(f"rw-row-{start[-1]}"), editor.get_by_test_id(f"rw-row-{start[0]}")
+    first.scroll_into_view_if_needed()
+    grip = last.get_by_test_id("rw-title").bounding_box()
+    box = first.bounding_box()
+    page.mouse.move(grip["x"] + 10, grip["y"] + grip["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.2, steps=10)
+    moved = [start[-1], *start[:-1]]
+    expect(cells).to_have_text(values(moved))  # mouse still down
+    page.mouse.up()
+    expect(page.get_by_role("cell", name=values(moved)[0], exact=True).first).to_be_visible()
