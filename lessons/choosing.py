@@ -33,12 +33,18 @@ def _load(preset: str) -> None:
 
 
 def diagnosis_text(qs: metrics.QuerySet, k: int) -> str:
-    """The generated sentence of diagnosis for the current numbers."""
+    """The generated sentence of diagnosis for the current numbers; Recall@k judged against its ceiling."""
     recall, ndcg, rr = (float(v[0]) for v in (metrics.recall(qs, k), metrics.ndcg(qs, k), metrics.reciprocal_rank(qs)))
     first = metrics.first_hit_rank(qs)[0]
-    values = dict(k=k, recall=fmt(recall), ndcg=fmt(ndcg), rr=fmt(rr),
+    relevant = int(metrics.num_relevant(qs)[0])
+    ceiling = diagnosis.recall_ceiling(k, relevant)
+    values = dict(k=k, recall=fmt(recall), ndcg=fmt(ndcg), rr=fmt(rr), relevant=relevant, ceiling=fmt(ceiling),
+                  capped=fmt(recall / ceiling),
                   first=int(first) if first != float("inf") else prose.section(NAME, "No first hit"))
-    return prose.text_choosing(NAME, f"Diagnosis {diagnosis.diagnose(recall, ndcg, rr)}", values)
+    text = prose.text_choosing(NAME, f"Diagnosis {diagnosis.diagnose(recall, ndcg, rr, ceiling=ceiling)}", values)
+    if ceiling < 1:
+        text += " " + prose.text_choosing(NAME, "Ceiling", values)
+    return text
 
 
 @st.fragment

@@ -45,3 +45,21 @@ def test_practice_questions_9_and_10_are_on_the_page():
     keys = {w.key for w in at.radio} | {w.key for w in at.checkbox}
     assert any("choosing.headline_metric" in key for key in keys)
     assert any("choosing.diagnosis" in key for key in keys)
+
+
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_a_perfect_list_below_its_recall_ceiling_is_no_matching_problem(k):
+    """Well ordered at k < 4 relevant pages: Recall@k = k/4 is the most it can be, so the list is healthy."""
+    at = open_page(PAGE)
+    at.button(key="choosing.preset.Well ordered").click().run()
+    at.slider(key=state.CHOOSING_K).set_value(k).run()
+    assert not at.exception
+    text = " ".join(i.value for i in at.info)
+    assert "matching problem" not in text and "Healthy" in text
+    assert f"can reach {fmt(k / Q.n_relevant())} at best" in text and "capped recall" in text
+
+
+def test_at_a_k_above_the_relevant_count_no_ceiling_is_mentioned():
+    at = open_page(PAGE)
+    at.slider(key=state.CHOOSING_K).set_value(Q.n_relevant()).run()
+    assert "ceiling" not in " ".join(i.value for i in at.info)
