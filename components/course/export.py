@@ -56,7 +56,6 @@ from typing import Iterable, Mapping, Sequence
 import numpy as np
 
 from components.engine import metrics
-from components.engine.formatting import fmt
 from components.engine.measures import Measure, evaluate, parse_measure
 from components.engine.metrics import Gain
 
@@ -275,7 +274,8 @@ def expected_output(rankings: Sequence[Ranking], measures: Sequence[Measure], ga
     >>> print(expected_output([b], resolve_measures(["nDCG@k"], 3), "exponential"))
     nDCG@3 0.531
     """
-    return "\n".join(f"{name} {fmt(value)}" for name, value in engine_values(rankings, measures, gain).items())
+    # Python's own format, as the snippets print (an exact tie such as 1/16 = 0.0625 stays 0.062 there).
+    return "\n".join(f"{name} {value:.3f}" for name, value in engine_values(rankings, measures, gain).items())
 
 
 def exponential_gains(rankings: Sequence[Ranking]) -> dict[int, int]:

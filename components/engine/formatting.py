@@ -2,7 +2,8 @@
 
 Machine output is never rounded.
 
-Metric and DCG values: 3 decimals (0.400, 6.393). Percentages, where a lesson
+Metric and DCG values: 3 decimals (0.400, 6.393), a tie rounded away from
+zero as a person would by hand (1/16 = 0.0625 shows as 0.063, not 0.062). Percentages, where a lesson
 speaks in percentages: up to one decimal, without a trailing ".0" (50%,
 99.5%, 0.5%). A value that does not exist (nan, e.g. precision of an empty
 set) shows as "undefined".
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import math
 import re
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Literal
 
 Style = Literal["metric", "percent", "approx"]
@@ -35,17 +37,27 @@ def fmt(value: float, style: Style = "metric") -> str:
     ('50%', '99.5%', '0.5%')
     >>> fmt(0.5308, "approx"), fmt(float("nan"))
     ('≈ 0.53', 'undefined')
+    >>> fmt(1 / 16), fmt(-1 / 16), fmt(0.0125, "percent"), fmt(0.125, "approx")
+    ('0.063', '-0.063', '1.3%', '≈ 0.13')
     """
     if value is None or math.isnan(value):
         return "undefined"
     if style == "metric":
-        return f"{value:.3f}"
+        return _rounded(value, 3)
     if style == "percent":
-        text = f"{value * 100:.1f}"
+        text = _rounded(value * 100, 1)
         return (text[:-2] if text.endswith(".0") else text) + "%"
     if style == "approx":
-        return f"≈ {value:.2f}"
+        return f"≈ {_rounded(value, 2)}"
     raise ValueError(f"style must be 'metric', 'percent' or 'approx', got {style!r}")
+
+
+def _rounded(value: float, places: int) -> str:
+    """``value`` with ``places`` decimals, an exact tie away from zero (the float's exact binary value decides)."""
+    if math.isinf(value):
+        return f"{value:.{places}f}"
+    text = str(Decimal(value).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))
+    return "0." + "0" * places if text.lstrip("-") == "0." + "0" * places else text
 
 
 def signed(value: float, minus: str = "−") -> str:

@@ -406,7 +406,7 @@ function refreshRow(ctx, li, { pos, n, below }) {
   setAttr(li, "aria-label", ctx.data.showGrades ? say(ctx.data, "Row with grade", { row, grade: gradeText }) : row);
   // the grade badge: number and words, coloured by level
   const badge = li.querySelector(".rw-badge");
-  setAttr(badge, "data-level", gradeLevel(ctx, grade));
+  setAttr(badge, "data-level", gradeLevel(grade));
   setText(badge.firstChild, grade === undefined ? "?" : String(grade));
   const words = ctx.data.gradeLabels[String(grade)] || say(ctx.data, "Grade other", { grade });
   setText(badge.lastChild, grade === undefined ? ctx.data.unjudgedLabel : words);
@@ -441,13 +441,12 @@ function gradeWords(ctx, grade) {
   return words ? say(ctx.data, "Grade with words", { grade, words }) : say(ctx.data, "Grade other", { grade });
 }
 
-// Colour class of a badge; the words on it carry the same information.
-function gradeLevel(ctx, grade) {
+// Colour class of a badge, one per grade everywhere (1 blue, 2 green, 3 and above dark green); the words on
+// it carry the same information.
+function gradeLevel(grade) {
   if (grade === undefined) return "unjudged";
   if (grade < 0) return "neg";
-  if (grade === 0) return "zero";
-  const hi = ctx.data.gradeRange[1];
-  return grade >= Math.max(hi, 1) || hi <= 1 ? "top" : "mid";
+  return grade === 0 ? "zero" : `g${Math.min(grade, 3)}`;
 }
 
 // ---------------------------------------------------------------------------------------

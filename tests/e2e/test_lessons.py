@@ -79,3 +79,15 @@ def test_take_home_opens_with_the_files_for_the_order_on_screen(tall_page: Page,
     expect(page.get_by_test_id("stCode").filter(has_text="R@5 0.400").first).to_be_visible()
     page.get_by_text("Copy a link to this view").first.click()
     expect(page.get_by_test_id("stCode").filter(has_text="/recall?k=5").first).to_be_visible()
+
+
+def test_a_grade_has_one_colour_on_every_page(tall_page: Page, app_url):
+    """Grade 1 is the same chip (words and colour class) on the binary Recall list and the graded nDCG list."""
+    page = tall_page
+    levels = {}
+    for path, doc in (("/recall", "c01"), ("/ndcg", "pyramid")):
+        page.goto(app_url + path)
+        badge = page.get_by_test_id(f"rw-row-{doc}").first.get_by_test_id("rw-badge")
+        expect(badge).to_have_text("1relevant")
+        levels[path] = badge.get_attribute("data-level")
+    assert levels == {"/recall": "g1", "/ndcg": "g1"}

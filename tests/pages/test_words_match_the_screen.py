@@ -1,0 +1,29 @@
+"""Words match what is drawn (#22 item 5): markers named as the rows show them, nothing taught before its lesson."""
+import pytest
+
+from components.course import prose
+from tests.pages.helpers import open_page
+
+
+def page_text(at) -> str:
+    return " ".join(m.value for m in at.markdown) + " " + " ".join(c.value for c in at.caption)
+
+
+@pytest.mark.parametrize("page", ["lessons/recall.py", "lessons/mrr.py"])
+def test_the_relevant_marker_is_the_chip_the_rows_show(page):
+    at = open_page(page)
+    assert not at.exception
+    text = page_text(at)
+    assert "✅" not in text  # no row shows a tick: a relevant row carries the "1 relevant" chip
+    assert "**1 relevant**" in text
+
+
+def test_the_trays_own_note_does_not_teach_ndcg_before_its_lesson():
+    note = prose.section("editor", "Tray note")
+    assert "nDCG" not in note and "ideal" not in note
+
+
+def test_the_recall_pages_ndcg_preview_names_its_gain():
+    at = open_page("lessons/recall.py")
+    labels = [m.label for m in at.metric]
+    assert any(label.startswith("nDCG@5") and "exponential gain" in label for label in labels), labels
