@@ -7,7 +7,7 @@ from components.course import prose, scenarios
 from components.engine import metrics
 from components.engine.formatting import fmt
 from components.ui import charts, layout, state
-from components.ui.widgets import numbers_revealed, read_control, show_chart, show_steps
+from components.ui.widgets import numbers_revealed, read_control, show_chart, show_steps, steps_done
 
 NAME = "accuracy"
 N = scenarios.ACCURACY_COLLECTION
@@ -67,30 +67,33 @@ def render() -> None:
     values = {"precision": counts.precision, "recall": counts.recall, "accuracy": counts.accuracy}
     shown = {"precision": fmt(counts.precision, "percent"), "recall": fmt(counts.recall),
              "accuracy": fmt(counts.accuracy, "percent")}
+    arithmetic = prose.text(NAME, "Arithmetic", tp=f"{tp:,}", returned=f"{returned:,}", relevant=RELEVANT,
+                            tn=f"{tn:,}", collection=f"{N:,}", **shown)
+    if returned == 0:
+        lines = arithmetic.splitlines()
+        lines[0] = prose.text(NAME, "Precision undefined", tp=tp)
+        arithmetic = "\n".join(lines)
     revealed = numbers_revealed("accuracy", (returned, tp))
+    shown_now = revealed and steps_done("accuracy", arithmetic)  # step by step: the result comes with the last step
     cards = st.columns(3)
-    cards[0].metric(prose.section(NAME, "Label precision card"), shown["precision"] if revealed else "?")
-    cards[1].metric(prose.section(NAME, "Label recall card"), shown["recall"] if revealed else "?")
-    cards[2].metric(prose.section(NAME, "Label accuracy card"), shown["accuracy"] if revealed else "?")
+    cards[0].metric(prose.section(NAME, "Label precision card"), shown["precision"] if shown_now else "?")
+    cards[1].metric(prose.section(NAME, "Label recall card"), shown["recall"] if shown_now else "?")
+    cards[2].metric(prose.section(NAME, "Label accuracy card"), shown["accuracy"] if shown_now else "?")
     if not revealed:
         return _after_scenario()
 
     left, right = st.columns([3, 2], gap="large")
     with left:
         st.markdown(prose.section(NAME, "Heading arithmetic"))
-        arithmetic = prose.text(NAME, "Arithmetic", tp=f"{tp:,}", returned=f"{returned:,}", relevant=RELEVANT,
-                                tn=f"{tn:,}", collection=f"{N:,}", **shown)
-        if returned == 0:
-            lines = arithmetic.splitlines()
-            lines[0] = prose.text(NAME, "Precision undefined", tp=tp)
-            arithmetic = "\n".join(lines)
         show_steps(arithmetic, key="accuracy")
-        nothing = metrics.set_retrieval(N, RELEVANT, 0, 0).accuracy
-        st.info(prose.text(NAME, "Do nothing", nothing=fmt(nothing, "percent"),
-                           accuracy=shown["accuracy"], verdict=_verdict(counts.accuracy, nothing)),
-                icon="🤔")
-    with right:
-        show_chart(charts.share_bars, values, shown, key="accuracy.chart")
+        if shown_now:
+            nothing = metrics.set_retrieval(N, RELEVANT, 0, 0).accuracy
+            st.info(prose.text(NAME, "Do nothing", nothing=fmt(nothing, "percent"),
+                               accuracy=shown["accuracy"], verdict=_verdict(counts.accuracy, nothing)),
+                    icon="🤔")
+    if shown_now:
+        with right:
+            show_chart(charts.share_bars, values, shown, key="accuracy.chart")
 
     _after_scenario()
 

@@ -20,6 +20,7 @@ from components.ui.widgets import (
     show_rank_figure,
     show_steps,
     shown,
+    steps_done,
 )
 
 NAME = "four_queries"
@@ -50,34 +51,42 @@ def _list_queries(numbers: list[int]) -> str:
     return names[0] if len(names) == 1 else prose.text(NAME, "Query list", rest=", ".join(names[:-1]), last=names[-1])
 
 
+def _arithmetic(ranks, k: int) -> str:
+    """recall@k and MRR worked out for the four hit ranks."""
+    qs = scenarios.four_query_set(ranks)
+    recall, success, rr = metrics.recall(qs, k), metrics.success(qs, k), metrics.reciprocal_rank(qs)
+    inside = [q for q, hit in enumerate(success, 1) if hit]
+    which = (prose.text(NAME, "Which some", queries=_list_queries(inside), k=k) if inside
+             else prose.text(NAME, "Which none", k=k))
+    terms = " + ".join(f"1/{int(r)}" if r != float("inf") else "0" for r in metrics.first_hit_rank(qs))
+    return prose.text(NAME, "Arithmetic", k=k, hits=len(inside), n=len(ranks), recall=fmt(recall.mean()),
+                      which=which, terms=terms, total=fmt(rr.sum()), mrr=fmt(rr.mean()))
+
+
 @st.fragment
 def _scenario() -> list[int | None]:
     k = show_k_slider(state.FOUR_K, hi=LENGTH, default=5, help=prose.section(NAME, "Help cutoff"))
     n = len(scenarios.FOUR_QUERY_HIT_RANKS)
     ranks = list(show_rank_figure(key=state.FOUR_RANKS, default_ranks=scenarios.FOUR_QUERY_HIT_RANKS, length=LENGTH,
-                                  k=k, scope=NAME, k_key=state.FOUR_K, scale=chart_scale(),
+                                  k=k, scope=NAME, arithmetic=_arithmetic, k_key=state.FOUR_K, scale=chart_scale(),
                                   queries=[prose.text(NAME, "Query title", n=q) for q in range(1, n + 1)],
                                   short=[prose.text(NAME, "Query short", n=q) for q in range(1, n + 1)],
                                   labels=("recall@{k}", "MRR"), label=prose.section(NAME, "Label figure")))
     qs = scenarios.four_query_set(ranks)
-    recall, success = metrics.recall(qs, k), metrics.success(qs, k)
-    first = metrics.first_hit_rank(qs)
-    rr = metrics.reciprocal_rank(qs)
     show_link_to_view()
     revealed = numbers_revealed(NAME, (ranks, k))
+    arithmetic = _arithmetic(ranks, k)
+    shown_now = revealed and steps_done(NAME, arithmetic)  # step by step: the result comes with the last step
     cards = st.columns(3)
-    cards[0].metric(f"recall@{k}", shown(recall.mean(), revealed))
-    cards[1].metric(prose.text(NAME, "Label hit rate card", k=k), shown(success.mean(), revealed),
+    cards[0].metric(f"recall@{k}", shown(metrics.recall(qs, k).mean(), shown_now))
+    cards[1].metric(prose.text(NAME, "Label hit rate card", k=k), shown(metrics.success(qs, k).mean(), shown_now),
                     help=prose.section(NAME, "Help hit rate card"))
-    cards[2].metric("MRR", shown(rr.mean(), revealed))
+    cards[2].metric("MRR", shown(metrics.reciprocal_rank(qs).mean(), shown_now))
     if not revealed:
         return ranks
-    inside = [q for q, hit in enumerate(success, 1) if hit]
-    which = (prose.text(NAME, "Which some", queries=_list_queries(inside), k=k) if inside
-             else prose.text(NAME, "Which none", k=k))
-    terms = " + ".join(f"1/{int(r)}" if r != float("inf") else "0" for r in first)
-    show_steps(prose.text(NAME, "Arithmetic", k=k, hits=len(inside), n=len(ranks), recall=fmt(recall.mean()),
-                          which=which, terms=terms, total=fmt(rr.sum()), mrr=fmt(rr.mean())), key="four_queries")
+    show_steps(arithmetic, key=NAME)
+    if not shown_now:
+        return ranks
     ks = range(1, LENGTH + 1)
     st.dataframe(pd.DataFrame([[fmt(metrics.recall(qs, j).mean()) for j in ks]], index=["recall@k"],
                               columns=[f"k = {j}" for j in ks]), width="stretch")

@@ -23,6 +23,7 @@ from components.ui.widgets import (
     show_steps,
     shown,
     state_before,
+    steps_done,
 )
 
 NAME = "mrr"
@@ -61,7 +62,7 @@ def _editors():
             st.markdown(prose.text(NAME, "Query heading", i=i, query=query.text))
             states.append(_editor(query, key, str(i), prose.text(NAME, "Label query results", i=i),
                                   shared_scoreboard([*states, *before[len(states):]], i - 1, ("RR",), ("MRR",),
-                                                    scope="mrr")))
+                                                    scope="mrr", arithmetic=_arithmetic)))
     return states
 
 
@@ -69,6 +70,14 @@ def arithmetic_terms(first: np.ndarray, cutoff: int | None) -> str:
     """"1/1 + 1/2 + 0": one term per query, 0 for no hit (or a hit below the cutoff)."""
     counted = [r if np.isfinite(r) and (cutoff is None or r <= cutoff) else None for r in first]
     return " + ".join(f"1/{int(r)}" if r is not None else "0" for r in counted)
+
+
+def _arithmetic(states) -> str:
+    """MRR worked out for the three lists: (1/rank_1 + 1/rank_2 + 1/rank_3) / 3."""
+    qs = metrics.from_rankings([s.order_grades() for s in states], [s.judged_grades() for s in states])
+    rr = metrics.reciprocal_rank(qs)
+    return prose.text(NAME, "Arithmetic", terms=arithmetic_terms(metrics.first_hit_rank(qs), None), n=len(states),
+                      total=fmt(rr.sum()), mrr=fmt(rr.mean()))
 
 
 def _discount_sentence(first: np.ndarray, lengths: list[int]) -> str:
@@ -99,12 +108,15 @@ def _scenario() -> None:
     mrr = float(rr.mean())
     show_link_to_view()
     revealed = numbers_revealed("mrr", states)
+    arithmetic = _arithmetic(states)
+    cards = revealed and steps_done("mrr", arithmetic)  # step by step: the result comes with the last step
     for column, value, i in zip(st.columns(len(QUERIES) + 1), list(rr) + [mrr], range(1, len(QUERIES) + 2)):
-        column.metric(prose.text(NAME, "Label RR card", i=i) if i <= len(QUERIES) else "MRR", shown(value, revealed))
+        column.metric(prose.text(NAME, "Label RR card", i=i) if i <= len(QUERIES) else "MRR", shown(value, cards))
     if not revealed:
         return
-    show_steps(prose.text(NAME, "Arithmetic", terms=arithmetic_terms(first, None), n=len(QUERIES),
-                          total=fmt(rr.sum()), mrr=fmt(mrr)), key="mrr")
+    show_steps(arithmetic, key="mrr")
+    if not cards:
+        return
 
     chart_col, text_col = st.columns([3, 2], gap="large")
     with chart_col:

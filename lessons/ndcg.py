@@ -24,6 +24,7 @@ from components.ui.widgets import (
     show_ranking_editor,
     show_steps,
     shown,
+    steps_done,
 )
 
 NAME = "ndcg"
@@ -90,8 +91,22 @@ def _scoreboard(current: EditorState, k: int, gain: Gain) -> Scoreboard:
     other, named so), hidden while the class predicts them."""
     labels = (*(prose.text(NAME, "Board chosen", name=name, k="{k}") for name in ("DCG", "IDCG", "nDCG")),
               prose.text(NAME, "Board other", k="{k}", gain=_other(gain)))  # short: the board sits above the list
+    hidden = numbers_hidden("ndcg", (current, k, gain)) or not steps_done("ndcg", _arithmetic(current, k, gain))
     return Scoreboard(("DCG@k", "IDCG@k", "nDCG@k", "nDCG@k"), labels, gain=gain,
-                      gains=(gain, gain, gain, _other(gain)), hidden=numbers_hidden("ndcg", (current, k, gain)))
+                      gains=(gain, gain, gain, _other(gain)), hidden=hidden)
+
+
+def _arithmetic(current: EditorState, k: int, gain: Gain) -> str:
+    """DCG@k, IDCG@k and nDCG@k = DCG@k / IDCG@k worked out for this order, one LaTeX line each."""
+    grades, judged = current.order_grades(), current.judged_grades()
+    qs = metrics.from_rankings([grades], [judged])
+    dcg, idcg, ndcg = (float(f(qs, k, gain)[0]) for f in (metrics.dcg, metrics.idcg, metrics.ndcg))
+    ideal_grades = [current.grades[i] for i in breakdown.ideal_order(list(current.grades), judged)]
+    cur, ide = breakdown.positions(grades, k, gain), breakdown.positions(ideal_grades, k, gain)
+    last = (rf"\mathrm{{nDCG@}}{k} = \frac{{{fmt(dcg)}}}{{{fmt(idcg)}}} = {fmt(ndcg)}" if idcg > 0
+            else rf"\mathrm{{nDCG@}}{k} = 0 \quad(\text{{{prose.section(NAME, 'Steps no relevant')}}})")
+    return "\n".join([rf"\mathrm{{DCG@}}{k} = {breakdown.dcg_latex(cur)} = {fmt(dcg)}",
+                      rf"\mathrm{{IDCG@}}{k} = {breakdown.dcg_latex(ide)} = {fmt(idcg)}", last])
 
 
 @st.fragment
@@ -117,25 +132,25 @@ def _scenario() -> None:
     qs = metrics.from_rankings([grades], [judged])
     dcg, idcg, ndcg = (float(f(qs, k, gain)[0]) for f in (metrics.dcg, metrics.idcg, metrics.ndcg))
     other = _other(gain)
+    arithmetic = _arithmetic(current, k, gain)
     with numbers_col:
         revealed = numbers_revealed("ndcg", (current, k, gain))
-    cards[0].metric(prose.text(NAME, "Label DCG card", k=k, gain=gain), shown(dcg, revealed))
-    cards[1].metric(prose.text(NAME, "Label IDCG card", k=k, gain=gain), shown(idcg, revealed))
-    cards[2].metric(prose.text(NAME, "Label nDCG card", k=k, gain=gain), shown(ndcg, revealed))
+    shown_now = revealed and steps_done("ndcg", arithmetic)  # step by step: the result comes with the last step
+    cards[0].metric(prose.text(NAME, "Label DCG card", k=k, gain=gain), shown(dcg, shown_now))
+    cards[1].metric(prose.text(NAME, "Label IDCG card", k=k, gain=gain), shown(idcg, shown_now))
+    cards[2].metric(prose.text(NAME, "Label nDCG card", k=k, gain=gain), shown(ndcg, shown_now))
     cards[3].metric(prose.text(NAME, "Label nDCG card", k=k, gain=other),
-                    shown(metrics.ndcg(qs, k, other)[0], revealed))
+                    shown(metrics.ndcg(qs, k, other)[0], shown_now))
     if not revealed:
         return
     with numbers_col:
         st.markdown(prose.text(NAME, "Arithmetic intro", gain=gain))
+        show_steps(arithmetic, key="ndcg", latex=True)
+        if not shown_now:
+            return
         ideal_ids = breakdown.ideal_order(list(current.grades), judged)
         ideal_grades = [current.grades[i] for i in ideal_ids]
         cur, ide = breakdown.positions(grades, k, gain), breakdown.positions(ideal_grades, k, gain)
-        last = (rf"\mathrm{{nDCG@}}{k} = \frac{{{fmt(dcg)}}}{{{fmt(idcg)}}} = {fmt(ndcg)}" if idcg > 0
-                else rf"\mathrm{{nDCG@}}{k} = 0 \quad(\text{{{prose.section(NAME, 'Steps no relevant')}}})")
-        show_steps("\n".join([rf"\mathrm{{DCG@}}{k} = {breakdown.dcg_latex(cur)} = {fmt(dcg)}",
-                               rf"\mathrm{{IDCG@}}{k} = {breakdown.dcg_latex(ide)} = {fmt(idcg)}", last]),
-                   key="ndcg", latex=True)
         show_chart(charts.discounted_gain_by_position, cur.discounted, ide.discounted, key="ndcg.chart")
     st.markdown(prose.section(NAME, "Table intro"))
     st.dataframe(_position_table(current.order, grades, ideal_ids, ideal_grades, k, gain), hide_index=True,

@@ -22,6 +22,7 @@ from components.ui.widgets import (
     show_ranking_editor,
     show_steps,
     shown,
+    steps_done,
 )
 
 NAME = "recall"
@@ -52,10 +53,19 @@ def _preset_buttons(names, *, labels=None) -> None:
                       width="stretch")
 
 
+def _arithmetic(current: EditorState, k: int) -> str:
+    """Recall@k worked out for this order: |relevant ∩ top k| / |relevant|."""
+    qs = metrics.from_rankings([current.order_grades()], [current.judged_grades()])
+    return prose.text(NAME, "Arithmetic", k=k, found=int(metrics.relevant_in_top_k(qs, k)[0]),
+                      relevant=current.n_relevant(), recall=fmt(metrics.recall(qs, k)[0]))
+
+
 def _scoreboard(current: EditorState, k: int) -> Scoreboard:
-    """The editor's live scoreboard: the three cards beside it, hidden while the class predicts them."""
+    """The editor's live scoreboard: the three cards beside it, hidden while the class predicts them or steps
+    through the arithmetic."""
     labels = ("Recall@{k}", prose.section(NAME, "Label RR preview"), prose.text(NAME, "Label nDCG preview", k="{k}"))
-    return Scoreboard(MEASURES, labels, hidden=numbers_hidden("recall", (current, k)))
+    hidden = numbers_hidden("recall", (current, k)) or not steps_done("recall", _arithmetic(current, k))
+    return Scoreboard(MEASURES, labels, hidden=hidden)
 
 
 @st.fragment
@@ -71,23 +81,22 @@ def _scenario() -> None:
                                       scoreboard=lambda s: _scoreboard(s, k), k_key=state.RECALL_K, k_max=MAX_K)
         st.caption(prose.section(NAME, "Tray note"))
         show_link_to_view()
-    grades = current.order_grades()
-    n_relevant = current.n_relevant()
-    qs = metrics.from_rankings([grades], [current.judged_grades()])
-    recall = metrics.recall(qs, k)[0]
-    found = int(metrics.relevant_in_top_k(qs, k)[0])
+    qs = metrics.from_rankings([current.order_grades()], [current.judged_grades()])
+    arithmetic = _arithmetic(current, k)
     with numbers_col:
         revealed = numbers_revealed("recall", (current, k))
-        st.metric(f"Recall@{k}", shown(recall, revealed))
+        cards = revealed and steps_done("recall", arithmetic)  # step by step: the result comes with the last step
+        st.metric(f"Recall@{k}", shown(metrics.recall(qs, k)[0], cards))
         preview = st.columns(2)
-        preview[0].metric(prose.section(NAME, "Label RR preview"), shown(metrics.reciprocal_rank(qs)[0], revealed),
+        preview[0].metric(prose.section(NAME, "Label RR preview"), shown(metrics.reciprocal_rank(qs)[0], cards),
                           help=prose.section(NAME, "Help RR preview"))
-        preview[1].metric(prose.text(NAME, "Label nDCG preview", k=k), shown(metrics.ndcg(qs, k)[0], revealed),
+        preview[1].metric(prose.text(NAME, "Label nDCG preview", k=k), shown(metrics.ndcg(qs, k)[0], cards),
                           help=prose.section(NAME, "Help nDCG preview"))
         if not revealed:
             return
-        show_steps(prose.text(NAME, "Arithmetic", k=k, found=found, relevant=n_relevant, recall=fmt(recall)),
-                   key="recall")
+        show_steps(arithmetic, key="recall")
+        if not cards:
+            return
         ks = list(range(1, MAX_K + 1))
         curve = [metrics.recall(qs, j)[0] for j in ks]
         show_chart(charts.metric_by_k, ks, {prose.section(NAME, "Series current order"): curve}, metric="Recall@k",

@@ -30,6 +30,7 @@ REVEAL = "reveal"  # bool: answers hidden until revealed (instructor mode)
 PREDICT_FIRST = "predict_first"  # bool: live values hidden after each change until revealed
 STEP_MODE = "steps"  # bool: worked arithmetic shown one step at a time
 MODE_FLAGS = (PROJECTOR, REVEAL, PREDICT_FIRST, STEP_MODE)
+CLASSROOM_OPEN = "classroom.open"  # bool: the Classroom panel has been open this session (it stays open)
 LINK_NOTES = "link_notes"  # tuple of notes about unusable link values, shown until dismissed (widgets.keep_link_note)
 LINK_NOTES_DISMISSED = "link_notes.dismissed"  # tuple of the notes the learner dismissed
 

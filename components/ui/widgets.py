@@ -128,10 +128,15 @@ def show_k_slider(key: str, *, hi: int, default: int, label: str | None = None, 
 # --- classroom: predict first, step-by-step arithmetic, links ---------------------------
 
 def show_classroom_controls() -> None:
-    """Sidebar toggles for instructors: hide answers, predict first, step through the arithmetic."""
+    """Sidebar toggles for instructors: hide answers, predict first, step through the arithmetic.
+
+    The panel opens with a mode on and stays open for the session once it has been (switching the last
+    toggle off does not fold it away under the pointer).
+    """
+    if any(st.session_state.get(f) for f in (state.REVEAL, state.PREDICT_FIRST, state.STEP_MODE)):
+        st.session_state[state.CLASSROOM_OPEN] = True
     with st.sidebar.expander(prose.text(TEXT, "Classroom"), icon="🧑‍🏫",
-                             expanded=any(st.session_state.get(f) for f in (state.REVEAL, state.PREDICT_FIRST,
-                                                                            state.STEP_MODE))):
+                             expanded=bool(st.session_state.get(state.CLASSROOM_OPEN))):
         st.toggle(prose.text(TEXT, "Hide answers"), key=state.REVEAL, help=prose.text(TEXT, "Hide answers help"))
         st.toggle(prose.text(TEXT, "Predict first"), key=state.PREDICT_FIRST,
                   help=prose.text(TEXT, "Predict first help"))
@@ -165,6 +170,17 @@ def numbers_revealed(scope: str, signature) -> bool:
 def shown(value: float, revealed: bool, style: Style = "metric") -> str:
     """A value for display, or "?" while the class is predicting it."""
     return fmt(value, style) if revealed else "?"
+
+
+def steps_done(key: str, text: str) -> bool:
+    """Whether the page's numbers may show: False while step-by-step mode walks through ``text`` (the
+    arithmetic :func:`show_steps` shows under the same ``key``) and has not reached its last step, so the
+    cards and the live board give the result with the last line, not before it."""
+    if not st.session_state.get(state.STEP_MODE):
+        return True
+    total = len(arithmetic_steps(text))
+    seen = st.session_state.get(f"steps.{key}.text") == text
+    return total <= 1 or (seen and st.session_state.get(f"steps.{key}.n", 1) >= total)
 
 
 def _step(key: str, delta: int | None) -> None:
@@ -244,12 +260,14 @@ def show_ranking_editor(items, *, key: str, default_order, url_suffix: str = "",
     return current
 
 
-def show_rank_figure(*, key: str, default_ranks, length: int, k: int, scope: str, **options):
+def show_rank_figure(*, key: str, default_ranks, length: int, k: int, scope: str, arithmetic: Callable | None = None,
+                     **options):
     """The hit-rank figure, its ranks mirrored in the URL (``ranks``); "predict first" hides its numbers.
 
     On the first run valid ranks in the URL replace the default (invalid ones
     are noted and ignored); every later state is written back. ``scope`` is the
-    page's :func:`numbers_revealed` scope; the signature is ``(ranks, k)``.
+    page's :func:`numbers_revealed` scope; the signature is ``(ranks, k)``; step-by-step mode hides the
+    numbers while ``arithmetic(ranks, k)`` (the page's worked arithmetic) is not at its last step.
     """
     read_key = f"{key}.url_read"
     if not st.session_state.get(read_key):
@@ -260,8 +278,9 @@ def show_rank_figure(*, key: str, default_ranks, length: int, k: int, scope: str
         if state.PARAM_RANKS in st.query_params:
             set_figure_ranks(key, reading.value, length)
     before = st.session_state.get(key, tuple(default_ranks))
-    ranks = rank_figure(key=key, default_ranks=default_ranks, length=length, k=k,
-                        hidden=numbers_hidden(scope, (list(before), k)), **options)
+    hidden = numbers_hidden(scope, (list(before), k)) or (
+        arithmetic is not None and not steps_done(scope, arithmetic(list(before), k)))
+    ranks = rank_figure(key=key, default_ranks=default_ranks, length=length, k=k, hidden=hidden, **options)
     _set_param(state.PARAM_RANKS, state.write_ranks(ranks))
     return ranks
 
@@ -282,17 +301,21 @@ def state_before(key: str, items, default_order, *, tray: bool, grade_range: tup
 
 
 def shared_scoreboard(states: Sequence[EditorState], i: int, measures: Sequence[str], labels: Sequence[str], *,
-                      scope: str, signature: Callable = list) -> Callable[[EditorState], Scoreboard]:
+                      scope: str, signature: Callable = list,
+                      arithmetic: Callable | None = None) -> Callable[[EditorState], Scoreboard]:
     """Editor i's scoreboard for a page-level number (MRR over three lists, the four queries' means).
 
     ``states`` are every editor's states as they stand (the ones drawn already
     this run, :func:`state_before` for the rest); the board's values are the
     page's means with the other editors fixed. "Predict first" hides them
     while the page's numbers for ``signature(states)`` are hidden (the same
-    signature the page gives :func:`numbers_revealed`).
+    signature the page gives :func:`numbers_revealed`); step-by-step mode hides them
+    while ``arithmetic(states)`` (the page's worked arithmetic) is not at its last step.
     """
     def board(current: EditorState) -> Scoreboard:
         everyone = [current if j == i else s for j, s in enumerate(states)]
+        hidden = numbers_hidden(scope, signature(everyone)) or (
+            arithmetic is not None and not steps_done(scope, arithmetic(everyone)))
         return Scoreboard(measures, labels, others=[s for j, s in enumerate(states) if j != i], query_index=i,
-                          hidden=numbers_hidden(scope, signature(everyone)))
+                          hidden=hidden)
     return board

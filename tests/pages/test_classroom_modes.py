@@ -1,4 +1,6 @@
 """AppTest: the classroom modes (hide answers, predict first, step-by-step) and deep links to a view."""
+import pytest
+
 from components.course import scenarios
 from components.engine.formatting import fmt
 from components.ui import state
@@ -91,3 +93,34 @@ def test_the_link_box_is_built_when_opened_and_holds_the_views_address():
     assert not at.exception
     [link] = [c.value for c in at.code if "k=8" in c.value]
     assert "order=" + ",".join(Q.presets["System A"]).replace(",", "%2C") in link
+
+
+@pytest.mark.parametrize("page, key, card", [("lessons/recall.py", "recall", "Recall@5"),
+                                             ("lessons/mrr.py", "mrr", "MRR"),
+                                             ("lessons/ndcg.py", "ndcg", "nDCG@3 (exponential gain)"),
+                                             ("lessons/four_queries.py", "four_queries", "recall@5"),
+                                             ("lessons/accuracy.py", "accuracy", "Accuracy")])
+def test_step_by_step_holds_the_cards_back_until_the_last_step(page, key, card):
+    at = open_page(page, query={"steps": "1"})
+    assert not at.exception
+    assert metric(at, card) == "?"  # the arithmetic starts at its first line: no result above it yet
+    at.button(key=f"steps.{key}.all").click().run()
+    assert metric(at, card) != "?"
+    at.button(key=f"steps.{key}.restart").click().run()
+    assert metric(at, card) == "?"
+
+
+def test_a_new_k_starts_the_steps_and_hides_the_result_again():
+    at = open_page("lessons/recall.py", query={"steps": "1"})
+    at.button(key="steps.recall.all").click().run()
+    assert metric(at, "Recall@5") == "0.400"
+    at.slider(key=state.RECALL_K).set_value(20).run()
+    assert metric(at, "Recall@20") == "?"
+
+
+def test_the_classroom_panel_stays_open_when_its_last_toggle_goes_off():
+    at = open_page("lessons/recall.py", query={"predict_first": "1"})
+    at.toggle(key=state.PREDICT_FIRST).set_value(False).run()
+    assert not at.exception
+    panel = next(e for e in at.sidebar.expander if "Classroom" in e.label)
+    assert panel.proto.expanded
