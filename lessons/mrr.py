@@ -14,8 +14,10 @@ from components.ui import charts, layout, state
 from components.ui.take_home import show_take_home
 from components.ui.widgets import (
     chart_scale,
+    from_url_once,
     numbers_revealed,
     read_control,
+    set_url_param,
     shared_scoreboard,
     show_chart,
     show_link_to_view,
@@ -28,9 +30,9 @@ from components.ui.widgets import (
 
 NAME = "mrr"
 QUERIES = scenarios.JAR_QUERIES
-CUTOFFS = ("none",) + tuple(range(1, 11))
+CUTOFFS = tuple(range(1, 11)) + ("none",)  # "no cutoff" at the gentle end, after 10
 MAX_RANK = 10
-NO_CUTOFF = CUTOFFS[0]  # the select slider's value (and session state) for "no cutoff"
+NO_CUTOFF = CUTOFFS[-1]  # the select slider's value (and session state) for "no cutoff"
 
 
 def _cutoff_option(cutoff) -> str:
@@ -129,9 +131,11 @@ def _scenario() -> None:
 
     st.subheader(prose.section(NAME, "Heading cutoff"))
     st.markdown(prose.section(NAME, "Cutoff"))
-    st.session_state.setdefault(state.MRR_CUTOFF, NO_CUTOFF)
+    from_url_once(state.MRR_CUTOFF, state.PARAM_CUTOFF,
+                  lambda raw: state.read_cutoff(raw, hi=CUTOFFS[-2], default=NO_CUTOFF))
     cutoff = read_control(st.select_slider(prose.section(NAME, "Label cutoff"), CUTOFFS, format_func=_cutoff_option,
                                            key=state.MRR_CUTOFF), NO_CUTOFF, CUTOFFS)
+    set_url_param(state.PARAM_CUTOFF, str(cutoff))
     if cutoff != NO_CUTOFF:
         rr_cut = metrics.reciprocal_rank(qs, cutoff)
         left, right = st.columns(2)

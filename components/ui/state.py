@@ -40,6 +40,7 @@ PARAM_ORDER = "order"
 PARAM_GRADES = "grades"
 PARAM_GAIN = "gain"
 PARAM_SEED = "seed"
+PARAM_CUTOFF = "cutoff"  # the MRR lesson's RR@k cutoff: 1..10, or none
 PARAM_RANKS = "ranks"  # the four-query figure: ranks=1,3,1,8 ("-" for a hit not returned)
 
 MAX_SEED = 2**32 - 1
@@ -147,6 +148,21 @@ def read_ranks(raw: str | None, *, n: int, length: int, default: Sequence[int | 
         return Reading(tuple(default), prose.text(TEXT, "Link ranks", name=PARAM_RANKS, value=_quote(raw), n=n,
                                                   length=length))
     return Reading(tuple(ranks))
+
+
+def read_cutoff(raw: str | None, *, hi: int, default: int | str) -> Reading[int | str]:
+    """A cutoff 1..hi, or ``none`` (no cutoff), else the default with a note.
+
+    >>> read_cutoff("3", hi=10, default="none").value, read_cutoff("none", hi=10, default=5).value
+    (3, 'none')
+    """
+    if raw is not None and raw.strip().lower() == "none":
+        return Reading("none")
+    if raw is None or raw == "":
+        return Reading(default)
+    number = read_int(raw, name=PARAM_CUTOFF, default=1, lo=1, hi=hi)
+    return Reading(default, prose.text(TEXT, "Link cutoff", value=_quote(f"{PARAM_CUTOFF}={raw}"), hi=hi)) \
+        if number.note else Reading(number.value)
 
 
 def write_ranks(ranks: Iterable[int | None]) -> str:

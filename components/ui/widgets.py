@@ -67,6 +67,8 @@ def show_mode_controls() -> None:
     st.sidebar.toggle(prose.text(TEXT, "Projector mode"), key=state.PROJECTOR,
                       help=prose.text(TEXT, "Projector mode help"))
     show_classroom_controls()
+    for flag in state.MODE_FLAGS:  # in the address: a reload or a copied link keeps every mode
+        set_url_param(flag, "1" if st.session_state.get(flag) else None)
     if st.session_state[state.PROJECTOR]:
         st.html(_PROJECTOR_CSS)
 
@@ -255,8 +257,8 @@ def show_ranking_editor(items, *, key: str, default_order, url_suffix: str = "",
     current = ranking_editor(items, key=key, default_order=default_order, **options)
     defaults = {item.id: item.grade for item in items}
     changed = ",".join(f"{i}:{g}" for i, g in current.grades.items() if defaults.get(i) != g)
-    _set_param(order_param, state.write_order(current.order))
-    _set_param(grades_param, changed or None)
+    set_url_param(order_param, state.write_order(current.order))
+    set_url_param(grades_param, changed or None)
     return current
 
 
@@ -281,11 +283,25 @@ def show_rank_figure(*, key: str, default_ranks, length: int, k: int, scope: str
     hidden = numbers_hidden(scope, (list(before), k)) or (
         arithmetic is not None and not steps_done(scope, arithmetic(list(before), k)))
     ranks = rank_figure(key=key, default_ranks=default_ranks, length=length, k=k, hidden=hidden, **options)
-    _set_param(state.PARAM_RANKS, state.write_ranks(ranks))
+    set_url_param(state.PARAM_RANKS, state.write_ranks(ranks))
     return ranks
 
 
-def _set_param(name: str, value: str | None) -> None:
+def from_url_once(key: str, param: str, read: Callable[[str | None], state.Reading]) -> None:
+    """On the session's first run, put the URL's ``param`` (checked by ``read``) into the control ``key``.
+
+    A value ``read`` refuses is noted (:func:`keep_link_note`) and its default used; pair it with
+    :func:`set_url_param` after the control, so the address always holds the control's value.
+    """
+    if key in st.session_state:
+        return
+    reading = read(st.query_params.get(param))
+    keep_link_note(reading.note)
+    st.session_state[key] = reading.value
+
+
+def set_url_param(name: str, value: str | None) -> None:
+    """Write ``value`` into the address as ``?name=`` (None: remove it), only when it changed."""
     if value is None:
         if name in st.query_params:
             del st.query_params[name]

@@ -45,6 +45,25 @@ def test_projector_mode_enlarges_text_and_metrics_without_horizontal_scroll(page
     page.wait_for_function("() => parseFloat(getComputedStyle(document.documentElement).fontSize) < 20")
 
 
+def test_a_reload_and_a_copied_link_keep_the_modes_and_the_mrr_cutoff(page: Page, browser, app_url):
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(app_url + "/mrr")
+    page.get_by_test_id("stSidebar").get_by_text("Projector mode").click()
+    page.wait_for_function("() => location.search.includes('projector=1')")
+    page.reload()
+    page.wait_for_function("() => parseFloat(getComputedStyle(document.documentElement).fontSize) > 20")
+    cutoff = page.get_by_role("slider", name="Cutoff k for MRR@k")
+    cutoff.focus()
+    page.keyboard.press("Home")  # from "no cutoff" at the right end to k = 1
+    page.wait_for_function("() => location.search.includes('cutoff=1')")
+    fresh = browser.new_context()  # a copied link opened somewhere else: nothing in its session
+    other = fresh.new_page()
+    other.goto(page.url)
+    other.wait_for_function("() => parseFloat(getComputedStyle(document.documentElement).fontSize) > 20")
+    expect(other.get_by_role("slider", name="Cutoff k for MRR@k")).to_have_attribute("aria-valuetext", "1")
+    fresh.close()
+
+
 def test_predict_first_hides_the_value_after_a_drag_until_revealed(page: Page, app_url):
     page.set_viewport_size({"width": 1280, "height": 1400})
     page.goto(app_url + "/recall?predict_first=1")

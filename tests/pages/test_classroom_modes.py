@@ -124,3 +124,28 @@ def test_the_classroom_panel_stays_open_when_its_last_toggle_goes_off():
     assert not at.exception
     panel = next(e for e in at.sidebar.expander if "Classroom" in e.label)
     assert panel.proto.expanded
+
+
+def test_every_mode_is_written_into_the_address():
+    at = open_page("lessons/recall.py")
+    for flag in state.MODE_FLAGS:
+        assert flag not in at.query_params
+    at.toggle(key=state.PROJECTOR).set_value(True).run()
+    at.toggle(key=state.STEP_MODE).set_value(True).run()
+    at.toggle(key=state.PREDICT_FIRST).set_value(True).run()
+    at.toggle(key=state.REVEAL).set_value(True).run()
+    assert not at.exception
+    assert {flag: at.query_params.get(flag) for flag in state.MODE_FLAGS} == dict.fromkeys(state.MODE_FLAGS, "1")
+    at.toggle(key=state.PROJECTOR).set_value(False).run()
+    assert state.PROJECTOR not in at.query_params
+
+
+def test_the_mrr_cutoff_travels_in_the_address():
+    at = open_page("lessons/mrr.py", query={"cutoff": "3"})
+    assert not at.exception
+    assert at.select_slider(key=state.MRR_CUTOFF).value == 3
+    at.select_slider(key=state.MRR_CUTOFF).set_value("none").run()
+    assert at.query_params.get("cutoff") == "none"
+    bad = open_page("lessons/mrr.py", query={"cutoff": "99"})
+    assert bad.select_slider(key=state.MRR_CUTOFF).value == "none"
+    assert any("cutoff=99" in w.value for w in bad.warning)
