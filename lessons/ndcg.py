@@ -156,10 +156,10 @@ def _scenario() -> None:
     st.dataframe(_position_table(current.order, grades, ideal_ids, ideal_grades, k, gain), hide_index=True,
                  width="stretch")
     show_take_home(NAME, [current], k=k, gain=gain, measures=("nDCG@k", "R@k"))
-    _gains_and_ideal(qs, grades, k, gain)
+    _gains_and_ideal(qs, current.order, grades, k, gain)
 
 
-def _gains_and_ideal(qs, grades, k: int, gain: str) -> None:
+def _gains_and_ideal(qs, order, grades, k: int, gain: str) -> None:
     st.subheader(prose.section(NAME, "Heading gain"))
     st.markdown(prose.section(NAME, "Gain switch"))
     exp, lin = float(metrics.ndcg(qs, k, "exponential")[0]), float(metrics.ndcg(qs, k, "linear")[0])
@@ -167,11 +167,14 @@ def _gains_and_ideal(qs, grades, k: int, gain: str) -> None:
     left.metric(prose.text(NAME, "Label nDCG exponential", k=k), fmt(exp))
     right.metric(prose.text(NAME, "Label nDCG linear", k=k), fmt(lin))
     if fmt(exp) == fmt(lin):
-        relevant = {g for g in grades[:k] if g >= 1} | {g for g in qs.judged_grade if g >= 1}
-        reason = prose.section(NAME, "Gain reason binary" if len(relevant) <= 1 else "Gain reason other")
+        ideal_top = sorted(qs.judged_grade.tolist(), reverse=True)[:k]
+        in_play = {g for g in [*grades[:k], *ideal_top] if g >= 1}  # the grades both DCG@k and IDCG@k add up
+        reason = prose.section(NAME, "Gain reason binary" if len(in_play) <= 1 else "Gain reason other")
         st.markdown(prose.text(NAME, "Gain sentence same", k=k, value=fmt(exp), reason=reason))
     else:
-        st.markdown(prose.text(NAME, "Gain sentence differ", exp=fmt(exp), lin=fmt(lin)))
+        mixed = tuple(order) == tuple(Q.presets[scenarios.FRAMEWORKS_MIXED])
+        st.markdown(prose.text(NAME, "Gain sentence differ mixed" if mixed else "Gain sentence differ",
+                               exp=fmt(exp), lin=fmt(lin)))
 
     st.subheader(prose.section(NAME, "Heading ideal"))
     st.markdown(prose.section(NAME, "Ideal trap"))

@@ -81,3 +81,23 @@ def test_a_bad_gain_in_the_url_is_noted():
     assert not at.exception
     assert at.segmented_control(key=state.NDCG_GAIN).value == "exponential"
     assert any("gain" in w.value for w in at.warning)
+
+
+def gain_sentence(at) -> str:
+    return next(m.value for m in at.markdown if m.value.startswith("Here "))
+
+
+def test_the_gain_sentence_gives_system_bs_true_reason():
+    """System B puts a grade-0 page on top, so the order is not 'already right': every relevant page in play
+    (its top 3 and the ideal's) has grade 2, which is why the gains agree."""
+    at = open_page(PAGE)
+    at.button(key="ndcg.preset.System B").click().run()
+    assert "same grade" in gain_sentence(at) and "already" not in gain_sentence(at)
+
+
+def test_the_gain_sentence_speaks_of_mixed_grades_while_it_is_loaded():
+    at = open_page(PAGE)
+    at.button(key="ndcg.preset.Mixed grades").click().run()
+    sentence = gain_sentence(at)
+    assert "disagree" in sentence and "grade-1 page sits above a grade-2 page" in sentence
+    assert '"Mixed grades" shows' not in sentence  # no advice to load what is on screen
