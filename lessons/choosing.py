@@ -53,7 +53,8 @@ def _scenario() -> None:
     for column, name in zip(columns, Q.presets):
         column.button(name, key=f"choosing.preset.{name}", on_click=_load, args=(name,), width="stretch")
     k = show_k_slider(state.CHOOSING_K, hi=len(Q.docs), default=scenarios.CHOOSING_K)
-    cards = st.columns(5)
+    # five cards in a row, or three and two when projected (a row of five cuts the labels short)
+    cards = [*st.columns(3), *st.columns(3)[:2]] if st.session_state.get(state.PROJECTOR) else st.columns(5)
     editor_col, text_col = st.columns([3, 2], gap="large")
     with editor_col:
         current = show_ranking_editor(ITEMS, key=state.CHOOSING_EDITOR,

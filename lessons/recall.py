@@ -87,7 +87,7 @@ def _scenario() -> None:
         revealed = numbers_revealed("recall", (current, k))
         cards = revealed and steps_done("recall", arithmetic)  # step by step: the result comes with the last step
         st.metric(f"Recall@{k}", shown(metrics.recall(qs, k)[0], cards))
-        preview = st.columns(2)
+        preview = (st.container(), st.container())  # one above the other: side by side cuts their labels short
         preview[0].metric(prose.section(NAME, "Label RR preview"), shown(metrics.reciprocal_rank(qs)[0], cards),
                           help=prose.section(NAME, "Help RR preview"))
         preview[1].metric(prose.text(NAME, "Label nDCG preview", k=k), shown(metrics.ndcg(qs, k)[0], cards),

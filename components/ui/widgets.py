@@ -18,6 +18,15 @@ from components.ui.charts import Figure
 TEXT = "ui"  # lessons/text/ui.md: the labels of the shared controls
 PROJECTOR_SCALE = 1.5  # root font and chart fonts grow by this factor in projector mode
 
+# On every page: a metric's label wraps onto a second line where its column is narrow, instead of being cut
+# short with an ellipsis ("nDCG@5 (expo…").
+_BASE_CSS = """
+<style>
+  [data-testid="stMetricLabel"], [data-testid="stMetricLabel"] * { white-space: normal !important;
+    overflow: visible !important; text-overflow: clip !important; }
+</style>
+"""
+
 _PROJECTOR_CSS = f"""
 <style>
   html {{ font-size: {PROJECTOR_SCALE * 100:.0f}%; }}
@@ -69,6 +78,7 @@ def show_mode_controls() -> None:
     show_classroom_controls()
     for flag in state.MODE_FLAGS:  # in the address: a reload or a copied link keeps every mode
         set_url_param(flag, "1" if st.session_state.get(flag) else None)
+    st.html(_BASE_CSS)
     if st.session_state[state.PROJECTOR]:
         st.html(_PROJECTOR_CSS)
 

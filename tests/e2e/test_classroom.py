@@ -105,3 +105,15 @@ def test_no_page_requests_another_host(page: Page, app_url):
         expect(page.get_by_test_id("stMainBlockContainer")).to_be_visible()
         expect(page.get_by_role("heading", level=1).first).to_be_visible()  # the page ran
     assert foreign == []
+
+
+@pytest.mark.parametrize("width, height, query", [(1280, 720, "?projector=1"), (1024, 768, "")])
+def test_no_metric_label_is_cut_short(page: Page, app_url, width, height, query):
+    page.set_viewport_size({"width": width, "height": height})
+    for path in ("/recall", "/ndcg", "/four-queries", "/choosing-a-metric", "/mrr"):
+        page.goto(app_url + path + query)
+        expect(page.get_by_test_id("stMetric").first).to_be_visible()
+        page.wait_for_timeout(300)
+        cut = page.evaluate("""() => [...document.querySelectorAll('[data-testid="stMetricLabel"] p, '
+            + '[data-testid="stMetricLabel"] div')].filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)""")
+        assert not cut, f"{path} at {width}px cuts metric labels short: {cut}"

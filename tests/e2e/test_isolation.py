@@ -57,7 +57,7 @@ def shown_metrics(order: list[str], k: int) -> dict[str, str]:
     qs = metrics.from_rankings([Q.grades(order)], [Q.judged_grades()])
     return {f"Recall@{k}": fmt(metrics.recall(qs, k)[0]),
             "RR (next lesson)": fmt(metrics.reciprocal_rank(qs)[0]),
-            f"nDCG@{k}, exponential gain (lesson 3)": fmt(metrics.ndcg(qs, k)[0])}
+            f"nDCG@{k} (exponential gain)": fmt(metrics.ndcg(qs, k)[0])}
 
 
 def slider(page: Page):
