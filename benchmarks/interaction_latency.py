@@ -166,8 +166,14 @@ def preview_move(page: Page, editor: int, j: int, step: int) -> float:
     page.mouse.down()
     page.mouse.move(x0, y0 + (8 if step % 2 else -8), steps=2)  # past the drag threshold, over its own slot
     page.evaluate(TWO_FRAMES)
+    return timed_preview(page, drop_point(t, before=step % 2 == 0))
+
+
+def timed_preview(page: Page, to: tuple[float, float]) -> float:
+    """With a drag under way: milliseconds from one pointer move to ``to`` to the scoreboard's first change;
+    then the drop, and the app's rerun."""
     page.evaluate("() => window.__previewArm()")
-    page.mouse.move(*drop_point(t, before=step % 2 == 0))
+    page.mouse.move(*to)
     page.wait_for_function("() => window.__preview.t1 !== null", timeout=10_000)
     ms = page.evaluate("() => window.__preview.t1 - window.__preview.t0")
     page.evaluate("() => { window.__preview.armed = false; }")
@@ -218,14 +224,7 @@ def figure_drag(page: Page, _editor: int, _j: int, step: int) -> float:
 
 def figure_preview(page: Page, _editor: int, _j: int, step: int) -> float:
     figure_press(page)
-    page.evaluate("() => window.__previewArm()")
-    page.mouse.move(*figure_slot(page, 6 if step % 2 == 0 else 7))
-    page.wait_for_function("() => window.__preview.t1 !== null", timeout=10_000)
-    ms = page.evaluate("() => window.__preview.t1 - window.__preview.t0")
-    page.evaluate("() => { window.__preview.armed = false; }")
-    page.mouse.up()
-    wait_idle(page)
-    return ms
+    return timed_preview(page, figure_slot(page, 6 if step % 2 == 0 else 7))
 
 
 def figure_key(page: Page, _editor: int, _j: int, step: int) -> float:

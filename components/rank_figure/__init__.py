@@ -12,7 +12,8 @@ See :mod:`.figure` for the state and sync rules and :mod:`.table` for the
 engine's values of every single move (pure). Every word it shows or
 announces is in lessons/text/rank_figure.md.
 
-May import: Streamlit, components.engine, components.course. Never: lessons, components.ui, components.serving.
+May import: Streamlit, components.engine, components.course, components.ranking_editor (the DOM helpers
+both scripts share, dom.js). Never: lessons, components.ui, components.serving.
 """
 from components.rank_figure.figure import rank_figure, set_figure_ranks
 from components.rank_figure.table import figure_table

@@ -13,7 +13,6 @@
 const DRAG_THRESHOLD = 4; // px a press must travel before it becomes a drag
 const KEY_COMMIT_MS = 700; // a run of arrow presses is sent as one change once the keys rest this long
 const NARROW_EM = 34; // below this width (in the figure's em) RR and the buttons go under each row
-const SVG_NS = "http://www.w3.org/2000/svg";
 const ICONS = { left: "M15 6l-6 6 6 6", right: "M9 6l6 6-6 6" };
 
 export default function rankFigure(component) {
@@ -95,33 +94,7 @@ function update(ctx, data) {
   draw(ctx);
 }
 
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
-function icon(name) {
-  const svg = document.createElementNS(SVG_NS, "svg");
-  svg.setAttribute("viewBox", "0 0 24 24");
-  svg.setAttribute("aria-hidden", "true");
-  svg.setAttribute("focusable", "false");
-  const path = document.createElementNS(SVG_NS, "path");
-  path.setAttribute("d", ICONS[name]);
-  path.setAttribute("fill", "none");
-  path.setAttribute("stroke", "currentColor");
-  path.setAttribute("stroke-width", "2.4");
-  path.setAttribute("stroke-linecap", "round");
-  path.setAttribute("stroke-linejoin", "round");
-  svg.appendChild(path);
-  return svg;
-}
-
-// A sentence of lessons/text/rank_figure.md (data.text), its {placeholders} filled.
-function say(data, key, values = {}) {
-  return data.text[key].replace(/\{(\w+)\}/g, (_, name) => String(values[name]));
-}
+function icon(name) { return svgIcon(ICONS[name], 2.4); }
 
 function drawHint(ctx) {
   const data = ctx.data;
@@ -244,13 +217,6 @@ function put(parent, node) {
   else parent.appendChild(node);
 }
 
-function setText(node, text) { if (node.textContent !== text) node.textContent = text; }
-function setAttr(node, name, value) { if (node.getAttribute(name) !== value) node.setAttribute(name, value); }
-function setButton(b, label, disabled) {
-  if (b.getAttribute("aria-label") !== label) { b.setAttribute("aria-label", label); b.title = label; }
-  setAttr(b, "aria-disabled", disabled ? "true" : "false");
-}
-
 // The x (in the grid's box) of the boundary after position j, for j = 1..L.
 function boundaries(ctx) {
   const g = ctx.el.grid.getBoundingClientRect();
@@ -320,22 +286,7 @@ function drawScore(ctx) {
   }
   e.score.classList.toggle("rf-preview", preview);
   setAttr(e.score, "aria-label", say(data, "Score label"));
-  const cells = e.scoreCells;
-  while (cells.children.length > labels.length) cells.lastElementChild.remove();
-  labels.forEach((label, i) => {
-    let cell = cells.children[i];
-    if (!cell) {
-      cell = el("span", "rf-score-cell");
-      cell.dataset.testid = "rf-score-cell";
-      cell.append(el("span", "rf-score-label"), el("span", "rf-score-value"), el("span", "rf-score-delta"));
-      cells.append(cell);
-    }
-    const [l, v, d] = cell.children;
-    setText(l, label);
-    setText(v, values[i]);
-    setText(d, deltas[i]);
-    setAttr(d, "data-dir", deltas[i].startsWith("+") ? "up" : deltas[i] ? "down" : "same");
-  });
+  drawScoreCells(e.scoreCells, "rf", labels, values, deltas);
   setText(e.scoreNote, note);
 }
 

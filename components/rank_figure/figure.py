@@ -26,6 +26,7 @@ import streamlit as st
 from components.course import prose
 from components.engine.formatting import change, fmt
 from components.rank_figure.table import Rank, check_ranks, figure_table
+from components.ranking_editor.editor import DOM_JS
 
 _HERE = Path(__file__).parent
 TEXT = "rank_figure"  # lessons/text/rank_figure.md
@@ -35,7 +36,7 @@ _component = st.components.v2.component(
     "rankwise_rank_figure",
     html=(_HERE / "figure.html").read_text(encoding="utf-8"),
     css=(_HERE / "figure.css").read_text(encoding="utf-8"),
-    js=(_HERE / "figure.js").read_text(encoding="utf-8"),
+    js=DOM_JS + (_HERE / "figure.js").read_text(encoding="utf-8"),
 )
 
 

@@ -13,7 +13,6 @@
 const DRAG_THRESHOLD = 5; // px a press must travel before it becomes a drag
 const EDGE = 64; // px from a scroll edge where a drag auto-scrolls
 const MAX_SPEED = 1400; // px per second at the very edge
-const SVG_NS = "http://www.w3.org/2000/svg";
 const ICONS = {
   up: "M6 15l6-6 6 6",
   down: "M6 9l6 6 6-6",
@@ -108,41 +107,7 @@ function fitWidth(ctx) {
   w.classList.toggle("rw-tight", width > 0 && width < TIGHT_EM);
 }
 
-function icon(name) {
-  const svg = document.createElementNS(SVG_NS, "svg");
-  svg.setAttribute("viewBox", "0 0 24 24");
-  svg.setAttribute("aria-hidden", "true");
-  svg.setAttribute("focusable", "false");
-  const path = document.createElementNS(SVG_NS, "path");
-  path.setAttribute("d", ICONS[name]);
-  path.setAttribute("fill", "none");
-  path.setAttribute("stroke", "currentColor");
-  path.setAttribute("stroke-width", name === "grip" ? "3.2" : "2.2");
-  path.setAttribute("stroke-linecap", "round");
-  path.setAttribute("stroke-linejoin", "round");
-  svg.appendChild(path);
-  return svg;
-}
-
-// A sentence of lessons/text/editor.md (Python sends the sections as data.text), its {placeholders} filled.
-function say(data, key, values = {}) {
-  return data.text[key].replace(/\{(\w+)\}/g, (_, name) => String(values[name]));
-}
-
-// The same as DOM nodes, for a help line: a placeholder stands for nodes (the <kbd> keys drawn there).
-function sayNodes(data, key, values) {
-  return data.text[key].split(/\{(\w+)\}/).flatMap((part, i) => {
-    if (i % 2) return Array.isArray(values[part]) ? values[part] : [document.createTextNode(String(values[part]))];
-    return part ? [document.createTextNode(part)] : [];
-  });
-}
-
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
+function icon(name) { return svgIcon(ICONS[name], name === "grip" ? 3.2 : 2.2); }
 
 function button(action, iconName) {
   const b = el("button", "rw-btn");
@@ -422,17 +387,9 @@ function refreshRow(ctx, li, { pos, n, below }) {
   setButton(bTray, say(ctx.data, inList ? "Remove" : "Add", { title }), false);
 }
 
-// DOM writes only when the value differs (a drag redraws on every step).
-function setText(node, text) { if (node.textContent !== text) node.textContent = text; }
-function setAttr(node, name, value) { if (node.getAttribute(name) !== value) node.setAttribute(name, value); }
 
 function setIcon(b, name) {
   if (b.dataset.icon !== name) { b.dataset.icon = name; b.replaceChildren(icon(name)); }
-}
-
-function setButton(b, label, disabled) {
-  if (b.getAttribute("aria-label") !== label) { b.setAttribute("aria-label", label); b.title = label; }
-  setAttr(b, "aria-disabled", disabled ? "true" : "false");
 }
 
 function gradeWords(ctx, grade) {
@@ -1069,22 +1026,7 @@ function drawScore(ctx) {
   e.score.classList.toggle("rw-preview", preview);
   e.score.classList.toggle("rw-score-many", labels.length >= 4);
   e.score.setAttribute("aria-label", say(data, "Score label"));
-  const cells = e.scoreCells;
-  while (cells.children.length > labels.length) cells.lastElementChild.remove();
-  labels.forEach((label, i) => {
-    let cell = cells.children[i];
-    if (!cell) {
-      cell = el("span", "rw-score-cell");
-      cell.dataset.testid = "rw-score-cell";
-      cell.append(el("span", "rw-score-label"), el("span", "rw-score-value"), el("span", "rw-score-delta"));
-      cells.append(cell);
-    }
-    const [l, v, d] = cell.children;
-    setText(l, label);
-    setText(v, values[i]);
-    setText(d, deltas[i]);
-    setAttr(d, "data-dir", deltas[i].startsWith("+") ? "up" : deltas[i] ? "down" : "same");
-  });
+  drawScoreCells(e.scoreCells, "rw", labels, values, deltas);
   setText(e.scoreNote, note);
 }
 

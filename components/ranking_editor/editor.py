@@ -48,13 +48,14 @@ from components.ranking_editor.scoreboard import payload as scoreboard_payload
 
 _HERE = Path(__file__).parent
 COMPONENT_NAME = "rankwise_ranking_editor"
+DOM_JS = (_HERE / "dom.js").read_text(encoding="utf-8")  # the DOM helpers both components' scripts call
 _EVENT = "edit"  # the trigger's name: the browser calls setTriggerValue("edit", {...})
 
 _component = st.components.v2.component(
     COMPONENT_NAME,
     html=(_HERE / "editor.html").read_text(encoding="utf-8"),
     css=(_HERE / "editor.css").read_text(encoding="utf-8"),
-    js=(_HERE / "editor.js").read_text(encoding="utf-8"),
+    js=DOM_JS + (_HERE / "editor.js").read_text(encoding="utf-8"),
 )
 
 
