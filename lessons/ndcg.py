@@ -13,9 +13,9 @@ from components.ranking_editor.model import editor_items
 from components.ui import charts, layout, state
 from components.ui.take_home import show_take_home
 from components.ui.widgets import (
+    board_hidden,
     chart_scale,
     keep_link_note,
-    numbers_hidden,
     numbers_revealed,
     read_control,
     show_chart,
@@ -91,7 +91,7 @@ def _scoreboard(current: EditorState, k: int, gain: Gain) -> Scoreboard:
     other, named so), hidden while the class predicts them."""
     labels = (*(prose.text(NAME, "Board chosen", name=name, k="{k}") for name in ("DCG", "IDCG", "nDCG")),
               prose.text(NAME, "Board other", k="{k}", gain=_other(gain)))  # short: the board sits above the list
-    hidden = numbers_hidden("ndcg", (current, k, gain)) or not steps_done("ndcg", _arithmetic(current, k, gain))
+    hidden = board_hidden("ndcg", (current, k, gain), lambda: _arithmetic(current, k, gain))
     return Scoreboard(("DCG@k", "IDCG@k", "nDCG@k", "nDCG@k"), labels, gain=gain,
                       gains=(gain, gain, gain, _other(gain)), hidden=hidden)
 

@@ -13,8 +13,8 @@ from components.ranking_editor.model import editor_items
 from components.ui import charts, layout, state
 from components.ui.take_home import show_take_home
 from components.ui.widgets import (
+    board_hidden,
     chart_scale,
-    numbers_hidden,
     numbers_revealed,
     show_chart,
     show_k_slider,
@@ -64,8 +64,7 @@ def _scoreboard(current: EditorState, k: int) -> Scoreboard:
     """The editor's live scoreboard: the three cards beside it, hidden while the class predicts them or steps
     through the arithmetic."""
     labels = ("Recall@{k}", prose.section(NAME, "Label RR preview"), prose.text(NAME, "Label nDCG preview", k="{k}"))
-    hidden = numbers_hidden("recall", (current, k)) or not steps_done("recall", _arithmetic(current, k))
-    return Scoreboard(MEASURES, labels, hidden=hidden)
+    return Scoreboard(MEASURES, labels, hidden=board_hidden("recall", (current, k), lambda: _arithmetic(current, k)))
 
 
 @st.fragment

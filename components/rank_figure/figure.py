@@ -24,6 +24,7 @@ from typing import Mapping, Sequence
 import streamlit as st
 
 from components.course import prose
+from components.engine.checks import check_whole
 from components.engine.formatting import change, fmt
 from components.rank_figure.table import Rank, check_ranks, figure_table
 from components.ranking_editor.editor import DOM_JS
@@ -75,10 +76,7 @@ def _on_move(key: str, k_key: str, n: int, length: int) -> None:
                 raise ValueError(f"expected {n} ranks, got {len(ranks)}")
             st.session_state[key] = ranks
         elif "k" in payload:
-            k = payload["k"]
-            if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= length:
-                raise ValueError(f"k must be a whole number from 1 to {length}, got {k!r}")
-            st.session_state[k_key] = k
+            st.session_state[k_key] = check_whole(payload["k"], "k", lo=1, hi=length)
     except (TypeError, ValueError):
         book.rev += 1  # a stale or malformed message: the browser adopts Python's state again
 

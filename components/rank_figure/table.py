@@ -31,6 +31,7 @@ import numpy as np
 
 from components.course.scenarios import single_hit_rankings
 from components.engine import metrics
+from components.engine.checks import is_whole
 
 Rank = int | None  # a hit's position, None when the query's list does not hold it
 
@@ -39,7 +40,7 @@ def check_ranks(ranks: Sequence[Rank], length: int) -> tuple[Rank, ...]:
     """``ranks`` as a tuple, or ``ValueError`` unless each is None or a whole number 1..length."""
     out = []
     for rank in ranks:
-        if rank is not None and (isinstance(rank, bool) or not isinstance(rank, int) or not 1 <= rank <= length):
+        if rank is not None and (not is_whole(rank) or not 1 <= rank <= length):
             raise ValueError(f"a hit rank is a whole number from 1 to {length}, or None (not returned); got {rank!r}")
         out.append(rank)
     if not out:

@@ -27,6 +27,7 @@ from typing import Callable, Mapping, Sequence
 import streamlit as st
 
 from components.course import prose
+from components.engine.checks import check_whole
 from components.engine.metrics import check_k
 from components.ranking_editor.model import (
     DEFAULT_GRADE_RANGE,
@@ -144,10 +145,7 @@ def _on_edit(key: str) -> None:
     try:
         st.session_state[key] = state_from_payload(book.config, payload)
         if "k" in payload and book.k_key is not None:
-            k = payload["k"]
-            if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= book.k_max:
-                raise ValueError(f"the cutoff line can go from 1 to {book.k_max}, got {k!r}")
-            st.session_state[book.k_key] = k
+            st.session_state[book.k_key] = check_whole(payload["k"], "k", lo=1, hi=book.k_max)
     except ValueError:
         # A stale or malformed message: keep Python's state; the new ack makes
         # the browser adopt it again.

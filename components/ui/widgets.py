@@ -9,7 +9,7 @@ import streamlit as st
 from components.course import prose
 from components.course.steps import arithmetic_steps
 from components.engine.formatting import Style, fmt
-from components.rank_figure import rank_figure, set_figure_ranks
+from components.rank_figure import rank_figure
 from components.ranking_editor import EditorState, Scoreboard, editor_state, ranking_editor, set_editor_state
 from components.ranking_editor.model import initial_state
 from components.ui import state
@@ -195,6 +195,15 @@ def steps_done(key: str, text: str) -> bool:
     return total <= 1 or (seen and st.session_state.get(f"steps.{key}.n", 1) >= total)
 
 
+def board_hidden(scope: str, signature, arithmetic: Callable[[], str] | None = None) -> bool:
+    """Whether a live board hides its numbers: "predict first" hides this state's (:func:`numbers_hidden`),
+    or step-by-step mode has not reached the last step of ``arithmetic()`` (built only in that mode)."""
+    if numbers_hidden(scope, signature):
+        return True
+    return (arithmetic is not None and bool(st.session_state.get(state.STEP_MODE))
+            and not steps_done(scope, arithmetic()))
+
+
 def _step(key: str, delta: int | None) -> None:
     st.session_state[key] = 1 if delta is None else st.session_state.get(key, 1) + delta
 
@@ -281,17 +290,10 @@ def show_rank_figure(*, key: str, default_ranks, length: int, k: int, scope: str
     page's :func:`numbers_revealed` scope; the signature is ``(ranks, k)``; step-by-step mode hides the
     numbers while ``arithmetic(ranks, k)`` (the page's worked arithmetic) is not at its last step.
     """
-    read_key = f"{key}.url_read"
-    if not st.session_state.get(read_key):
-        st.session_state[read_key] = True
-        reading = state.read_ranks(st.query_params.get(state.PARAM_RANKS), n=len(default_ranks), length=length,
-                                   default=default_ranks)
-        keep_link_note(reading.note)
-        if state.PARAM_RANKS in st.query_params:
-            set_figure_ranks(key, reading.value, length)
-    before = st.session_state.get(key, tuple(default_ranks))
-    hidden = numbers_hidden(scope, (list(before), k)) or (
-        arithmetic is not None and not steps_done(scope, arithmetic(list(before), k)))
+    from_url_once(key, state.PARAM_RANKS,
+                  lambda raw: state.read_ranks(raw, n=len(default_ranks), length=length, default=default_ranks))
+    before = list(st.session_state[key])
+    hidden = board_hidden(scope, (before, k), arithmetic and (lambda: arithmetic(before, k)))
     ranks = rank_figure(key=key, default_ranks=default_ranks, length=length, k=k, hidden=hidden, **options)
     set_url_param(state.PARAM_RANKS, state.write_ranks(ranks))
     return ranks
@@ -340,8 +342,7 @@ def shared_scoreboard(states: Sequence[EditorState], i: int, measures: Sequence[
     """
     def board(current: EditorState) -> Scoreboard:
         everyone = [current if j == i else s for j, s in enumerate(states)]
-        hidden = numbers_hidden(scope, signature(everyone)) or (
-            arithmetic is not None and not steps_done(scope, arithmetic(everyone)))
+        hidden = board_hidden(scope, signature(everyone), arithmetic and (lambda: arithmetic(everyone)))
         return Scoreboard(measures, labels, others=[s for j, s in enumerate(states) if j != i], query_index=i,
                           hidden=hidden)
     return board
