@@ -4,13 +4,15 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from components.course import breakdown, prose, scenarios
+from components.course import breakdown, prose, puzzles, scenarios
 from components.engine import metrics
-from components.engine.formatting import fmt
+from components.engine.formatting import fmt, signed
 from components.engine.metrics import Gain
-from components.ranking_editor import EditorState, Scoreboard, set_editor_state
+from components.ranking_editor import EditorState, Scoreboard, ranking_editor, set_editor_state
 from components.ranking_editor.model import editor_items
 from components.ui import charts, layout, state
+from components.ui.duel import Side, show_duel
+from components.ui.puzzle import show_puzzle
 from components.ui.take_home import show_take_home
 from components.ui.widgets import (
     board_hidden,
@@ -33,6 +35,13 @@ ITEMS = editor_items(Q.docs)
 POOL = len(Q.docs)
 PRESETS = tuple(Q.presets)
 DEFAULT_GRADES = {d.id: d.grade for d in Q.docs}
+RETURNED = Q.presets[scenarios.FRAMEWORKS_MISSED]  # the ideal trap
+RETURNED_ITEMS = editor_items(Q.by_id[i] for i in RETURNED)
+FALL_IDS = ("django", "snake", "monty", "flask")  # grades 2, 0, 0, 2: nDCG@k falls from k = 1 to k = 2
+FALL_ITEMS = editor_items(Q.by_id[i] for i in FALL_IDS)
+FALL_STYLE = "background-color: #fde2e1; font-weight: 600"  # with the ▼ word in the change column
+SHORT_LIST = ("django", "pyramid", "snake")  # three pages returned, read at k up to 10
+SHORT_K_MAX = 10
 
 
 def _load(preset: str) -> None:
@@ -156,45 +165,125 @@ def _scenario() -> None:
     st.dataframe(_position_table(current.order, grades, ideal_ids, ideal_grades, k, gain), hide_index=True,
                  width="stretch")
     show_take_home(NAME, [current], k=k, gain=gain, measures=("nDCG@k", "R@k"))
-    _gains_and_ideal(qs, current.order, grades, k, gain)
 
 
-def _gains_and_ideal(qs, order, grades, k: int, gain: str) -> None:
-    st.subheader(prose.section(NAME, "Heading gain"))
+def _gains_board(gain: Gain) -> Scoreboard:
+    return Scoreboard(("DCG@k", "nDCG@k"), ("DCG@{k}", "nDCG@{k}"), gain=gain)
+
+
+@st.fragment
+def _gains() -> None:
     st.markdown(prose.section(NAME, "Gain switch"))
-    exp, lin = float(metrics.ndcg(qs, k, "exponential")[0]), float(metrics.ndcg(qs, k, "linear")[0])
-    left, right = st.columns(2)
-    left.metric(prose.text(NAME, "Label nDCG exponential", k=k), fmt(exp))
-    right.metric(prose.text(NAME, "Label nDCG linear", k=k), fmt(lin))
-    if fmt(exp) == fmt(lin):
-        ideal_top = sorted(qs.judged_grade.tolist(), reverse=True)[:k]
-        in_play = {g for g in [*grades[:k], *ideal_top] if g >= 1}  # the grades both DCG@k and IDCG@k add up
-        reason = prose.section(NAME, "Gain reason binary" if len(in_play) <= 1 else "Gain reason other")
-        st.markdown(prose.text(NAME, "Gain sentence same", k=k, value=fmt(exp), reason=reason))
+    k = show_k_slider(state.NDCG_GAINS_K, hi=POOL, default=scenarios.FRAMEWORKS_K, url=False,
+                      label=prose.section(NAME, "Label duel k"))
+    start = Q.presets[scenarios.FRAMEWORKS_MIXED]
+    sides = tuple(Side(prose.text(NAME, "Duel gain", gain=g), start, _gains_board(g))
+                  for g in metrics.GAINS)
+    sentence = st.container()
+    left, right = show_duel(state.NDCG_GAINS, ITEMS, sides, k=k, scope="ndcg.gains", k_key=state.NDCG_GAINS_K,
+                            k_max=POOL, linked=True, tray=True, editable_grades=True, grade_range=(0, 2))
+    with sentence:
+        if not numbers_revealed("ndcg.gains", (left, right, k)):
+            return
+    qs = metrics.from_rankings([left.order_grades()], [left.judged_grades()])
+    exp, lin = (fmt(metrics.ndcg(qs, k, g)[0]) for g in ("exponential", "linear"))
+    grades = left.order_grades()[:k]
+    ideal = sorted(left.judged_grades(), reverse=True)[:k]
+    values = dict(k=k, exp=exp, lin=lin, grades=", ".join(map(str, grades)), ideal=", ".join(map(str, ideal)))
+    if exp == lin:
+        in_play = {g for g in [*grades, *ideal] if g >= 1}  # the grades both DCG@k and IDCG@k add up
+        values["reason"] = prose.section(NAME, "Gain reason binary" if len(in_play) <= 1 else "Gain reason other")
+        sentence.markdown(prose.text_choosing(NAME, "Gain sentence same", values))
     else:
-        mixed = tuple(order) == tuple(Q.presets[scenarios.FRAMEWORKS_MIXED])
-        st.markdown(prose.text(NAME, "Gain sentence differ mixed" if mixed else "Gain sentence differ",
-                               exp=fmt(exp), lin=fmt(lin)))
+        sentence.markdown(prose.text_choosing(NAME, "Gain sentence differ", values))
 
-    st.subheader(prose.section(NAME, "Heading ideal"))
+
+@st.fragment
+def _ideal() -> None:
     st.markdown(prose.section(NAME, "Ideal trap"))
-    right_value = float(metrics.ndcg(qs, k, gain)[0])
-    wrong_value = metrics.ndcg_at_k(grades, k, gain=gain) if grades else 0.0
-    left, right = st.columns(2)
-    left.metric(prose.text(NAME, "Label ideal judged", k=k), fmt(right_value))
-    right.metric(prose.text(NAME, "Label ideal returned", k=k), fmt(wrong_value))
-    verdict = prose.section(NAME, "Ideal same" if fmt(right_value) == fmt(wrong_value) else "Ideal differ")
-    st.markdown(prose.text(NAME, "Ideal sentence", k=k, right=fmt(right_value), wrong=fmt(wrong_value),
-                           verdict=verdict))
+    k = show_k_slider(state.NDCG_IDEAL_K, hi=len(RETURNED), default=scenarios.FRAMEWORKS_K, url=False,
+                      label=prose.section(NAME, "Label duel k"))
+    missed = [d for d in Q.docs if d.id not in RETURNED and (d.grade or 0) >= 1]
+    labels = ("IDCG@{k}", "nDCG@{k}")
+    sides = (Side(prose.section(NAME, "Duel ideal judged"), RETURNED,
+                  Scoreboard(("IDCG@k", "nDCG@k"), labels, extra_judged=[d.grade for d in missed]),
+                  note=prose.text(NAME, "Duel ideal missed", pages=", ".join(
+                      prose.text(NAME, "Page with grade", title=d.title, grade=d.grade) for d in missed))),
+             Side(prose.section(NAME, "Duel ideal returned"), RETURNED, Scoreboard(("IDCG@k", "nDCG@k"), labels),
+                  note=prose.section(NAME, "Duel ideal returned note")))
+    sentence = st.container()
+    left, right = show_duel(state.NDCG_IDEAL, RETURNED_ITEMS, sides, k=k, scope="ndcg.ideal",
+                            k_key=state.NDCG_IDEAL_K, k_max=len(RETURNED), linked=True, grade_range=(0, 2))
+    with sentence:
+        if not numbers_revealed("ndcg.ideal", (left, right, k)):
+            return
+    grades = left.order_grades()
+    right_value = fmt(metrics.ndcg_at_k(grades, k, [*grades, *(d.grade for d in missed)]))
+    wrong_value = fmt(metrics.ndcg_at_k(grades, k))
+    verdict = prose.section(NAME, "Ideal same" if right_value == wrong_value else "Ideal differ")
+    sentence.markdown(prose.text(NAME, "Ideal sentence", k=k, right=right_value, wrong=wrong_value, verdict=verdict))
 
-    st.subheader(prose.section(NAME, "Heading down with k"))
+
+def _fall_table(by: breakdown.ByK) -> pd.DataFrame:
+    falls = by.falls()
+    change = [prose.section(NAME, "Change first") if i == 0 else
+              prose.text(NAME, "Change falls" if falls[i] else "Change rises or holds",
+                         change=signed(by.ndcg[i] - by.ndcg[i - 1]))
+              for i in range(by.ks.size)]
+    return pd.DataFrame({"k": by.ks, "DCG@k": [fmt(v) for v in by.dcg], "IDCG@k": [fmt(v) for v in by.idcg],
+                         "nDCG@k": [fmt(v) for v in by.ndcg], prose.section(NAME, "Column change"): change})
+
+
+@st.fragment
+def _down_with_k() -> None:
     st.markdown(prose.section(NAME, "Down with k"))
-    ks = range(1, POOL + 1)
-    st.dataframe(pd.DataFrame({
-        "k": list(ks),
-        prose.text(NAME, "Column nDCG by k", gain=gain): [fmt(metrics.ndcg(qs, j, gain)[0]) for j in ks],
-        "Recall@k": [fmt(metrics.recall(qs, j)[0]) for j in ks],
-    }), hide_index=True)
+    length = len(FALL_IDS)
+    measures = tuple(f"nDCG@{j}" for j in range(1, length + 1))
+    editor_col, table_col = st.columns([2, 3], gap="large")
+    with editor_col:
+        current = ranking_editor(FALL_ITEMS, key=state.NDCG_FALL, default_order=FALL_IDS, editable_grades=True,
+                                 grade_range=(0, 2), scale=chart_scale(), label=prose.section(NAME, "Label fall editor"),
+                                 scoreboard=Scoreboard(measures, measures))
+    by = breakdown.by_k(current.order_grades(), current.judged_grades(), length)
+    with table_col:
+        table = _fall_table(by)
+        falls = by.falls()
+        st.dataframe(table.style.apply(lambda row: [FALL_STYLE if falls[row.name] else ""] * len(row), axis=1),
+                     hide_index=True, width="stretch")
+        fell = [int(j) for j, f in zip(by.ks, falls) if f]
+        values = dict(grades=", ".join(map(str, current.order_grades())),
+                      ks=", ".join(f"k = {j}" for j in fell),
+                      steps="; ".join(f"{fmt(by.ndcg[j - 2])} → {fmt(by.ndcg[j - 1])}" for j in fell))
+        st.markdown(prose.text_choosing(NAME, "Fall sentence" if fell else "Fall sentence none", values))
+
+
+@st.fragment
+def _short_list() -> None:
+    st.markdown(prose.section(NAME, "Short list"))
+    k = show_k_slider(state.NDCG_SHORT_K, hi=SHORT_K_MAX, default=SHORT_K_MAX, url=False,
+                      label=prose.section(NAME, "Label short k"))
+    measures = ("R@k", "P@k", "RR", "nDCG@k")
+    labels = ("Recall@{k}", "P@{k}", "RR", "nDCG@{k}")
+    editor_col, sentence_col = st.columns([3, 2], gap="large")
+    with editor_col:
+        current = ranking_editor(ITEMS, key=state.NDCG_SHORT, default_order=SHORT_LIST, k=k, tray=True,
+                                 grade_range=(0, 2), scale=chart_scale(), label=prose.section(NAME, "Label short editor"),
+                                 scoreboard=Scoreboard(measures, labels), k_key=state.NDCG_SHORT_K, k_max=SHORT_K_MAX)
+    grades, judged = current.order_grades(), current.judged_grades()
+    qs = metrics.from_rankings([grades], [judged])
+    n = len(grades)
+    found = int(metrics.relevant_in_top_k(qs, k)[0])
+    values = dict(n=n, k=k, found=found, relevant=current.n_relevant(), recall=fmt(metrics.recall(qs, k)[0]),
+                  precision=fmt(metrics.precision(qs, k)[0]), ndcg=fmt(metrics.ndcg(qs, k)[0]),
+                  inside=fmt(metrics.precision(qs, max(n, 1))[0]) if n else fmt(0.0), idcg=fmt(metrics.idcg(qs, k)[0]))
+    sentence_col.markdown(prose.text_choosing(NAME, "Short sentence past" if k > n else "Short sentence inside", values))
+
+
+@st.fragment
+def _puzzle() -> None:
+    st.markdown(prose.section(NAME, "Puzzle"))
+    show_puzzle(puzzles.NDCG_RECALL_UP_NDCG_DOWN, key=state.NDCG_PUZZLE, labels=("Recall@5", "nDCG@5"), k=5,
+                grade_range=(0, 2))
 
 
 def _systems_side_by_side() -> None:
@@ -221,6 +310,16 @@ def render() -> None:
     st.subheader(prose.section(NAME, "Heading try it"))
     st.markdown(prose.section(NAME, "Scenario"))
     _scenario()
+    st.subheader(prose.section(NAME, "Heading gain"))
+    _gains()
+    st.subheader(prose.section(NAME, "Heading ideal"))
+    _ideal()
+    st.subheader(prose.section(NAME, "Heading down with k"))
+    _down_with_k()
+    st.subheader(prose.section(NAME, "Heading short list"))
+    _short_list()
+    st.subheader(prose.section(NAME, "Heading puzzle"))
+    _puzzle()
     st.subheader(prose.section(NAME, "Heading where it fits"))
     st.markdown(prose.section(NAME, "Where it fits"))
     layout.show_practice(NAME)

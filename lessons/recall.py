@@ -5,12 +5,14 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from components.course import prose, scenarios
+from components.course import prose, puzzles, scenarios
 from components.engine import metrics
 from components.engine.formatting import fmt
 from components.ranking_editor import EditorState, Scoreboard, set_editor_state
 from components.ranking_editor.model import editor_items
 from components.ui import charts, layout, state
+from components.ui.duel import Side, show_duel
+from components.ui.puzzle import show_puzzle
 from components.ui.take_home import show_take_home
 from components.ui.widgets import (
     board_hidden,
@@ -36,21 +38,16 @@ _IN_A_LIST = set().union(*(Q.presets[s] for s in SYSTEMS))
 ITEMS = editor_items(d for d in Q.docs if d.id in _IN_A_LIST or (d.grade or 0) >= 1)
 
 
-def preset_recall(preset: str, k: int) -> float:
-    return metrics.recall_at_k(Q.grades(Q.presets[preset]), k, n_relevant=Q.n_relevant())
-
-
 def _load(preset: str) -> None:
     set_editor_state(state.RECALL_EDITOR, Q.presets[preset])
     if preset in scenarios.LAWYER_DEFAULT_K:
         st.session_state[state.RECALL_K] = scenarios.LAWYER_DEFAULT_K[preset]
 
 
-def _preset_buttons(names, *, labels=None) -> None:
+def _preset_buttons(names, *, labels) -> None:
     columns = st.columns(len(names))
     for column, name in zip(columns, names):
-        column.button(labels[name] if labels else name, key=f"recall.preset.{name}", on_click=_load, args=(name,),
-                      width="stretch")
+        column.button(labels[name], key=f"recall.preset.{name}", on_click=_load, args=(name,), width="stretch")
 
 
 def _arithmetic(current: EditorState, k: int) -> str:
@@ -108,30 +105,60 @@ def _tenth_case() -> scenarios.Doc:
     return next(d for d in Q.docs if d.id in missed and d.grade == 1)
 
 
+def _found(current: EditorState, k: int) -> int:
+    """|relevant ∩ top k| of an editor's list."""
+    return int(sum(1 for g in current.order_grades()[:k] if g >= 1))
+
+
+def _state_recall(current: EditorState, k: int) -> float:
+    return metrics.recall_at_k(current.order_grades(), k, n_relevant=current.n_relevant())
+
+
 @st.fragment
 def _fair_comparison() -> None:
     k = show_k_slider(state.RECALL_COMPARE_K, hi=MAX_K, default=5, label=prose.section(NAME, "Label same k"),
                       url=False)
-    a, b = (preset_recall(s, k) for s in SYSTEMS)
-    found = {s: int(Q.grades(Q.presets[s])[:k].sum()) for s in SYSTEMS}
-    left, right = st.columns(2)
-    left.metric(prose.text(NAME, "Label system recall", system=SYSTEMS[0], k=k), fmt(a))
-    right.metric(prose.text(NAME, "Label system recall", system=SYSTEMS[1], k=k), fmt(b))
-    st.markdown(prose.text(NAME, "Fair sentence", k=k, a=fmt(a), b=fmt(b), a_found=found[SYSTEMS[0]],
-                           b_found=found[SYSTEMS[1]]))
+    board = Scoreboard(("R@k",), ("Recall@{k}",))
+    sides = tuple(Side(prose.text(NAME, "Duel system", system=s), Q.presets[s], board) for s in SYSTEMS)
+    sentence = st.container()
+    a, b = show_duel(state.RECALL_FAIR, ITEMS, sides, k=k, scope="recall.fair", k_key=state.RECALL_COMPARE_K,
+                     k_max=MAX_K, tray=True)
+    with sentence:
+        if not numbers_revealed("recall.fair", (a, b, k)):
+            return
+    sentence.markdown(prose.text(NAME, "Fair sentence", k=k, a=fmt(_state_recall(a, k)), b=fmt(_state_recall(b, k)),
+                           a_found=_found(a, k), b_found=_found(b, k), relevant=a.n_relevant()))
     ks = list(range(1, MAX_K + 1))
-    show_chart(charts.metric_by_k, ks, {s: [preset_recall(s, j) for j in ks] for s in SYSTEMS},
+    show_chart(charts.metric_by_k, ks, {s: [_state_recall(x, j) for j in ks] for s, x in zip(SYSTEMS, (a, b))},
                metric="Recall@k", current_k=k, key="recall.compare")
 
 
+@st.fragment
 def _blind_spot() -> None:
     st.markdown(prose.section(NAME, "Blind spot"))
-    _preset_buttons(VARIANTS)
-    top, bottom = (Q.grades(Q.presets[v]) for v in VARIANTS)
-    st.info(prose.text(NAME, "Blind sentence", recall_top=fmt(preset_recall(VARIANTS[0], 20)),
-                       recall_bottom=fmt(preset_recall(VARIANTS[1], 20)),
-                       rr_top=fmt(metrics.reciprocal_rank_of(top)), rr_bottom=fmt(metrics.reciprocal_rank_of(bottom))),
-            icon="🙈")
+    k = show_k_slider(state.RECALL_BLIND_K, hi=MAX_K, default=MAX_K, label=prose.section(NAME, "Label blind k"),
+                      url=False)
+    titles = (prose.section(NAME, "Duel hits top"), prose.section(NAME, "Duel hits bottom"))
+    board = Scoreboard(("R@k", "RR"), ("Recall@{k}", "RR"))
+    sides = tuple(Side(t, Q.presets[v], board) for t, v in zip(titles, VARIANTS))
+    sentence = st.container()
+    top, bottom = show_duel(state.RECALL_BLIND, ITEMS, sides, k=k, scope="recall.blind", k_key=state.RECALL_BLIND_K,
+                            k_max=MAX_K, tray=True)
+    with sentence:
+        if not numbers_revealed("recall.blind", (top, bottom, k)):
+            return
+    recall = [fmt(_state_recall(x, k)) for x in (top, bottom)]
+    rr = [fmt(metrics.reciprocal_rank_of(x.order_grades())) for x in (top, bottom)]
+    verdict = dict(k=k, recall_top=recall[0], recall_bottom=recall[1], rr_top=rr[0], rr_bottom=rr[1])
+    sentence.info(prose.text_choosing(NAME, "Blind same recall" if recall[0] == recall[1] else "Blind recall differs",
+                                      verdict), icon="🙈")
+
+
+@st.fragment
+def _puzzle() -> None:
+    st.markdown(prose.section(NAME, "Puzzle"))
+    show_puzzle(puzzles.RECALL_SAME_RR_LOWER, key=state.RECALL_PUZZLE, labels=("Recall@5", "RR"), k=5,
+                grade_range=(0, 1))
 
 
 @st.fragment
@@ -174,6 +201,8 @@ def render() -> None:
 
     st.subheader(prose.section(NAME, "Heading blind spot"))
     _blind_spot()
+    st.subheader(prose.section(NAME, "Heading puzzle"))
+    _puzzle()
 
     st.subheader(prose.section(NAME, "Heading hit rate"))
     _hit_rate()

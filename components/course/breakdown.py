@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from components.engine import metrics
+from components.engine.formatting import fmt
 
 
 @dataclass(frozen=True)
@@ -78,3 +79,39 @@ def dcg_latex(p: Positions) -> str:
     """
     return " + ".join(r"\frac{%s}{%s}" % tuple(term.split("/")) for term in dcg_terms(p).split(" + ")) \
         if p.rank.size else "0"
+
+
+@dataclass(frozen=True)
+class ByK:
+    """DCG@k, IDCG@k and nDCG@k of one ranking for k = 1..len(ks), and where nDCG@k fell from k − 1."""
+
+    ks: np.ndarray
+    dcg: np.ndarray
+    idcg: np.ndarray
+    ndcg: np.ndarray
+
+    def falls(self) -> np.ndarray:
+        """True at each k whose nDCG@k is below nDCG@(k − 1) as displayed (three decimals); False at k = 1.
+
+        Examples
+        --------
+        >>> by_k([2, 0, 0, 2], [2, 0, 0, 2], 4).falls().tolist()
+        [False, True, False, False]
+        """
+        shown = np.array([float(fmt(v)) for v in self.ndcg])
+        return np.concatenate([[False], shown[1:] < shown[:-1]])
+
+
+def by_k(grades, judged, k_max: int, gain: metrics.Gain = "exponential") -> ByK:
+    """The engine's DCG@k, IDCG@k and nDCG@k of ``grades`` (judged grades ``judged``) for k = 1..k_max.
+
+    nDCG@k = DCG@k / IDCG@k can fall as k grows: at each new position the ideal adds its next best gain
+    while the ranking may add a 0. Grades 2, 0, 0, 2 (exponential gain):
+
+    >>> [round(float(v), 3) for v in by_k([2, 0, 0, 2], [2, 0, 0, 2], 4).ndcg]
+    [1.0, 0.613, 0.613, 0.877]
+    """
+    qs = metrics.from_rankings([list(grades)], [list(judged)])
+    ks = np.arange(1, metrics.check_k(k_max, "k_max") + 1)
+    values = [np.array([float(f(qs, int(k), gain)[0]) for k in ks]) for f in (metrics.dcg, metrics.idcg, metrics.ndcg)]
+    return ByK(ks, *values)

@@ -210,6 +210,7 @@ JAR_TWO_RELEVANT = _jar_query("lombok 1.18.30 with sources", [
 # ----------------------------------------------------------------------------
 
 FRAMEWORKS_MIXED = "Mixed grades"  # the preset where linear and exponential gain disagree
+FRAMEWORKS_MISSED = "FastAPI missed"  # the preset with a grade-2 page the system never returned
 FRAMEWORKS = Query(
     text="Best Python frameworks for web dev",
     docs=(
@@ -228,7 +229,7 @@ FRAMEWORKS = Query(
         # grade 1 above grade 2: linear and exponential gain disagree.
         FRAMEWORKS_MIXED: ("pyramid", "django", "bottle", "flask", "snake", "fastapi", "monty", "pythons"),
         # a grade-2 page the system never returned: the ideal still counts it.
-        "FastAPI missed": ("django", "pyramid", "flask", "bottle", "snake", "monty", "pythons"),
+        FRAMEWORKS_MISSED: ("django", "pyramid", "flask", "bottle", "snake", "monty", "pythons"),
     }),
 )
 FRAMEWORKS_K = 3

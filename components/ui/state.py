@@ -217,6 +217,10 @@ RECALL_EDITOR = "recall.editor"
 RECALL_K = "recall.k"  # the main slider, mirrored in the URL as ?k=
 RECALL_COMPARE_K = "recall.compare_k"
 RECALL_HIT_RATE_K = "recall.hit_rate_k"
+RECALL_FAIR = "recall.fair"  # the duel System A vs System B at one k
+RECALL_BLIND = "recall.blind"  # the duel: hits at 1–4 against hits at 16–19
+RECALL_BLIND_K = "recall.blind_k"
+RECALL_PUZZLE = "recall.puzzle"
 
 # --- practice: questions and progress (components/ui/quiz_ui.py) -------------------
 QUIZ_PREFIX = "quiz."  # every show_question key lives under quiz.<key>.<part> (answer, result, hints, ...)
@@ -238,6 +242,14 @@ MRR_TWO_RELEVANT_EDITOR = "mrr.editor.two_relevant"
 NDCG_EDITOR = "ndcg.editor"
 NDCG_K = "ndcg.k"  # mirrored in the URL as ?k=
 NDCG_GAIN = "ndcg.gain"
+NDCG_GAINS = "ndcg.gains"  # the linked duel: one list, exponential and linear gain
+NDCG_GAINS_K = "ndcg.gains_k"
+NDCG_IDEAL = "ndcg.ideal"  # the linked duel: the ideal from every judged page, or from the list only
+NDCG_IDEAL_K = "ndcg.ideal_k"
+NDCG_FALL = "ndcg.fall"  # the list 2, 0, 0, 2 whose nDCG@k falls as k grows
+NDCG_SHORT = "ndcg.short"  # a 3-page list read at k up to 10
+NDCG_SHORT_K = "ndcg.short_k"
+NDCG_PUZZLE = "ndcg.puzzle"
 
 # --- lesson 4: four queries -----------------------------------------------------------
 FOUR_RANKS = "four.ranks"  # the figure's hit ranks, mirrored in the URL as ?ranks=

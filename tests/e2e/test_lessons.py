@@ -91,3 +91,50 @@ def test_a_grade_has_one_colour_on_every_page(tall_page: Page, app_url):
         expect(badge).to_have_text("1relevant")
         levels[path] = badge.get_attribute("data-level")
     assert levels == {"/recall": "g1", "/ndcg": "g1"}
+
+
+def editor_named(page: Page, label: str) -> Locator:
+    """The ranking editor whose list is named ``label``."""
+    return page.get_by_test_id("rw-editor").filter(has=page.get_by_test_id("rw-label").get_by_text(label, exact=True))
+
+
+def board_values(editor: Locator) -> Locator:
+    return editor.get_by_test_id("rw-scoreboard").locator(".rw-score-value")
+
+
+def test_the_blind_spot_duel_shows_its_point_beside_its_text(tall_page: Page, app_url):
+    """Both lists at k = 20, in view together with the sentence that quotes their numbers; the main editor
+    above (k = 5) is not touched."""
+    page = tall_page
+    page.goto(app_url + "/recall")
+    top, bottom = editor_named(page, "Hits at positions 1–4"), editor_named(page, "Hits at positions 16–19")
+    expect(board_values(top)).to_have_text(["0.400", "1.000"])
+    expect(board_values(bottom)).to_have_text(["0.400", fmt(1 / 16)])
+    sentence = page.get_by_text("Both lists have Recall@20 = 0.400")
+    sentence.evaluate("e => e.scrollIntoView({block: 'start'})")
+    expect(sentence).to_be_in_viewport()
+    expect(board_values(top).first).to_be_in_viewport()
+    expect(board_values(bottom).first).to_be_in_viewport()
+    expect(metric(page, "Recall@5")).to_have_text("0.400")  # the main editor still reads System A at k = 5
+
+
+def test_a_move_on_one_side_of_the_gains_duel_is_made_on_both(tall_page: Page, app_url):
+    page = tall_page
+    page.goto(app_url + "/ndcg")
+    left, right = editor_named(page, "With exponential gain"), editor_named(page, "With linear gain")
+    q = scenarios.FRAMEWORKS
+    start = list(q.presets[scenarios.FRAMEWORKS_MIXED])
+    judged = q.judged_grades()
+
+    def values(order, gain):
+        grades = q.grades(order)
+        return [fmt(metrics.dcg_at_k(grades, 3, gain)), fmt(metrics.ndcg_at_k(grades, 3, judged, gain))]
+
+    expect(board_values(left)).to_have_text(values(start, "exponential"))
+    expect(board_values(right)).to_have_text(values(start, "linear"))
+    rows = right.get_by_test_id("rw-list")
+    drag(page, rows.get_by_test_id("rw-row-django"), rows.get_by_test_id(f"rw-row-{start[0]}"), half="upper")
+    moved = ["django", *[i for i in start if i != "django"]]
+    expect(board_values(right)).to_have_text(values(moved, "linear"))
+    expect(board_values(left)).to_have_text(values(moved, "exponential"))  # the other side followed
+    expect(left.get_by_test_id("rw-list").locator("li").first).to_contain_text("Django Guide")

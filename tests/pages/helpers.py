@@ -15,3 +15,19 @@ def open_page(page: str, *, query: dict[str, str] | None = None, session: dict |
     for key, value in (session or {}).items():
         at.session_state[key] = value
     return at.switch_page(page).run()
+
+
+def board(at: AppTest, editor_key: str) -> dict[str, str]:
+    """The live scoreboard of the editor ``editor_key`` as sent to the browser: label ({k} filled) -> shown
+    value of the current state ("?" for each while the board is hidden)."""
+    import json
+
+    from components.ranking_editor.editor import widget_key
+
+    (element,) = [e for e in at.get("bidi_component") if e.key == widget_key(editor_key)]
+    data = json.loads(element.proto.json)
+    score, k = data["score"], data["k"]
+    labels = [label.replace("{k}", str(k)) for label in score["labels"]]
+    if score["hidden"]:
+        return dict.fromkeys(labels, "?")
+    return dict(zip(labels, score["shown"][score["table"]["current"]]))

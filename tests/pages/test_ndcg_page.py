@@ -6,7 +6,8 @@ from components.engine import metrics
 from components.engine.formatting import fmt
 from components.ranking_editor import EditorState
 from components.ui import state
-from tests.pages.helpers import open_page
+from components.ui.duel import side_key
+from tests.pages.helpers import board, open_page
 
 PAGE = "lessons/ndcg.py"
 Q = scenarios.FRAMEWORKS
@@ -50,8 +51,10 @@ def test_the_gain_switch(gain):
     at.segmented_control(key=state.NDCG_GAIN).set_value(gain).run()
     assert not at.exception
     grades = Q.grades(Q.presets["Mixed grades"])
+    other = "exponential" if gain == "linear" else "linear"
     assert cards(at, gain=gain)[2] == fmt(metrics.ndcg_at_k(grades, 3, Q.judged_grades(), gain))
-    assert metric(at, "nDCG@3, linear gain") != metric(at, "nDCG@3, exponential gain")
+    assert metric(at, f"nDCG@3 ({other} gain)") == fmt(metrics.ndcg_at_k(grades, 3, Q.judged_grades(), other))
+    assert metric(at, "nDCG@3 (linear gain)") != metric(at, "nDCG@3 (exponential gain)")
 
 
 def test_the_tray_changes_only_what_the_engine_says():
@@ -61,7 +64,6 @@ def test_the_tray_changes_only_what_the_engine_says():
     grades = Q.grades(Q.presets["FastAPI missed"])
     assert cards(at)[1] == "6.393"  # the ideal still holds all three grade-2 pages
     assert cards(at)[2] == fmt(metrics.ndcg_at_k(grades, 3, Q.judged_grades()))
-    assert metric(at, "nDCG@3, ideal from the returned list only") == fmt(metrics.ndcg_at_k(grades, 3))
 
 
 @pytest.mark.parametrize("k", [1, 3, len(Q.docs)])
@@ -87,17 +89,81 @@ def gain_sentence(at) -> str:
     return next(m.value for m in at.markdown if m.value.startswith("Here "))
 
 
-def test_the_gain_sentence_gives_system_bs_true_reason():
-    """System B puts a grade-0 page on top, so the order is not 'already right': every relevant page in play
-    (its top 3 and the ideal's) has grade 2, which is why the gains agree."""
-    at = open_page(PAGE)
-    at.button(key="ndcg.preset.System B").click().run()
-    assert "same grade" in gain_sentence(at) and "already" not in gain_sentence(at)
+def frameworks_state(order, grades=GRADES):
+    return EditorState(order=tuple(order), tray=tuple(i for i in GRADES if i not in order), grades=dict(grades))
 
 
-def test_the_gain_sentence_speaks_of_mixed_grades_while_it_is_loaded():
+def test_the_gains_duel_scores_one_list_both_ways_beside_its_text():
     at = open_page(PAGE)
-    at.button(key="ndcg.preset.Mixed grades").click().run()
+    grades, judged = Q.grades(Q.presets["Mixed grades"]), Q.judged_grades()
+    left, right = (board(at, side_key(state.NDCG_GAINS, i)) for i in (0, 1))
+    assert left["nDCG@3"] == fmt(metrics.ndcg_at_k(grades, 3, judged, "exponential"))
+    assert right["nDCG@3"] == fmt(metrics.ndcg_at_k(grades, 3, judged, "linear"))
+    assert abs(float(left["nDCG@3"]) - float(right["nDCG@3"])) >= 0.05
     sentence = gain_sentence(at)
-    assert "disagree" in sentence and "grade-1 page sits above a grade-2 page" in sentence
-    assert '"Mixed grades" shows' not in sentence  # no advice to load what is on screen
+    assert "disagree" in sentence and f"{left['nDCG@3']} with exponential" in sentence and "Load" not in sentence
+
+
+def test_the_gains_duel_moves_both_sides_together():
+    """A move on either side is made on the other: both boards score the same list."""
+    at = open_page(PAGE)
+    at.session_state[side_key(state.NDCG_GAINS, 1)] = frameworks_state(Q.presets["System B"])
+    at.run()
+    assert at.session_state[side_key(state.NDCG_GAINS, 0)].order == Q.presets["System B"]
+    assert board(at, side_key(state.NDCG_GAINS, 0))["nDCG@3"] == "0.531"
+    assert board(at, side_key(state.NDCG_GAINS, 1))["nDCG@3"] == "0.531"
+    sentence = gain_sentence(at)  # System B puts a grade-0 page on top: not "already right"
+    assert "same grade" in sentence and "already" not in sentence
+    at.session_state[side_key(state.NDCG_GAINS, 0)] = frameworks_state(Q.presets["System A"])
+    at.run()
+    assert at.session_state[side_key(state.NDCG_GAINS, 1)].order == Q.presets["System A"]
+
+
+def test_the_ideal_duel_counts_the_missed_page_on_one_side_only():
+    at = open_page(PAGE)
+    grades = Q.grades(Q.presets["FastAPI missed"])
+    left, right = (board(at, side_key(state.NDCG_IDEAL, i)) for i in (0, 1))
+    assert left == {"IDCG@3": "6.393", "nDCG@3": fmt(metrics.ndcg_at_k(grades, 3, Q.judged_grades()))}
+    assert right == {"IDCG@3": fmt(metrics.idcg_at_k(grades, 3)), "nDCG@3": fmt(metrics.ndcg_at_k(grades, 3))}
+    assert any("FastAPI Docs (grade 2)" in c.value for c in at.caption)
+    sentence = next(m.value for m in at.markdown if m.value.startswith("Ideal from every judged page"))
+    assert left["nDCG@3"] in sentence and right["nDCG@3"] in sentence
+
+
+def test_ndcg_falls_as_k_grows_on_the_list_2_0_0_2_whatever_the_main_editor_holds():
+    """Before: the k table used the main editor's list, 1.000 at every k on the default."""
+    at = open_page(PAGE)
+    table = next(df.value for df in at.dataframe if "change from k − 1" in df.value.columns)
+    assert list(table["nDCG@k"]) == ["1.000", "0.613", "0.613", "0.877"]
+    assert table["change from k − 1"][1].startswith("▼ falls")
+    assert sum(str(c).startswith("▼") for c in table["change from k − 1"]) == 1
+    assert board(at, state.NDCG_FALL) == {"nDCG@1": "1.000", "nDCG@2": "0.613", "nDCG@3": "0.613",
+                                          "nDCG@4": "0.877"}
+    assert any("falls at k = 2 (1.000 → 0.613)" in m.value for m in at.markdown)
+    ordered = ("django", "flask", "snake", "monty")
+    at.session_state[state.NDCG_FALL] = EditorState(order=ordered, grades={i: GRADES[i] for i in ordered})
+    at.run()
+    assert any("never falls" in m.value for m in at.markdown)
+
+
+def test_a_list_shorter_than_k():
+    at = open_page(PAGE)
+    assert at.slider(key=state.NDCG_SHORT_K).value == 10
+    shown = board(at, state.NDCG_SHORT)
+    grades = Q.grades(("django", "pyramid", "snake"))
+    assert shown["P@10"] == "0.200" and shown["Recall@10"] == "0.400"  # 2 relevant found of 5; 2 / 10
+    assert shown["nDCG@10"] == fmt(metrics.ndcg_at_k(grades, 10, Q.judged_grades()))
+    sentence = next(m.value for m in at.markdown if m.value.startswith("The list holds 3 pages"))
+    assert "P@10 = 2 / 10 = 0.200, not 0.667" in sentence
+    at.slider(key=state.NDCG_SHORT_K).set_value(2).run()
+    assert any(m.value.startswith("k = 2 is inside the list") for m in at.markdown)
+
+
+def test_the_ndcg_puzzle():
+    at = open_page(PAGE)
+    puzzle_info = next(i.value for i in at.info if "nDCG@5" in i.value)
+    assert "not yet" in puzzle_info
+    order = ("snake", "pyramid", "bottle", "django", "flask", "monty", "pythons", "fastapi")
+    at.session_state[state.NDCG_PUZZLE] = frameworks_state(order)
+    at.run()
+    assert any("Solved" in s.value for s in at.success)

@@ -6,7 +6,8 @@ from components.engine import metrics
 from components.engine.formatting import fmt
 from components.ranking_editor import EditorState
 from components.ui import state
-from tests.pages.helpers import open_page
+from components.ui.duel import side_key
+from tests.pages.helpers import board, open_page
 
 PAGE = "lessons/recall.py"
 Q = scenarios.LAWYER
@@ -67,15 +68,51 @@ def test_moving_the_tenth_case_out_of_the_tray_raises_recall():
     assert metric(at, "Recall@20") == fmt(10 / 10)
 
 
-def test_the_fair_comparison_and_hit_rate_sections():
+def test_the_fair_comparison_duel_shows_both_systems_at_one_k():
     at = open_page(PAGE)
     at.slider(key=state.RECALL_COMPARE_K).set_value(20).run()
-    assert metric(at, "System A: Recall@20") == "0.400"
-    assert metric(at, "System B: Recall@20") == "0.900"
+    assert not at.exception
+    assert board(at, side_key(state.RECALL_FAIR, 0)) == {"Recall@20": "0.400"}
+    assert board(at, side_key(state.RECALL_FAIR, 1)) == {"Recall@20": "0.900"}
+    assert any("finds 4 of the 10 relevant cases (Recall@20 = 0.400)" in m.value and "(Recall@20 = 0.900)" in m.value
+               for m in at.markdown)
+
+
+def test_the_hit_rate_table():
+    at = open_page(PAGE)
     at.slider(key=state.RECALL_HIT_RATE_K).set_value(10).run()
     assert not at.exception
     table = next(df.value for df in at.dataframe if "R@10" in df.value.columns)
     assert list(table["R@10"]) == [fmt(1), fmt(2 / 3), fmt(3 / 10)]
+
+
+def test_the_blind_spot_duel_shows_equal_recall_and_different_rr_beside_its_text():
+    """Before: the buttons loaded the main editor, 2,500 px higher, at k = 5 (Recall@5 = 0.000 for the hits at
+    16–19) while the text beside them claimed 0.400 for both."""
+    at = open_page(PAGE)
+    assert at.slider(key=state.RECALL_BLIND_K).value == 20
+    top, bottom = (board(at, side_key(state.RECALL_BLIND, i)) for i in (0, 1))
+    assert top == {"Recall@20": "0.400", "RR": "1.000"} and bottom == {"Recall@20": "0.400", "RR": "0.063"}
+    sentence = next(i.value for i in at.info if "Recall@20" in i.value)
+    assert "Both lists have Recall@20 = 0.400" in sentence and "1.000" in sentence and "0.063" in sentence
+    assert at.slider(key=state.RECALL_K).value == 5  # the main editor above is left alone
+    at.slider(key=state.RECALL_BLIND_K).set_value(10).run()
+    sentence = next(i.value for i in at.info if "k = 10" in i.value)
+    assert "does tell them apart (0.400 on the left, 0.000 on the right)" in sentence
+    assert "Both lists have" not in sentence
+
+
+def test_the_recall_puzzle_is_checked_after_each_move():
+    at = open_page(PAGE)
+    assert not at.success or not any("Solved" in s.value for s in at.success)
+    checked = next(i.value for i in at.info if "RR" in i.value and "not yet" in i.value)
+    assert "yours 1.000, must be lower than 1.000" in checked
+    order = ("n20", "c01", "c02") + scenarios.LAWYER.presets["System A"][3:]  # first hit at 2: RR 0.5
+    at.session_state[state.RECALL_PUZZLE] = lawyer_state(order)
+    at.run()
+    assert not at.exception
+    solved = next(s.value for s in at.success if "Solved" in s.value)
+    assert "yours 0.400, the same as 0.400: met" in solved and "yours 0.500, lower than 1.000: met" in solved
 
 
 def test_the_url_k_is_read_and_a_bad_one_noted():
