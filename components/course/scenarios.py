@@ -226,13 +226,16 @@ FRAMEWORKS = Query(
     presets=_frozen({
         "System A": ("django", "flask", "fastapi", "pyramid", "bottle", "snake", "monty", "pythons"),
         "System B": ("snake", "django", "flask", "fastapi", "pyramid", "bottle", "monty", "pythons"),
-        # grade 1 above grade 2: linear and exponential gain disagree.
-        FRAMEWORKS_MIXED: ("pyramid", "django", "bottle", "flask", "snake", "fastapi", "monty", "pythons"),
+        # a grade-1 page above two grade-2 ones: the gains disagree (nDCG@3 0.687 exponential, 0.765 linear).
+        FRAMEWORKS_MIXED: ("pyramid", "django", "flask", "bottle", "fastapi", "snake", "monty", "pythons"),
         # a grade-2 page the system never returned: the ideal still counts it.
         FRAMEWORKS_MISSED: ("django", "pyramid", "flask", "bottle", "snake", "monty", "pythons"),
     }),
 )
 FRAMEWORKS_K = 3
+# The starting orders of two practice questions, each its own nDCG@3 (exponential), unlike any preset's:
+FRAMEWORKS_SWAP_START = ("pyramid", "django", "snake", "monty", "flask", "fastapi", "bottle", "pythons")  # 0.453
+FRAMEWORKS_ORDER_START = ("snake", "django", "pyramid", "monty", "flask", "fastapi", "bottle", "pythons")  # 0.374
 
 
 # ----------------------------------------------------------------------------

@@ -162,9 +162,10 @@ def test_frameworks_linear_gain():
 def test_mixed_grades_make_the_gains_disagree():
     grades, judged = frameworks("Mixed grades")
     exp, lin = m.ndcg_at_k(grades, 3, judged), m.ndcg_at_k(grades, 3, judged, "linear")
-    assert exp == approx((1 + 3 / np.log2(3) + 1 / 2) / (3 + 3 / np.log2(3) + 3 / 2))  # grades 1, 2, 1
-    assert lin == approx((1 + 2 / np.log2(3) + 1 / 2) / (2 + 2 / np.log2(3) + 2 / 2))
-    assert abs(exp - lin) > 0.05
+    assert exp == approx((1 + 3 / np.log2(3) + 3 / 2) / (3 + 3 / np.log2(3) + 3 / 2))  # grades 1, 2, 2
+    assert lin == approx((1 + 2 / np.log2(3) + 2 / 2) / (2 + 2 / np.log2(3) + 2 / 2))
+    assert abs(exp - lin) >= 0.05
+    assert round(exp, 3) != round(m.ndcg_at_k(frameworks("System B")[0], 3, judged), 3)  # 0.687, not B's 0.531
 
 
 def test_ideal_counts_a_missed_document():
@@ -209,3 +210,13 @@ def test_moving_query_4_from_8_to_4():
     qs = sc.four_query_set((1, 3, 1, 4))
     assert m.recall(qs, 5).mean() == approx(1.0)
     assert round(m.reciprocal_rank(qs).mean(), 3) == 0.646  # (1 + 1/3 + 1 + 1/4) / 4
+
+
+def test_each_ndcg_starting_point_has_its_own_ndcg_at_3():
+    """System B, "Mixed grades", the best-swap and the best-order questions each open on a different value:
+    a learner who goes from one to the next sees the headline number move."""
+    judged = sc.FRAMEWORKS.judged_grades()
+    starts = [sc.FRAMEWORKS.presets["System B"], sc.FRAMEWORKS.presets[sc.FRAMEWORKS_MIXED],
+              sc.FRAMEWORKS_SWAP_START, sc.FRAMEWORKS_ORDER_START]
+    shown = [round(m.ndcg_at_k(sc.FRAMEWORKS.grades(o), 3, judged), 3) for o in starts]
+    assert shown == [0.531, 0.687, 0.453, 0.374]

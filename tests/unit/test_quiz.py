@@ -622,7 +622,7 @@ def test_the_gains_explanations_use_the_engine():
 # --- "which single swap raises nDCG@3 the most?" ---------------------------------
 
 SWAP = quiz.question("ndcg.best_swap")
-SWAP_START = sc.FRAMEWORKS.presets["Mixed grades"]
+SWAP_START = sc.FRAMEWORKS_SWAP_START
 
 
 def _ndcg_after(i, j):

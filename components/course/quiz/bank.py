@@ -212,7 +212,7 @@ def _ndcg_questions() -> list[Question]:
                        dcg_terms=dcg_terms(positions(grades_b, k)), answer=fmt(dcg_b),
                        linear_terms=dcg_terms(positions(grades_b, k, "linear")), linear=fmt(linear)),
     )
-    start = q.presets[sc.FRAMEWORKS_MIXED]
+    start = sc.FRAMEWORKS_ORDER_START
     ordering = OrderingQuestion("ndcg.best_order", "ndcg", q, start, k)
     ordering = OrderingQuestion(
         ordering.id, ordering.lesson, q, start, k,
@@ -284,7 +284,7 @@ def best_swap_options(query: sc.Query, order: Sequence[str], k: int,
 
 def _best_swap_question() -> ChoiceQuestion:
     q, k = sc.FRAMEWORKS, sc.FRAMEWORKS_K
-    start = q.presets[sc.FRAMEWORKS_MIXED]
+    start = sc.FRAMEWORKS_SWAP_START
     judged = q.judged_grades()
     by_id = q.by_id
     outcomes = swap_outcomes(q, start, k)
