@@ -88,8 +88,8 @@ def _scenario() -> list[int | None]:
     if not shown_now:
         return ranks
     ks = range(1, LENGTH + 1)
-    st.dataframe(pd.DataFrame([[fmt(metrics.recall(qs, j).mean()) for j in ks]], index=["recall@k"],
-                              columns=[f"k = {j}" for j in ks]), width="stretch")
+    st.table(pd.DataFrame([[fmt(metrics.recall(qs, j).mean()) for j in ks]], index=["recall@k"],
+                          columns=[f"k = {j}" for j in ks]), border="horizontal")  # wraps: no sideways scrolling
     show_take_home(NAME, [list_state(q, r) for q, r in enumerate(ranks, 1)], k=k, gain="exponential", measures=("R@k", "Success@k", "RR"))
     _presets(k)
     _choosing_k(qs)

@@ -65,15 +65,17 @@ def _titles(ids) -> list[str]:
     return [by_id[i].title for i in ids]
 
 
-def _position_table(order, grades, ideal_ids, ideal_grades, k, gain) -> pd.DataFrame:
+def _position_table(order, grades, ideal_grades, k, gain, *, compact: bool) -> pd.DataFrame:
+    """Position by position: the list's page, grade, (gain, discount,) discounted gain and running DCG beside
+    the ideal's grade, discounted gain and running IDCG. ``compact`` (projector mode) leaves out the gain and
+    the discount, which the discounted gain already holds, so the table fits without sideways scrolling."""
     cur = breakdown.positions(grades, k, gain)
     ide = breakdown.positions(ideal_grades, k, gain)
     position, document, grade = (prose.section(NAME, "Column position"), prose.section(NAME, "Column document"),
                                  prose.section(NAME, "Column grade"))
     gain_column, discount = prose.section(NAME, "Column gain"), prose.section(NAME, "Column discount")
     discounted, running = prose.section(NAME, "Column discounted gain"), prose.section(NAME, "Column running DCG")
-    ideal_document, ideal_grade = (prose.section(NAME, "Column ideal document"),
-                                   prose.section(NAME, "Column ideal grade"))
+    ideal_grade = prose.section(NAME, "Column ideal grade")
     ideal_discounted, ideal_running = (prose.section(NAME, "Column ideal discounted gain"),
                                        prose.section(NAME, "Column running IDCG"))
     rows = []
@@ -83,11 +85,11 @@ def _position_table(order, grades, ideal_ids, ideal_grades, k, gain) -> pd.DataF
             row |= {document: _titles(order)[i], grade: int(cur.grade[i]), gain_column: fmt(cur.gain[i]),
                     discounted: fmt(cur.discounted[i]), running: fmt(cur.running[i])}
         if i < ide.rank.size:
-            row |= {ideal_document: _titles(ideal_ids)[i], ideal_grade: int(ide.grade[i]),
-                    ideal_discounted: fmt(ide.discounted[i]), ideal_running: fmt(ide.running[i])}
+            row |= {ideal_grade: int(ide.grade[i]), ideal_discounted: fmt(ide.discounted[i]),
+                    ideal_running: fmt(ide.running[i])}
         rows.append(row)
-    columns = [position, document, grade, gain_column, discount, discounted, running,
-               ideal_document, ideal_grade, ideal_discounted, ideal_running]
+    columns = [position, document, grade, *(() if compact else (gain_column, discount)), discounted, running,
+               ideal_grade, ideal_discounted, ideal_running]
     return pd.DataFrame([{c: row.get(c, "") for c in columns} for row in rows], columns=columns)
 
 
@@ -123,12 +125,8 @@ def _scenario() -> None:
     columns = st.columns(len(PRESETS))
     for column, name in zip(columns, PRESETS):
         column.button(name, key=f"ndcg.preset.{name}", on_click=_load, args=(name,), width="stretch")
-    controls = st.columns([3, 2], gap="large")
-    with controls[0]:
-        k = show_k_slider(state.NDCG_K, hi=POOL, default=scenarios.FRAMEWORKS_K,
-                          help=prose.section(NAME, "Help cutoff"))
-    with controls[1]:
-        gain = _gain_switch()
+    gain = _gain_switch()  # a row of its own: beside the slider, a narrow window cut its second option short
+    k = show_k_slider(state.NDCG_K, hi=POOL, default=scenarios.FRAMEWORKS_K, help=prose.section(NAME, "Help cutoff"))
     cards = st.columns(4)
     editor_col, numbers_col = st.columns(2, gap="large")
     with editor_col:
@@ -162,8 +160,8 @@ def _scenario() -> None:
         cur, ide = breakdown.positions(grades, k, gain), breakdown.positions(ideal_grades, k, gain)
         show_chart(charts.discounted_gain_by_position, cur.discounted, ide.discounted, key="ndcg.chart")
     st.markdown(prose.section(NAME, "Table intro"))
-    st.dataframe(_position_table(current.order, grades, ideal_ids, ideal_grades, k, gain), hide_index=True,
-                 width="stretch")
+    st.table(_position_table(current.order, grades, ideal_grades, k, gain, compact=chart_scale() > 1),
+             hide_index=True, border="horizontal")
     show_take_home(NAME, [current], k=k, gain=gain, measures=("nDCG@k", "R@k"))
 
 
@@ -248,8 +246,8 @@ def _down_with_k() -> None:
     with table_col:
         table = _fall_table(by)
         falls = by.falls()
-        st.dataframe(table.style.apply(lambda row: [FALL_STYLE if falls[row.name] else ""] * len(row), axis=1),
-                     hide_index=True, width="stretch")
+        st.table(table.style.apply(lambda row: [FALL_STYLE if falls[row.name] else ""] * len(row), axis=1),
+                 hide_index=True, border="horizontal")
         fell = [int(j) for j, f in zip(by.ks, falls) if f]
         values = dict(grades=", ".join(map(str, current.order_grades())),
                       ks=", ".join(f"k = {j}" for j in fell),
@@ -297,7 +295,7 @@ def _systems_side_by_side() -> None:
                      prose.text(NAME, "Column DCG exponential", k=k): fmt(metrics.dcg_at_k(grades, k)),
                      prose.text(NAME, "Column nDCG exponential", k=k): fmt(metrics.ndcg_at_k(grades, k, judged)),
                      prose.text(NAME, "Column nDCG linear", k=k): fmt(metrics.ndcg_at_k(grades, k, judged, "linear"))})
-    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    st.table(pd.DataFrame(rows), hide_index=True, border="horizontal")
 
 
 def render() -> None:

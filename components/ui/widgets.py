@@ -18,12 +18,14 @@ from components.ui.charts import Figure
 TEXT = "ui"  # lessons/text/ui.md: the labels of the shared controls
 PROJECTOR_SCALE = 1.5  # root font and chart fonts grow by this factor in projector mode
 
-# On every page: a metric's label wraps onto a second line where its column is narrow, instead of being cut
-# short with an ellipsis ("nDCG@5 (expo…").
+# On every page: a metric's label and a page's name in the sidebar wrap onto a second line where their column
+# is narrow, instead of being cut short with an ellipsis ("nDCG@5 (expo…", "Why does my n…").
 _BASE_CSS = """
 <style>
-  [data-testid="stMetricLabel"], [data-testid="stMetricLabel"] * { white-space: normal !important;
+  [data-testid="stMetricLabel"], [data-testid="stMetricLabel"] *,
+  [data-testid="stSidebarNavLink"], [data-testid="stSidebarNavLink"] * { white-space: normal !important;
     overflow: visible !important; text-overflow: clip !important; }
+  [data-testid="stSidebarNavLink"] { height: auto !important; }
 </style>
 """
 
@@ -208,12 +210,18 @@ def _step(key: str, delta: int | None) -> None:
     st.session_state[key] = 1 if delta is None else st.session_state.get(key, 1) + delta
 
 
+def _math_line(line: str) -> None:
+    st.markdown(f"$\\displaystyle {line}$")
+
+
 def show_steps(text: str, *, key: str, latex: bool = False) -> None:
     """Worked arithmetic, all at once or, in step-by-step mode, one step per "Next step".
 
-    Stepping starts over whenever the arithmetic itself changes (a new order or k).
+    Stepping starts over whenever the arithmetic itself changes (a new order or k). ``latex``: one LaTeX
+    line per step, set as inline math so a long sum wraps after a + or = in a narrow column instead of
+    being cut off at its edge.
     """
-    render = st.latex if latex else st.markdown
+    render = _math_line if latex else st.markdown
     if not st.session_state.get(state.STEP_MODE):
         for line in (text.splitlines() if latex else [text]):
             render(line)

@@ -107,13 +107,26 @@ def test_no_page_requests_another_host(page: Page, app_url):
     assert foreign == []
 
 
+# What a narrow window must not cut short or push sideways: metric labels and sidebar page names (cut with
+# an ellipsis), worked formulas (wider than their column) and tables (scrolling sideways).
+_CUT_SHORT = """() => {
+    const cut = (sel) => [...document.querySelectorAll(sel)].filter(e => e.scrollWidth > e.clientWidth + 1)
+        .map(e => sel + ': ' + e.textContent.slice(0, 40));
+    const wide = [...document.querySelectorAll('.katex')]
+        .filter(e => e.getBoundingClientRect().right > e.closest('[data-testid="stElementContainer"]')
+            .getBoundingClientRect().right + 1).map(e => 'formula: ' + e.textContent.slice(0, 40));
+    return [...cut('[data-testid="stMetricLabel"] p'), ...cut('[data-testid="stMetricLabel"] div'),
+            ...cut('[data-testid="stSidebarNavLink"] span'), ...cut('[data-testid="stTable"]'),
+            ...cut('[data-testid="stDataFrame"] .dvn-scroller'), ...cut('.katex-display'), ...wide];
+}"""
+
+
 @pytest.mark.parametrize("width, height, query", [(1280, 720, "?projector=1"), (1024, 768, "")])
-def test_no_metric_label_is_cut_short(page: Page, app_url, width, height, query):
+def test_nothing_is_cut_short_in_a_narrow_or_projected_window(page: Page, app_url, width, height, query):
     page.set_viewport_size({"width": width, "height": height})
     for path in ("/recall", "/ndcg", "/four-queries", "/choosing-a-metric", "/mrr"):
         page.goto(app_url + path + query)
         expect(page.get_by_test_id("stMetric").first).to_be_visible()
         page.wait_for_timeout(300)
-        cut = page.evaluate("""() => [...document.querySelectorAll('[data-testid="stMetricLabel"] p, '
-            + '[data-testid="stMetricLabel"] div')].filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)""")
-        assert not cut, f"{path} at {width}px cuts metric labels short: {cut}"
+        cut = page.evaluate(_CUT_SHORT)
+        assert not cut, f"{path} at {width}px cuts short or pushes sideways: {cut}"

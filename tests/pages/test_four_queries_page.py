@@ -15,7 +15,7 @@ def metric(at, label):
 
 
 def recall_row(at):
-    return next(df.value for df in at.dataframe if "k = 1" in df.value.columns).iloc[0]
+    return next(t.value for t in at.table if "k = 1" in t.value.columns).iloc[0]
 
 
 def test_defaults_show_the_brief_numbers():

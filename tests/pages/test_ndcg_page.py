@@ -74,7 +74,7 @@ def test_every_k(k):
     assert not at.exception
     grades = Q.grades(Q.presets["System B"])
     assert cards(at, k=k)[2] == fmt(metrics.ndcg_at_k(grades, k, Q.judged_grades()))
-    table = next(df.value for df in at.dataframe if "running DCG" in df.value.columns)
+    table = next(t.value for t in at.table if "running DCG" in t.value.columns)
     assert len(table) == k
 
 
@@ -133,7 +133,7 @@ def test_the_ideal_duel_counts_the_missed_page_on_one_side_only():
 def test_ndcg_falls_as_k_grows_on_the_list_2_0_0_2_whatever_the_main_editor_holds():
     """Before: the k table used the main editor's list, 1.000 at every k on the default."""
     at = open_page(PAGE)
-    table = next(df.value for df in at.dataframe if "change from k − 1" in df.value.columns)
+    table = next(t.value for t in at.table if "change from k − 1" in t.value.columns)
     assert list(table["nDCG@k"]) == ["1.000", "0.613", "0.613", "0.877"]
     assert table["change from k − 1"][1].startswith("▼ falls")
     assert sum(str(c).startswith("▼") for c in table["change from k − 1"]) == 1
