@@ -1,27 +1,52 @@
-"""Practice: every question grouped by lesson (each lesson's tab opens with its warm-up), the warm-ups
-carried over from earlier topics, and seeded exercises."""
+"""Practice: every question grouped by lesson (each lesson's section opens with its warm-up), the warm-ups
+carried over from earlier topics, and seeded exercises. A row of buttons that wraps (never a tab strip
+that hides its last tabs behind an arrow) picks the section shown."""
 from __future__ import annotations
-
-import secrets
 
 import streamlit as st
 
 from components.course import prose, quiz
+from components.course.quiz.generated import new_seed
 from components.ui import quiz_ui, state
 from components.ui.widgets import keep_link_note
 
 NAME = "practice"
+WARM_UPS = "warm-ups"
+EXERCISES = "exercises"
+SECTIONS = (*quiz.LESSONS, WARM_UPS, EXERCISES)
 
 
-def _new_exercise(current: int) -> None:
+def _new_exercise(current: str) -> None:
     """Draw a new seed (never the current one) and put it in the URL."""
-    seed = current
-    while seed == current:
-        seed = secrets.randbelow(state.MAX_SEED + 1)
-    st.query_params[state.PARAM_SEED] = str(seed)
+    st.query_params[state.PARAM_SEED] = new_seed(avoid=current)
 
 
-def _exercise_tab(seed: int, *, from_url: bool) -> None:
+def section_label(section: str, counts) -> str:
+    """A section's button: a lesson's title (with ✅ once all its questions are solved), or the two extra sections."""
+    if section == WARM_UPS:
+        return prose.text(NAME, "Section warm-ups", title=quiz_ui.lesson_title(None))
+    if section == EXERCISES:
+        return prose.section(NAME, "Section exercises")
+    done, total = counts[section]
+    return prose.text(NAME, "Section solved" if total and done == total else "Section lesson",
+                      title=quiz_ui.lesson_title(section))
+
+
+def _lesson_section(lesson: str, counts) -> None:
+    done, total = counts[lesson]
+    st.caption(prose.text(NAME, "Lesson progress", solved=done, total=total))
+    # A lesson's own warm-up (on the lesson before) opens its section, as it opens the lesson.
+    for question in quiz.questions_for(lesson):
+        quiz_ui.show_question(question, key=f"practice.{question.id}")
+
+
+def _warm_up_section() -> None:
+    st.markdown(prose.section(NAME, "Warm-ups"))
+    for question in quiz.EARLIER_WARM_UPS:
+        quiz_ui.show_question(question, key=f"practice.{question.id}")
+
+
+def _exercise_section(seed: str, *, from_url: bool) -> None:
     st.markdown(prose.section(NAME, "Exercises"))
     left, right = st.columns([3, 1], vertical_alignment="center")
     left.markdown(prose.text(NAME, "Exercise link" if from_url else "Exercise default", seed=seed))
@@ -34,28 +59,19 @@ def render() -> None:
     st.title(prose.section(NAME, "Title"), anchor=False)
     st.markdown(prose.section(NAME, "Intro"))
     raw_seed = st.query_params.get(state.PARAM_SEED)
-    reading = state.read_seed(raw_seed, default=quiz.DEFAULT_SEED)
+    reading = quiz_ui.read_seed(raw_seed)
     keep_link_note(reading.note)
 
     counts = quiz.progress(quiz_ui.solved())
-    lesson_labels = [quiz_ui.lesson_title(lesson) for lesson in quiz.LESSONS]
-    warm_label = prose.text(NAME, "Tab warm-ups", title=quiz_ui.lesson_title(None))
-    exercise_label = prose.section(NAME, "Tab exercises")
-    tabs = st.tabs(lesson_labels + [warm_label, exercise_label], key=state.PRACTICE_TABS,
-                   default=exercise_label if raw_seed is not None else None)
-    for lesson, tab in zip(quiz.LESSONS, tabs):
-        with tab:
-            done, total = counts[lesson]
-            st.caption(prose.text(NAME, "Lesson progress", solved=done, total=total))
-            # A lesson's own warm-up (on the lesson before) opens its tab, as it opens the lesson.
-            for question in quiz.questions_for(lesson):
-                quiz_ui.show_question(question, key=f"practice.{question.id}")
-    with tabs[len(quiz.LESSONS)]:
-        st.markdown(prose.section(NAME, "Warm-ups"))
-        for question in quiz.EARLIER_WARM_UPS:
-            quiz_ui.show_question(question, key=f"practice.{question.id}")
-    with tabs[-1]:
-        _exercise_tab(reading.value, from_url=raw_seed is not None and reading.note is None)
+    shown = st.segmented_control(prose.section(NAME, "Sections label"), SECTIONS, required=True, wrap=True,
+                                 default=EXERCISES if raw_seed else SECTIONS[0], key=state.PRACTICE_TABS,
+                                 format_func=lambda s: section_label(s, counts), label_visibility="collapsed")
+    if shown == WARM_UPS:
+        _warm_up_section()
+    elif shown == EXERCISES:
+        _exercise_section(reading.value, from_url=bool(raw_seed) and reading.note is None)
+    else:
+        _lesson_section(shown, counts)
 
 
 if __name__ == "__main__":

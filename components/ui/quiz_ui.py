@@ -23,11 +23,14 @@ All wording comes from ``lessons/text/questions.md``.
 from __future__ import annotations
 
 import re
-from typing import Mapping
+from typing import Final, Mapping
 
 import streamlit as st
 
 from components.course import prose, quiz
+from components.course.quiz.generated import judged_note, parse_seed
+from components.course.quiz.model import GENERATED_LINK_SEED
+from components.engine.formatting import literal
 from components.ranking_editor import EditorState, editor_items, editor_state, ranking_editor, set_editor_state
 from components.ranking_editor import widget_key as editor_widget_key
 from components.ui import browser_store, state
@@ -36,6 +39,8 @@ from components.ui.widgets import chart_scale
 TEXTS = "questions"
 STORAGE_KEY = "rankwise.progress.v1"  # the browser's localStorage entry
 
+KEEP_ANSWERS: Final = "page"  # an answer widget's value stays while its question is off screen on the same page
+_EMPTY_ANSWER = {"answer": "", "choice": None}  # a text box's and a radio's key part, and their empty value
 _STATUS_ICON = {"correct": "✅", "trap": "🧐", "wrong": "❌", "invalid": "✍️"}
 
 
@@ -58,6 +63,21 @@ def lesson_title(lesson: str | None) -> str:
     return text(f"lesson {lesson or 'warmup'}")
 
 
+def read_seed(raw: str | None) -> state.Reading[str]:
+    """An exercise seed from the link (see :func:`components.course.quiz.generated.parse_seed`).
+
+    Absent or empty: the default seed, quietly. Naming no exercise: the
+    default, with a note in which the raw value is a code span.
+    """
+    if not raw:
+        return state.Reading(quiz.DEFAULT_SEED)
+    seed = parse_seed(raw)
+    if seed is not None:
+        return state.Reading(seed)
+    return state.Reading(quiz.DEFAULT_SEED, text(GENERATED_LINK_SEED, {
+        "value": literal(f"{state.PARAM_SEED}={raw}", limit=40), "default": quiz.DEFAULT_SEED}))
+
+
 # ----------------------------------------------------------------------------
 # Progress (session state is the source of truth; the browser keeps a copy)
 # ----------------------------------------------------------------------------
@@ -72,21 +92,35 @@ def _mark_solved(question_id: str) -> None:
         st.session_state[state.PROGRESS_SOLVED] = solved() | {question_id}
 
 
-def reset_progress() -> None:
-    """Forget every solved question and every answer on every page (a button callback).
+def _clear_answers(names: list[str]) -> None:
+    """Clear what the question entries ``names`` of ``st.session_state`` hold, so that the screen follows.
 
-    An ordering question's ranking editor goes back to the pool's first order
-    through ``set_editor_state`` (so the browser follows); its component and
-    bookkeeping entries are kept, since the editor's sync relies on them.
+    An answer widget gets its empty value written (a text box "", a radio no
+    choice, a checkbox unticked): a dropped key would leave the browser showing
+    the old answer. A ranking editor goes back to the pool's first order
+    through ``set_editor_state`` (its component and bookkeeping entries are
+    kept, since the editor's sync relies on them). Any other entry (a verdict,
+    hints, a copied order) is dropped.
     """
-    st.session_state[state.PROGRESS_SOLVED] = frozenset()
-    names = [n for n in st.session_state if isinstance(n, str) and n.startswith(state.QUIZ_PREFIX)]
     editors = [n for n in names if isinstance(st.session_state[n], EditorState)]
     for name in editors:
         set_editor_state(name, ())  # every item placed in the editor's own item order: the pool as first shown
     for name in names:
-        if name not in editors and not any(name.startswith(editor_widget_key(e)) for e in editors):
+        if name in editors or any(name.startswith(editor_widget_key(e)) for e in editors):
+            continue
+        *_, kind, part = name.rsplit(".", 2)
+        if kind == "option":
+            st.session_state[name] = False
+        elif part in _EMPTY_ANSWER:
+            st.session_state[name] = _EMPTY_ANSWER[part]
+        else:
             del st.session_state[name]
+
+
+def reset_progress() -> None:
+    """Forget every solved question and clear every answer on every page (a button callback)."""
+    st.session_state[state.PROGRESS_SOLVED] = frozenset()
+    _clear_answers([n for n in st.session_state if isinstance(n, str) and n.startswith(state.QUIZ_PREFIX)])
 
 
 def _refresh_sidebar_if_stale() -> None:
@@ -121,7 +155,7 @@ def show_progress_sidebar() -> None:
             st.markdown(f"**{text('progress heading')}**")
             st.progress(done / total if total else 0.0, text=text("progress total", {"solved": str(done),
                                                                                      "total": str(total)}))
-            lines = [f"{'✅' if t and d == t else '◻️'} {lesson_title(lesson)}: **{d} / {t}**"
+            lines = [f"{'✅' if t and d == t else '◻️'} {lesson_title(lesson)}: **{d}\u00a0/\u00a0{t}**"  # never split
                      for lesson, (d, t) in counts.items()]
             st.markdown(":small[" + "  \n".join(lines) + "]")
             with st.popover(text("progress reset"), icon="🔄"):
@@ -161,7 +195,7 @@ def _answer_of(question: quiz.Question, key: str):
     if isinstance(question, quiz.ChoiceQuestion):
         if question.multiple:
             return [o for o in question.options if st.session_state.get(_k(key, f"option.{o}"))]
-        choice = st.session_state.get(_k(key, "answer"))
+        choice = st.session_state.get(_k(key, "choice"))
         return [choice] if choice else []
     if isinstance(question, quiz.OrderingQuestion):
         return _ordering_answer(key)
@@ -192,8 +226,10 @@ def _on_solution(key: str) -> None:
 
 
 def _on_retry(question: quiz.Question, key: str) -> None:
-    for part in ("result", "solution", "answer", *(f"option.{o}" for o in getattr(question, "options", ()))):
-        st.session_state.pop(_k(key, part), None)
+    """Forget the verdict and the solution, and clear the answer on screen (a button callback); hints stay."""
+    parts = ("result", "solution", *_EMPTY_ANSWER, "order", "editor",
+             *(f"option.{o}" for o in getattr(question, "options", ())))
+    _clear_answers([_k(key, part) for part in parts if _k(key, part) in st.session_state])
 
 
 def _on_reveal(key: str) -> None:
@@ -208,14 +244,22 @@ def _stored_outcome(key: str) -> tuple[quiz.Outcome, list] | None:
 
 
 def _ranking_table(exercise: quiz.GeneratedExercise) -> str:
-    """A generated exercise's returned list as a Markdown table (relevant grades in bold)."""
-    positions = [str(p) for p in range(1, len(exercise.grades) + 1)]
-    cells = [f"**{g}**" if g >= 1 else str(g) for g in exercise.grades]
-    return "\n".join([
-        " | ".join(["", text("card table position"), *positions, ""]).strip(),
-        "|:--|" + ":-:|" * len(exercise.grades),
-        " | ".join(["", text("card table grade"), *cells, ""]).strip(),
-    ])
+    """A generated exercise's returned lists as a Markdown table, one row per list (relevant grades in bold).
+
+    One list gets the row heading "Grade"; several (MRR) get "Query 1", "Query 2", ...
+    """
+    lists = exercise.lists
+    width = max(len(grades) for grades in lists)
+    headings = ([text("card table grade")] if len(lists) == 1
+                else [text("card table query", {"i": str(i)}) for i in range(1, len(lists) + 1)])
+
+    def row(cells) -> str:
+        return " | ".join(["", *cells, ""]).strip()
+
+    rows = [row([heading, *(f"**{g}**" if g >= 1 else str(g) for g in grades)])
+            for heading, grades in zip(headings, lists)]
+    return "\n".join([row([text("card table position"), *(str(p) for p in range(1, width + 1))]),
+                      "|:--|" + ":-:|" * width, *rows])
 
 
 def _kind_label(question: quiz.Question) -> str:
@@ -231,14 +275,21 @@ def _kind_label(question: quiz.Question) -> str:
     return text("card kind order")
 
 
+def _badges(question: quiz.Question) -> str:
+    """The card's badges: what kind of answer it wants, and "Solved" once it is (in this browser, reloads too)."""
+    solved_mark = [text("card solved")] if question.id in solved() else []
+    return " ".join([_kind_label(question), *solved_mark])
+
+
 def _show_prompt(question: quiz.Question) -> None:
     values = getattr(question, "values", {})
-    st.markdown(_kind_label(question))
+    st.markdown(_badges(question))
     st.markdown(text(f"{question.id} prompt", values))
     if isinstance(question, quiz.GeneratedExercise):
         st.markdown(_ranking_table(question))
-        st.caption(text(quiz.GENERATED_MISSING if any(g >= 1 for g in question.missing)
-                        else quiz.GENERATED_NONE_MISSING, values))
+        note = judged_note(question)
+        if note is not None:
+            st.caption(text(note, values))
 
 
 def _editor_key(key: str) -> str:
@@ -247,16 +298,16 @@ def _editor_key(key: str) -> str:
 
 
 def _ordering_answer(key: str) -> list[str]:
-    """The ordering question's answer: the editor's order, top first, kept in ``_k(key, "answer")``.
+    """The ordering question's answer: the editor's order, top first, kept in ``_k(key, "order")``.
 
     Read from the editor's state when there is one (a move made just before
-    "Check" is then never missed), and copied to ``_k(key, "answer")``, the
+    "Check" is then never missed), and copied to ``_k(key, "order")``, the
     one place the checker's answer lives.
     """
     current = editor_state(_editor_key(key))
     if current is not None:
-        st.session_state[_k(key, "answer")] = list(current.order)
-    return list(st.session_state.get(_k(key, "answer")) or [])
+        st.session_state[_k(key, "order")] = list(current.order)
+    return list(st.session_state.get(_k(key, "order")) or [])
 
 
 def _ordering_input(question: quiz.OrderingQuestion, key: str) -> None:
@@ -265,7 +316,7 @@ def _ordering_input(question: quiz.OrderingQuestion, key: str) -> None:
     Drag a row, or use the keyboard (the editor's own keys and buttons) to
     move it. There is no "not returned" tray: every document of the pool is
     placed, and only the first k count. The editor's order, top first, goes
-    to ``st.session_state[_k(key, "answer")]`` for the checker.
+    to ``st.session_state[_k(key, "order")]`` for the checker.
 
     The editor sits outside the question's form: its moves rerun the page
     (or the fragment) at once, which a widget inside a form could not do.
@@ -281,17 +332,18 @@ def _ordering_input(question: quiz.OrderingQuestion, key: str) -> None:
 
 
 def _answer_input(question: quiz.Question, key: str) -> None:
+    """The answer widgets; their value stays while the question is off screen (another Practice section)."""
     values = getattr(question, "values", {})
     if isinstance(question, quiz.NumericQuestion):
         st.text_input(text("card answer"), key=_k(key, "answer"), placeholder=text("card answer placeholder"),
-                      max_chars=quiz.MAX_INPUT_LENGTH, width=260)
+                      max_chars=quiz.MAX_INPUT_LENGTH, width=260, persist_state=KEEP_ANSWERS)
     elif isinstance(question, quiz.ChoiceQuestion) and question.multiple:
         for option in question.options:
             st.checkbox(f"**({option})** " + text(f"{question.id} option {option}", values),
-                        key=_k(key, f"option.{option}"))
+                        key=_k(key, f"option.{option}"), persist_state=KEEP_ANSWERS)
     elif isinstance(question, quiz.ChoiceQuestion):
-        st.radio(text("card answer"), question.options, index=None, key=_k(key, "answer"),
-                 label_visibility="collapsed",
+        st.radio(text("card answer"), question.options, index=None, key=_k(key, "choice"),
+                 label_visibility="collapsed", persist_state=KEEP_ANSWERS,
                  format_func=lambda o: f"**({o})** " + text(f"{question.id} option {o}", values))
 
 
@@ -319,7 +371,7 @@ def _show_feedback(question: quiz.Question, outcome: quiz.Outcome, picked: list,
 
 
 def _show_warm_up(question: quiz.WarmUp, key: str) -> None:
-    st.markdown(_kind_label(question))
+    st.markdown(_badges(question))
     st.markdown(text(f"{question.id} prompt", question.values))
     if not st.session_state.get(_k(key, "revealed")):
         st.button(text("card reveal"), key=_k(key, "reveal"), icon="👀", on_click=_on_reveal, args=(key,))

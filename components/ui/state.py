@@ -43,8 +43,6 @@ PARAM_SEED = "seed"
 PARAM_CUTOFF = "cutoff"  # the MRR lesson's RR@k cutoff: 1..10, or none
 PARAM_RANKS = "ranks"  # the four-query figure: ranks=1,3,1,8 ("-" for a hit not returned)
 
-MAX_SEED = 2**32 - 1
-
 
 @dataclass(frozen=True)
 class Reading(Generic[T]):
@@ -75,11 +73,6 @@ def read_int(raw: str | None, *, name: str, default: int, lo: int, hi: int) -> R
 def read_k(raw: str | None, *, default: int, hi: int, lo: int = 1) -> Reading[int]:
     """The cutoff k (between lo and hi), else the default with a note."""
     return read_int(raw, name=PARAM_K, default=default, lo=lo, hi=hi)
-
-
-def read_seed(raw: str | None, *, default: int) -> Reading[int]:
-    """A practice seed, 0 to 2^32 − 1, else the default with a note."""
-    return read_int(raw, name=PARAM_SEED, default=default, lo=0, hi=MAX_SEED)
 
 
 def read_gain(raw: str | None, *, default: str = "exponential") -> Reading[str]:
@@ -231,7 +224,7 @@ PROGRESS_STORE = "progress.store"  # key of the localStorage helper component
 PROGRESS_RESET = "progress.reset"  # the "reset my progress" button
 PROGRESS_RERUN = "progress.rerun"  # the solved ids a full-app rerun was last asked for (never loops)
 PRACTICE_NEW_EXERCISE = "practice.new_exercise"  # the "New exercise" button
-PRACTICE_TABS = "practice.tabs"  # the practice page's lesson tabs
+PRACTICE_TABS = "practice.tabs"  # the practice page's section buttons (one per lesson, warm-ups, exercises)
 
 # --- lesson 2: MRR -----------------------------------------------------------------
 MRR_EDITORS = ("mrr.editor.1", "mrr.editor.2", "mrr.editor.3")

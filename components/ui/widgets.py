@@ -34,7 +34,7 @@ _PROJECTOR_CSS = f"""
   html {{ font-size: {PROJECTOR_SCALE * 100:.0f}%; }}
   [data-testid="stMetricValue"] {{ font-size: 3.2rem; }}
   [data-testid="stMainBlockContainer"] {{ padding-top: 2.5rem; max-width: 100%; }}
-  [data-testid="stMarkdownContainer"], [data-testid="stCaptionContainer"] {{ color: #000; }}
+  [data-testid="stMarkdownContainer"]:not(button *), [data-testid="stCaptionContainer"] {{ color: #000; }}
   [data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li {{ line-height: 1.45; }}
 </style>
 """
@@ -210,8 +210,11 @@ def _step(key: str, delta: int | None) -> None:
     st.session_state[key] = 1 if delta is None else st.session_state.get(key, 1) + delta
 
 
+_DISPLAY_STYLE = r"\displaystyle"  # full-size fractions in inline math
+
+
 def _math_line(line: str) -> None:
-    st.markdown(f"$\\displaystyle {line}$")
+    st.markdown(f"${_DISPLAY_STYLE} {line}$")
 
 
 def show_steps(text: str, *, key: str, latex: bool = False) -> None:

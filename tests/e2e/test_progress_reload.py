@@ -7,6 +7,7 @@ lessons/text/*.md and counts from components.course.quiz, never typed in.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from playwright.sync_api import Page, expect
 
 from components.course import prose, quiz
 from components.ui import quiz_ui
+from lessons import practice
 
 pytestmark = pytest.mark.e2e
 
@@ -31,10 +33,22 @@ def lesson_text(solved: int) -> str:
     return prose.text("practice", "Lesson progress", solved=solved, total=total)
 
 
+def solved_badge() -> str:
+    """The "solved" badge's text as the browser shows it (the Markdown badge directive taken off)."""
+    return re.fullmatch(r":[a-z-]+\[(.*)\]", quiz_ui.text("card solved")).group(1)
+
+
+def show_four_queries(page: Page):
+    """Press the Four queries section's button; the card of the question this test answers."""
+    label = practice.section_label("four_queries", quiz.progress([]))
+    page.get_by_role("radiogroup", name=prose.section("practice", "Sections label")).get_by_role(
+        "radio", name=label).click()
+    return page.locator(".st-key-quiz-practice-four_queries-recall_at_3")
+
+
 def open_four_queries(page: Page, app_url: str):
     page.goto(app_url + "/practice")
-    page.get_by_role("tab", name=quiz_ui.lesson_title("four_queries")).click()
-    return page.locator(".st-key-quiz-practice-four_queries-recall_at_3")
+    return show_four_queries(page)
 
 
 def stored(page: Page) -> list[str]:
@@ -52,18 +66,22 @@ def test_progress_survives_a_reload_and_reset_clears_it(page: Page, app_url):
     card.get_by_label("Your answer").fill("3/4")
     card.get_by_role("button", name="Check").click()
     expect(card.get_by_text(quiz_ui.text(quiz.FEEDBACK_CORRECT))).to_be_visible()
+    expect(card.get_by_text(solved_badge())).to_be_visible()
     expect(sidebar.get_by_text(progress_text(1))).to_be_visible()
     page.wait_for_function(
         f"() => (window.localStorage.getItem({json.dumps(quiz_ui.STORAGE_KEY)}) || '').includes({json.dumps(QUESTION)})")
 
     page.reload()  # a new session: the count comes back from localStorage
     expect(sidebar.get_by_text(progress_text(1))).to_be_visible(timeout=30_000)
-    page.get_by_role("tab", name=quiz_ui.lesson_title("four_queries")).click()
+    card = show_four_queries(page)
     expect(page.get_by_text(lesson_text(1))).to_be_visible()
+    expect(card.get_by_text(solved_badge())).to_be_visible()  # on the question itself, not only in the sidebar
+    expect(card.get_by_text(quiz_ui.text(quiz.FEEDBACK_CORRECT))).to_have_count(0)  # the verdict was this session's
 
     sidebar.get_by_role("button", name=quiz_ui.text("progress reset")).click()
     page.get_by_test_id("stPopoverBody").get_by_role("button", name=quiz_ui.text("progress reset")).click()
     expect(sidebar.get_by_text(progress_text(0))).to_be_visible()
+    expect(card.get_by_text(solved_badge())).to_have_count(0)
     page.wait_for_function(
         f"() => !(window.localStorage.getItem({json.dumps(quiz_ui.STORAGE_KEY)}) || '').includes({json.dumps(QUESTION)})")
 

@@ -5,18 +5,37 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from components.course import prose, quiz
+from components.course.quiz import generated
 from components.engine.formatting import fmt
 from components.ranking_editor import EditorState, widget_key
 from components.ui import quiz_ui, state
+from lessons import practice
 from tests.pages.helpers import open_page
 
 PAGE = "lessons/practice.py"
 RECALL_AT_3 = "four_queries.recall_at_3"
+NO_RELEVANT_SEED = "23"  # an old link's number: a Recall@k draw with nothing relevant (the same before codes)
 
 
 def k(question_id, part):
     """The key show_question gives a part of a question on the practice page."""
     return f"{state.QUIZ_PREFIX}practice.{question_id}.{part}"
+
+
+def section_of(question_id):
+    """The Practice section a question is shown in: its lesson's, or the warm-ups carried over."""
+    return quiz.question(question_id).lesson or practice.WARM_UPS
+
+
+def show(at, section):
+    """Press the section's button (the row above the questions) and run."""
+    at.segmented_control(key=state.PRACTICE_TABS).set_value(section).run()
+    return at
+
+
+def open_at(question_id, **kwargs):
+    """The Practice page showing the section that holds ``question_id``."""
+    return show(open_page(PAGE, **kwargs), section_of(question_id))
 
 
 def answer(at, question_id, typed):
@@ -45,26 +64,75 @@ def practice_with_sidebar():
     practice.render()
 
 
-def sidebar_app():
-    return AppTest.from_function(practice_with_sidebar, default_timeout=30).run()
+def sidebar_app(section="four_queries"):
+    return show(AppTest.from_function(practice_with_sidebar, default_timeout=30).run(), section)
 
 
-def test_every_question_and_warm_up_is_on_the_page():
+def test_every_question_and_warm_up_is_in_its_section():
     at = open_page(PAGE)
     assert not at.exception
     assert at.title[0].value == prose.section("practice", "Title")
-    text = "\n".join(shown(at.markdown))
+    assert at.segmented_control(key=state.PRACTICE_TABS).value == quiz.LESSONS[0]
     for question in quiz.QUESTIONS:
-        assert quiz_ui.text(f"{question.id} prompt", getattr(question, "values", {})) in text
+        show(at, section_of(question.id))
+        assert not at.exception
+        assert quiz_ui.text(f"{question.id} prompt", getattr(question, "values", {})) in shown(at.markdown)
         if quiz.is_graded(question):
             assert at.button(key=k(question.id, "check"))
         else:
             assert at.button(key=k(question.id, "reveal"))
+    show(at, "four_queries")
     assert prose.text("practice", "Lesson progress", solved=0, total=5) in shown(at.caption)
 
 
+def test_only_the_chosen_section_is_on_screen():
+    at = show(open_page(PAGE), "mrr")
+    prompts = "\n".join(shown(at.markdown))
+    for question in quiz.QUESTIONS:
+        on_screen = quiz_ui.text(f"{question.id} prompt", getattr(question, "values", {})) in prompts
+        assert on_screen is (section_of(question.id) == "mrr"), question.id
+
+
+def test_every_section_has_a_button_and_a_finished_lesson_carries_a_tick():
+    ids = [q.id for q in quiz.questions_for("four_queries") if q.id in quiz.counted_ids()]
+    at = open_page(PAGE, session={state.PROGRESS_SOLVED: frozenset(ids)})
+    # Streamlit shows a label's leading emoji as the button's icon
+    buttons = at.segmented_control(key=state.PRACTICE_TABS).proto.options
+    labels = dict(zip(practice.SECTIONS, (" ".join(filter(None, (b.content_icon, b.content))) for b in buttons)))
+    assert list(labels.values()) == [practice.section_label(s, quiz.progress(ids)) for s in practice.SECTIONS]
+    assert labels["four_queries"] == prose.text("practice", "Section solved",
+                                                title=quiz_ui.lesson_title("four_queries"))
+    assert labels["mrr"] == prose.text("practice", "Section lesson", title=quiz_ui.lesson_title("mrr"))
+
+
+def test_a_solved_question_carries_its_mark_after_a_reload():
+    # a reload starts a new session whose solved ids come from the browser's copy (merged into this key)
+    at = show(open_page(PAGE, session={state.PROGRESS_SOLVED: frozenset({RECALL_AT_3})}), "four_queries")
+    assert not at.exception
+    solved_mark = quiz_ui.text("card solved")
+    texts = shown(at.markdown)
+    assert sum(solved_mark in t for t in texts) == 1
+    prompt = texts.index(quiz_ui.text(f"{RECALL_AT_3} prompt", quiz.question(RECALL_AT_3).values))
+    assert solved_mark in texts[prompt - 1], "the mark sits in the badge line of the solved question's own card"
+
+
+def test_solving_a_question_marks_its_card_at_once():
+    at = open_at(RECALL_AT_3)
+    assert not any(quiz_ui.text("card solved") in m for m in shown(at.markdown))
+    at = answer(at, RECALL_AT_3, "3/4")
+    assert sum(quiz_ui.text("card solved") in m for m in shown(at.markdown)) == 1
+
+
+def test_a_checked_answer_survives_a_look_at_another_section():
+    at = answer(open_at(RECALL_AT_3), RECALL_AT_3, "0.6")
+    show(at, "mrr")
+    show(at, "four_queries")
+    assert at.text_input(key=k(RECALL_AT_3, "answer")).value == "0.6"  # next to its verdict, still
+    assert quiz_ui.text(quiz.FEEDBACK_WRONG) in shown(at.error)
+
+
 def test_a_correct_answer_shows_success_and_progress_counts_up():
-    at = open_page(PAGE)
+    at = open_at(RECALL_AT_3)
     assert prose.text("practice", "Lesson progress", solved=0, total=5) in shown(at.caption)
     at = answer(at, RECALL_AT_3, "3/4")
     assert not at.exception
@@ -74,7 +142,7 @@ def test_a_correct_answer_shows_success_and_progress_counts_up():
 
 
 def test_a_trap_gets_its_targeted_feedback():
-    at = answer(open_page(PAGE), RECALL_AT_3, "0.5")  # counted ranks < 3 only
+    at = answer(open_at(RECALL_AT_3), RECALL_AT_3, "0.5")  # counted ranks < 3 only
     q = quiz.question(RECALL_AT_3)
     assert quiz_ui.text(f"{RECALL_AT_3} trap strictly above", q.values) in shown(at.warning)
     assert not at.success
@@ -82,26 +150,26 @@ def test_a_trap_gets_its_targeted_feedback():
 
 
 def test_lawyer_precision_trap():
-    at = answer(open_page(PAGE), "recall.lawyer_a_recall_at_5", "0.8")
+    at = answer(open_at("recall.lawyer_a_recall_at_5"), "recall.lawyer_a_recall_at_5", "0.8")
     q = quiz.question("recall.lawyer_a_recall_at_5")
     assert quiz_ui.text("recall.lawyer_a_recall_at_5 trap precision", q.values) in shown(at.warning)
 
 
 def test_any_other_wrong_answer_gets_generic_feedback_and_the_first_hint():
-    at = answer(open_page(PAGE), RECALL_AT_3, "0.9")
+    at = answer(open_at(RECALL_AT_3), RECALL_AT_3, "0.9")
     q = quiz.question(RECALL_AT_3)
     assert quiz_ui.text(quiz.FEEDBACK_WRONG) in shown(at.error)
     assert any(quiz_ui.text(f"{RECALL_AT_3} hint 1", q.values) in i for i in shown(at.info))
 
 
 def test_junk_input_is_answered_with_the_format_message():
-    at = answer(open_page(PAGE), RECALL_AT_3, "three quarters")
+    at = answer(open_at(RECALL_AT_3), RECALL_AT_3, "three quarters")
     assert not at.exception
     assert any("enter a number like 0.75, 3/4 or 75%" in i for i in shown(at.info))
 
 
 def test_hints_come_in_two_stages():
-    at = open_page(PAGE)
+    at = open_at(RECALL_AT_3)
     q = quiz.question(RECALL_AT_3)
     hint_1, hint_2 = (quiz_ui.text(f"{RECALL_AT_3} hint {i}", q.values) for i in (1, 2))
     assert not any(hint_1 in i for i in shown(at.info))
@@ -113,7 +181,7 @@ def test_hints_come_in_two_stages():
 
 
 def test_show_solution_and_try_again():
-    at = open_page(PAGE)
+    at = open_at(RECALL_AT_3)
     q = quiz.question(RECALL_AT_3)
     at.button(key=k(RECALL_AT_3, "show_solution")).click().run()
     assert quiz_ui.text(f"{RECALL_AT_3} solution", q.values) in shown(at.success)
@@ -125,7 +193,7 @@ def test_show_solution_and_try_again():
 
 
 def test_reveal_mode_hides_correctness_and_solutions_until_revealed():
-    at = open_page(PAGE, query={"reveal": "1"})
+    at = open_at(RECALL_AT_3, query={"reveal": "1"})
     assert at.session_state[state.REVEAL] is True
     at = answer(at, RECALL_AT_3, "0.75")
     assert not at.exception
@@ -133,27 +201,29 @@ def test_reveal_mode_hides_correctness_and_solutions_until_revealed():
     assert not at.success and not at.warning and not at.error
     assert at.button(key=k(RECALL_AT_3, "show_solution")).disabled
     assert prose.text("practice", "Lesson progress", solved=0, total=5) in shown(at.caption)
+    show(at, practice.WARM_UPS)
     at.button(key=k("warmup.rrf_constant", "reveal")).click().run()
     assert quiz_ui.text(quiz.FEEDBACK_HIDDEN) in shown(at.caption)
     assert quiz_ui.text("warmup.rrf_constant answer") not in shown(at.info)
     # the instructor reveals: the recorded answer now shows as correct and counts
     at.session_state[state.REVEAL] = False
     at.run()
+    assert quiz_ui.text("warmup.rrf_constant answer") in shown(at.info)
+    show(at, "four_queries")
     assert quiz_ui.text(quiz.FEEDBACK_CORRECT) in shown(at.success)
     assert RECALL_AT_3 in at.session_state[state.PROGRESS_SOLVED]
-    assert quiz_ui.text("warmup.rrf_constant answer") in shown(at.info)
 
 
 def test_multiple_choice_explains_the_picked_option_then_all():
-    at = open_page(PAGE)
     qid = "four_queries.recall_and_mrr"
+    at = open_at(qid)
     q = quiz.question(qid)
-    at.radio(key=k(qid, "answer")).set_value("a")
+    at.radio(key=k(qid, "choice")).set_value("a")
     at.button(key=k(qid, "check")).click().run()
     notes = "\n".join(shown(at.markdown))
     assert quiz_ui.text(f"{qid} option a why", q.values) in notes
     assert quiz_ui.text(f"{qid} option c why", q.values) not in notes
-    at.radio(key=k(qid, "answer")).set_value("b")
+    at.radio(key=k(qid, "choice")).set_value("b")
     at.button(key=k(qid, "check")).click().run()
     notes = "\n".join(shown(at.markdown))
     assert quiz_ui.text(quiz.FEEDBACK_CORRECT) in shown(at.success)
@@ -161,8 +231,8 @@ def test_multiple_choice_explains_the_picked_option_then_all():
 
 
 def test_several_correct_options():
-    at = open_page(PAGE)
     qid = "choosing.diagnosis"
+    at = open_at(qid)
     at.checkbox(key=k(qid, "option.a")).check()
     at.button(key=k(qid, "check")).click().run()
     assert quiz_ui.text(quiz.FEEDBACK_CHOICE_PARTIAL) in shown(at.error)
@@ -178,8 +248,8 @@ def editor_element(at, question_id):
 
 
 def test_ordering_shows_the_pool_in_the_ranking_editor():
-    at = open_page(PAGE)
     qid = "ndcg.best_order"
+    at = open_at(qid)
     q = quiz.question(qid)
     element = editor_element(at, qid)
     data = json.loads(element.proto.json)
@@ -188,13 +258,13 @@ def test_ordering_shows_the_pool_in_the_ranking_editor():
     assert data["showGrades"] and not data["editableGrades"] and not data["trayEnabled"]
     assert [i["id"] for i in data["items"]] == list(q.start)
     assert not element.proto.form_id  # outside the form, so every move reruns at once
-    assert at.session_state[k(qid, "answer")] == list(q.start)  # where the checker reads the order
+    assert at.session_state[k(qid, "order")] == list(q.start)  # where the checker reads the order
     assert not at.get("multiselect")
 
 
 def test_ordering_accepts_an_optimal_order_and_explains_a_poor_one():
-    at = open_page(PAGE)
     qid = "ndcg.best_order"
+    at = open_at(qid)
     q = quiz.question(qid)
     poor = ("snake", "django", "flask", "fastapi", "pyramid", "bottle", "monty", "pythons")
     at.session_state[k(qid, "editor")] = EditorState(order=poor)  # what a drag in the editor leaves behind
@@ -203,7 +273,7 @@ def test_ordering_accepts_an_optimal_order_and_explains_a_poor_one():
     outcome = quiz.check_ordering(q, poor)
     assert outcome.feedback == "ordering trap irrelevant on top"
     assert quiz_ui.text(outcome.feedback, outcome.values) in shown(at.warning)
-    assert at.session_state[k(qid, "answer")] == list(poor)
+    assert at.session_state[k(qid, "order")] == list(poor)
     best = ("fastapi", "flask", "django", "snake", "pyramid", "bottle", "monty", "pythons")
     at.session_state[k(qid, "editor")] = EditorState(order=best)
     at.button(key=k(qid, "check")).click().run()
@@ -213,8 +283,8 @@ def test_ordering_accepts_an_optimal_order_and_explains_a_poor_one():
 
 
 def test_reset_my_progress_puts_the_ordering_pool_back():
-    at = sidebar_app()
     qid = "ndcg.best_order"
+    at = sidebar_app("ndcg")
     best = ("django", "flask", "fastapi", "pyramid", "bottle", "snake", "monty", "pythons")
     at.session_state[k(qid, "editor")] = EditorState(order=best)
     at.button(key=k(qid, "check")).click().run()
@@ -231,8 +301,8 @@ def test_reset_my_progress_puts_the_ordering_pool_back():
 
 
 def test_warm_ups_reveal_their_answer():
-    at = open_page(PAGE)
     qid = "warmup.reranking_cost"
+    at = open_at(qid)
     assert quiz_ui.text(f"{qid} answer") not in shown(at.info)
     at.button(key=k(qid, "reveal")).click().run()
     assert quiz_ui.text(f"{qid} answer") in shown(at.info)
@@ -242,8 +312,8 @@ def test_warm_ups_reveal_their_answer():
     ("warmup.recall", "99.5%"), ("warmup.mrr", "0.400"), ("warmup.ndcg", "0.567"),
     ("warmup.four_queries", "0.531"), ("warmup.choosing", "0.615"),
 ])
-def test_a_lesson_warm_up_opens_its_lesson_tab_and_reveals_engine_numbers(question_id, shown_number):
-    at = open_page(PAGE)
+def test_a_lesson_warm_up_opens_its_lesson_section_and_reveals_engine_numbers(question_id, shown_number):
+    at = open_at(question_id)
     warm_up = quiz.question(question_id)
     answer_text = quiz_ui.text(f"{question_id} answer", warm_up.values)
     assert quiz_ui.text(f"{question_id} prompt", warm_up.values) in shown(at.markdown)
@@ -252,18 +322,16 @@ def test_a_lesson_warm_up_opens_its_lesson_tab_and_reveals_engine_numbers(questi
     assert not at.exception
     assert answer_text in shown(at.info) and shown_number in answer_text
     assert not solved_ids(at)  # ungraded: nothing counts
-    # the lesson's tab: its warm-up first, then its graded questions
-    lesson_tab = at.tabs[quiz.LESSONS.index(warm_up.lesson)]
-    prompts = [m.value for m in lesson_tab.markdown]
+    # the lesson's section: its warm-up first, then its graded questions
+    prompts = shown(at.markdown)
     first_graded = next(q for q in quiz.questions_for(warm_up.lesson) if quiz.is_graded(q))
     warm_at = prompts.index(quiz_ui.text(f"{question_id} prompt", warm_up.values))
     assert warm_at < prompts.index(quiz_ui.text(f"{first_graded.id} prompt", first_graded.values))
 
 
-def test_the_warm_ups_tab_keeps_the_earlier_topic_ones():
-    at = open_page(PAGE)
-    warm_tab = at.tabs[len(quiz.LESSONS)]
-    text = "\n".join(m.value for m in warm_tab.markdown)
+def test_the_warm_ups_section_keeps_the_earlier_topic_ones():
+    at = show(open_page(PAGE), practice.WARM_UPS)
+    text = "\n".join(shown(at.markdown))
     for warm_up in quiz.WARM_UPS:
         assert (quiz_ui.text(f"{warm_up.id} prompt", warm_up.values) in text) is (warm_up.lesson is None)
 
@@ -274,7 +342,7 @@ def test_the_warm_ups_tab_keeps_the_earlier_topic_ones():
     ("mrr.rr_factor_1_to_2", "2", "inverted"),
 ])
 def test_the_new_traps_show_their_feedback_on_the_page(question_id, typed, trap):
-    at = answer(open_page(PAGE), question_id, typed)
+    at = answer(open_at(question_id), question_id, typed)
     assert not at.exception
     q = quiz.question(question_id)
     assert quiz_ui.text(f"{question_id} trap {trap}", q.values) in shown(at.warning)
@@ -284,7 +352,7 @@ def test_the_new_traps_show_their_feedback_on_the_page(question_id, typed, trap)
 @pytest.mark.parametrize("question_id, typed", [("recall.system_b_recall_at_20", "9/10"),
                                                 ("mrr.rr_factor_1_to_2", "50%")])
 def test_the_new_numeric_questions_count_when_solved(question_id, typed):
-    at = open_page(PAGE)
+    at = open_at(question_id)
     lesson = quiz.question(question_id).lesson
     done, total = quiz.progress([])[lesson]
     at = answer(at, question_id, typed)
@@ -296,16 +364,16 @@ def test_the_new_numeric_questions_count_when_solved(question_id, typed):
 @pytest.mark.parametrize("question_id", ["recall.never_decreases", "mrr.wrong_headline", "ndcg.best_swap",
                                          "ndcg.gains_agree"])
 def test_the_new_multiple_choice_questions_explain_every_option(question_id):
-    at = open_page(PAGE)
+    at = open_at(question_id)
     q = quiz.question(question_id)
     (right,) = q.correct  # from the engine for the swap question
     wrong = next(o for o in q.options if o not in q.correct)
-    at.radio(key=k(question_id, "answer")).set_value(wrong)
+    at.radio(key=k(question_id, "choice")).set_value(wrong)
     at.button(key=k(question_id, "check")).click().run()
     notes = "\n".join(shown(at.markdown))
     assert quiz_ui.text(quiz.FEEDBACK_CHOICE_WRONG) in shown(at.error)
     assert quiz_ui.text(f"{question_id} option {wrong} why", q.values) in notes
-    at.radio(key=k(question_id, "answer")).set_value(right)
+    at.radio(key=k(question_id, "choice")).set_value(right)
     at.button(key=k(question_id, "check")).click().run()
     notes = "\n".join(shown(at.markdown))
     assert quiz_ui.text(quiz.FEEDBACK_CORRECT) in shown(at.success)
@@ -313,38 +381,103 @@ def test_the_new_multiple_choice_questions_explain_every_option(question_id):
     assert question_id in at.session_state[state.PROGRESS_SOLVED]
 
 
-def test_the_seed_in_the_url_picks_the_exercise_and_the_engine_checks_it():
-    at = open_page(PAGE, query={"seed": "123"})
-    assert not at.exception
-    ex = quiz.generate_exercise(123)
+def exercise_key(seed):
+    return f"{state.QUIZ_PREFIX}practice.generated.{seed}"
+
+
+def check_exercise(at, seed, typed):
+    at.text_input(key=f"{exercise_key(seed)}.answer").input(typed)
+    at.button(key=f"{exercise_key(seed)}.check").click().run()
+    return at
+
+
+@pytest.mark.parametrize("seed", ["B222P", "B222D", "B2253"])  # MRR over four queries, P@6 of a short list, linear nDCG
+def test_a_short_code_in_the_url_picks_the_exercise_and_the_engine_checks_it(seed):
+    at = open_page(PAGE, query={"seed": seed})
+    assert not at.exception and not at.warning
+    assert at.segmented_control(key=state.PRACTICE_TABS).value == practice.EXERCISES  # a shared link opens on it
+    ex = quiz.generate_exercise(seed)
     assert quiz_ui.text(f"{ex.id} prompt", ex.values) in shown(at.markdown)
-    assert prose.text("practice", "Exercise link", seed=123) in shown(at.markdown)
-    key = f"{state.QUIZ_PREFIX}practice.generated.123"
-    at.text_input(key=f"{key}.answer").input(fmt(ex.answer))
-    at.button(key=f"{key}.check").click().run()
+    assert prose.text("practice", "Exercise link", seed=seed) in shown(at.markdown)
+    check_exercise(at, seed, fmt(ex.answer))
     assert quiz_ui.text(quiz.FEEDBACK_CORRECT) in shown(at.success)
-    at.button(key=f"{key}.show_solution").click().run()
+    at.button(key=f"{exercise_key(seed)}.show_solution").click().run()
     assert quiz_ui.text(f"{ex.id} {ex.solution_part}", ex.values) in shown(at.success)
 
 
-@pytest.mark.parametrize("raw", ["banana", "-5", str(2**32)])
+def test_an_mrr_exercise_shows_one_row_per_query():
+    ex = quiz.generate_exercise("B222P")
+    at = open_page(PAGE, query={"seed": "b222p"})  # read aloud, typed in lower case: the same exercise
+    (table,) = [m for m in shown(at.markdown) if m.startswith("| " + quiz_ui.text("card table position"))]
+    rows = table.splitlines()[2:]
+    assert len(rows) == len(ex.queries) >= 3
+    for i, (row, grades) in enumerate(zip(rows, ex.queries), start=1):
+        assert row.startswith("| " + quiz_ui.text("card table query", {"i": str(i)}) + " |")
+        assert row.count("**1**") == sum(grades)
+    assert not at.caption or all(quiz_ui.text(quiz.GENERATED_NONE_MISSING) != c for c in shown(at.caption))
+
+
+def test_a_trap_of_a_new_kind_gets_its_feedback_on_the_page():
+    ex = quiz.generate_exercise("B222P")  # one query of four has nothing relevant
+    skipped = next(t for t in ex.traps if t.name == "skipped no hit")
+    at = check_exercise(open_page(PAGE, query={"seed": "B222P"}), "B222P", fmt(skipped.value))
+    assert quiz_ui.text("generated.mrr trap skipped no hit", ex.values) in shown(at.warning)
+
+
+def test_an_old_links_long_number_still_opens_its_exercise():
+    seed = "3816204719"
+    at = open_page(PAGE, query={"seed": seed})
+    assert not at.exception and not at.warning
+    ex = quiz.generate_exercise(seed)
+    assert (ex.metric, ex.grades) == ("ndcg", (1, 1, 2, 2, 0, 0, 2))  # what this link showed before codes
+    assert quiz_ui.text(f"{ex.id} prompt", ex.values) in shown(at.markdown)
+    assert prose.text("practice", "Exercise link", seed=seed) in shown(at.markdown)
+
+
+def test_a_draw_with_nothing_relevant_says_so_instead_of_nothing_missing():
+    ex = quiz.generate_exercise(NO_RELEVANT_SEED)
+    assert ex.scenario == "no_relevant"
+    at = open_page(PAGE, query={"seed": NO_RELEVANT_SEED})
+    captions = shown(at.caption)
+    assert quiz_ui.text(quiz.GENERATED_NONE_MISSING, ex.values) not in captions
+    assert quiz_ui.text(generated.GENERATED_NOTHING_RELEVANT, ex.values) in captions
+
+
+@pytest.mark.parametrize("raw", ["banana", "-5", str(2**32), "K7M3O", "K7M3"])
 def test_a_bad_seed_falls_back_to_the_default_with_a_note(raw):
     at = open_page(PAGE, query={"seed": raw})
     assert not at.exception
-    assert any(raw in w and str(quiz.DEFAULT_SEED) in w for w in shown(at.warning))
+    assert any(raw in w and quiz.DEFAULT_SEED in w for w in shown(at.warning))
     ex = quiz.generate_exercise(quiz.DEFAULT_SEED)
     assert quiz_ui.text(f"{ex.id} prompt", ex.values) in shown(at.markdown)
 
 
-def test_new_exercise_puts_a_new_seed_in_the_url():
-    at = open_page(PAGE)
+def test_new_exercise_puts_a_short_code_in_the_url():
+    at = show(open_page(PAGE), practice.EXERCISES)
     assert prose.text("practice", "Exercise default", seed=quiz.DEFAULT_SEED) in shown(at.markdown)
     at.button(key=state.PRACTICE_NEW_EXERCISE).click().run()
     assert not at.exception
-    seed = int(at.query_params[state.PARAM_SEED])
-    assert seed != quiz.DEFAULT_SEED and 0 <= seed <= state.MAX_SEED
+    seed = at.query_params[state.PARAM_SEED]
+    seed = seed[0] if isinstance(seed, list) else seed
+    assert seed != quiz.DEFAULT_SEED and len(seed) == generated.SEED_LENGTH == 5
+    assert generated.parse_seed(seed) == seed
+    assert at.segmented_control(key=state.PRACTICE_TABS).value == practice.EXERCISES
     ex = quiz.generate_exercise(seed)
     assert quiz_ui.text(f"{ex.id} prompt", ex.values) in shown(at.markdown)
+    assert prose.text("practice", "Exercise link", seed=seed) in shown(at.markdown)
+
+
+def test_try_again_puts_the_ordering_pool_back():
+    qid = "ndcg.best_order"
+    at = open_at(qid)
+    poor = ("snake", "django", "flask", "fastapi", "pyramid", "bottle", "monty", "pythons")
+    at.session_state[k(qid, "editor")] = EditorState(order=poor)
+    at.button(key=k(qid, "check")).click().run()
+    assert at.warning
+    at.button(key=k(qid, "retry")).click().run()
+    start = list(quiz.question(qid).start)
+    assert json.loads(editor_element(at, qid).proto.json)["order"] == start
+    assert at.session_state[k(qid, "order")] == start and not at.warning
 
 
 # --- the progress sidebar ----------------------------------------------------
@@ -358,10 +491,10 @@ def test_the_sidebar_counts_solved_questions_per_lesson():
     assert not at.exception
     total = len(quiz.counted_ids())
     text = "\n".join(shown(at.sidebar.markdown))
-    assert f"{quiz_ui.lesson_title('four_queries')}: **0 / 5**" in text
+    assert f"{quiz_ui.lesson_title('four_queries')}: **0\u00a0/\u00a05**" in text
     at = answer(at, RECALL_AT_3, "0,75")
     text = "\n".join(shown(at.sidebar.markdown))
-    assert f"{quiz_ui.lesson_title('four_queries')}: **1 / 5**" in text
+    assert f"{quiz_ui.lesson_title('four_queries')}: **1\u00a0/\u00a05**" in text
     assert at.session_state[state.PROGRESS_SHOWN] == {RECALL_AT_3}
     assert sidebar_total(at) == quiz_ui.text("progress total", {"solved": "1", "total": str(total)})
 
@@ -372,7 +505,7 @@ def test_reset_my_progress_forgets_solved_questions_and_answers():
     at.button(key=state.PROGRESS_RESET).click().run()
     assert not at.exception
     assert at.session_state[state.PROGRESS_SOLVED] == frozenset()
-    assert f"{quiz_ui.lesson_title('four_queries')}: **0 / 5**" in "\n".join(shown(at.sidebar.markdown))
+    assert f"{quiz_ui.lesson_title('four_queries')}: **0\u00a0/\u00a05**" in "\n".join(shown(at.sidebar.markdown))
     assert at.text_input(key=k(RECALL_AT_3, "answer")).value == ""
     assert not at.success
 
@@ -398,7 +531,7 @@ def test_a_question_inside_a_fragment_works_with_the_sidebar():
     at.text_input(key=f"{state.QUIZ_PREFIX}lesson.q.answer").input("3/4")
     at.button(key=f"{state.QUIZ_PREFIX}lesson.q.check").click().run()
     assert not at.exception
-    assert f"{quiz_ui.lesson_title('four_queries')}: **1 / 5**" in "\n".join(shown(at.sidebar.markdown))
+    assert f"{quiz_ui.lesson_title('four_queries')}: **1\u00a0/\u00a05**" in "\n".join(shown(at.sidebar.markdown))
     assert at.session_state[state.PROGRESS_SHOWN] == {RECALL_AT_3}
 
 
@@ -445,3 +578,10 @@ def test_a_lesson_page_shows_its_warm_up_once_and_practice_only_graded():
     for q in quiz.questions_for("mrr"):
         if quiz.is_graded(q):
             assert at.button(key=f"{state.QUIZ_PREFIX}mrr.{q.id}.check")
+
+
+def test_a_lessons_count_in_the_sidebar_never_splits_between_its_numbers():
+    """Before: "0 / 1" broke after the slash in a narrow or projected sidebar ("Why accuracy fails: 0 /", "1")."""
+    at = open_page(PAGE)
+    lines = "\n".join(shown(at.sidebar.markdown))
+    assert f"{quiz_ui.lesson_title('accuracy')}: **0\u00a0/\u00a01**" in lines and " / " not in lines

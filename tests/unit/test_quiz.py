@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from components.course import prose, quiz
 from components.course import scenarios as sc
+from components.course.quiz import generated
 from components.engine import metrics
 from components.engine.formatting import fmt
 from components.ui import quiz_ui
@@ -16,7 +17,10 @@ from components.ui import quiz_ui
 NUMERIC = [q for q in quiz.QUESTIONS if isinstance(q, quiz.NumericQuestion)]
 CHOICE = [q for q in quiz.QUESTIONS if isinstance(q, quiz.ChoiceQuestion)]
 ORDERING = quiz.question("ndcg.best_order")
-SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
+CODES = st.tuples(st.sampled_from(generated.SEED_LETTERS),
+                  *[st.sampled_from(generated.SEED_ALPHABET)] * (generated.SEED_LENGTH - 1)).map("".join)
+OLD_SEEDS = st.integers(min_value=0, max_value=2**32 - 1).map(str)  # the whole numbers of links made before codes
+ANY_SEED = CODES | OLD_SEEDS
 
 
 # --- parsing -----------------------------------------------------------------
@@ -265,16 +269,33 @@ def _engine(ex):
     """The asked metric, computed here straight from the engine (not through quiz)."""
     grades = np.array(ex.grades)
     judged = np.array(ex.grades + ex.missing)
+    if ex.metric == "mrr":
+        return float(np.mean(metrics.reciprocal_rank(metrics.from_rankings(ex.queries))))
     if ex.metric == "recall":
         return metrics.recall_at_k(grades, ex.k, int(np.sum(judged >= 1)))
     if ex.metric == "hit_rate":
         return metrics.success_at_k(grades, ex.k)
     if ex.metric == "rr":
         return metrics.reciprocal_rank_of(grades)
+    if ex.metric == "precision":
+        return metrics.precision_at_k(grades, ex.k)
+    if ex.metric == "ndcg_linear":
+        return metrics.ndcg_at_k(grades, ex.k, judged, "linear")
     return metrics.ndcg_at_k(grades, ex.k, judged)
 
 
-@given(SEEDS)
+def _codes(n):
+    """The first n codes in the alphabet's order."""
+    rest = itertools.product(generated.SEED_ALPHABET, repeat=generated.SEED_LENGTH - 1)
+    every = ("".join((first, *tail)) for first in generated.SEED_LETTERS for tail in rest)
+    return list(itertools.islice(every, n))
+
+
+KIND_CODES = {metric: [c for c in _codes(1500) if quiz.generate_exercise(c).metric == metric]
+              for metric in quiz.GENERATED_METRICS}
+
+
+@given(ANY_SEED)
 def test_a_generated_exercise_stores_the_engine_value_and_is_reproducible(seed):
     ex = quiz.generate_exercise(seed)
     assert ex.answer == _engine(ex)
@@ -285,26 +306,46 @@ def test_a_generated_exercise_stores_the_engine_value_and_is_reproducible(seed):
         assert quiz.check_numeric(ex, repr(trap.value)).feedback == f"{ex.id} trap {trap.name}"
 
 
-@given(SEEDS)
+@given(CODES)
+def test_a_code_reads_the_same_in_lower_case_and_with_spaces(code):
+    assert generated.parse_seed(f" {code.lower()} ") == code
+    assert quiz.generate_exercise(code.lower()) == quiz.generate_exercise(code)
+    assert quiz.generate_exercise(code).values["seed"] == code
+
+
+@given(ANY_SEED)
 def test_every_text_of_a_generated_exercise_can_be_filled(seed):
     ex = quiz.generate_exercise(seed)
     parts = ["prompt", "hint 1", "hint 2", ex.solution_part] + [f"trap {t.name}" for t in ex.traps]
     for part in parts:
         assert quiz_ui.text(f"{ex.id} {part}", ex.values)
-    assert quiz_ui.text(quiz.GENERATED_MISSING, ex.values) and quiz_ui.text(quiz.GENERATED_NONE_MISSING, ex.values)
+    for note in (quiz.GENERATED_MISSING, quiz.GENERATED_NONE_MISSING, generated.GENERATED_NOTHING_RELEVANT):
+        assert quiz_ui.text(note, ex.values)
 
 
 def _sets_up(ex) -> bool:
     g, k = np.array(ex.grades), ex.k
     judged = np.array(ex.grades + ex.missing)
+    lists = [np.array(q) for q in ex.queries]
+    if ex.metric == "mrr":
+        firsts = [int(np.flatnonzero(q >= 1)[0]) for q in lists if np.any(q >= 1)]
+        if ex.scenario == "query_without_hit":
+            return 0 < len(firsts) < len(lists)
+        if ex.scenario == "hits_at_various_ranks":
+            return len(firsts) == len(lists) and len(set(firsts)) == len(firsts)
+        return ex.scenario == "several_relevant" and any(np.sum(q >= 1) >= 2 for q in lists)
     if ex.scenario == "hit_at_k":
         return g[k - 1] >= 1 and (ex.metric != "hit_rate" or not np.any(g[:k - 1] >= 1))
     if ex.scenario == "more_relevant_than_k":
         return np.sum(judged >= 1) > k
+    if ex.scenario == "fewer_relevant_than_k":
+        return 0 < np.sum(judged >= 1) < k and np.any(g[:k] >= 1)
+    if ex.scenario == "short_list":
+        return len(g) < k and np.any(g >= 1)
     if ex.scenario == "no_relevant":
         return not np.any(judged >= 1)
     if ex.scenario == "grade1_above_grade2":
-        last = k if ex.metric == "ndcg" else len(g)
+        last = k if ex.metric in generated.NDCG_GAINS else len(g)
         ones, twos = np.flatnonzero(g[:last] == 1), np.flatnonzero(g[:last] == 2)
         return ones.size > 0 and twos.size > 0 and ones.min() < twos.min()
     if ex.scenario == "judged_not_returned":
@@ -314,30 +355,154 @@ def _sets_up(ex) -> bool:
     return False
 
 
-def test_draws_cover_every_metric_and_trap_situation():
+def test_codes_cover_every_metric_and_trap_situation():
     seen = set()
-    for seed in range(300):
-        ex = quiz.generate_exercise(seed)
-        assert _sets_up(ex), (seed, ex.metric, ex.scenario, ex.grades, ex.missing)
+    for code in _codes(800):
+        ex = quiz.generate_exercise(code)
+        assert _sets_up(ex), (code, ex.metric, ex.scenario, ex.grades, ex.missing, ex.queries)
         seen.add((ex.metric, ex.scenario))
     assert seen == {(m, s) for m, scenarios in quiz.SCENARIOS.items() for s in scenarios}
-    wanted = {"hit_at_k", "more_relevant_than_k", "no_relevant", "grade1_above_grade2", "judged_not_returned"}
-    assert wanted <= {s for _, s in seen}
+    assert {"mrr", "precision", "ndcg_linear"} <= {m for m, _ in seen}
+
+
+def test_old_whole_number_seeds_draw_only_the_first_four_kinds():
+    seen = set()
+    for seed in range(300):
+        ex = quiz.generate_exercise(str(seed))
+        assert _sets_up(ex), (seed, ex.metric, ex.scenario, ex.grades, ex.missing)
+        seen.add((ex.metric, ex.scenario))
+    assert seen == {(m, s) for m in generated.LEGACY_METRICS for s in quiz.SCENARIOS[m]}
+
+
+@pytest.mark.parametrize("seed, metric, scenario, k, grades, missing", [
+    # what these links showed before seeds became codes (drawn by the code of commit eb1f3c4)
+    ("0", "ndcg", "grade1_above_grade2", 3, (0, 1, 2, 0, 0, 0, 0, 0, 1), (2,)),
+    ("11", "recall", "more_relevant_than_k", 4, (1, 1, 1, 0, 0, 0), (1, 1, 1)),
+    ("987654321", "ndcg", "grade1_above_grade2", 5, (1, 1, 0, 0, 2, 1, 0), ()),
+    ("3816204719", "ndcg", "more_relevant_than_k", 3, (1, 1, 2, 2, 0, 0, 2), (2,)),
+    (str(2**32 - 1), "recall", "hit_at_k", 5, (0, 0, 0, 0, 1, 0, 0), ()),
+])
+def test_an_old_links_long_number_still_gives_its_exercise(seed, metric, scenario, k, grades, missing):
+    ex = quiz.generate_exercise(seed)
+    assert (ex.metric, ex.scenario, ex.k, ex.grades, ex.missing) == (metric, scenario, k, grades, missing)
+    assert ex.answer == _engine(ex)
 
 
 def test_most_draws_offer_a_targeted_trap():
-    with_trap = sum(bool(quiz.generate_exercise(seed).traps) for seed in range(200))
+    with_trap = sum(bool(quiz.generate_exercise(code).traps) for code in _codes(200))
     assert with_trap >= 150
 
 
-@pytest.mark.parametrize("seed", [-1, 2**32, "3", 1.5, True, None])
+@pytest.mark.parametrize("seed", ["-1", str(2**32), "K7M3O", "K7M31", "K7M3I", "K7M3L", "K7M3A", "2K7M3", "K7M3",
+                                  "K7M3QQ", "٣", "1e3", "", "9" * 5000, "0" * 11, 3, 1.5, True, None])
 def test_a_bad_seed_is_refused(seed):
+    assert generated.parse_seed(seed) is None
     with pytest.raises(ValueError, match="seed"):
         quiz.generate_exercise(seed)
 
 
-def test_the_default_seed_is_a_valid_exercise():
-    assert quiz.generate_exercise(quiz.DEFAULT_SEED).answer == _engine(quiz.generate_exercise(quiz.DEFAULT_SEED))
+def test_seeds_are_short_codes_without_look_alikes():
+    assert 4 <= generated.SEED_LENGTH <= 6
+    assert not set(generated.SEED_ALPHABET) & set("0O1IlL")
+    assert not set(generated.SEED_ALPHABET) & set("AEIOU"), "no vowels: no code spells a word"
+    assert len(generated.SEED_ALPHABET) ** generated.SEED_LENGTH > 10**7, "enough codes for every class"
+
+
+def test_a_new_seed_is_a_fresh_code():
+    codes = {generated.new_seed() for _ in range(200)}
+    assert len(codes) > 190
+    for code in codes:
+        assert len(code) == generated.SEED_LENGTH and code[0] in generated.SEED_LETTERS
+        assert generated.parse_seed(code) == code
+    assert generated.new_seed(avoid=quiz.DEFAULT_SEED) != quiz.DEFAULT_SEED
+
+
+def test_the_default_seed_is_a_code_and_a_valid_exercise():
+    assert generated.parse_seed(quiz.DEFAULT_SEED) == quiz.DEFAULT_SEED and not quiz.DEFAULT_SEED.isdigit()
+    ex = quiz.generate_exercise(quiz.DEFAULT_SEED)
+    assert ex.answer == _engine(ex)
+    assert (ex.metric, ex.scenario) == ("recall", "more_relevant_than_k")
+
+
+@given(ANY_SEED)
+def test_a_draw_with_nothing_relevant_never_says_nothing_relevant_is_missing(seed):
+    ex = quiz.generate_exercise(seed)
+    note = generated.judged_note(ex)
+    if ex.queries:
+        assert note is None  # several queries: no one list to speak of
+    elif not np.any(ex.judged >= 1):
+        assert note == generated.GENERATED_NOTHING_RELEVANT
+    else:
+        assert note == (quiz.GENERATED_MISSING if any(m >= 1 for m in ex.missing) else quiz.GENERATED_NONE_MISSING)
+
+
+def _of_kind(metric):
+    return [quiz.generate_exercise(code) for code in KIND_CODES[metric]]
+
+
+@given(st.sampled_from(KIND_CODES["mrr"]))
+def test_the_worked_mrr_solution_is_the_engines(code):
+    ex = quiz.generate_exercise(code)
+    qs = metrics.from_rankings(ex.queries)
+    rr, first = metrics.reciprocal_rank(qs), metrics.first_hit_rank(qs)
+    assert ex.values["rr_sum"] == " + ".join(fmt(v) for v in rr)
+    assert ex.values["first_ranks"] == ", ".join(str(int(f)) if np.isfinite(f) else "–" for f in first)
+    assert ex.answer == metrics.mean_reciprocal_rank(ex.queries)
+    assert ex.values["n_queries"] == str(len(ex.queries)) and ex.values["answer"] == fmt(ex.answer)
+
+
+def test_mrr_traps_name_the_slips():
+    for ex in _of_kind("mrr"):
+        qs = metrics.from_rankings(ex.queries)
+        rr = metrics.reciprocal_rank(qs)
+        values = {t.name: t.value for t in ex.traps}
+        if "sum not mean" in values:
+            assert values["sum not mean"] == pytest.approx(rr.sum())
+        if ex.scenario == "query_without_hit":
+            assert values["skipped no hit"] == pytest.approx(rr[rr > 0].mean())
+            assert quiz.check_numeric(ex, fmt(rr[rr > 0].mean())).feedback == "generated.mrr trap skipped no hit"
+
+
+@given(st.sampled_from(KIND_CODES["precision"]))
+def test_the_worked_precision_solution_is_the_engines(code):
+    ex = quiz.generate_exercise(code)
+    grades = np.array(ex.grades)
+    found = int(metrics.relevant_in_top_k(metrics.from_rankings([grades]), ex.k)[0])
+    assert ex.values["found"] == str(found) and ex.answer == found / ex.k == metrics.precision_at_k(grades, ex.k)
+    assert ex.solution_part == ("solution short list" if len(grades) < ex.k else "solution")
+
+
+def test_a_short_list_divides_by_k_and_dividing_by_its_length_is_a_trap():
+    short = [ex for ex in _of_kind("precision") if ex.scenario == "short_list"]
+    assert short
+    for ex in short:
+        grades = np.array(ex.grades)
+        slip = metrics.precision_at_k(grades, len(grades))
+        assert quiz.check_numeric(ex, repr(slip)).feedback == "generated.precision trap divided by returned"
+
+
+@given(st.sampled_from(KIND_CODES["ndcg_linear"]))
+def test_the_worked_linear_ndcg_solution_is_the_engines(code):
+    ex = quiz.generate_exercise(code)
+    if ex.solution_part != "solution":
+        assert not np.any(ex.judged >= 1) and ex.answer == 0
+        return
+    grades, judged = np.array(ex.grades), ex.judged
+    assert ex.values["dcg"] == fmt(metrics.dcg_at_k(grades, ex.k, "linear"))
+    assert ex.values["idcg"] == fmt(metrics.idcg_at_k(judged, ex.k, "linear"))
+    assert ex.answer == metrics.ndcg_at_k(grades, ex.k, judged, "linear")
+
+
+def test_linear_ndcg_says_its_gain_and_exponential_gain_is_its_trap():
+    assert "linear gain" in quiz_ui.text("generated.ndcg_linear prompt", {"length": "7", "k": "3"})
+    exercises = [ex for ex in _of_kind("ndcg_linear") if np.any(ex.judged >= 1)]
+    caught = 0
+    for ex in exercises:
+        exponential = metrics.ndcg_at_k(np.array(ex.grades), ex.k, ex.judged)
+        if not quiz.within(exponential, ex.answer):
+            caught += 1
+            assert quiz.check_numeric(ex, repr(exponential)).feedback == "generated.ndcg_linear trap exponential gain"
+    assert caught
 
 
 # --- the bank: ids, lessons, prose -------------------------------------------

@@ -20,7 +20,6 @@ def test_read_k(raw, value, noted):
 
 def test_notes_say_what_was_wrong():
     assert "outside 1 to 20" in state.read_k("99", default=5, hi=20).note
-    assert "not a whole number" in state.read_seed("x", default=7).note
     assert "unknown document" in state.read_order("a,zz", valid_ids=IDS, default=IDS).note
 
 
@@ -72,7 +71,6 @@ def test_load_mode_flags_keeps_what_the_session_already_has():
 @given(st.text(max_size=60))
 def test_readers_never_raise(raw):
     state.read_k(raw, default=1, hi=10)
-    state.read_seed(raw, default=1)
     state.read_gain(raw)
     state.read_flag(raw, name="f")
     state.read_order(raw, valid_ids=IDS, default=IDS)

@@ -34,9 +34,11 @@ Question types
   block keeps only :func:`is_graded` questions, so its warm-up shows once, at
   the top.
 
-Generated exercises (:func:`generate_exercise`) draw a random ranking from an
-integer seed and ask for Recall@k, hit rate@k, RR or nDCG@k; each draw sets
-up one known trap. The same seed always gives the same exercise.
+Generated exercises (:func:`generate_exercise`) draw a random ranking from a
+seed (a 5-character code a class can read aloud; an old link's whole number
+still gives its old exercise) and ask for Recall@k, hit rate@k, RR, MRR over
+several queries, P@k or nDCG@k (either gain); each draw sets up one known
+trap. The same seed always gives the same exercise.
 """
 from __future__ import annotations
 

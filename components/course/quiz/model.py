@@ -49,23 +49,26 @@ FEEDBACK_ORDER_INVALID = "feedback order invalid"
 ORDERING_TRAPS = ("irrelevant on top", "lower grade on top", "order inside top k")
 GENERATED_MISSING = "generated missing"
 GENERATED_NONE_MISSING = "generated none missing"
+GENERATED_NOTHING_RELEVANT = "generated nothing relevant"
+GENERATED_LINK_SEED = "generated link seed"  # the note on a link whose seed names no exercise
 # The progress sidebar's texts.
 PROGRESS_TEXTS = ("progress heading", "progress total", "progress reset", "progress reset confirm",
                   "progress privacy")
 
-# The question card's own labels: the kind badges, the answer widgets, the buttons.
+# The question card's own labels: the kind badges, the solved mark, the table, the answer widgets, the buttons.
 CARD_TEXTS = ("card kind warm-up", "card kind exercise", "card kind number", "card kind pick all",
-              "card kind pick one", "card kind order", "card table position", "card table grade",
-              "card order label", "card answer", "card answer placeholder", "card check", "card reveal",
-              "card reveal one", "card reveal one help", "card hint", "card hint button", "card method button",
-              "card solution button", "card retry")
+              "card kind pick one", "card kind order", "card solved", "card table position", "card table grade",
+              "card table query", "card order label", "card answer", "card answer placeholder", "card check",
+              "card reveal", "card reveal one", "card reveal one help", "card hint", "card hint button",
+              "card method button", "card solution button", "card retry")
 
 SHARED_TEXTS: tuple[str, ...] = (
     FEEDBACK_CORRECT, FEEDBACK_WRONG, FEEDBACK_NOT_A_NUMBER, FEEDBACK_PERCENT_SIGN,
     FEEDBACK_RECORDED, FEEDBACK_HIDDEN, FEEDBACK_PICK, FEEDBACK_CHOICE_WRONG, FEEDBACK_CHOICE_PARTIAL,
     FEEDBACK_ORDER_TOO_SHORT, FEEDBACK_ORDER_INVALID,
     *(f"ordering trap {name}" for name in ORDERING_TRAPS),
-    GENERATED_MISSING, GENERATED_NONE_MISSING, *PROGRESS_TEXTS, *CARD_TEXTS,
+    GENERATED_MISSING, GENERATED_NONE_MISSING, GENERATED_NOTHING_RELEVANT, GENERATED_LINK_SEED,
+    *PROGRESS_TEXTS, *CARD_TEXTS,
     *(f"lesson {lesson}" for lesson in LESSONS),
     "lesson warmup",
 )
