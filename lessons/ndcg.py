@@ -172,7 +172,7 @@ def _gains_board(gain: Gain) -> Scoreboard:
 @st.fragment
 def _gains() -> None:
     st.markdown(prose.section(NAME, "Gain switch"))
-    k = show_k_slider(state.NDCG_GAINS_K, hi=POOL, default=scenarios.FRAMEWORKS_K, url=False,
+    k = show_k_slider(state.NDCG_GAINS_K, hi=POOL, default=scenarios.FRAMEWORKS_K, param=state.PARAM_GAINS_K,
                       label=prose.section(NAME, "Label duel k"))
     start = Q.presets[scenarios.FRAMEWORKS_MIXED]
     sides = tuple(Side(prose.text(NAME, "Duel gain", gain=g), start, _gains_board(g))
@@ -199,7 +199,7 @@ def _gains() -> None:
 @st.fragment
 def _ideal() -> None:
     st.markdown(prose.section(NAME, "Ideal trap"))
-    k = show_k_slider(state.NDCG_IDEAL_K, hi=len(RETURNED), default=scenarios.FRAMEWORKS_K, url=False,
+    k = show_k_slider(state.NDCG_IDEAL_K, hi=len(RETURNED), default=scenarios.FRAMEWORKS_K, param=state.PARAM_IDEAL_K,
                       label=prose.section(NAME, "Label duel k"))
     missed = [d for d in Q.docs if d.id not in RETURNED and (d.grade or 0) >= 1]
     labels = ("IDCG@{k}", "nDCG@{k}")
@@ -258,7 +258,7 @@ def _down_with_k() -> None:
 @st.fragment
 def _short_list() -> None:
     st.markdown(prose.section(NAME, "Short list"))
-    k = show_k_slider(state.NDCG_SHORT_K, hi=SHORT_K_MAX, default=SHORT_K_MAX, url=False,
+    k = show_k_slider(state.NDCG_SHORT_K, hi=SHORT_K_MAX, default=SHORT_K_MAX, param=state.PARAM_SHORT_K,
                       label=prose.section(NAME, "Label short k"))
     measures = ("R@k", "P@k", "RR", "nDCG@k")
     labels = ("Recall@{k}", "P@{k}", "RR", "nDCG@{k}")

@@ -117,7 +117,7 @@ def _state_recall(current: EditorState, k: int) -> float:
 @st.fragment
 def _fair_comparison() -> None:
     k = show_k_slider(state.RECALL_COMPARE_K, hi=MAX_K, default=5, label=prose.section(NAME, "Label same k"),
-                      url=False)
+                      param=state.PARAM_FAIR_K)
     board = Scoreboard(("R@k",), ("Recall@{k}",))
     sides = tuple(Side(prose.text(NAME, "Duel system", system=s), Q.presets[s], board) for s in SYSTEMS)
     sentence = st.container()
@@ -137,7 +137,7 @@ def _fair_comparison() -> None:
 def _blind_spot() -> None:
     st.markdown(prose.section(NAME, "Blind spot"))
     k = show_k_slider(state.RECALL_BLIND_K, hi=MAX_K, default=MAX_K, label=prose.section(NAME, "Label blind k"),
-                      url=False)
+                      param=state.PARAM_BLIND_K)
     titles = (prose.section(NAME, "Duel hits top"), prose.section(NAME, "Duel hits bottom"))
     board = Scoreboard(("R@k", "RR"), ("Recall@{k}", "RR"))
     sides = tuple(Side(t, Q.presets[v], board) for t, v in zip(titles, VARIANTS))
@@ -165,7 +165,7 @@ def _puzzle() -> None:
 def _hit_rate() -> None:
     st.markdown(prose.section(NAME, "Hit rate"))
     k = show_k_slider(state.RECALL_HIT_RATE_K, hi=10, default=5, label=prose.section(NAME, "Label hit rate k"),
-                      url=False)
+                      param=state.PARAM_HIT_K)
     names = [name for name, _, _ in scenarios.RECALL_VS_HIT_RATE]
     qs = metrics.from_rankings([g for _, g, _ in scenarios.RECALL_VS_HIT_RATE],
                                [[1] * n for _, _, n in scenarios.RECALL_VS_HIT_RATE])

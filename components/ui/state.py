@@ -36,6 +36,9 @@ LINK_NOTES_DISMISSED = "link_notes.dismissed"  # tuple of the notes the learner 
 
 # --- URL query parameter names ----------------------------------------------
 PARAM_K = "k"
+# a section's own cutoff, beside the page's main k
+PARAM_FAIR_K, PARAM_BLIND_K, PARAM_HIT_K = "fair_k", "blind_k", "hit_k"  # Recall@k
+PARAM_GAINS_K, PARAM_IDEAL_K, PARAM_SHORT_K = "gains_k", "ideal_k", "short_k"  # nDCG
 PARAM_ORDER = "order"
 PARAM_GRADES = "grades"
 PARAM_GAIN = "gain"
@@ -70,9 +73,9 @@ def read_int(raw: str | None, *, name: str, default: int, lo: int, hi: int) -> R
     return Reading(value)
 
 
-def read_k(raw: str | None, *, default: int, hi: int, lo: int = 1) -> Reading[int]:
-    """The cutoff k (between lo and hi), else the default with a note."""
-    return read_int(raw, name=PARAM_K, default=default, lo=lo, hi=hi)
+def read_k(raw: str | None, *, default: int, hi: int, lo: int = 1, name: str = PARAM_K) -> Reading[int]:
+    """The cutoff k (between lo and hi), else the default with a note naming the parameter ``name``."""
+    return read_int(raw, name=name, default=default, lo=lo, hi=hi)
 
 
 def read_gain(raw: str | None, *, default: str = "exponential") -> Reading[str]:

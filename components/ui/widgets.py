@@ -120,8 +120,9 @@ def read_control(value, default, options=None):
 
 
 def show_k_slider(key: str, *, hi: int, default: int, label: str | None = None, lo: int = 1,
-                  url: bool = True, help: str | None = None) -> int:
-    """A slider for the cutoff k that owns ``key``; with ``url``, mirrored in the URL as ``?k=``.
+                  param: str = state.PARAM_K, help: str | None = None) -> int:
+    """A slider for the cutoff k that owns ``key``, mirrored in the URL as ``?<param>=`` (the page's main k
+    is ``?k=``; a section's own k gets its own name, e.g. ``?blind_k=``).
 
     On the first run the value comes from the URL when it is valid (else the
     default, with a note saying why); every later change is written back, so a
@@ -129,13 +130,12 @@ def show_k_slider(key: str, *, hi: int, default: int, label: str | None = None, 
     """
     initial_key = f"{key}.initial"  # the first value, from the URL or the default; fixed for the session
     if initial_key not in st.session_state:
-        reading = state.read_k(st.query_params.get(state.PARAM_K) if url else None, default=default, hi=hi, lo=lo)
+        reading = state.read_k(st.query_params.get(param), default=default, hi=hi, lo=lo, name=param)
         st.session_state[initial_key] = reading.value
         keep_link_note(reading.note)
     value = read_control(st.slider(label or prose.text(TEXT, "Cutoff k"), lo, hi, value=st.session_state[initial_key], key=key, help=help),
                          st.session_state[initial_key])
-    if url and st.query_params.get(state.PARAM_K) != str(value):
-        st.query_params[state.PARAM_K] = str(value)
+    set_url_param(param, str(value))
     return int(value)
 
 

@@ -134,3 +134,17 @@ def test_practice_is_checked_in_place_with_the_precision_trap():
     at.text_input(key=f"{key}.answer").input("4/10")
     at.button(key=f"{key}.check").click().run()
     assert at.success
+
+
+def test_each_sections_k_travels_in_the_link():
+    """Before: the fair-comparison, blind-spot and hit-rate sliders were left out of the address."""
+    at = open_page(PAGE, query={"fair_k": "20", "blind_k": "10", "hit_k": "3"})
+    assert not at.exception
+    assert at.slider(key=state.RECALL_COMPARE_K).value == 20
+    assert at.slider(key=state.RECALL_BLIND_K).value == 10
+    assert at.slider(key=state.RECALL_HIT_RATE_K).value == 3
+    at.slider(key=state.RECALL_BLIND_K).set_value(15).run()
+    assert at.query_params["blind_k"] == "15" and at.query_params["k"] == "5"
+    at = open_page(PAGE, query={"blind_k": "99"})
+    assert at.slider(key=state.RECALL_BLIND_K).value == 20
+    assert any("blind_k" in w.value for w in at.warning)
