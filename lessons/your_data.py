@@ -29,7 +29,6 @@ from components.engine.measures import evaluate, parse_measure
 from components.formats import tabular, trec
 from components.ranking_editor import EditorItem, Scoreboard, describe_change, ranking_editor, set_editor_state
 from components.serving import uploads
-from components.serving.settings import SESSION_UPLOAD
 from components.serving.shared_cache import Holder, freeze
 from components.ui import charts, state, upload_flow
 from components.ui.widgets import chart_scale, read_control, show_chart
@@ -56,6 +55,11 @@ FAMILIES = {"R": "R@k", "Success": "Success@k", "P": "P@k", "RR": "RR", "RR@k": 
 DEFAULT_FAMILIES = ["R", "Success", "RR", "nDCG"]
 GAIN_CHOICES = ("linear", "exponential")  # linear first: trec_eval's, the page's default
 QUERY_COLUMN = prose.text(NAME, "Column query")  # the per-query table's first column: the query id
+NOTE_COLUMN = prose.text(NAME, "Column note")  # why a query scores 0, if it does
+# the note column's texts, in the order the table sets them (a later one overrides)
+NOTES = (prose.section(NAME, "Note below k"), prose.section(NAME, "Note none returned"),
+         prose.section(NAME, "Note no relevant"))
+NOTE_CHAR_PX = 6.5  # the grid's width of a character of its 14 px font, a little generous, at scale 1
 
 
 # ----------------------------------------------------------------------------
@@ -108,9 +112,10 @@ def per_query_table(judged: trec.JudgedRun, values: dict[str, np.ndarray], k: in
     returned = np.bincount(qs.qidx, minlength=qs.n_queries)
     first = metrics.first_hit_rank(qs)
     notes = np.full(qs.n_queries, "", dtype=object)
-    notes[first > k] = prose.section(NAME, "Note below k")
-    notes[np.isinf(first)] = prose.section(NAME, "Note none returned")
-    notes[n_relevant == 0] = prose.section(NAME, "Note no relevant")
+    below_k, none_returned, no_relevant = NOTES
+    notes[first > k] = below_k
+    notes[np.isinf(first)] = none_returned
+    notes[n_relevant == 0] = no_relevant
     table = pd.DataFrame({QUERY_COLUMN: list(judged.qids)})
     for name, column in values.items():
         table[name] = column
@@ -118,8 +123,28 @@ def per_query_table(judged: trec.JudgedRun, values: dict[str, np.ndarray], k: in
     table[prose.text(NAME, "Column returned")] = returned
     found = np.isfinite(first)
     table[prose.text(NAME, "Column first relevant")] = pd.arrays.IntegerArray(np.where(found, first, 0).astype(np.int64), ~found)
-    table[prose.text(NAME, "Column note")] = notes
+    table[NOTE_COLUMN] = notes
     return table
+
+
+def shown_order(table: pd.DataFrame) -> tuple[str, ...]:
+    """The per-query table's columns as the page shows them: the query, its note, then the rest as built.
+
+    The download keeps the built order.
+
+    >>> shown_order(pd.DataFrame(columns=[QUERY_COLUMN, "RR", NOTE_COLUMN]))
+    ('query', 'note', 'RR')
+    """
+    return (QUERY_COLUMN, NOTE_COLUMN, *(c for c in table.columns if c not in (QUERY_COLUMN, NOTE_COLUMN)))
+
+
+def note_width(scale: float) -> int:
+    """The note column's width in pixels, room for its longest note (left to itself, the grid cut notes short).
+
+    >>> note_width(1.5) > note_width(1.0) > 6 * max(len(note) for note in NOTES)
+    True
+    """
+    return round(scale * (max(len(note) for note in NOTES) * NOTE_CHAR_PX + 24))
 
 
 def shown_rows(table: pd.DataFrame, measure: str, limit: int) -> pd.DataFrame:
@@ -169,6 +194,9 @@ def _files_section() -> tuple[upload_flow.LoadedPair | None, upload_flow.FailedP
     if st.session_state.get(state.YOUR_DATA_FILES_GONE):
         st.warning(prose.section(NAME, "Files gone"), icon="🔌")
     st.markdown(prose.section(NAME, "Uploads"))
+    upload_flow.hide_uploader_size_line()
+    st.caption(prose.text(NAME, "Limit", limit=uploads.size_text(upload_flow.file_limit()),
+                          cap=uploads.size_text(uploads.session_cap())))
     upload_round = upload_flow.upload_round()
     columns = st.columns(2, gap="large")
     for column, kind in zip(columns, KINDS):
@@ -183,13 +211,11 @@ def _files_section() -> tuple[upload_flow.LoadedPair | None, upload_flow.FailedP
                 st.caption(prose.section(NAME, f"Waiting {kind}"))
             else:
                 st.caption(prose.text(NAME, "Received", name=literal(received["name"]),
-                                      size=f"{len(received['data']):,}"))
+                                      size=uploads.size_text(len(received["data"]))))
     button, note = st.columns([1, 3], vertical_alignment="center")
     button.button(prose.text(NAME, "Use samples"), key=state.YOUR_DATA_SAMPLES, on_click=_use_samples, icon="🧪",
                   width="stretch")
     note.caption(prose.section(NAME, "Samples"))
-    st.caption(prose.text(NAME, "Limit", limit=st.get_option("server.maxUploadSize"),
-                          cap=uploads.size_text(uploads.session_cap()), setting=SESSION_UPLOAD.env))
     holding = upload_flow.held()
     if holding:
         button, note = st.columns([1, 3], vertical_alignment="center")
@@ -216,7 +242,7 @@ def _show_refusal(kind: str) -> None:
     refused = upload_flow.refused(kind)
     if refused is not None:
         st.error(prose.text(NAME, "Upload refused", file=literal(refused.file), size=refused.size,
-                            total=refused.total, cap=refused.cap, setting=refused.setting), icon="🧳")
+                            total=refused.total, cap=refused.cap), icon="🧳")
 
 
 def _settings(qrels: trec.Qrels) -> tuple[int, list[str], str]:
@@ -282,12 +308,35 @@ def _summary(loaded: upload_flow.LoadedPair, judged: trec.JudgedRun, qrels: trec
                              hide_index=True, width="stretch", height=min(38 + 35 * len(reasons), 300))
 
 
+def selected_row(selection: Mapping | None) -> int | None:
+    """The position of the row a learner just clicked in the per-query table: a cell of it, or its box.
+
+    ``selection`` is the table's selection state (``rows``, and ``cells`` as
+    (row, column) pairs), or None before the first click. A cell counts
+    first: :func:`_select_row` keeps only the row after every click, so a
+    cell in the state is the newest click.
+
+    >>> selected_row({"rows": [3], "cells": []}), selected_row({"rows": [3], "cells": [(5, "note")]})
+    (3, 5)
+    >>> selected_row({"rows": [], "cells": []}) is None, selected_row(None) is None
+    (True, True)
+    """
+    if not selection:
+        return None
+    rows, cells = selection.get("rows") or [], selection.get("cells") or []
+    return int(cells[0][0]) if cells else int(rows[0]) if rows else None
+
+
 def _select_row(qids) -> None:
-    """The table's selection callback: a clicked row opens that query below (``qids``: the shown rows' ids)."""
-    selection = st.session_state.get(state.YOUR_DATA_TABLE)
-    rows = selection.selection.rows if selection is not None else []
-    if rows:
-        st.session_state[state.YOUR_DATA_QUERY] = qids[rows[0]]
+    """The table's selection callback: the clicked row opens that query below (``qids``: the shown rows' ids).
+
+    The table then selects that row alone (its box ticked, no cell kept), whichever part of it was clicked.
+    """
+    table = st.session_state.get(state.YOUR_DATA_TABLE)
+    row = selected_row(table["selection"] if table is not None else None)
+    if row is not None:
+        st.session_state[state.YOUR_DATA_QUERY] = qids[row]
+        st.session_state[state.YOUR_DATA_TABLE] = {"selection": {"rows": [row], "cells": []}}
 
 
 def _per_query(judged: trec.JudgedRun, values: dict[str, np.ndarray], families: list[str], k: int, gain: str,
@@ -302,11 +351,16 @@ def _per_query(judged: trec.JudgedRun, values: dict[str, np.ndarray], families: 
             st.caption(prose.text(NAME, "Table rows shown", shown=f"{len(shown):,}", total=f"{len(table):,}",
                                   measure=shown_name(next(iter(values)), gain)))
         config = {name: st.column_config.NumberColumn(shown_name(name, gain), format="%.3f") for name in values}
+        config[NOTE_COLUMN] = st.column_config.TextColumn(width=note_width(chart_scale()))
         with st.container(key="your-data-table"):  # a CSS class for browser tests
+            # a click on a row's box or on any of its cells opens that query; "—" where no relevant document
+            # was returned (the column stays numeric, so it sorts by rank); the note comes second, so it is
+            # on screen without scrolling sideways however many measures are chosen
             st.dataframe(shown, key=state.YOUR_DATA_TABLE,
                          on_select=functools.partial(_select_row, tuple(shown[QUERY_COLUMN])),
-                         selection_mode="single-row", hide_index=True, width="stretch",
-                         height=min(38 + 35 * len(shown), 420), column_config=config)
+                         selection_mode=("single-row", "single-cell"), hide_index=True, width="stretch",
+                         height=min(38 + 35 * len(shown), 420), column_config=config,
+                         column_order=shown_order(shown), placeholder=prose.section(NAME, "Cell none"))
         st.download_button(prose.text(NAME, "Download table"), functools.partial(export.table_csv, table),
                            file_name="per_query.csv",
                            mime="text/csv", key=state.YOUR_DATA_DOWNLOAD, on_click="ignore", icon="⬇️")
@@ -529,6 +583,7 @@ def _compare_section(loaded: upload_flow.LoadedPair, judged: trec.JudgedRun, nam
     cards[1].metric(prose.text(NAME, "Card counts"), f"{c.improved} / {c.hurt} / {c.tied}")
     cards[2].metric(prose.text(NAME, "Card t-test"), compare.format_p(c.t_test_p))
     cards[3].metric(prose.text(NAME, "Card randomisation"), compare.format_p(c.randomisation_p))
+    st.markdown(prose.section("compare", "Chart key"))
     show_chart(charts.win_loss_bars, result.qids, c.diff, metric=label, key="your_data.compare")
     st.markdown(prose.text_choosing("compare", "Outcome", values))
     st.info(prose.text_choosing(prose.CLI, heading, values), icon="🧮")

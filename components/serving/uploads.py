@@ -146,7 +146,7 @@ def session_cap() -> int:
 def refusal(size: int, held: int, cap: int | None = None) -> dict[str, str] | None:
     """None if a new file of ``size`` bytes fits beside the ``held`` bytes of a session; else why, as values.
 
-    The values (``size``, ``total``, ``cap``, ``setting``) fill the page's
+    The values (``size``, ``total``, ``cap``) fill the page's
     message template; ``cap`` defaults to :func:`session_cap`.
 
     Examples
@@ -154,10 +154,9 @@ def refusal(size: int, held: int, cap: int | None = None) -> dict[str, str] | No
     >>> refusal(10 * MIB, 20 * MIB, cap=50 * MIB) is None
     True
     >>> refusal(40 * MIB, 20 * MIB, cap=50 * MIB)
-    {'size': '40.0 MiB', 'total': '60.0 MiB', 'cap': '50.0 MiB', 'setting': 'RANKWISE_SESSION_UPLOAD_MB'}
+    {'size': '40.0 MiB', 'total': '60.0 MiB', 'cap': '50.0 MiB'}
     """
     cap = session_cap() if cap is None else cap
     if held + size <= cap:
         return None
-    return {"size": size_text(size), "total": size_text(held + size), "cap": size_text(cap),
-            "setting": settings.SESSION_UPLOAD.env}
+    return {"size": size_text(size), "total": size_text(held + size), "cap": size_text(cap)}

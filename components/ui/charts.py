@@ -328,9 +328,10 @@ def _distribution_template(metric: str, width: float, top: float, y_top: float, 
 
 # --- your data: two runs compared, query by query ---------------------------------------
 
-WIN = "#1a7f37"  # green: B better
-LOSS = "#cf222e"  # red: B worse
+WIN = "#0072B2"  # Okabe-Ito blue: B better
+LOSS = "#D55E00"  # Okabe-Ito vermillion: B worse (blue against vermillion holds for every common colour blindness)
 _TIE = "#8b949e"
+WIN_SHAPE, TIE_SHAPE, LOSS_SHAPE = "triangle-up", "circle", "triangle-down"  # the marks, so shape says it too
 OUTCOMES = ("B better", "B worse", "tied")  # their sections in lessons/text/charts.md: the legend's names
 _MAX_LABELLED_QUERIES = 40  # more queries than this: no query ids under the bars (the tooltip still names them)
 MAX_BARS = 2_000  # more queries than this: the win/loss chart draws at most this many places of the sorted list
@@ -345,13 +346,16 @@ def _named_query(qid: str, where: str) -> str:
 def win_loss_bars(qids: Sequence[str], differences: Sequence[float], *, metric: str, scale: float = 1.0) -> Figure:
     """Per-query differences B − A as bars sorted from the largest win to the largest loss.
 
-    Wins (B better) rise above a zero rule in green, losses (B worse) fall
-    below it in red, so sign and position say what the colour says; ties are
-    grey dots on the rule. The text alternative gives the counts, the largest
-    win and loss with their queries (an id that is not plain, which Markdown
-    could read as formatting, is replaced by "the leftmost bar" / "the
-    rightmost bar"), and the mean difference, always over every query. Query
-    ids appear on the axis (up to 40 queries) and in the tooltips.
+    Wins (B better) rise above a zero rule in blue, each bar tipped with an
+    upward triangle; losses (B worse) fall below it in vermillion, tipped with
+    a downward triangle; ties are grey dots on the rule. So position and
+    shape say what the colour says (the legend shows the shapes too), and the
+    two colours stay apart for colour-blind readers. The text alternative
+    gives the counts, the largest win and loss with their queries (an id that
+    is not plain, which Markdown could read as formatting, is replaced by "the
+    leftmost bar" / "the rightmost bar"), and the mean difference, always over
+    every query. Query ids appear on the axis (up to 40 queries) and in the
+    tooltips.
 
     More than :data:`MAX_BARS` queries: the chart draws the sorted list at
     :data:`MAX_BARS` places at most (:func:`sample_places`: evenly spaced,
@@ -444,11 +448,20 @@ def _win_loss_template(labelled: bool, sampled: bool, metric: str, top: float, s
     difference = prose.text(TEXT, "wins axis y", metric=metric)
     y = alt.Y("diff:Q", title=difference, scale=alt.Scale(domain=[-top * 1.1, top * 1.1], nice=True))
     better, worse, tied = (prose.text(TEXT, name) for name in OUTCOMES)
-    colour = alt.Color("outcome:N", scale=alt.Scale(domain=[better, tied, worse], range=[WIN, _TIE, LOSS]),
-                       legend=alt.Legend(title=None, orient="top"))
+    outcomes = [better, tied, worse]
+    legend = alt.Legend(title=None, orient="top")  # one legend: colour and shape share the field and its names
+    colour = alt.Color("outcome:N", scale=alt.Scale(domain=outcomes, range=[WIN, _TIE, LOSS]), legend=legend)
+    shape = alt.Shape("outcome:N", scale=alt.Scale(domain=outcomes, range=[WIN_SHAPE, TIE_SHAPE, LOSS_SHAPE]),
+                      legend=legend)
     tooltip = [alt.Tooltip("query:N"), alt.Tooltip("label:N", title=difference),
                alt.Tooltip("outcome:N", title=" ")]
     bars = named("bars").mark_bar().encode(x=x, y=y, y2=alt.datum(0), color=colour, tooltip=tooltip)
-    ties = named("ties").mark_point(filled=True, size=30 * scale).encode(x=x, y=y, color=colour, tooltip=tooltip)
+    ties = named("ties").mark_point(filled=True, opacity=1, size=30 * scale).encode(x=x, y=y, color=colour,
+                                                                                   shape=shape, tooltip=tooltip)
+    side = (12 if labelled else 6) * scale  # the tip's width in pixels: narrower where the bars are thin
+    lift = round(side * 3 ** 0.5 / 4, 2)  # half a Vega triangle's height: its base sits on the bar's end
+    tips = named("bars").mark_point(filled=True, opacity=1, size=side * side,
+                                    yOffset={"expr": f"datum.diff > 0 ? {-lift} : {lift}"}).encode(
+        x=x, y=y, color=colour, shape=shape, tooltip=tooltip)
     zero = named("zero").mark_rule(color="#24292f", strokeWidth=1.5 * scale).encode(y="y:Q")
-    return template((bars + ties + zero).properties(height=round(260 * scale), width="container"), scale)
+    return template((bars + ties + tips + zero).properties(height=round(260 * scale), width="container"), scale)

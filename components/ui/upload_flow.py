@@ -46,7 +46,6 @@ class Refusal:
     size: str
     total: str
     cap: str
-    setting: str
 
 
 @dataclass(frozen=True)
@@ -80,6 +79,30 @@ class FailedPair:
     no_common_query: bool
 
 
+_NO_SIZE_LINE = '<style>[data-testid="stFileUploaderDropzoneInstructions"] { display: none; }</style>'
+
+
+def hide_uploader_size_line() -> None:
+    """Hide the line Streamlit writes in every uploader on this page ("300MB per file").
+
+    That line says MB, meaning MiB on Windows and 1,000,000 bytes elsewhere;
+    the page states the limit itself (:func:`file_limit`), in KiB and MiB like
+    every size it shows.
+    """
+    st.html(_NO_SIZE_LINE)
+
+
+def file_limit() -> int:
+    """The size in bytes up to which an uploader takes a file in every browser: ``server.maxUploadSize`` MB.
+
+    Streamlit's server counts that setting in MiB, and so does its uploader
+    on Windows; on Linux and macOS the uploader counts 1 MB as 1,000,000
+    bytes and refuses a larger file first. So this is the smaller, the
+    decimal figure; the page shows it in MiB like every other size.
+    """
+    return int(st.get_option("server.maxUploadSize")) * 1_000_000
+
+
 def refused(kind: str) -> Refusal | None:
     """Why the latest file of this kind was not taken, if it was not."""
     return (st.session_state.get(state.YOUR_DATA_REFUSED) or {}).get(kind)
@@ -98,8 +121,8 @@ def receive(kind: str, name: str, data: bytes) -> bool:
     refusals = dict(st.session_state.get(state.YOUR_DATA_REFUSED) or {})
     refusals.pop(kind, None)
     why = uploads.refusal(len(data), held(replacing=kind))
-    if why is not None:
-        refusals[kind] = Refusal(file=uploads.shown_name(name), **why)
+    if why is not None:  # the setting's name stays out of the learner's message (the README names it)
+        refusals[kind] = Refusal(file=uploads.shown_name(name), size=why["size"], total=why["total"], cap=why["cap"])
     else:
         st.session_state[RECEIVED[kind]] = uploads.upload_record(name, data)
         st.session_state[state.YOUR_DATA_FILES_GONE] = False

@@ -15,6 +15,7 @@ from playwright.sync_api import Page, expect
 from components.cli import run_evaluation
 from components.course import prose
 from components.engine.formatting import fmt
+from lessons import your_data as your_data_page
 from tests.e2e.helpers import current, metric_value
 
 pytestmark = pytest.mark.e2e
@@ -83,6 +84,23 @@ def table_cells(page: Page):
     return page.locator(".st-key-your-data-table table td")
 
 
+def table_rows(page: Page):
+    return page.locator(".st-key-your-data-table table tr")
+
+
+def table_headers(page: Page) -> list[str]:
+    """The headers of the columns on screen (the grid's accessible table holds only the columns in view)."""
+    return page.locator(".st-key-your-data-table table th").all_inner_texts()
+
+
+def click_cell(page: Page, x: float, row: int) -> None:
+    """Click the per-query grid ``x`` pixels from its left edge, on its ``row``-th row (0: the first query)."""
+    grid = page.locator(".st-key-your-data-table").get_by_test_id("stDataFrame")
+    grid.scroll_into_view_if_needed()
+    box = grid.bounding_box()
+    page.mouse.click(box["x"] + x, box["y"] + 35 + 35 * row + 17)
+
+
 def test_uploading_the_samples_shows_trec_evals_numbers_and_the_table(your_data):
     page, dialogs = your_data
     upload(page, "1. Qrels", SAMPLE_QRELS)
@@ -93,7 +111,8 @@ def test_uploading_the_samples_shows_trec_evals_numbers_and_the_table(your_data)
     expect(mean_card(page, "MRR")).to_have_text(fmt(report.mean["RR"]))
     expect(mean_card(page, "nDCG@10 (linear gain)")).to_have_text(fmt(report.mean["nDCG@10"]))
     expect(table_cells(page).first).to_have_text(report.qids[0])
-    expect(table_cells(page)).to_have_count(len(report.qids) * 9)  # query, 4 measures, 3 counts, note
+    expect(table_rows(page)).to_have_count(len(report.qids) + 1)  # the header, then a row per query
+    assert table_headers(page)[:6] == ["query", "note", "R@10", "Success@10", "RR", "nDCG@10 (linear gain)"]
     # a click on a row opens that query in the editor
     grid = page.locator(".st-key-your-data-table").get_by_test_id("stDataFrame")
     grid.scroll_into_view_if_needed()
@@ -171,3 +190,55 @@ def test_changing_k_keeps_the_chosen_measures(your_data):
     expect(page.get_by_text("Improved / hurt / tied")).to_be_visible()
     for label in ("R@5", "Success@5", "MRR", "nDCG@5 (linear gain)"):
         expect(page.get_by_test_id("stMetricLabel").get_by_text(label, exact=True).first).to_be_visible()
+
+
+def test_a_click_on_any_cell_of_a_row_opens_that_query(your_data):
+    page, _ = your_data
+    page.get_by_role("button", name="Use the sample files").click()
+    report = run_evaluation(SAMPLE_QRELS, SAMPLE_RUN, ["R@10", "Success@10", "RR", "nDCG@10"])
+    query = current(page).get_by_role("combobox", name="Query")
+    expect(query).to_have_value(report.qids[0], timeout=30_000)
+    click_cell(page, 150, 2)  # the third row's note
+    expect(query).to_have_value(report.qids[2])
+    click_cell(page, 16, 1)  # the second row's selection box
+    expect(query).to_have_value(report.qids[1])
+    click_cell(page, 420, 5)  # a measure of the sixth row: the newest click wins over the ticked box
+    expect(query).to_have_value(report.qids[5])
+    expect(page.get_by_text(f"Query {report.qids[5]}: the run's top 20")).to_be_visible()
+    expect(table_rows(page).nth(6)).to_have_attribute("aria-selected", "true")  # that row is the one ticked now
+
+
+@pytest.mark.parametrize("width, height, projector", [(1400, 900, False), (1280, 720, True), (1024, 768, False)])
+def test_the_note_column_shows_every_note_in_full_without_scrolling_sideways(your_data, app_url, width, height,
+                                                                            projector):
+    page, _ = your_data
+    page.set_viewport_size({"width": width, "height": height})
+    if projector:
+        page.goto(app_url + "/your-data?projector=1")
+    page.get_by_role("button", name="Use the sample files").click()
+    expect(table_cells(page).first).to_have_text("101", timeout=30_000)
+    scale = 1.5 if projector else 1.0
+    headers = table_headers(page)
+    assert headers[:2] == ["query", "note"], headers  # in view as the table opens, before any scrolling
+    notes = list(your_data_page.NOTES)
+    root, widest = page.evaluate("""notes => {
+        const context = document.createElement("canvas").getContext("2d");
+        const root = parseFloat(getComputedStyle(document.documentElement).fontSize);
+        context.font = `${0.875 * root}px "Source Sans", sans-serif`;  // the grid's cell font
+        return [root, Math.max(...notes.map(note => context.measureText(note).width))];
+    }""", notes)
+    assert root == 16 * scale  # projector mode's larger font is on
+    width_px = your_data_page.note_width(scale)
+    assert widest + 2 * 8 * scale <= width_px, (widest, width_px)  # the text and the cell's padding on each side
+    scroller = page.locator(".st-key-your-data-table .dvn-scroller")
+    left, shown = scroller.evaluate("s => [s.scrollLeft, s.clientWidth]")
+    assert left == 0 and shown >= width_px + 100 * scale  # the selection box and a query id fit beside the note
+
+
+def test_the_limits_are_stated_once_in_mib_and_name_no_setting(your_data):
+    page, _ = your_data
+    limit = page.get_by_test_id("stCaptionContainer").filter(has_text="per file").first
+    expect(limit).to_contain_text("286.1 MiB per file")
+    expect(page.get_by_test_id("stFileUploaderDropzoneInstructions").first).to_be_hidden()  # Streamlit's "MB" line
+    expect(page.get_by_text("maxUploadSize")).to_have_count(0)
+    expect(page.get_by_text("RANKWISE_SESSION_UPLOAD_MB")).to_have_count(0)

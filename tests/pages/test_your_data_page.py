@@ -9,9 +9,14 @@ evaluator (components.cli.run_evaluation) and the engine, never typed in.
 from __future__ import annotations
 
 import importlib.util
+import json
+import re
 from pathlib import Path
 
+import numpy as np
+import pandas as pd
 import pytest
+from streamlit.proto.Dataframe_pb2 import Dataframe as DataframeProto
 from streamlit.testing.v1 import AppTest
 
 from components.cli import run_evaluation
@@ -20,7 +25,7 @@ from components.engine import metrics
 from components.engine.formatting import fmt, literal
 from components.formats import tabular, trec
 from components.ranking_editor import EditorState
-from components.serving import uploads
+from components.serving import settings, uploads
 from components.ui import state
 from lessons import your_data as page
 from tests.pages.helpers import open_page
@@ -96,8 +101,8 @@ def test_the_sample_button_gives_trec_evals_numbers_and_the_skipped_counts():
     assert table["query"].tolist() == list(report.qids)
     for name in DEFAULT:
         assert table[name].tolist() == report.values[name].tolist()
-    limit = prose.text("your_data", "Limit", limit=300, cap=uploads.size_text(uploads.session_cap()),
-                        setting="RANKWISE_SESSION_UPLOAD_MB")
+    limit = prose.text("your_data", "Limit", limit=uploads.size_text(300 * 1_000_000),
+                       cap=uploads.size_text(uploads.session_cap()))
     assert limit in [c.value for c in at.caption]
     held = sum(len(p.read_bytes()) for p in (page.SAMPLE_QRELS, page.SAMPLE_RUN))
     cap = uploads.size_text(uploads.session_cap())
@@ -465,3 +470,70 @@ def test_the_query_editors_scoreboard_equals_the_what_if_values_after_every_move
             assert look_up(shown, move) == [fmt(expected[n]) for n in names], (judged.qids[q], move)
             checked += 1
     assert checked > 100
+
+
+# --- the per-query table and the sizes, as a learner reads them -------------------------------------
+
+def per_query_element(at):
+    return next(df for df in at.dataframe if "note" in df.value.columns)
+
+
+def test_first_relevant_at_shows_a_dash_where_no_relevant_document_was_returned_and_stays_numeric():
+    at = with_samples()
+    table = per_query_element(at)
+    assert table.proto.placeholder == "—", "a missing rank is drawn as a dash, not as 'None'"
+    column = table.value["first relevant at"]
+    assert pd.api.types.is_integer_dtype(column.dtype), "numbers, so a click on the header sorts by rank"
+    first = metrics.first_hit_rank(sample_report().judged.queries)
+    assert column.isna().tolist() == (~np.isfinite(first)).tolist()
+    assert column.dropna().tolist() == first[np.isfinite(first)].astype(int).tolist()
+    assert table.value.set_index("query").loc["105", "note"] == prose.section("your_data", "Note no relevant")
+
+
+@pytest.mark.parametrize("projector", [False, True])
+def test_the_note_comes_second_wide_enough_for_its_longest_note_and_any_cell_opens_its_row(projector):
+    at = with_samples() if not projector else open_page(PAGE, query={"projector": "1"})
+    if projector:
+        at.button(key=state.YOUR_DATA_SAMPLES).click().run()
+    table = per_query_element(at)
+    assert list(table.proto.column_order)[:2] == ["query", "note"], "on screen without scrolling sideways"
+    assert set(table.proto.column_order) == set(table.value.columns)
+    width = json.loads(table.proto.columns)["note"]["width"]
+    assert width == page.note_width(1.5 if projector else 1.0)
+    assert width > (1.5 if projector else 1.0) * 6 * max(len(note) for note in page.NOTES)
+    modes = set(table.proto.selection_mode)
+    assert {DataframeProto.SelectionMode.SINGLE_ROW, DataframeProto.SelectionMode.SINGLE_CELL} <= modes
+
+
+SIZE = re.compile(r"(\d[\d,.]*)\s*(bytes|B|[kKMG]i?B)\b")
+SETTING = re.compile(r"maxUploadSize|config\.toml|RANKWISE_|STREAMLIT_|server\.[a-z]")  # what the README names
+
+
+def sizes_and_settings(at) -> tuple[set[str], list[str]]:
+    """The units of every size the page wrote, and every server setting it named."""
+    texts = shown_text(at)
+    units = {unit for text in texts for _, unit in SIZE.findall(text)}
+    return units, [name for text in texts for name in SETTING.findall(text)]
+
+
+def test_every_size_is_in_kib_or_mib_and_no_server_setting_is_named():
+    at = with_samples()
+    units, settings_named = sizes_and_settings(at)
+    assert units == {"KiB", "MiB"}, "the limit, the files received and held: one unit system"
+    assert settings_named == []
+    received = uploads.size_text(len(SAMPLE_QRELS.read_bytes()))
+    assert prose.text("your_data", "Received", name=literal(SAMPLE_QRELS.name), size=received) in \
+        [c.value for c in at.caption]
+
+
+def test_a_refused_file_says_the_limit_in_mib_without_naming_the_setting(monkeypatch):
+    qrels, run = SAMPLE_QRELS.read_bytes(), SAMPLE_RUN.read_bytes()
+    cap = len(qrels) + len(run) // 2  # the qrels fit; with the run, the session would go over
+    monkeypatch.setattr(settings, "LIMITS", settings.Limits(session_upload_bytes=cap, parsed_cache_bytes=10**9,
+                                                            chart_cache_entries=100))
+    at = with_samples()
+    message = " ".join(e.value for e in at.error)
+    assert uploads.size_text(len(run)) in message and uploads.size_text(cap) in message
+    assert "Forget my files" in message
+    units, settings_named = sizes_and_settings(at)
+    assert units <= {"KiB", "MiB"} and settings_named == []

@@ -94,6 +94,60 @@ def test_comparisons_of_other_queries_share_one_template():
 
 
 # ----------------------------------------------------------------------------
+# The win/loss chart: wins and losses apart without colour, and for colour-blind eyes
+# ----------------------------------------------------------------------------
+
+def test_wins_and_losses_differ_by_shape_as_well_as_colour():
+    figure = charts.win_loss_bars(["w1", "w2", "t", "l"], [0.5, 0.25, 0.0, -0.25], metric="RR")
+    spec = figure.spec()
+    shaped = [layer for layer in spec["layer"] if "shape" in layer["encoding"]]
+    assert shaped, "a layer draws a shape per outcome"
+    for layer in shaped:
+        scale = layer["encoding"]["shape"]["scale"]
+        shapes = dict(zip(scale["domain"], scale["range"]))
+        assert shapes == {"B better": "triangle-up", "tied": "circle", "B worse": "triangle-down"}
+        assert layer["encoding"]["shape"]["legend"] is not None, "the legend shows the shapes too"
+    tips = next(layer for layer in shaped if layer["data"]["values"] == figure.rows["bars"])
+    assert [row["outcome"] for row in tips["data"]["values"]] == ["B better", "B better", "B worse"]  # every bar
+    offset = tips["mark"]["yOffset"]["expr"]  # each tip just past its bar's end: up for a win, down for a loss
+    assert offset.startswith("datum.diff > 0 ? -") and not offset.split(":")[-1].strip().startswith("-")
+    assert figure.alt_text.startswith("Per-query difference in RR"), "the text alternative stays"
+
+
+SIMULATIONS = {  # Machado, Oliveira and Fernandes (2009), severity 1, on linear RGB
+    "protanopia": [[0.152286, 1.052583, -0.204868], [0.114503, 0.786281, 0.099216], [-0.003882, -0.048116, 1.051998]],
+    "deuteranopia": [[0.367322, 0.860646, -0.227968], [0.280085, 0.672501, 0.047413], [-0.011820, 0.042940, 0.968881]],
+    "tritanopia": [[1.255528, -0.076749, -0.178779], [-0.078411, 0.930809, 0.147602], [0.004733, 0.691367, 0.303900]],
+    "typical vision": np.eye(3).tolist(),
+}
+
+
+def linear_rgb(colour: str) -> np.ndarray:
+    c = np.array([int(colour[i:i + 2], 16) for i in (1, 3, 5)]) / 255
+    return np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+
+
+def cie_lab(rgb: np.ndarray) -> np.ndarray:
+    xyz = np.array([[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722], [0.0193, 0.1192, 0.9505]]) @ np.clip(rgb, 0, 1)
+    t = xyz / np.array([0.95047, 1.0, 1.08883])
+    f = np.where(t > (6 / 29) ** 3, np.cbrt(t), t / (3 * (6 / 29) ** 2) + 4 / 29)
+    return np.array([116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])])
+
+
+@pytest.mark.parametrize("vision", SIMULATIONS)
+def test_win_and_loss_colours_stay_far_apart_under_each_colour_blindness(vision):
+    matrix = np.array(SIMULATIONS[vision])
+    win, loss = (cie_lab(matrix @ linear_rgb(colour)) for colour in (charts.WIN, charts.LOSS))
+    assert np.linalg.norm(win - loss) > 60  # CIE76 ΔE; green against red was 18 for deuteranopia
+
+
+@pytest.mark.parametrize("colour", [charts.WIN, charts.LOSS])
+def test_win_and_loss_colours_stand_out_from_the_white_background(colour):
+    luminance = float(np.array([0.2126, 0.7152, 0.0722]) @ linear_rgb(colour))
+    assert (1.05 / (luminance + 0.05)) >= 3  # WCAG's contrast for shapes in a chart
+
+
+# ----------------------------------------------------------------------------
 # Charts of many queries: the rows stay bounded, the words count every query
 # ----------------------------------------------------------------------------
 
