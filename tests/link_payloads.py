@@ -13,5 +13,7 @@ PAYLOADS = {
     "bold": "**bold** _it_",
 }
 EDITOR_SUFFIXES = ("", "1", "2", "3", "4")
-PARAMS = (state.PARAM_K, state.PARAM_GAIN, state.PARAM_SEED, *state.MODE_FLAGS,
+# every URL parameter the app reads: each state.PARAM_*, the editors' order and grades with each suffix
+SINGLE = tuple(v for n, v in vars(state).items() if n.startswith("PARAM_") and v not in (state.PARAM_ORDER, state.PARAM_GRADES))
+PARAMS = (*SINGLE, *state.MODE_FLAGS,
           *(name + suffix for suffix in EDITOR_SUFFIXES for name in (state.PARAM_ORDER, state.PARAM_GRADES)))

@@ -7,8 +7,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from components.course import scenarios
-from components.ui import registry
-from tests.e2e.helpers import drag, metric_value, refuse_other_hosts
+from tests.e2e.helpers import drag, metric_value
 
 pytestmark = pytest.mark.e2e
 LAWYER = scenarios.LAWYER
@@ -96,15 +95,6 @@ def test_a_malformed_deep_link_shows_the_note_and_the_defaults(page: Page, app_u
     expect(page.get_by_text(re.compile("unknown document"))).to_be_visible()
     expect(recall_value(page)).to_have_text("0.400")
     expect(page.locator("b", has_text="x")).to_have_count(0)
-
-
-def test_no_page_requests_another_host(page: Page, app_url):
-    foreign = refuse_other_hosts(page, app_url)
-    for spec in registry.PAGES:
-        page.goto(f"{app_url}/{'' if spec is registry.PAGES[0] else spec.url_path}")
-        expect(page.get_by_test_id("stMainBlockContainer")).to_be_visible()
-        expect(page.get_by_role("heading", level=1).first).to_be_visible()  # the page ran
-    assert foreign == []
 
 
 # What a narrow window must not cut short or push sideways: metric labels and sidebar page names (cut with

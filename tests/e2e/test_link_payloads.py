@@ -3,7 +3,8 @@
 Every page is opened with every URL parameter the app reads holding a
 Markdown, HTML or KaTeX payload (tests/pages/test_link_payloads.py runs each
 kind through each parameter headless). Requests to any other host are
-recorded and refused.
+recorded and refused: no page, with or without such a link, fetches a font,
+image or script from anywhere but the app.
 """
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ def test_payloads_in_every_url_parameter_render_as_text_and_fetch_nothing(page: 
         page.goto(f"{app_url}/{'' if spec is registry.PAGES[0] else spec.url_path}?{query}")
         alerts = page.get_by_test_id("stAlert").filter(has_text="The link's")
         expect(alerts.first).to_be_visible()
+        expect(page.get_by_role("heading", level=1).first).to_be_visible()  # the page ran
         assert alerts.locator(MARKUP).count() == 0, spec.module
         shown = " ".join(alerts.all_inner_texts())
         assert any(payload in shown for payload in PAYLOADS.values()), (spec.module, shown)  # as text
