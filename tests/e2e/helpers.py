@@ -26,6 +26,11 @@ def drag(page: Page, source: Locator, target: Locator, *, half: str = "upper") -
     page.mouse.up()
 
 
+def lesson_editor(page: Page) -> Locator:
+    """The page's first ranking editor: the lesson's own (duels, puzzles and questions further down have theirs)."""
+    return page.get_by_test_id("rw-editor").first
+
+
 def current(scope: Page | Locator) -> Locator:
     """The element containers of ``scope`` that belong to the latest run (not stale ones)."""
     return scope.locator(CURRENT)

@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from components.course import scenarios
-from tests.e2e.helpers import drag, metric_value
+from tests.e2e.helpers import drag, lesson_editor, metric_value
 
 pytestmark = pytest.mark.e2e
 LAWYER = scenarios.LAWYER
@@ -66,12 +66,12 @@ def test_a_reload_and_a_copied_link_keep_the_modes_and_the_mrr_cutoff(page: Page
 def test_predict_first_hides_the_value_after_a_drag_until_revealed(page: Page, app_url):
     page.set_viewport_size({"width": 1280, "height": 1400})
     page.goto(app_url + "/recall?predict_first=1")
-    reveal = page.get_by_role("button", name="Reveal the numbers")
+    reveal = page.get_by_role("button", name="Reveal the numbers").first
     expect(recall_value(page)).to_have_text("?")
     reveal.click()
     expect(recall_value(page)).to_have_text("0.400")
     # drag a relevant case (position 1) below the cutoff line, to position 8
-    drag(page, page.get_by_test_id("rw-row-c01"), page.get_by_test_id("rw-row-n24"), half="lower")
+    drag(page, lesson_editor(page).get_by_test_id("rw-row-c01"), lesson_editor(page).get_by_test_id("rw-row-n24"), half="lower")
     expect(recall_value(page)).to_have_text("?")
     reveal.click()
     expect(recall_value(page)).to_have_text("0.300")
@@ -81,9 +81,9 @@ def test_a_deep_link_restores_k_order_and_tray(page: Page, app_url):
     order = ("c10",) + LAWYER.presets["System B"][:19]  # the tenth case retrieved, B's last miss dropped
     page.goto(app_url + f"/recall?k=20&order={','.join(order)}")
     expect(recall_value(page)).to_have_text("1.000")
-    expect(page.get_by_test_id("rw-row-c10").get_by_test_id("rw-pos")).to_have_text("1")
+    expect(lesson_editor(page).get_by_test_id("rw-row-c10").get_by_test_id("rw-pos")).to_have_text("1")
     expect(page.get_by_role("slider", name="Cutoff k", exact=False).first).to_have_attribute("value", "20")
-    tray = page.get_by_test_id("rw-tray")
+    tray = lesson_editor(page).get_by_test_id("rw-tray")
     expect(tray.get_by_test_id("rw-tray-toggle")).to_have_text("11 judged, not returned")
     tray.get_by_test_id("rw-tray-toggle").click()
     expect(tray.get_by_test_id("rw-row-n10")).to_be_visible()

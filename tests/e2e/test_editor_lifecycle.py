@@ -4,6 +4,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.e2e.helpers import lesson_editor
+
 pytestmark = pytest.mark.e2e
 
 # Every element (or shadow root) that holds an editor's state, found through the shadow roots.
@@ -27,7 +29,7 @@ def test_on_a_touch_screen_buttons_are_finger_sized_and_the_hint_speaks_of_touch
     page = context.new_page()
     try:
         page.goto(app_url + "/recall")
-        row = page.get_by_test_id("rw-row-c02")
+        row = lesson_editor(page).get_by_test_id("rw-row-c02")
         expect(row).to_be_visible()
         assert page.evaluate("() => matchMedia('(pointer: coarse)').matches"), "the emulation gives a coarse pointer"
         for action in ("up", "down", "tray"):
@@ -63,7 +65,7 @@ def test_on_a_touch_screen_a_swipe_over_rows_scrolls_and_a_drag_starts_from_the_
     page = context.new_page()
     try:
         page.goto(app_url + "/recall")
-        row = page.get_by_test_id("rw-row-c03")
+        row = lesson_editor(page).get_by_test_id("rw-row-c03")
         row.scroll_into_view_if_needed()
         expect(row.get_by_test_id("rw-pos")).to_have_text("4")
         scroll_top = "() => document.querySelector('[data-testid=stMain]').scrollTop"
@@ -78,7 +80,7 @@ def test_on_a_touch_screen_a_swipe_over_rows_scrolls_and_a_drag_starts_from_the_
         row.evaluate("e => e.scrollIntoView({block: 'center'})")  # the row and the one above it, below the board
         page.wait_for_function(STILL, arg=scroll_top)
         number = row.get_by_test_id("rw-pos").bounding_box()
-        above = page.get_by_test_id("rw-row-c02").bounding_box()  # position 2
+        above = lesson_editor(page).get_by_test_id("rw-row-c02").bounding_box()  # position 2
         touch_drag(cdp, page, number["x"] + number["width"] / 2, number["y"] + number["height"] / 2,
                    above["y"] + above["height"] * 0.2)
         expect(row.get_by_test_id("rw-pos")).to_have_text("2")  # dragged by its number, above position 2

@@ -19,7 +19,7 @@ from playwright.sync_api import Browser, Page, expect
 from components.course import scenarios
 from components.engine import metrics
 from components.engine.formatting import fmt
-from tests.e2e.helpers import metric_value
+from tests.e2e.helpers import lesson_editor, metric_value
 
 pytestmark = pytest.mark.e2e
 
@@ -65,14 +65,14 @@ def slider(page: Page):
 
 
 def row(page: Page, doc_id: str):
-    return page.get_by_test_id(f"rw-row-{doc_id}")
+    return lesson_editor(page).get_by_test_id(f"rw-row-{doc_id}")
 
 
 def expect_view(page: Page, order: list[str], k: int) -> None:
     """The page shows exactly this ranking, this k (slider, URL, labels) and the engine's values for them."""
     for label, value in shown_metrics(order, k).items():
         expect(metric_value(page, label)).to_have_text(value)
-    expect(page.get_by_test_id("rw-list").get_by_test_id("rw-title")).to_have_text([TITLES[i] for i in order])
+    expect(lesson_editor(page).get_by_test_id("rw-list").get_by_test_id("rw-title")).to_have_text([TITLES[i] for i in order])
     expect(slider(page)).to_have_value(str(k))
     expect(page).to_have_url(re.compile(rf"[?&]k={k}(&|$)"))
 

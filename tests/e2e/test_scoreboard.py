@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 from components.course import scenarios
 from components.engine import metrics
 from components.engine.formatting import fmt
-from tests.e2e.helpers import metric_value
+from tests.e2e.helpers import lesson_editor, metric_value
 
 pytestmark = pytest.mark.e2e
 Q = scenarios.LAWYER
@@ -28,9 +28,10 @@ def recall_at_k(order) -> str:
 
 
 def board_cell(page: Page, label: str):
-    """The value of the scoreboard's cell whose label is ``label``."""
+    """The value of the lesson editor's scoreboard cell whose label is ``label``."""
     exactly = re.compile(f"^{re.escape(label)}$")
-    cell = page.get_by_test_id("rw-score-cell").filter(has=page.locator(".rw-score-label", has_text=exactly))
+    editor = lesson_editor(page)
+    cell = editor.get_by_test_id("rw-score-cell").filter(has=page.locator(".rw-score-label", has_text=exactly))
     return cell.locator(".rw-score-value")
 
 
@@ -46,9 +47,9 @@ def in_view(page: Page, locator) -> bool:
 def test_the_scoreboard_stays_in_view_with_the_last_row(page: Page, app_url, width, height, query):
     page.set_viewport_size({"width": width, "height": height})
     page.goto(app_url + "/recall" + query)
-    board = page.get_by_test_id("rw-scoreboard")
+    board = lesson_editor(page).get_by_test_id("rw-scoreboard")
     expect(board_cell(page, "Recall@5")).to_have_text(recall_at_k(SYSTEM_A))
-    last = page.get_by_test_id(f"rw-row-{SYSTEM_A[-1]}")
+    last = lesson_editor(page).get_by_test_id(f"rw-row-{SYSTEM_A[-1]}")
     last.scroll_into_view_if_needed()
     expect(last).to_be_in_viewport()
     page.wait_for_timeout(200)  # one frame for the sticky header to settle
@@ -60,8 +61,8 @@ def test_a_drag_previews_the_engines_value_before_the_drop(page: Page, app_url):
     page.goto(app_url + "/recall")
     expect(board_cell(page, "Recall@5")).to_have_text(recall_at_k(SYSTEM_A))
     first, target = SYSTEM_A[0], SYSTEM_A[6]  # a relevant case at 1, dragged below the 7th row (out of the top 5)
-    grip = page.get_by_test_id(f"rw-row-{first}").get_by_test_id("rw-title").bounding_box()
-    box = page.get_by_test_id(f"rw-row-{target}").bounding_box()
+    grip = lesson_editor(page).get_by_test_id(f"rw-row-{first}").get_by_test_id("rw-title").bounding_box()
+    box = lesson_editor(page).get_by_test_id(f"rw-row-{target}").bounding_box()
     page.mouse.move(grip["x"] + 10, grip["y"] + grip["height"] / 2)
     page.mouse.down()
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.8, steps=10)
@@ -69,20 +70,20 @@ def test_a_drag_previews_the_engines_value_before_the_drop(page: Page, app_url):
     moved.insert(6, first)
     # mouse still down: the board shows the value of the order under the pointer, marked as a preview
     expect(board_cell(page, "Recall@5")).to_have_text(recall_at_k(moved))
-    expect(page.get_by_test_id("rw-scoreboard")).to_have_class("rw-score rw-preview")
-    expect(page.get_by_test_id("rw-score-note")).not_to_have_text("")
+    expect(lesson_editor(page).get_by_test_id("rw-scoreboard")).to_have_class("rw-score rw-preview")
+    expect(lesson_editor(page).get_by_test_id("rw-score-note")).not_to_have_text("")
     page.mouse.up()
     # dropped: the page's card follows, and agrees with the board
     expect(metric_value(page, "Recall@5")).to_have_text(recall_at_k(moved))
     expect(board_cell(page, "Recall@5")).to_have_text(recall_at_k(moved))
-    expect(page.get_by_test_id("rw-scoreboard")).to_have_class("rw-score")
+    expect(lesson_editor(page).get_by_test_id("rw-scoreboard")).to_have_class("rw-score")
 
 
 def test_predict_first_previews_nothing(page: Page, app_url):
     page.set_viewport_size({"width": 1400, "height": 1400})
     page.goto(app_url + "/recall?predict_first=1")
     expect(board_cell(page, "Recall@5")).to_have_text("?")
-    page.get_by_role("button", name="Reveal the numbers").click()
+    page.get_by_role("button", name="Reveal the numbers").first.click()
     expect(board_cell(page, "Recall@5")).to_have_text(recall_at_k(SYSTEM_A))
 
 
@@ -137,7 +138,7 @@ def test_the_ndcg_board_previews_all_four_cards(page: Page, app_url):
     moved = ["snake", *[d for d in start if d != "snake"]]
     expect(board_cell(page, label)).to_have_text(ndcg(moved))  # mouse still down
     expect(board_cell(page, f"nDCG@{k} linear")).to_have_text(ndcg(moved, "linear"))  # the other gain too
-    expect(page.get_by_test_id("rw-score-cell")).to_have_count(4)  # DCG, IDCG, nDCG, nDCG in the other gain
+    expect(editor.get_by_test_id("rw-score-cell")).to_have_count(4)  # DCG, IDCG, nDCG, nDCG in the other gain
     page.mouse.up()
     expect(metric_value(page, card)).to_have_text(ndcg(moved))
 
@@ -146,10 +147,10 @@ def test_dragging_the_cutoff_line_previews_each_k_then_moves_the_slider(page: Pa
     page.set_viewport_size({"width": 1400, "height": 1400})
     page.goto(app_url + "/recall")
     expect(board_cell(page, "Recall@5")).to_have_text(recall_at_k(SYSTEM_A))
-    line = page.get_by_test_id("rw-cutoff").first
+    line = lesson_editor(page).get_by_test_id("rw-cutoff")
     line.evaluate("e => e.scrollIntoView({block: 'center'})")
     box = line.bounding_box()
-    target = page.get_by_test_id(f"rw-row-{SYSTEM_A[7]}").bounding_box()  # the 8th row: k = 8 below its middle
+    target = lesson_editor(page).get_by_test_id(f"rw-row-{SYSTEM_A[7]}").bounding_box()  # the 8th row: k = 8 below its middle
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.mouse.down()
     page.mouse.move(box["x"] + box["width"] / 2, target["y"] + target["height"] * 0.9, steps=8)
