@@ -74,7 +74,7 @@ def test_the_fair_comparison_duel_shows_both_systems_at_one_k():
     assert not at.exception
     assert board(at, side_key(state.RECALL_FAIR, 0)) == {"Recall@20": "0.400"}
     assert board(at, side_key(state.RECALL_FAIR, 1)) == {"Recall@20": "0.900"}
-    assert any("finds 4 of the 10 relevant cases (Recall@20 = 0.400)" in m.value and "(Recall@20 = 0.900)" in m.value
+    assert any("System A's list finds 4 of the 10 relevant cases (Recall@20 = 0.400)" in m.value and "(Recall@20 = 0.900)" in m.value
                for m in at.markdown)
 
 
@@ -98,7 +98,7 @@ def test_the_blind_spot_duel_shows_equal_recall_and_different_rr_beside_its_text
     assert at.slider(key=state.RECALL_K).value == 5  # the main editor above is left alone
     at.slider(key=state.RECALL_BLIND_K).set_value(10).run()
     sentence = next(i.value for i in at.info if "k = 10" in i.value)
-    assert "does tell them apart (0.400 on the left, 0.000 on the right)" in sentence
+    assert "does tell them apart (0.400 with the hits at 1–4, 0.000 with the hits at 16–19)" in sentence
     assert "Both lists have" not in sentence
 
 
