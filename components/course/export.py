@@ -56,13 +56,12 @@ from typing import Iterable, Mapping, Sequence
 import numpy as np
 
 from components.engine import metrics
-from components.engine.measures import Measure, evaluate, parse_measure
+from components.engine.measures import Measure, evaluate, parse_measure, trec_name
 from components.engine.metrics import Gain
 
 RUN_TAG = "rankwise"
 TOOLS = ("pytrec_eval", "ir_measures")
 SNIPPET_FAMILIES = ("R", "Success", "P", "RR", "nDCG")  # DCG@k, IDCG@k: neither library has them
-_PYTREC_EVAL_NAMES = {"R": "recall", "Success": "success", "P": "P", "nDCG": "ndcg_cut"}
 _SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 _AT_K = re.compile(r"@k$", re.IGNORECASE)
 
@@ -368,7 +367,10 @@ def pytrec_eval_snippet(rankings: Sequence[Ranking], measures: Sequence[Measure]
             qrels, run, name = "qrels", "run", "recip_rank"
         else:
             qrels = "gains" if _is_exponential_ndcg(m, gain) else "qrels"
-            run, name = "run", f"{_PYTREC_EVAL_NAMES[m.family]}_{m.k}"
+            found = trec_name(m)
+            if found is None:
+                raise ValueError(f"{m.name} has no pytrec_eval measure to print it with")
+            run, name = "run", found
         prints.append(PYTREC_EVAL_PRINT.substitute(label=m.name, qrels=qrels, run=run, measure=name))
     return PYTREC_EVAL_TEMPLATE.substitute(qrels=qrels_name, run=run_name, setup="".join(setup),
                                            prints="\n".join(prints))

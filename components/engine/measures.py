@@ -1,24 +1,44 @@
-"""Measure names as the field writes them, and evaluating a list of them on a query set.
+"""Measure names as the field writes them (and trec_eval's), evaluating them on a query set, and set-level values.
 
 Valid names (case-insensitive; k is a whole number >= 1):
 
-======================  ===========  ==========================================
-typed                   canonical    engine function (:mod:`components.engine.metrics`)
-======================  ===========  ==========================================
-R@k, recall@k           R@k          :func:`~components.engine.metrics.recall`
-Success@k, hit_rate@k   Success@k    :func:`~components.engine.metrics.success`
-P@k                     P@k          :func:`~components.engine.metrics.precision`
-RR, MRR                 RR           :func:`~components.engine.metrics.reciprocal_rank`
-RR@k, MRR@k             RR@k         reciprocal_rank with the cutoff k
-nDCG@k, ndcg@k          nDCG@k       :func:`~components.engine.metrics.ndcg`
-DCG@k                   DCG@k        :func:`~components.engine.metrics.dcg`
-IDCG@k                  IDCG@k       :func:`~components.engine.metrics.idcg` (the ideal order's DCG@k)
-======================  ===========  ==========================================
+=========================================  ===========  ==============  =======  =================================
+typed                                      canonical    trec_eval       over Q   engine (:mod:`components.engine.metrics`)
+=========================================  ===========  ==============  =======  =================================
+R@k, recall@k, recall_k                    R@k          recall_k        mean     :func:`~components.engine.metrics.recall`
+Success@k, hit_rate@k, success_k           Success@k    success_k       mean     :func:`~components.engine.metrics.success`
+P@k, P_k                                   P@k          P_k             mean     :func:`~components.engine.metrics.precision`
+RR, MRR, recip_rank                        RR           recip_rank      mean     :func:`~components.engine.metrics.reciprocal_rank`
+RR@k, MRR@k                                RR@k         (none)          mean     reciprocal_rank with the cutoff k
+nDCG@k, ndcg@k, ndcg_cut_k                 nDCG@k       ndcg_cut_k      mean     :func:`~components.engine.metrics.ndcg`
+nDCG, ndcg                                 nDCG         ndcg            mean     ndcg over the whole list
+DCG@k                                      DCG@k        (none)          mean     :func:`~components.engine.metrics.dcg`
+IDCG@k                                     IDCG@k       (none)          mean     :func:`~components.engine.metrics.idcg`
+AP, MAP, map                               AP           map             mean     :func:`~components.engine.metrics.average_precision`
+AP@k, MAP@k, map_cut_k                     AP@k         map_cut_k       mean     average_precision with the cutoff k
+GMAP, gm_map                               GMAP         gm_map          geo.     :func:`~components.engine.metrics.floored_average_precision`
+R-prec, Rprec                              R-prec       Rprec           mean     :func:`~components.engine.metrics.r_precision`
+bpref                                      bpref        bpref           mean     :func:`~components.engine.metrics.bpref`
+Judged@k                                   Judged@k     (none)          mean     :func:`~components.engine.metrics.judged_at_k`
+num_ret, NumRet                            num_ret      num_ret         sum      :func:`~components.engine.metrics.num_returned`
+num_rel, NumRel                            num_rel      num_rel         sum      :func:`~components.engine.metrics.num_relevant`
+num_rel_ret, NumRelRet                     num_rel_ret  num_rel_ret     sum      :func:`~components.engine.metrics.num_relevant_returned`
+num_q, NumQ                                num_q        num_q           count    :func:`~components.engine.metrics.num_queries`
+=========================================  ===========  ==============  =======  =================================
 
-MRR is the mean of the per-query RR, so both names give the same per-query
-values; results are keyed by the canonical name whatever alias was typed.
-Only nDCG, DCG and IDCG depend on the gain ("linear": rel, as trec_eval;
-"exponential": 2^rel − 1).
+MRR is the mean of the per-query RR, and MAP the mean of the per-query AP,
+so each pair of names gives the same per-query values; results are keyed by
+the canonical name whatever alias was typed. Only nDCG, DCG and IDCG depend
+on the gain ("linear": rel, as trec_eval; "exponential": 2^rel − 1).
+
+"over Q" is how :func:`aggregate` turns per-query values into the set's value,
+as trec_eval's summary line ("all") does: the mean for most; the sum for
+the counts num_ret, num_rel and num_rel_ret; for num_q, whose per-query value
+is 1 (trec_eval prints it only for "all"), the sum of those ones, the number
+of queries; for GMAP the geometric mean of the per-query values, which are
+AP floored at 0.00001 (pytrec_eval reports the log of that value per query).
+:func:`trec_name` gives trec_eval's name of each measure, or None where
+trec_eval has none (RR@k, DCG@k, IDCG@k and Judged@k, which is ir_measures').
 
 No Streamlit import here.
 """
@@ -26,7 +46,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Literal
 
 import numpy as np
 
@@ -35,41 +55,81 @@ from components.engine.metrics import Gain, QuerySet
 
 DEFAULT_MEASURES = ("R@5", "R@10", "RR", "nDCG@10")
 
-# typed family name (lower case) -> canonical family name
+Aggregation = Literal["mean", "sum", "geometric mean"]
+Cutoff = Literal["required", "optional", "none"]
+Engine = Callable[[QuerySet, int | None, Gain], np.ndarray]
+
+
+@dataclass(frozen=True)
+class _Family:
+    """How one family of measures is computed, named in trec_eval and summed up over the queries."""
+
+    compute: Engine  # per-query values; k is None only where the cutoff is optional or absent
+    cutoff: Cutoff = "required"
+    trec: str | None = None  # trec_eval's name without a cutoff
+    trec_cut: str | None = None  # trec_eval's name with a cutoff k: f"{trec_cut}_{k}"
+    aggregation: Aggregation = "mean"
+
+
+# canonical family -> how the engine computes it per query (the cutoff families check k with metrics.check_k)
+_FAMILIES: dict[str, _Family] = {
+    "R": _Family(lambda qs, k, gain: metrics.recall(qs, metrics.check_k(k)), trec_cut="recall"),
+    "Success": _Family(lambda qs, k, gain: metrics.success(qs, metrics.check_k(k)), trec_cut="success"),
+    "P": _Family(lambda qs, k, gain: metrics.precision(qs, metrics.check_k(k)), trec_cut="P"),
+    "RR": _Family(lambda qs, k, gain: metrics.reciprocal_rank(qs, k), "optional", trec="recip_rank"),
+    "nDCG": _Family(lambda qs, k, gain: metrics.ndcg(qs, k, gain), "optional", trec="ndcg", trec_cut="ndcg_cut"),
+    "DCG": _Family(lambda qs, k, gain: metrics.dcg(qs, metrics.check_k(k), gain)),
+    "IDCG": _Family(lambda qs, k, gain: metrics.idcg(qs, metrics.check_k(k), gain)),
+    "AP": _Family(lambda qs, k, gain: metrics.average_precision(qs, k), "optional", trec="map", trec_cut="map_cut"),
+    "GMAP": _Family(lambda qs, k, gain: metrics.floored_average_precision(qs), "none", trec="gm_map",
+                    aggregation="geometric mean"),
+    "R-prec": _Family(lambda qs, k, gain: metrics.r_precision(qs), "none", trec="Rprec"),
+    "bpref": _Family(lambda qs, k, gain: metrics.bpref(qs), "none", trec="bpref"),
+    "Judged": _Family(lambda qs, k, gain: metrics.judged_at_k(qs, metrics.check_k(k))),
+    "num_ret": _Family(lambda qs, k, gain: metrics.num_returned(qs), "none", trec="num_ret", aggregation="sum"),
+    "num_rel": _Family(lambda qs, k, gain: metrics.num_relevant(qs), "none", trec="num_rel", aggregation="sum"),
+    "num_rel_ret": _Family(lambda qs, k, gain: metrics.num_relevant_returned(qs), "none", trec="num_rel_ret",
+                           aggregation="sum"),
+    "num_q": _Family(lambda qs, k, gain: metrics.num_queries(qs), "none", trec="num_q", aggregation="sum"),
+}
+
+# typed family name (lower case) -> canonical family name; trec_eval's own names, and ir_measures' for the counts
 _ALIASES = {
     "r": "R", "recall": "R",
     "success": "Success", "hit_rate": "Success",
     "p": "P",
-    "rr": "RR", "mrr": "RR",
-    "ndcg": "nDCG",
+    "rr": "RR", "mrr": "RR", "recip_rank": "RR",
+    "ndcg": "nDCG", "ndcg_cut": "nDCG",
     "dcg": "DCG",
     "idcg": "IDCG",
+    "ap": "AP", "map": "AP", "map_cut": "AP",
+    "gmap": "GMAP", "gm_map": "GMAP",
+    "r-prec": "R-prec", "rprec": "R-prec",
+    "bpref": "bpref",
+    "judged": "Judged",
+    "num_ret": "num_ret", "numret": "num_ret",
+    "num_rel": "num_rel", "numrel": "num_rel",
+    "num_rel_ret": "num_rel_ret", "numrelret": "num_rel_ret",
+    "num_q": "num_q", "numq": "num_q",
 }
-_CUTOFF_OPTIONAL = {"RR"}
-_NAME = re.compile(r"(?P<family>[A-Za-z_]+)(?:@(?P<k>[0-9]+))?")
+_NEEDS_CUTOFF = {"ndcg_cut", "map_cut"}  # trec_eval's cutoff names: without k they would mean another measure
+# a family, then optionally a cutoff after "@" (the field's names) or "_" (trec_eval's: P_5, map_cut_10)
+_NAME = re.compile(r"(?P<family>[A-Za-z][A-Za-z_-]*?)(?:[@_](?P<k>[0-9]+))?")
 
 VALID_FORMS = (
-    "valid measures (case-insensitive, k a whole number >= 1): R@k, Success@k, P@k, RR, RR@k, nDCG@k, DCG@k, IDCG@k; "
-    "aliases: recall@k, hit_rate@k, MRR, MRR@k, ndcg@k; for example R@5, RR@10, nDCG@10")
-
-# canonical family -> how the engine computes it per query. k is None only for RR (a cutoff is optional
-# there); the others check it with metrics.check_k, which refuses None (a Measure built without its cutoff).
-_ENGINE: dict[str, Callable[[QuerySet, int | None, Gain], np.ndarray]] = {
-    "R": lambda qs, k, gain: metrics.recall(qs, metrics.check_k(k)),
-    "Success": lambda qs, k, gain: metrics.success(qs, metrics.check_k(k)),
-    "P": lambda qs, k, gain: metrics.precision(qs, metrics.check_k(k)),
-    "RR": lambda qs, k, gain: metrics.reciprocal_rank(qs, k),
-    "nDCG": lambda qs, k, gain: metrics.ndcg(qs, metrics.check_k(k), gain),
-    "DCG": lambda qs, k, gain: metrics.dcg(qs, metrics.check_k(k), gain),
-    "IDCG": lambda qs, k, gain: metrics.idcg(qs, metrics.check_k(k), gain),
-}
+    "valid measures (case-insensitive, k a whole number >= 1): R@k, Success@k, P@k, RR, RR@k, nDCG@k, DCG@k, IDCG@k, "
+    "nDCG, AP, AP@k, GMAP, R-prec, bpref, Judged@k, num_ret, num_rel, num_rel_ret, num_q; "
+    "aliases: recall@k, hit_rate@k, MRR, MRR@k, ndcg@k, MAP, MAP@k, and trec_eval's names (recall_k, success_k, "
+    "P_k, recip_rank, ndcg_cut_k, ndcg, map, map_cut_k, gm_map, Rprec); for example R@5, RR@10, nDCG@10, AP")
 
 
 @dataclass(frozen=True)
 class Measure:
-    """One measure: a family (``R``, ``Success``, ``P``, ``RR``, ``nDCG``, ``DCG``, ``IDCG``) and its cutoff k.
+    """One measure: a family (``R``, ``Success``, ``P``, ``RR``, ``nDCG``, ``DCG``, ``IDCG``, ``AP``, ``GMAP``,
+    ``R-prec``, ``bpref``, ``Judged``, ``num_ret``, ``num_rel``, ``num_rel_ret``, ``num_q``) and its cutoff k.
 
-    ``k`` is None only for RR without a cutoff.
+    ``k`` is None for a measure without a cutoff (RR, nDCG and AP may have
+    one; GMAP, R-prec, bpref and the counts never do).
     """
 
     family: str
@@ -91,28 +151,35 @@ class Measure:
 
 
 def parse_measure(text: str) -> Measure:
-    """Read a measure name as the field writes it.
+    """Read a measure name as the field writes it, or as trec_eval does.
 
     Raises ``ValueError``, listing the valid forms, for an unknown name, a
-    missing cutoff (``nDCG`` alone) or a cutoff below 1.
+    missing cutoff (``P`` alone), a cutoff on a measure that has none
+    (``bpref@10``) or a cutoff below 1.
 
     Examples
     --------
     >>> [parse_measure(t).name for t in ["r@5", "MRR", "mrr@10", "hit_rate@3", "NDCG@10", "recall@20"]]
     ['R@5', 'RR', 'RR@10', 'Success@3', 'nDCG@10', 'R@20']
-    >>> parse_measure("MAP")  # doctest: +ELLIPSIS
+    >>> [parse_measure(t).name for t in ["MAP", "map_cut_10", "gm_map", "Rprec", "ndcg", "P_5", "judged@10"]]
+    ['AP', 'AP@10', 'GMAP', 'R-prec', 'nDCG', 'P@5', 'Judged@10']
+    >>> parse_measure("ERR@10")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: unknown measure 'MAP'; valid measures (case-insensitive, k a whole number >= 1): R@k, Success@k, ...
+    ValueError: unknown measure 'ERR@10'; valid measures (case-insensitive, k a whole number >= 1): R@k, Success@k, ...
     """
     match = _NAME.fullmatch(text.strip())
-    family = _ALIASES.get(match["family"].lower()) if match else None
+    typed = match["family"].lower() if match else ""
+    family = _ALIASES.get(typed)
     if match is None or family is None:
         raise ValueError(f"unknown measure {text!r}; {VALID_FORMS}")
+    cutoff = _FAMILIES[family].cutoff
     if match["k"] is None:
-        if family not in _CUTOFF_OPTIONAL:
+        if cutoff == "required" or typed in _NEEDS_CUTOFF:
             raise ValueError(f"measure {text!r} needs a cutoff k, as in {family}@10; {VALID_FORMS}")
         return Measure(family)
+    if cutoff == "none":
+        raise ValueError(f"measure {text!r} takes no cutoff: write {family}; {VALID_FORMS}")
     k = int(match["k"])
     if k < 1:
         raise ValueError(f"measure {text!r} has cutoff {k}, but k counts positions from the top (1, 2, 3, ...); "
@@ -136,6 +203,7 @@ def evaluate(qs: QuerySet, measures: Iterable[Measure | str], gain: Gain) -> dic
 
     Every value comes from the engine (:mod:`components.engine.metrics`); ``gain``
     applies to nDCG, DCG and IDCG only. Names are parsed with :func:`parse_measure`.
+    The set's value of each is :func:`aggregate` of these (not always their mean).
 
     Examples
     --------
@@ -148,4 +216,63 @@ def evaluate(qs: QuerySet, measures: Iterable[Measure | str], gain: Gain) -> dic
     """
     metrics.check_gain(gain)
     parsed = [m if isinstance(m, Measure) else parse_measure(m) for m in measures]
-    return {m.name: _ENGINE[m.family](qs, m.k, gain) for m in parsed}
+    return {m.name: _FAMILIES[m.family].compute(qs, m.k, gain) for m in parsed}
+
+
+def _measure(measure: Measure | str) -> Measure:
+    return measure if isinstance(measure, Measure) else parse_measure(measure)
+
+
+def aggregation(measure: Measure | str) -> Aggregation:
+    """How the set's value comes from the per-query values, as in trec_eval's "all" line.
+
+    "mean" for most measures; "sum" for num_ret, num_rel, num_rel_ret and
+    num_q (whose per-query value is 1, so the sum is the number of queries);
+    "geometric mean" for GMAP.
+
+    >>> aggregation("AP"), aggregation("num_rel_ret"), aggregation("gm_map")
+    ('mean', 'sum', 'geometric mean')
+    """
+    return _FAMILIES[_measure(measure).family].aggregation
+
+
+def aggregate(measure: Measure | str, per_query) -> float:
+    """The query set's value of ``measure`` from its per-query values (from :func:`evaluate`), as trec_eval's "all".
+
+    The mean, the sum or the geometric mean (with trec_eval's floor 0.00001),
+    as :func:`aggregation` says; nan for the mean of no queries, 0 for a sum
+    over none.
+
+    Examples
+    --------
+    >>> qs = metrics.from_rankings([[1, 0], [0, 1, 1]], [[1, 0], [1, 1, 1]])
+    >>> values = evaluate(qs, ["AP", "num_rel", "num_q", "GMAP"], gain="linear")
+    >>> {name: round(aggregate(name, v), 4) for name, v in values.items()}
+    {'AP': 0.6944, 'num_rel': 4.0, 'num_q': 2.0, 'GMAP': 0.6236}
+    """
+    values = np.asarray(per_query, dtype=np.float64)
+    rule = aggregation(measure)
+    if rule == "sum":
+        return float(values.sum())
+    if rule == "geometric mean":
+        return metrics.geometric_mean(values)
+    return float(values.mean()) if values.size else float("nan")
+
+
+def trec_name(measure: Measure | str) -> str | None:
+    """trec_eval's name of ``measure`` (as pytrec_eval reports it), or None where trec_eval has no such measure.
+
+    The name says which measure, not which gain: trec_eval's nDCG is always
+    linear gain. RR@k, DCG@k and IDCG@k have no trec_eval counterpart;
+    Judged@k is ir_measures' measure.
+
+    >>> [trec_name(n) for n in ["R@10", "P@5", "RR", "RR@10", "nDCG@10", "nDCG", "AP", "AP@10", "Success@10"]]
+    ['recall_10', 'P_5', 'recip_rank', None, 'ndcg_cut_10', 'ndcg', 'map', 'map_cut_10', 'success_10']
+    >>> [trec_name(n) for n in ["GMAP", "R-prec", "bpref", "Judged@10", "num_rel_ret", "num_q"]]
+    ['gm_map', 'Rprec', 'bpref', None, 'num_rel_ret', 'num_q']
+    """
+    parsed = _measure(measure)
+    family = _FAMILIES[parsed.family]
+    if parsed.k is None:
+        return family.trec
+    return None if family.trec_cut is None else f"{family.trec_cut}_{parsed.k}"

@@ -1,4 +1,4 @@
-"""The metric engine: Recall@k, Success@k, P@k, RR, DCG@k, IDCG@k and nDCG@k.
+"""The metric engine: Recall@k, Success@k, P@k, RR, DCG@k, IDCG@k, nDCG (@k), AP (@k), R-prec, bpref, Judged@k and counts.
 
 One vectorised core works on a whole query set at once (:class:`QuerySet`:
 flat arrays of query index, rank and grade, plus every judged grade per query
@@ -9,12 +9,17 @@ implementation.
 
 Conventions (the same as trec_eval's):
 
-- a grade >= 1 is *relevant*; grades <= 0 (including trec_eval's negative
-  grades such as -2 for spam) are non-relevant and have gain 0;
-- a returned document that nobody judged has grade 0;
+- a grade >= 1 is *relevant* (trec_eval's relevance level 1; another level
+  with :func:`with_relevance_level`); grades <= 0 (including trec_eval's
+  negative grades such as -2 for spam) are non-relevant and have gain 0;
+- a returned document that nobody judged has grade 0; :attr:`QuerySet.is_judged`
+  tells it apart from a judged 0, for bpref, Judged@k and :func:`judged_only`;
+- bpref and :func:`judged_only` read a negative grade as trec_eval does: "in
+  the pool, but not judged" (neither judged relevant nor judged non-relevant);
 - the ideal ordering (IDCG) is built from *all* judged grades of the query,
   returned or not;
-- a query with no relevant judged document scores 0 on every measure;
+- a query with no relevant judged document scores 0 on every measure (GMAP's
+  per-query value is then its floor, 0.00001);
 - k is a cutoff on rank positions; a list shorter than k is simply shorter.
 
 Grades lie between :data:`MIN_GRADE` and :data:`MAX_GRADE` (-1000 and
@@ -26,7 +31,7 @@ No Streamlit import here: this module is pure numpy.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal, Sequence, Union
 
 import numpy as np
@@ -39,6 +44,7 @@ GradeList = Union[Sequence[int], NDArray[np.integer]]  # one query's grades, top
 GAINS: tuple[Gain, ...] = ("exponential", "linear")
 GAIN_FORMULAS = {"exponential": "2^rel − 1", "linear": "rel"}
 MIN_GRADE, MAX_GRADE = -1000, 1000  # the grades the engine (and the readers) take; judgments use a handful of levels
+MIN_GEO_MEAN = 0.00001  # trec_eval's floor for a value that enters a geometric mean (its MIN_GEO_MEAN)
 
 
 # ----------------------------------------------------------------------------
@@ -116,6 +122,12 @@ class QuerySet:
     grade : judged grade of each returned document (0 when unjudged).
     judged_qidx, judged_grade : every judged document of every query
         (returned or not), used for the number of relevant items and the ideal.
+    is_judged : whether each returned document is in the judgments (with
+        any grade, negative ones included), one bool per row; None when every
+        returned document is. Only bpref, Judged@k and :func:`judged_only`
+        read it: the other measures take an unjudged document as grade 0.
+    relevance_level : the lowest grade that counts as relevant (trec_eval's
+        ``-l``, 1 by default); set it with :func:`with_relevance_level`.
 
     Build it with :func:`query_set` (checked) or :func:`from_rankings`.
     """
@@ -126,10 +138,15 @@ class QuerySet:
     grade: np.ndarray
     judged_qidx: np.ndarray
     judged_grade: np.ndarray
+    is_judged: np.ndarray | None = None
+    relevance_level: int = 1
 
 
-def query_set(n_queries: int, qidx, rank, grade, judged_qidx, judged_grade) -> QuerySet:
+def query_set(n_queries: int, qidx, rank, grade, judged_qidx, judged_grade, is_judged=None) -> QuerySet:
     """Check the arrays and build a :class:`QuerySet`.
+
+    ``is_judged`` (optional) holds one bool per returned document: whether it
+    is in the judgments; None means every returned document is.
 
     Raises ``ValueError`` when array lengths differ, a query index is out of
     range, a rank is below 1 or appears twice in one query, or a grade lies
@@ -165,7 +182,18 @@ def query_set(n_queries: int, qidx, rank, grade, judged_qidx, judged_grade) -> Q
         if arr.size and (arr.min() < MIN_GRADE or arr.max() > MAX_GRADE):
             raise ValueError(f"{name} must lie between {MIN_GRADE} and {MAX_GRADE}, "
                              f"got {int(arr.min() if arr.min() < MIN_GRADE else arr.max())}")
-    return QuerySet(int(n_queries), qidx, rank, grade, judged_qidx, judged_grade)
+    return QuerySet(int(n_queries), qidx, rank, grade, judged_qidx, judged_grade, _judged_mask(is_judged, grade.size))
+
+
+def _judged_mask(is_judged, n_rows: int) -> np.ndarray | None:
+    """``is_judged`` as a bool array of n_rows entries, or None when it is None or all True."""
+    if is_judged is None:
+        return None
+    mask = np.asarray(is_judged)
+    if mask.shape != (n_rows,) or mask.dtype != np.bool_:
+        raise ValueError(f"is_judged must hold one bool per returned document ({n_rows}), "
+                         f"got an array of shape {mask.shape} and type {mask.dtype}")
+    return None if mask.all() else mask
 
 
 def _in_query_rank_order(qidx: np.ndarray, rank: np.ndarray) -> bool:
@@ -174,12 +202,14 @@ def _in_query_rank_order(qidx: np.ndarray, rank: np.ndarray) -> bool:
     return bool(np.all((step_q > 0) | ((step_q == 0) & (step_r > 0))))
 
 
-def from_rankings(rankings: Sequence[GradeList], judged: Sequence[GradeList] | None = None) -> QuerySet:
+def from_rankings(rankings: Sequence[Sequence[int | None] | NDArray[np.integer]],
+                  judged: Sequence[GradeList] | None = None) -> QuerySet:
     """Build a query set from per-query lists of grades in rank order.
 
-    ``rankings[q]`` holds the grades of query q's returned documents, top first
-    (0 for unjudged). ``judged[q]`` holds *every* judged grade of query q,
-    returned or not; when omitted, the returned grades are taken as the
+    ``rankings[q]`` holds the grades of query q's returned documents, top first;
+    None marks a document nobody judged (grade 0, and not judged for bpref and
+    Judged@k). ``judged[q]`` holds *every* judged grade of query q, returned
+    or not; when omitted, the returned grades other than None are taken as the
     judgments (every relevant item was returned).
 
     Examples
@@ -187,30 +217,127 @@ def from_rankings(rankings: Sequence[GradeList], judged: Sequence[GradeList] | N
     >>> qs = from_rankings([[1, 0], [0, 0, 1]])
     >>> reciprocal_rank(qs).tolist()
     [1.0, 0.3333333333333333]
+    >>> qs = from_rankings([[None, 1, 0]])
+    >>> qs.grade.tolist(), qs.is_judged.tolist(), qs.judged_grade.tolist()
+    ([0, 1, 0], [False, True, True], [1, 0])
     """
+    grades, marks = zip(*map(_grades_and_marks, rankings)) if len(rankings) else ((), ())
     if judged is None:
-        judged = rankings
+        judged = [g[m] for g, m in zip(grades, marks)]
     if len(judged) != len(rankings):
         raise ValueError(f"need one list of judged grades per ranking: {len(rankings)} rankings, {len(judged)} judged lists")
     lengths = np.array([len(r) for r in rankings], dtype=np.int64)
     jlengths = np.array([len(j) for j in judged], dtype=np.int64)
     qidx = np.repeat(np.arange(len(rankings)), lengths)
     rank = np.arange(lengths.sum()) - np.repeat(np.cumsum(lengths) - lengths, lengths) + 1
-    grade = np.concatenate([np.asarray(r, dtype=np.int64) for r in rankings]) if len(rankings) else np.zeros(0, np.int64)
+    grade = np.concatenate(grades) if grades else np.zeros(0, np.int64)
+    is_judged = np.concatenate(marks) if marks else np.zeros(0, bool)
     jq = np.repeat(np.arange(len(judged)), jlengths)
     jg = np.concatenate([np.asarray(j, dtype=np.int64) for j in judged]) if len(judged) else np.zeros(0, np.int64)
-    return query_set(len(rankings), qidx, rank, grade, jq, jg)
+    return query_set(len(rankings), qidx, rank, grade, jq, jg, is_judged)
+
+
+def _grades_and_marks(ranking) -> tuple[np.ndarray, np.ndarray]:
+    """One ranking's grades (None read as 0) and whether each document is judged (not None)."""
+    if isinstance(ranking, np.ndarray):
+        return _int_array(ranking, "grades"), np.ones(ranking.size, dtype=bool)
+    marks = np.array([g is not None for g in ranking], dtype=bool)
+    return _int_array([0 if g is None else g for g in ranking], "grades"), marks
+
+
+def with_relevance_level(qs: QuerySet, level: int) -> QuerySet:
+    """The same query set where a grade >= ``level`` counts as relevant (trec_eval's ``-l``).
+
+    Every binary measure (R, Success, P, RR, AP, R-prec, bpref, the counts)
+    follows the level; DCG and nDCG keep the grades as gains, as in
+    trec_eval. The level is a whole number >= 1, so an unjudged document
+    (grade 0) is never relevant.
+
+    Examples
+    --------
+    >>> qs = from_rankings([[1, 2, 0]])
+    >>> recall(qs, 1).tolist(), recall(with_relevance_level(qs, 2), 1).tolist()
+    ([0.5], [0.0])
+    """
+    level = check_whole(level, "relevance_level", lo=1, why="(a grade at least this counts as relevant)")
+    return replace(qs, relevance_level=level)
+
+
+def judged_only(qs: QuerySet) -> QuerySet:
+    """The query set without its unjudged returned documents, the rest ranked 1, 2, 3, ... (trec_eval's ``-J``).
+
+    A returned document with a negative grade goes too: trec_eval reads a
+    negative grade as "in the pool, but not judged". The order of what stays
+    is kept, and so are the judgments.
+
+    Examples
+    --------
+    >>> qs = judged_only(from_rankings([[None, 0, -2, 1]], [[0, -2, 1, 1]]))
+    >>> qs.rank.tolist(), qs.grade.tolist(), reciprocal_rank(qs).tolist()
+    ([1, 2], [0, 1], [0.5])
+    """
+    keep = np.flatnonzero(_judged_rows(qs) & (qs.grade >= 0))
+    keep = keep[np.lexsort((qs.rank[keep], qs.qidx[keep]))]
+    qidx = qs.qidx[keep]
+    rank = np.arange(qidx.size) - _group_starts(qidx) + 1
+    return replace(qs, qidx=qidx, rank=rank, grade=qs.grade[keep], is_judged=None)
+
+
+def _group_starts(sorted_q: np.ndarray) -> np.ndarray:
+    """For each row of a sorted array of query indices, the row where its query's run of rows starts.
+
+    >>> _group_starts(np.array([0, 0, 2, 2, 2, 5])).tolist()
+    [0, 0, 2, 2, 2, 5]
+    """
+    if not sorted_q.size:
+        return np.zeros(0, np.int64)
+    starts = np.flatnonzero(np.r_[True, sorted_q[1:] != sorted_q[:-1]])
+    return np.repeat(starts, np.diff(np.r_[starts, sorted_q.size]))
+
+
+def _judged_rows(qs: QuerySet) -> np.ndarray:
+    """Whether each returned document is in the judgments (every one, when ``is_judged`` is None)."""
+    return np.ones(qs.rank.size, dtype=bool) if qs.is_judged is None else qs.is_judged
+
+
+def _relevant(qs: QuerySet) -> np.ndarray:
+    """Whether each returned document is relevant: grade >= the query set's relevance level."""
+    return qs.grade >= qs.relevance_level
+
+
+def _within(rank: np.ndarray, k: int | None) -> np.ndarray:
+    """rank <= k (every row when k is None: no cutoff)."""
+    return np.ones(rank.size, dtype=bool) if k is None else rank <= check_k(k)
+
+
+def _count_so_far(qs: QuerySet, mask: np.ndarray) -> np.ndarray:
+    """Per returned document: how many documents of its query, at its rank or above, have ``mask`` set.
+
+    >>> _count_so_far(from_rankings([[1, 0, 1], [1, 1]]), np.array([True, False, True, True, True])).tolist()
+    [1, 1, 2, 1, 2]
+    """
+    in_order = qs.rank.size < 2 or _in_query_rank_order(qs.qidx, qs.rank)
+    order = None if in_order else np.lexsort((qs.rank, qs.qidx))
+    sorted_mask = mask if order is None else mask[order]
+    running = np.cumsum(sorted_mask, dtype=np.int64)
+    starts = _group_starts(qs.qidx if order is None else qs.qidx[order])
+    counts = running - (running - sorted_mask)[starts]
+    if order is None:
+        return counts
+    out = np.empty_like(counts)
+    out[order] = counts
+    return out
 
 
 def num_relevant(qs: QuerySet) -> np.ndarray:
-    """|relevant| per query: judged documents with grade >= 1."""
-    return np.bincount(qs.judged_qidx, weights=qs.judged_grade >= 1, minlength=qs.n_queries)
+    """|relevant| per query (trec_eval's num_rel): judged documents with grade >= 1 (the relevance level)."""
+    return np.bincount(qs.judged_qidx, weights=qs.judged_grade >= qs.relevance_level, minlength=qs.n_queries)
 
 
 def relevant_in_top_k(qs: QuerySet, k: int) -> np.ndarray:
-    """|relevant ∩ top k| per query: returned documents at rank <= k with grade >= 1."""
+    """|relevant ∩ top k| per query: returned documents at rank <= k with grade >= 1 (the relevance level)."""
     k = check_k(k)
-    hit = (qs.rank <= k) & (qs.grade >= 1)
+    hit = (qs.rank <= k) & _relevant(qs)
     return np.bincount(qs.qidx, weights=hit, minlength=qs.n_queries)
 
 
@@ -233,7 +360,7 @@ def precision(qs: QuerySet, k: int) -> np.ndarray:
 def first_hit_rank(qs: QuerySet) -> np.ndarray:
     """Rank of the first relevant returned document per query (``inf`` when none)."""
     first = np.full(qs.n_queries, np.inf)
-    rel = qs.grade >= 1
+    rel = _relevant(qs)
     np.minimum.at(first, qs.qidx[rel], qs.rank[rel])
     return first
 
@@ -267,7 +394,7 @@ def mean_recall_and_success_by_k(qs: QuerySet, ks: Sequence[int]) -> tuple[tuple
     asked = np.array([check_k(k) for k in ks], dtype=np.int64)
     cutoffs = np.unique(asked)  # sorted; bin j holds ranks in (cutoffs[j - 1], cutoffs[j]], the last bin ranks beyond
     total = num_relevant(qs)
-    rel = qs.grade >= 1
+    rel = _relevant(qs)
     weights = np.divide(1.0, total, out=np.zeros(qs.n_queries), where=total > 0)[qs.qidx[rel]]
     found = np.cumsum(np.bincount(np.searchsorted(cutoffs, qs.rank[rel]), weights, minlength=cutoffs.size + 1))
     first = first_hit_rank(qs)
@@ -288,9 +415,9 @@ def reciprocal_rank(qs: QuerySet, k: int | None = None) -> np.ndarray:
     return 1.0 / first
 
 
-def dcg(qs: QuerySet, k: int, gain: Gain = "exponential") -> np.ndarray:
-    """DCG@k per query: Σ_{i=1..min(k, n)} g(rel_i) / log2(i + 1)."""
-    top = qs.rank <= check_k(k)
+def dcg(qs: QuerySet, k: int | None, gain: Gain = "exponential") -> np.ndarray:
+    """DCG@k per query: Σ_{i=1..min(k, n)} g(rel_i) / log2(i + 1); with k None, over the whole list (i = 1..n)."""
+    top = _within(qs.rank, k)
     weights = gain_values(qs.grade[top], gain) * discounts(qs.rank[top])
     return np.bincount(qs.qidx[top], weights=weights, minlength=qs.n_queries)
 
@@ -308,25 +435,166 @@ def ideal_ranks(judged_qidx: np.ndarray, judged_grade: np.ndarray) -> tuple[np.n
     ([2, 1, 0], [1, 2, 3])
     """
     order = np.lexsort((~judged_grade, judged_qidx))
-    sorted_q = judged_qidx[order]
-    starts = np.flatnonzero(np.r_[True, sorted_q[1:] != sorted_q[:-1]]) if sorted_q.size else np.zeros(0, np.int64)
-    group_start = np.repeat(starts, np.diff(np.r_[starts, sorted_q.size]))
-    return order, np.arange(sorted_q.size) - group_start + 1
+    return order, np.arange(order.size) - _group_starts(judged_qidx[order]) + 1
 
 
-def idcg(qs: QuerySet, k: int, gain: Gain = "exponential") -> np.ndarray:
-    """IDCG@k per query: the DCG@k of the ideal ordering of *all* judged grades."""
-    k = check_k(k)
+def idcg(qs: QuerySet, k: int | None, gain: Gain = "exponential") -> np.ndarray:
+    """IDCG@k per query: the DCG@k of the ideal ordering of *all* judged grades (k None: all of them)."""
     order, irank = ideal_ranks(qs.judged_qidx, qs.judged_grade)
-    top = irank <= k
+    top = _within(irank, k)
     weights = gain_values(qs.judged_grade[order][top], gain) * discounts(irank[top])
     return np.bincount(qs.judged_qidx[order][top], weights=weights, minlength=qs.n_queries)
 
 
-def ndcg(qs: QuerySet, k: int, gain: Gain = "exponential") -> np.ndarray:
-    """nDCG@k per query: DCG@k / IDCG@k (0 when IDCG@k = 0, i.e. no relevant judged item)."""
+def ndcg(qs: QuerySet, k: int | None, gain: Gain = "exponential") -> np.ndarray:
+    """nDCG@k per query: DCG@k / IDCG@k (0 when IDCG@k = 0, i.e. no relevant judged item).
+
+    With k None, trec_eval's ``ndcg``: the DCG of the whole returned list over
+    the DCG of the whole ideal list (every judged grade, best first).
+
+    Examples
+    --------
+    Grades 0, 2, 1 returned; a judged 2 was not: (2/log2(3) + 1/2) / (2 + 2/log2(3) + 1/2).
+
+    >>> round(float(ndcg(from_rankings([[0, 2, 1]], [[0, 2, 1, 2]]), None, "linear")[0]), 4)
+    0.4683
+    """
     top, ideal = dcg(qs, k, gain), idcg(qs, k, gain)
     return np.divide(top, ideal, out=np.zeros(qs.n_queries), where=ideal > 0)
+
+
+def average_precision(qs: QuerySet, k: int | None = None) -> np.ndarray:
+    """AP per query (trec_eval's ``map`` per query); AP@k (``map_cut_k``) with a cutoff.
+
+    .. math:: \\mathrm{AP@}k = \\frac{1}{R} \\sum_{i \\le k,\\ \\mathrm{rel}_i \\ge 1} \\mathrm{P@}i
+
+    where R is the number of relevant judged documents (returned or not) and
+    the sum runs over the ranks i of the relevant returned documents (all of
+    them when k is None). A relevant document never returned adds 0, so AP
+    is not a mean over the returned ones. 0 when R = 0.
+
+    Examples
+    --------
+    Relevant at ranks 1 and 3, and a third relevant document never returned:
+    (1/1 + 2/3) / 3; AP@2 keeps only the first term, 1/3.
+
+    >>> qs = from_rankings([[1, 0, 1]], [[1, 0, 1, 1]])
+    >>> [round(float(v[0]), 4) for v in (average_precision(qs), average_precision(qs, 2))]
+    [0.5556, 0.3333]
+    """
+    rel = _relevant(qs)
+    hit = rel & _within(qs.rank, k)
+    precision_at_hit = _count_so_far(qs, rel)[hit] / qs.rank[hit]
+    total = num_relevant(qs)
+    found = np.bincount(qs.qidx[hit], weights=precision_at_hit, minlength=qs.n_queries)
+    return np.divide(found, total, out=np.zeros(qs.n_queries), where=total > 0)
+
+
+def floored_average_precision(qs: QuerySet) -> np.ndarray:
+    """max(AP, 0.00001) per query: the values whose geometric mean is GMAP (trec_eval's ``gm_map``).
+
+    trec_eval floors AP at :data:`MIN_GEO_MEAN` so that one query with AP = 0
+    does not make the geometric mean 0; pytrec_eval reports log(max(AP,
+    0.00001)) per query instead. :func:`geometric_mean` averages these.
+
+    >>> floored_average_precision(from_rankings([[0, 1], [0]], [[1], [1]])).tolist()
+    [0.5, 1e-05]
+    """
+    return np.maximum(average_precision(qs), MIN_GEO_MEAN)
+
+
+def geometric_mean(values) -> float:
+    """exp(mean(log(max(v, 0.00001)))): trec_eval's geometric mean over queries (nan for no values).
+
+    >>> round(geometric_mean([0.5, 0.0]), 6)  # sqrt(0.5 × 0.00001)
+    0.002236
+    """
+    logs = np.log(np.maximum(np.asarray(values, dtype=np.float64), MIN_GEO_MEAN))
+    return float(np.exp(logs.mean())) if logs.size else float("nan")
+
+
+def r_precision(qs: QuerySet) -> np.ndarray:
+    """R-prec per query (trec_eval's ``Rprec``): P@R, where R is the number of relevant judged documents.
+
+    .. math:: \\mathrm{R\\text{-}prec} = \\frac{|\\mathrm{relevant} \\cap \\mathrm{top}\\,R|}{R}
+
+    A list shorter than R is simply shorter (the division is still by R); at
+    rank R, precision equals recall. 0 when R = 0.
+
+    >>> r_precision(from_rankings([[1, 0, 1, 1]], [[1, 0, 1, 1, 1]])).tolist()  # R = 4: 3 in the top 4
+    [0.75]
+    """
+    total = num_relevant(qs)
+    hit = _relevant(qs) & (qs.rank <= total[qs.qidx])
+    found = np.bincount(qs.qidx[hit], minlength=qs.n_queries).astype(np.float64)
+    return np.divide(found, total, out=np.zeros(qs.n_queries), where=total > 0)
+
+
+def bpref(qs: QuerySet) -> np.ndarray:
+    """bpref per query (trec_eval's ``bpref``, Buckley and Voorhees 2004): judged documents only.
+
+    .. math:: \\mathrm{bpref} = \\frac{1}{R} \\sum_{r} \\left(1 - \\frac{\\min(n_r, R)}{\\min(N, R)}\\right)
+
+    where the sum runs over the relevant returned documents r, n_r is the
+    number of judged non-relevant documents returned above r (a term is 1
+    when n_r = 0), R the number of relevant judged documents and N the number
+    of judged non-relevant ones (grades from 0 to the relevance level − 1).
+    Unjudged returned documents are skipped, and so are negative grades
+    (trec_eval: "in the pool, but not judged"). 0 when R = 0.
+
+    Examples
+    --------
+    Returned: relevant, judged non-relevant, unjudged, relevant; R = 2, N = 3:
+    (1 + (1 − 1/2)) / 2.
+
+    >>> bpref(from_rankings([[1, 0, None, 1]], [[1, 0, 1, 0, 0]])).tolist()
+    [0.75]
+    """
+    level = qs.relevance_level
+    total = num_relevant(qs)
+    judged_nonrel = (qs.judged_grade >= 0) & (qs.judged_grade < level)
+    cap = np.minimum(np.bincount(qs.judged_qidx, weights=judged_nonrel, minlength=qs.n_queries), total)
+    rel = _relevant(qs)
+    nonrel = _judged_rows(qs) & (qs.grade >= 0) & (qs.grade < level)
+    above, q = _count_so_far(qs, nonrel)[rel], qs.qidx[rel]
+    # min(n_r, R) / min(N, R), with n_r <= N: the same as min(n_r, min(N, R)) / min(N, R), which stays in [0, 1]
+    # even for a query set whose returned rows disagree with its judgments
+    penalty = np.divide(np.minimum(above, cap[q]), cap[q], out=np.zeros(q.size), where=cap[q] > 0)
+    kept = np.bincount(q, weights=1.0 - penalty, minlength=qs.n_queries)
+    return np.divide(kept, total, out=np.zeros(qs.n_queries), where=total > 0)
+
+
+def judged_at_k(qs: QuerySet, k: int) -> np.ndarray:
+    """Judged@k per query (ir_measures' ``Judged@k``): the share of the top k that is in the judgments.
+
+    .. math:: \\mathrm{Judged@}k = \\frac{|\\mathrm{judged} \\cap \\mathrm{top}\\,k|}{\\min(k, n)}
+
+    where n is the list length: a list shorter than k is judged on what it
+    returned. Any grade counts as judged, negative ones too (as ir_measures).
+    0 when nothing was returned.
+
+    >>> judged_at_k(from_rankings([[1, None, 0], [None]]), 10).tolist()
+    [0.6666666666666666, 0.0]
+    """
+    top = qs.rank <= check_k(k)
+    shown = np.bincount(qs.qidx[top], minlength=qs.n_queries).astype(np.float64)
+    judged = np.bincount(qs.qidx[top], weights=_judged_rows(qs)[top], minlength=qs.n_queries)
+    return np.divide(judged, shown, out=np.zeros(qs.n_queries), where=shown > 0)
+
+
+def num_returned(qs: QuerySet) -> np.ndarray:
+    """num_ret per query: the number of returned documents."""
+    return np.bincount(qs.qidx, minlength=qs.n_queries).astype(np.float64)
+
+
+def num_relevant_returned(qs: QuerySet) -> np.ndarray:
+    """num_rel_ret per query: the number of relevant returned documents."""
+    return np.bincount(qs.qidx, weights=_relevant(qs), minlength=qs.n_queries)
+
+
+def num_queries(qs: QuerySet) -> np.ndarray:
+    """num_q per query: 1 for every query (as trec_eval); their sum is the number of queries."""
+    return np.ones(qs.n_queries)
 
 
 # ----------------------------------------------------------------------------

@@ -397,16 +397,19 @@ def _depth(specs: Sequence[_Spec], ranking: np.ndarray) -> int:
     A cutoff measure sees ranks <= k. RR without a cutoff sees the first
     relevant rank; one move touches one document, so when the list holds two
     relevant documents at ranks r1 < r2, one of them stays relevant at rank
-    <= r2 + 1 in every candidate.
+    <= r2 + 1 in every candidate. Any other measure without a cutoff (AP,
+    nDCG over the whole list, ...) sees the whole list.
     """
     deep = ranking.size + 1  # an inserted tray document makes a ranking one longer
     depth = 0
     for spec in specs:
         if spec.measure.k is not None:
             depth = max(depth, spec.measure.k)
-        else:
+        elif spec.measure.family == "RR":
             relevant = np.flatnonzero(ranking >= 1)
             depth = max(depth, int(relevant[1]) + 2 if relevant.size >= 2 else deep)
+        else:
+            depth = deep
     return min(depth, deep)
 
 

@@ -602,5 +602,5 @@ def test_compare_errors(tmp_path, capsys):
     assert status == 1 and "found no query that is also in" in err
     status, _, err = compare_cli(tmp_path, capsys, "-m", "RR", run_b="q1 Q0 x 1 high b\n")  # score not a number
     assert status == 1 and "b.txt, line 1" in err and "Traceback" not in err
-    status, _, err = compare_cli(tmp_path, capsys, "-m", "MAP")
+    status, _, err = compare_cli(tmp_path, capsys, "-m", "MAP@x")
     assert status == 2

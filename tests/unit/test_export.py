@@ -300,6 +300,8 @@ def test_measures_at_the_pages_k_and_refusals():
     with pytest.raises(ValueError, match="no measure"):
         export.resolve_measures(["R@k"], None)
     with pytest.raises(ValueError, match="unknown measure"):
+        export.resolve_measures(["MAP@x"], 3)
+    with pytest.raises(ValueError, match="no counterpart"):  # a trec_eval measure the take-home does not cover yet
         export.resolve_measures(["MAP"], 3)
 
 

@@ -23,7 +23,9 @@ def test_values_lie_in_0_1(data, k, gain):
     grades, judged = data
     qs = m.from_rankings([grades], [judged])
     for values in (m.recall(qs, k), m.success(qs, k), m.precision(qs, k), m.reciprocal_rank(qs),
-                   m.reciprocal_rank(qs, k), m.ndcg(qs, k, gain)):
+                   m.reciprocal_rank(qs, k), m.ndcg(qs, k, gain), m.ndcg(qs, None, gain), m.average_precision(qs),
+                   m.average_precision(qs, k), m.floored_average_precision(qs), m.r_precision(qs), m.bpref(qs),
+                   m.judged_at_k(qs, k)):
         assert 0.0 <= values[0] <= 1.0 + 1e-12
 
 
@@ -138,6 +140,103 @@ def test_normalised_measures_lie_in_0_1_for_any_file_the_reader_accepts(files, k
         judged = trec.load(*files, gain=gain)
     except trec.TrecFormatError:
         return  # refused, with a message: nothing to score
-    names = [f"{family}@{k}" for family in ("R", "P", "Success", "RR", "nDCG")] + ["RR"]
+    names = [f"{family}@{k}" for family in ("R", "P", "Success", "RR", "nDCG", "AP", "Judged")]
+    names += ["RR", "nDCG", "AP", "GMAP", "R-prec", "bpref"]
     for name, values in evaluate(judged.queries, names, gain).items():
         assert np.all((values >= 0) & (values <= 1)), (name, values)
+
+
+# --- trec_eval's measures: AP, R-prec, bpref, the counts, relevance levels, judged only -----------
+
+@st.composite
+def ranking_with_unjudged(draw):
+    """Returned grades with None for unjudged documents, plus every judged grade (some never returned)."""
+    grades = draw(st.lists(st.one_of(st.none(), st.integers(min_value=-2, max_value=3)), max_size=15))
+    missing = draw(st.lists(st.integers(min_value=-2, max_value=3), max_size=5))
+    return grades, [g for g in grades if g is not None] + missing
+
+
+@given(st.lists(st.integers(min_value=1, max_value=3), min_size=1, max_size=8),
+       st.lists(st.integers(min_value=-2, max_value=0), max_size=8))
+def test_ap_and_bpref_are_1_when_every_relevant_document_comes_first(relevant, others):
+    qs = m.from_rankings([relevant + others])
+    assert m.average_precision(qs)[0] == m.bpref(qs)[0] == m.r_precision(qs)[0] == 1.0
+
+
+@given(ranking_with_unjudged(), k_st)
+def test_ap_at_k_grows_with_k_up_to_ap(data, k):
+    grades, judged = data
+    qs = m.from_rankings([grades], [judged])
+    at_k, at_next, whole = m.average_precision(qs, k)[0], m.average_precision(qs, k + 1)[0], m.average_precision(qs)[0]
+    assert at_k <= at_next <= whole + 1e-12
+    assert m.average_precision(qs, len(grades) + 1)[0] == whole
+
+
+@given(ranking_with_unjudged())
+def test_r_precision_is_precision_at_r(data):
+    qs = m.from_rankings([data[0]], [data[1]])
+    n_relevant = int(m.num_relevant(qs)[0])
+    assert m.r_precision(qs)[0] == (m.precision(qs, n_relevant)[0] if n_relevant else 0.0)
+
+
+@given(ranking_with_unjudged(), st.integers(min_value=1, max_value=3))
+def test_the_counts(data, level):
+    grades, judged = data
+    qs = m.with_relevance_level(m.from_rankings([grades], [judged]), level)
+    assert m.num_returned(qs)[0] == len(grades)
+    assert m.num_relevant(qs)[0] == sum(g >= level for g in judged)
+    assert m.num_relevant_returned(qs)[0] == sum(g is not None and g >= level for g in grades)
+    assert m.num_queries(qs).tolist() == [1.0]
+
+
+@given(ranking_with_unjudged(), st.integers(min_value=0, max_value=15))
+def test_an_unjudged_document_anywhere_leaves_bpref_alone_and_lowers_judged_at_k(data, at):
+    grades, judged = data
+    more = grades[:at] + [None] + grades[at:]
+    before, after = m.from_rankings([grades], [judged]), m.from_rankings([more], [judged])
+    assert m.bpref(after)[0] == m.bpref(before)[0]
+    k = min(at, len(grades)) + 1  # the cutoff takes in the new document
+    assert m.judged_at_k(after, k)[0] <= m.judged_at_k(before, k)[0]
+
+
+@given(ranking_with_unjudged(), k_st, gain_st)
+def test_judged_only_drops_the_unjudged_and_keeps_the_order(data, k, gain):
+    grades, judged = data
+    kept = [g for g in grades if g is not None and g >= 0]
+    a, b = m.judged_only(m.from_rankings([grades], [judged])), m.from_rankings([kept], [judged])
+    for f in (m.recall, m.precision, m.average_precision, m.judged_at_k):
+        assert f(a, k)[0] == f(b, k)[0]
+    assert m.bpref(a)[0] == m.bpref(b)[0] and m.ndcg(a, k, gain)[0] == m.ndcg(b, k, gain)[0]
+    assert m.judged_at_k(a, k)[0] == (1.0 if kept else 0.0)
+
+
+@given(st.lists(ranking_with_unjudged(), min_size=1, max_size=6), st.integers(min_value=1, max_value=3), gain_st)
+def test_a_relevance_level_acts_as_if_lower_grades_were_0_for_binary_measures(queries, level, gain):
+    def lowered(grades):
+        return [g if g is None or g >= level else min(g, 0) for g in grades]
+    qs = m.with_relevance_level(m.from_rankings([g for g, _ in queries], [j for _, j in queries]), level)
+    flat = m.from_rankings([lowered(g) for g, _ in queries], [lowered(j) for _, j in queries])
+    for f in (m.average_precision, m.r_precision, m.bpref, m.reciprocal_rank, m.num_relevant_returned):
+        np.testing.assert_array_equal(f(qs), f(flat))
+    np.testing.assert_array_equal(m.ndcg(qs, None, gain), m.ndcg(m.from_rankings(  # nDCG keeps the grades
+        [g for g, _ in queries], [j for _, j in queries]), None, gain))
+
+
+@given(st.lists(ranking_with_unjudged(), min_size=1, max_size=6))
+def test_the_geometric_mean_of_ap_lies_below_the_mean(queries):
+    qs = m.from_rankings([g for g, _ in queries], [j for _, j in queries])
+    floored = m.floored_average_precision(qs)
+    assert m.geometric_mean(floored) <= floored.mean() + 1e-12
+    assert np.all(floored >= m.MIN_GEO_MEAN) and np.all(floored >= m.average_precision(qs))
+
+
+@given(st.lists(ranking_with_unjudged(), min_size=1, max_size=6), st.randoms(use_true_random=False))
+def test_row_order_does_not_matter(queries, rnd):
+    qs = m.from_rankings([g for g, _ in queries], [j for _, j in queries])
+    rows = list(range(qs.rank.size))
+    rnd.shuffle(rows)
+    shuffled = m.query_set(qs.n_queries, qs.qidx[rows], qs.rank[rows], qs.grade[rows], qs.judged_qidx,
+                           qs.judged_grade, qs.is_judged[rows] if qs.is_judged is not None else None)
+    for f in (m.average_precision, m.bpref, m.r_precision):
+        np.testing.assert_allclose(f(shuffled), f(qs), atol=1e-12)
+    np.testing.assert_array_equal(m.judged_only(shuffled).grade, m.judged_only(qs).grade)

@@ -98,3 +98,39 @@ def test_a_rank_twice_in_one_query_is_refused_in_any_row_order():
     with pytest.raises(ValueError, match="rank 2 twice"):
         m.query_set(2, [1, 0, 0, 0], [1, 2, 1, 2], [0, 0, 1, 0], [0], [1])
     m.query_set(2, [1, 0, 0], [1, 2, 1], [0, 0, 1], [0], [1])  # the same ranks in different queries are fine
+
+
+@pytest.mark.parametrize("level", [0, -1, 1.5, "2", True])
+def test_a_relevance_level_below_1_or_not_whole(level):
+    with pytest.raises(ValueError, match="relevance_level must be a whole number at least 1"):
+        m.with_relevance_level(m.from_rankings([[1]]), level)
+
+
+@pytest.mark.parametrize("is_judged, message", [
+    ([True], r"one bool per returned document \(2\)"),
+    ([1, 0], "type int"),
+    ([[True, False]], r"shape \(1, 2\)"),
+])
+def test_is_judged_must_be_one_bool_per_returned_document(is_judged, message):
+    with pytest.raises(ValueError, match=message):
+        m.query_set(1, [0, 0], [1, 2], [1, 0], [0], [1], is_judged)
+
+
+def test_is_judged_all_true_is_stored_as_none():
+    assert m.query_set(1, [0], [1], [1], [0], [1], [True]).is_judged is None
+    assert m.from_rankings([[1, 0]]).is_judged is None
+    assert m.from_rankings([[1, None]]).is_judged.tolist() == [True, False]
+
+
+def test_a_query_with_no_relevant_document_on_trec_eval_s_measures():
+    qs = m.from_rankings([[0, None, -2]], [[0, -2]])
+    for f in (m.average_precision, m.r_precision, m.bpref, m.num_relevant, m.num_relevant_returned):
+        assert f(qs)[0] == 0.0
+    assert m.ndcg(qs, None)[0] == 0.0 and m.average_precision(qs, 2)[0] == 0.0
+    assert m.floored_average_precision(qs)[0] == m.MIN_GEO_MEAN == 0.00001
+    assert m.judged_at_k(qs, 3)[0] == pytest.approx(2 / 3)  # the -2 is judged (as ir_measures)
+
+
+def test_the_geometric_mean_of_nothing_and_of_zeros():
+    assert np.isnan(m.geometric_mean([]))
+    assert m.geometric_mean([0.0, 0.0]) == pytest.approx(0.00001)

@@ -1,0 +1,85 @@
+"""The measure registry: the field's names and trec_eval's, cutoffs, trec_eval's names and set-level values."""
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from components.engine import measures
+from components.engine import metrics as m
+
+pytrec_eval = pytest.importorskip("pytrec_eval", reason="pytrec-eval-terrier is the test oracle")
+
+CANONICAL = ["R@5", "Success@5", "P@5", "RR", "RR@5", "nDCG@5", "nDCG", "DCG@5", "IDCG@5", "AP", "AP@5", "GMAP",
+             "R-prec", "bpref", "Judged@5", "num_ret", "num_rel", "num_rel_ret", "num_q"]
+
+
+@pytest.mark.parametrize("typed, canonical", [
+    ("map", "AP"), ("MAP", "AP"), ("ap", "AP"), ("map_cut_10", "AP@10"), ("AP@10", "AP@10"), ("map@10", "AP@10"),
+    ("gm_map", "GMAP"), ("GMAP", "GMAP"), ("Rprec", "R-prec"), ("r-prec", "R-prec"), ("BPREF", "bpref"),
+    ("ndcg", "nDCG"), ("nDCG", "nDCG"), ("ndcg_cut_10", "nDCG@10"), ("judged@10", "Judged@10"),
+    ("num_ret", "num_ret"), ("NumRelRet", "num_rel_ret"), ("NUM_Q", "num_q"), ("num_rel", "num_rel"),
+    ("P_5", "P@5"), ("recall_10", "R@10"), ("success_1", "Success@1"), ("recip_rank", "RR"), (" mrr@10 ", "RR@10"),
+])
+def test_the_field_s_names_and_trec_eval_s_are_read(typed, canonical):
+    assert measures.parse_measure(typed).name == canonical
+
+
+@pytest.mark.parametrize("typed, message", [
+    ("P", "needs a cutoff k, as in P@10"),
+    ("Judged", "needs a cutoff k, as in Judged@10"),
+    ("map_cut", "needs a cutoff k, as in AP@10"),
+    ("ndcg_cut", "needs a cutoff k, as in nDCG@10"),
+    ("bpref@10", "takes no cutoff: write bpref"),
+    ("num_ret_5", "takes no cutoff: write num_ret"),
+    ("Rprec@3", "takes no cutoff: write R-prec"),
+    ("AP@0", "has cutoff 0"),
+    ("ERR@10", "unknown measure"),
+    ("map cut 10", "unknown measure"),
+])
+def test_bad_names_say_what_is_wrong_and_list_the_valid_forms(typed, message):
+    with pytest.raises(ValueError, match=message) as error:
+        measures.parse_measure(typed)
+    assert "R@k, Success@k, P@k, RR, RR@k, nDCG@k, DCG@k" in str(error.value)
+    assert "AP, AP@k, GMAP, R-prec, bpref, Judged@k, num_ret, num_rel, num_rel_ret, num_q" in str(error.value)
+
+
+@pytest.mark.parametrize("name", CANONICAL)
+def test_a_trec_eval_name_reads_back_as_the_same_measure(name):
+    trec = measures.trec_name(name)
+    if trec is None:
+        assert name in ("RR@5", "DCG@5", "IDCG@5", "Judged@5")
+        return
+    assert measures.parse_measure(trec).name == name
+    family = trec.rsplit("_", 1)[0] if trec[-1].isdigit() else trec
+    assert family in pytrec_eval.supported_measures  # a name trec_eval (inside pytrec_eval) really has
+
+
+def test_every_canonical_name_is_in_the_valid_forms_and_evaluates():
+    qs = m.from_rankings([[1, None, 0, 2], []], [[1, 0, 2, 1], [1]])
+    values = measures.evaluate(qs, CANONICAL, gain="linear")
+    assert list(values) == CANONICAL and all(v.shape == (2,) for v in values.values())
+
+
+@pytest.mark.parametrize("name, rule", [("AP", "mean"), ("nDCG@10", "mean"), ("bpref", "mean"), ("num_ret", "sum"),
+                                        ("num_rel", "sum"), ("num_rel_ret", "sum"), ("num_q", "sum"),
+                                        ("GMAP", "geometric mean")])
+def test_the_aggregation_rules(name, rule):
+    assert measures.aggregation(name) == rule
+
+
+@given(st.lists(st.floats(min_value=0, max_value=1), max_size=8))
+def test_aggregate_is_pytrec_eval_s_for_every_rule(values):
+    per_query = np.array(values)
+    for name in ("AP", "num_ret", "num_q"):
+        expected = pytrec_eval.compute_aggregated_measure(measures.trec_name(name), list(per_query)) if values \
+            else (0.0 if measures.aggregation(name) == "sum" else np.nan)
+        assert measures.aggregate(name, per_query) == pytest.approx(expected, abs=1e-12, nan_ok=True)
+    floored = np.maximum(per_query, m.MIN_GEO_MEAN)
+    if values:  # pytrec_eval's per-query GMAP value is the log of ours
+        assert measures.aggregate("GMAP", floored) == pytest.approx(
+            pytrec_eval.compute_aggregated_measure("gm_map", list(np.log(floored))), rel=1e-12)
+
+
+def test_num_q_over_the_set_is_the_number_of_queries():
+    qs = m.from_rankings([[1], [0], []])
+    assert measures.aggregate("num_q", measures.evaluate(qs, ["num_q"], "linear")["num_q"]) == 3.0
