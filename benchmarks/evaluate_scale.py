@@ -15,7 +15,7 @@ Each tool reads both files and computes R@10, RR@10 and nDCG@10 (linear
 gain, as trec_eval) in a fresh process, timed from the parent (interpreter
 start and imports included):
 
-- ours: ``python -m components.cli QRELS RUN -m R@10 -m RR@10 -m nDCG@10 --json``;
+- ours: ``python -m components.cli eval QRELS RUN -m R@10 -m RR@10 -m nDCG@10 --json``;
 - pytrec_eval: its own ``parse_qrel``/``parse_run`` and ``RelevanceEvaluator``
   with recall.10, recip_rank and ndcg_cut.10 (trec_eval has no RR cutoff:
   RR@10 is recip_rank where that is at least 1/10, else 0, which is exact);
@@ -239,7 +239,7 @@ def run_child(argv: list[str], env: dict[str, str] | None = None) -> Timing:
 
 def ours(qrels: Path, run: Path) -> Timing:
     measures = [a for m in MEASURES for a in ("-m", m)]
-    return run_child([sys.executable, "-m", "components.cli", str(qrels), str(run), *measures, "--json"],
+    return run_child([sys.executable, "-m", "components.cli", "eval", str(qrels), str(run), *measures, "--json"],
                      {**os.environ, "PYTHONPATH": str(ROOT)})
 
 
@@ -274,7 +274,7 @@ def time_set(spec: SetSpec, folder: Path, repeats: int, ranx_python: Path | None
     print(f"\n== {spec.name}: {spec.n_queries:,} queries × {spec.depth:,} = {spec.n_queries * spec.depth:,} run lines "
           f"({run.stat().st_size / 2**20:.0f} MiB), {_lines(qrels):,} judgments ==")
     print(load_average(), flush=True)
-    tools = {"ours (python -m components.cli)": ours, "pytrec_eval": pytrec_eval}
+    tools = {"ours (python -m components.cli eval)": ours, "pytrec_eval": pytrec_eval}
     if with_precise:
         tools["ours, precise reader only"] = ours_precise
     timings: dict[str, list[Timing]] = {name: [] for name in tools}

@@ -26,7 +26,8 @@ queries in both files are evaluated and averaged, unless ``--complete``
      "mean": {measure: value}, "per_query": {qid: {measure: value}}}
 
 (``per_query`` only with ``--per-query``), with canonical measure names and
-unrounded values; notes go to stderr.
+unrounded values; notes go to stderr: the queries skipped, and how many lines
+of the run had text after the tag (ignored, as trec_eval ignores it).
 
 ``--compare RUN2`` compares RUN2 (system B) against RUN (system A) on the
 queries judged in QRELS and answered by both runs (see
@@ -75,7 +76,7 @@ import numpy as np
 
 from components.course import prose
 from components.engine.formatting import fmt, signed
-from components.engine.measures import DEFAULT_MEASURES, Measure, evaluate, parse_measures
+from components.engine.measures import DEFAULT_MEASURES, Measure, aggregate, evaluate, parse_measures
 from components.engine.metrics import GAIN_FORMULAS, GAINS, Gain
 from components.formats import trec
 
@@ -93,11 +94,13 @@ class Report:
     gain : the nDCG/DCG gain used.
     values : canonical measure name -> per-query values, aligned with ``qids``.
     judged : the run joined with its qrels (evaluated and skipped query ids included).
+    trailing_lines : how many lines of the run had text after the tag (ignored).
     """
 
     gain: Gain
     values: dict[str, np.ndarray]
     judged: trec.JudgedRun
+    trailing_lines: int = 0
 
     @property
     def qids(self) -> tuple[str, ...]:
@@ -106,8 +109,9 @@ class Report:
 
     @property
     def mean(self) -> dict[str, float]:
-        """Mean of each measure over the evaluated queries."""
-        return {name: float(v.mean()) for name, v in self.values.items()}
+        """Each measure's value over the evaluated queries, as trec_eval's "all" line gives it: the mean, except
+        the sum for the counts (num_ret, num_rel, num_rel_ret, num_q) and the geometric mean for GMAP."""
+        return {name: aggregate(name, v) for name, v in self.values.items()}
 
     def per_query(self) -> dict[str, dict[str, float]]:
         """qid -> measure -> value."""
@@ -140,8 +144,9 @@ def run_evaluation(qrels: trec.Source, run: trec.Source, measures: Sequence[Meas
     >>> report.mean
     {'RR': 0.75, 'P@1': 0.5}
     """
-    judged = trec.load(qrels, run, complete, gain)
-    return Report(gain, evaluate(judged.queries, measures, gain), judged)
+    judgments, results = trec.read_pair(qrels, run, gain)
+    judged = trec.judge(judgments, results, complete)
+    return Report(gain, evaluate(judged.queries, measures, gain), judged, results.trailing_lines)
 
 
 def to_json(report: Report, per_query: bool = False) -> str:
@@ -205,19 +210,22 @@ def _aligned(rows: list[list[str]], numbers: bool = True, rule_before_last: bool
                       enumerate(zip(row, widths))).rstrip() for row in rows]
 
 
-def notes(judged: trec.JudgedRun) -> list[str]:
-    """Notes for stderr: the queries that were skipped, or scored 0 under --complete.
+def notes(judged: trec.JudgedRun, trailing_lines: int = 0) -> list[str]:
+    """Notes for stderr: the run's lines with text after the tag, and the queries skipped (or scored 0 under --complete).
 
     Examples
     --------
-    >>> for note in notes(trec.load("1 0 a 1\\n2 0 b 1\\n", "1 Q0 a 1 1 r\\n7 Q0 a 1 1 r\\n8 Q0 a 1 1 r\\n")):
+    >>> for note in notes(trec.load("1 0 a 1\\n2 0 b 1\\n", "1 Q0 a 1 1 r\\n7 Q0 a 1 1 r\\n8 Q0 a 1 1 r\\n"), 412):
     ...     print(note)
+    note: 412 lines of the run had text after the tag; ignored, as trec_eval does
     note: 1 judged query is not in the run and was skipped (--complete counts it as 0): '2'
     note: 2 queries of the run have no judgments and were skipped: '7', '8'
     """
     missing = "Note missing complete" if judged.complete else "Note missing"
-    return [_note(section, qids) for section, qids in ((missing, judged.qrels_only),
-                                                        ("Note unjudged", judged.run_only)) if qids]
+    trailing = [] if not trailing_lines else \
+        [_text("Note trailing one") if trailing_lines == 1 else _text("Note trailing many", n=trailing_lines)]
+    return trailing + [_note(section, qids) for section, qids in ((missing, judged.qrels_only),
+                                                                  ("Note unjudged", judged.run_only)) if qids]
 
 
 def _text(section: str, **values) -> str:
@@ -312,7 +320,7 @@ def eval_main(argv: Sequence[str] | None = None) -> int:
         return _file_error(err, (args.qrels, args.run))
     output = to_json(report, args.per_query) if args.json else \
         format_table(report, args.per_query, str(args.qrels), str(args.run))
-    return _emit(output, notes(report.judged))
+    return _emit(output, notes(report.judged, report.trailing_lines))
 
 
 def _main_compare(args: argparse.Namespace, measures: Sequence[Measure]) -> int:

@@ -284,6 +284,7 @@ def _summary(loaded: upload_flow.LoadedPair, judged: trec.JudgedRun, qrels: trec
                else prose.text(NAME, "Two formats", qrels=qrels_format, run=run_format))
     st.caption(prose.text(NAME, "Files shown", qrels=literal(loaded.qrels["name"]), judgments=f"{len(qrels.line):,}",
                           run=literal(loaded.run["name"]), results=f"{judged.queries.qidx.size:,}", formats=formats))
+    _trailing_note(loaded.run, loaded.holder)
     names = list(values)
     cards = st.container(key="your-data-means").columns([1] + [1.6 if "DCG" in name else 1 for name in names])
     cards[0].metric(prose.text(NAME, "Queries evaluated"), f"{len(judged.qids):,}")
@@ -306,6 +307,19 @@ def _summary(loaded: upload_flow.LoadedPair, judged: trec.JudgedRun, qrels: trec
                 st.dataframe(pd.DataFrame({QUERY_COLUMN: skipped_ids,
                                            prose.text(NAME, "Column why skipped"): reasons}),
                              hide_index=True, width="stretch", height=min(38 + 35 * len(reasons), 300))
+
+
+def _trailing_note(run: dict, holder: Holder) -> None:
+    """Say how many lines of a received run had text after the tag, which the reader ignored (nothing when none did).
+
+    ``run`` is the received file's record; its parsed copy comes from the
+    shared cache, where judging the pair put it.
+    """
+    parsed = uploads.read_file("run", run["sha256"], run["name"], run["data"], holder)
+    if parsed.trailing_lines:
+        values = {"count": f"{parsed.trailing_lines:,}", "run": literal(run["name"])}
+        st.caption(prose.text_choosing(NAME, "Trailing fields one" if parsed.trailing_lines == 1
+                                       else "Trailing fields many", values))
 
 
 def selected_row(selection: Mapping | None) -> int | None:
@@ -565,6 +579,7 @@ def _compare_section(loaded: upload_flow.LoadedPair, judged: trec.JudgedRun, nam
         st.error(prose.section(NAME, "Error heading"), icon="🚫")
         st.code(str(err), language=None, wrap_lines=True)
         return
+    _trailing_note(run_b, _compare_holder(files_b))
     if st.session_state.get(state.YOUR_DATA_COMPARE_MEASURE) not in names:
         st.session_state[state.YOUR_DATA_COMPARE_MEASURE] = names[0]
     name = read_control(st.segmented_control(prose.text(NAME, "Compare measure"), names,

@@ -6,7 +6,12 @@ The two files, whitespace-separated, one line per judgment or per result:
   number from -1000 to 1000, negative allowed: a grade <= 0 is
   non-relevant, with gain 0);
 - run: ``qid Q0 docid rank score tag`` (``Q0``, ``rank`` and ``tag`` are
-  ignored; ``score`` is a finite number).
+  ignored; ``score`` is a finite number). Text after the tag is ignored too,
+  as trec_eval ignores it (its ``get_trec_results.c`` reads six fields and
+  skips to the end of the line), and the lines that have any are counted
+  (:attr:`Run.trailing_lines`), so that the command line and the page can
+  say so. A qrels line has nothing after the grade: trec_eval refuses one
+  that does ("Malformed line"), and so does this reader.
 
 Friendlier than trec_eval where it costs nothing: blank lines and lines whose
 first character (after spaces) is ``#`` are skipped; tabs, repeated spaces,
@@ -24,7 +29,9 @@ Semantics are trec_eval's (as pytrec_eval shows them):
   ``-c``), which scores judged queries missing from the run as 0;
 - a returned document nobody judged has grade 0; a query whose judgments
   are all <= 0 is evaluated, with every value 0;
-- a (qid, docid) pair listed twice, in either file, is an error.
+- a (qid, docid) pair listed twice, in either file, is an error, as in
+  trec_eval ("duplicate docs"): a document has one place in a ranking and
+  one grade, and keeping either line could change the scores.
 
 Every problem with a file raises :class:`TrecFormatError`, whose message
 names the file, the line, what was found there and what was expected.
@@ -111,6 +118,7 @@ _CHUNK_BYTES = 1 << 24  # the tokenizer works on about this many bytes at a time
 _GATHER_BYTES = 1 << 20  # _strings copies about this many bytes of strings at a time (bounds its temporary copy)
 _FAST_CHUNK_BYTES = 1 << 25  # the fast reader hands pyarrow about this many bytes at a time (bounds its memory)
 _FAST_BLOCK_BYTES = 1 << 22  # ... which pyarrow splits into blocks of this size, parsed in parallel
+_FAST_MAX_COLUMNS = 16  # the fast reader declines a run whose lines have more columns (text after the tag)
 _KEY_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)  # mixes 64-bit words into one key (wrapping around 2**64)
 _SLOT_MULTIPLIER = np.uint64(0xBF58476D1CE4E5B9)  # spreads a key's bits into the top ones, which pick its slot
 _LOW_BYTES = np.array([(1 << (8 * i)) - 1 for i in range(9)], dtype="<u8")  # keeps the first i bytes of a word
@@ -154,6 +162,7 @@ class _Layout:
     columns: tuple[str, ...]
     example: str
     keep: tuple[int, ...]  # column positions of qid, docid and the value (grade or score)
+    ignores_extra: bool = False  # whether text after the last column is ignored (a run's, as trec_eval does)
 
     @property
     def value(self) -> str:
@@ -165,7 +174,8 @@ class _Layout:
 
 
 QRELS_LAYOUT = _Layout("qrels", ("qid", "iter", "docid", "grade"), "1 0 doc7 2", (0, 2, 3))
-RUN_LAYOUT = _Layout("run", ("qid", "Q0", "docid", "rank", "score", "tag"), "1 Q0 doc7 1 12.5 myrun", (0, 2, 4))
+RUN_LAYOUT = _Layout("run", ("qid", "Q0", "docid", "rank", "score", "tag"), "1 Q0 doc7 1 12.5 myrun", (0, 2, 4),
+                     ignores_extra=True)
 
 
 # ----------------------------------------------------------------------------
@@ -232,6 +242,8 @@ class Run(_DocCodes):
     name, qids, qidx, docids, line : as in :class:`Qrels`.
     score : the score of each result, as read (64-bit).
     rank : its 1-based rank within its query.
+    trailing_lines : how many data lines had text after the tag (ignored, as
+        trec_eval ignores it).
     doc_vocab, doc : as in :class:`Qrels` (first appearance in the file).
     """
 
@@ -242,6 +254,7 @@ class Run(_DocCodes):
     score: np.ndarray
     rank: np.ndarray
     line: np.ndarray
+    trailing_lines: int = 0
 
     @cached_property
     def _vocabulary(self) -> tuple[np.ndarray, np.ndarray]:
@@ -343,7 +356,7 @@ def read_qrels(source: Source, name: str | None = None, *, reader: Reader = "aut
     components.formats.trec.TrecFormatError: q.txt, line 1: found grade '2.5'; expected a whole number from -1000 to 1000, ...
     """
     rows, name = _read_rows(source, name, QRELS_LAYOUT, reader)
-    _check_unique_pairs(rows, name, "judged")
+    _check_unique_pairs(rows, name, QRELS_LAYOUT)
     return Qrels(name, rows.qids, rows.qidx, rows.docids, rows.value, rows.line)
 
 
@@ -355,7 +368,7 @@ def read_run(source: Source, name: str | None = None, *, reader: Reader = "auto"
     Raises
     ------
     TrecFormatError
-        Wrong number of columns, a score that is not a finite number, no data
+        Fewer than six columns, a score that is not a finite number, no data
         lines, a docid listed twice for one query, or bytes that are not UTF-8.
 
     Examples
@@ -366,11 +379,16 @@ def read_run(source: Source, name: str | None = None, *, reader: Reader = "auto"
     >>> run = read_run("q1 Q0 doc1 1 1 r\\nq1 Q0 doc2 2 1.0 r\\nq1 Q0 doc3 3 1e0 r\\nq1 Q0 doc0 4 2 r\\n")
     >>> [d.decode() for d in run.docids], run.rank.tolist()
     (['doc0', 'doc3', 'doc2', 'doc1'], [1, 2, 3, 4])
+
+    Text after the tag is ignored, as trec_eval ignores it, and counted:
+
+    >>> read_run("q1 Q0 doc1 1 2 r more text\\nq1 Q0 doc2 2 1 r\\n").trailing_lines
+    1
     """
     rows, name = _read_rows(source, name, RUN_LAYOUT, reader)
-    _check_unique_pairs(rows, name, "listed")
+    _check_unique_pairs(rows, name, RUN_LAYOUT)
     qidx, docids, score, line = _in_trec_order(rows)
-    return Run(name, rows.qids, qidx, docids, score, _positions(qidx), line)
+    return Run(name, rows.qids, qidx, docids, score, _positions(qidx), line, rows.trailing)
 
 
 def judge(qrels: Qrels, run: Run, complete: bool = False) -> JudgedRun:
@@ -411,10 +429,10 @@ def judge(qrels: Qrels, run: Run, complete: bool = False) -> JudgedRun:
     rows, kept, lengths = _query_blocks(run.qidx, target)  # results of judged queries, in the qrels' query order
     docids, rank, scores = (_take(values, rows) for values in (run.docids, run.rank, run.score))
     del rows
-    grade = _judged_grades(qrels, np.repeat(run_to_qrels[kept], lengths), docids)
+    grade, found = _judged_grades(qrels, np.repeat(run_to_qrels[kept], lengths), docids)
     judged = np.flatnonzero(evaluated[qrels.qidx])
     queries = query_set(int(evaluated.sum()), np.repeat(target[kept], lengths), rank, grade,
-                        new_index[qrels.qidx[judged]], qrels.grade[judged])
+                        new_index[qrels.qidx[judged]], qrels.grade[judged], is_judged=found)
     return JudgedRun(
         qids=tuple(qid for qid, e in zip(qrels.qids, evaluated) if e),
         queries=queries,
@@ -431,19 +449,34 @@ def load(qrels: Source, run: Source, complete: bool = False, gain: str | None = 
          qrels_name: str | None = None, run_name: str | None = None, *, reader: Reader = "auto") -> JudgedRun:
     """Read both files and :func:`judge` the run: the one path the CLI and the pages use.
 
-    When ``gain`` is given, the grades are also checked to fit it
-    (:func:`check_gain_fits`). ``reader`` chooses the reader for both files
-    (see :func:`read_qrels`).
+    Parameters are those of :func:`read_pair`, and ``complete`` is :func:`judge`'s.
 
     Examples
     --------
     >>> load("1 0 a 1\\n", "1 Q0 a 1 0.5 r\\n").queries.grade.tolist()
     [1]
     """
+    return judge(*read_pair(qrels, run, gain, qrels_name, run_name, reader=reader), complete)
+
+
+def read_pair(qrels: Source, run: Source, gain: str | None = None, qrels_name: str | None = None,
+              run_name: str | None = None, *, reader: Reader = "auto") -> tuple[Qrels, Run]:
+    """Read a qrels file and a run file: what :func:`load` joins, for a caller that also needs the files.
+
+    When ``gain`` is given, the grades are also checked to fit it
+    (:func:`check_gain_fits`), before the run is read. ``reader`` chooses the
+    reader for both files (see :func:`read_qrels`).
+
+    Examples
+    --------
+    >>> judgments, results = read_pair("1 0 a 1\\n", "1 Q0 a 1 0.5 r extra\\n")
+    >>> judgments.grade.tolist(), results.trailing_lines
+    ([1], 1)
+    """
     judgments = read_qrels(qrels, qrels_name, reader=reader)
     if gain is not None:
         check_gain_fits(judgments, gain)
-    return judge(judgments, read_run(run, run_name, reader=reader), complete)
+    return judgments, read_run(run, run_name, reader=reader)
 
 
 def check_gain_fits(qrels: Qrels, gain: str) -> None:
@@ -561,7 +594,8 @@ class _Rows:
     ``qids`` are the distinct query ids in order of first appearance and
     ``qidx`` each row's index into them; ``docids`` the docid of each row (an
     ``S`` array); ``value`` its grade (int64) or score (float64); ``line``
-    its 1-based line.
+    its 1-based line; ``trailing`` how many rows had text after the last
+    column (only a run's may: :attr:`_Layout.ignores_extra`).
     """
 
     qids: tuple[str, ...]
@@ -569,6 +603,7 @@ class _Rows:
     docids: np.ndarray
     value: np.ndarray
     line: np.ndarray
+    trailing: int = 0
 
 
 def _read_rows(source: Source, name: str | None, layout: _Layout, reader: Reader) -> tuple[_Rows, str]:
@@ -602,7 +637,7 @@ def _precise_rows(data: bytes, name: str, layout: _Layout) -> _Rows:
     tokens = _Tokens.of(data, name, layout)
     tokens.check_id_sizes(len(data))
     qids, qidx = _query_codes(tokens.strings(0))
-    return _Rows(qids, qidx, tokens.strings(1), _numbers(tokens, 2, layout.value), tokens.line)
+    return _Rows(qids, qidx, tokens.strings(1), _numbers(tokens, 2, layout.value), tokens.line, tokens.trailing)
 
 
 @dataclass(frozen=True)
@@ -610,7 +645,8 @@ class _Tokens:
     """Where the kept columns of every data row lie in the file's bytes.
 
     ``start[r, c]`` and ``end[r, c]`` delimit kept column c of data row r
-    (byte offsets, end exclusive); ``line[r]`` is the row's 1-based line.
+    (byte offsets, end exclusive); ``line[r]`` is the row's 1-based line;
+    ``trailing`` counts the rows with text after the last column.
     """
 
     buf: np.ndarray
@@ -619,6 +655,7 @@ class _Tokens:
     line: np.ndarray
     name: str
     layout: _Layout
+    trailing: int
 
     @classmethod
     def of(cls, data: bytes, name: str, layout: _Layout) -> "_Tokens":
@@ -631,7 +668,7 @@ class _Tokens:
         if not parts or not sum(p[2].size for p in parts):
             raise _no_data(data, name, layout)
         start, end, line = (np.concatenate([p[i] for p in parts]) for i in range(3))
-        return cls(buf, start, end, line, name, layout)
+        return cls(buf, start, end, line, name, layout, sum(p[3] for p in parts))
 
     def strings(self, c: int) -> np.ndarray:
         """Kept column c as an array of byte strings (``S`` dtype, one per row)."""
@@ -692,11 +729,14 @@ def line_chunks(data: bytes, size: int | None = None):
 
 
 def _split_chunk(chunk: np.ndarray, offset: int, first_line: int, name: str, layout: _Layout):
-    """Token offsets of the kept columns of one chunk's data rows, and their line numbers.
+    """Token offsets of the kept columns of one chunk's data rows, their line numbers, and how many had more.
 
     Separators are ASCII whitespace (space, tab, CR, LF, VT, FF), as Python's
     ``bytes.split()``. A line is skipped when it is blank or its first token
-    starts with ``#``; any other line must have exactly the layout's columns.
+    starts with ``#``; any other line must have exactly the layout's columns,
+    or, for a layout that ignores what follows them (a run), at least as
+    many, with no carriage return before its last token: that is a file with
+    old Mac line ends, read as one line (:func:`_returns_inside`).
     """
     sep = np.ones(chunk.size + 2, dtype=bool)
     np.equal(chunk, ord(" "), out=sep[1:-1])
@@ -708,20 +748,53 @@ def _split_chunk(chunk: np.ndarray, offset: int, first_line: int, name: str, lay
     count = np.diff(np.r_[first_token, start.size])
     is_data = count > 0
     is_data[is_data] = chunk[start[first_token[is_data]]] != ord("#")
-    wrong = np.flatnonzero(is_data & (count != len(layout.columns)))
-    if wrong.size:
-        i = wrong[0]
+    longer = is_data & (count > len(layout.columns))
+    wrong = is_data & (count < len(layout.columns))
+    if layout.ignores_extra and longer.any():
+        longer_lines = np.flatnonzero(longer)
+        wrong[longer_lines] = _returns_inside(chunk, start, line_start, first_token, count, longer_lines)
+    else:
+        wrong |= longer
+    wrong_lines = np.flatnonzero(wrong)
+    if wrong_lines.size:
+        i = wrong_lines[0]
         text = chunk[line_start[i]:np.r_[line_start[1:] - 1, chunk.size][i]].tobytes()
         raise _wrong_columns(name, first_line + i, int(count[i]), text, layout)
     tokens = first_token[is_data][:, None] + np.asarray(layout.keep)
-    return start[tokens] + offset, end[tokens] + offset, first_line + np.flatnonzero(is_data)
+    return (start[tokens] + offset, end[tokens] + offset, first_line + np.flatnonzero(is_data),
+            int(np.count_nonzero(longer)))
+
+
+def _returns_inside(chunk: np.ndarray, start: np.ndarray, line_start: np.ndarray, first_token: np.ndarray,
+                    count: np.ndarray, lines: np.ndarray) -> np.ndarray:
+    """For each of these lines (each with at least one token), whether a carriage return lies before its last token.
+
+    The arrays are :func:`_split_chunk`'s: token starts, line starts, each
+    line's first token and number of tokens.
+
+    Examples
+    --------
+    >>> chunk = np.frombuffer(b"a b\\r\\nc\\rd\\n", dtype=np.uint8)
+    >>> _returns_inside(chunk, np.array([0, 2, 5, 7]), np.array([0, 5, 9]), np.array([0, 2, 4]),
+    ...                 np.array([2, 2, 0]), np.array([0, 1])).tolist()
+    [False, True]
+    """
+    returns = np.flatnonzero(chunk == ord("\r"))
+    if not returns.size:
+        return np.zeros(lines.size, dtype=bool)
+    after_start = np.searchsorted(returns, line_start[lines])  # the line's first carriage return, if any
+    first_return = returns[np.minimum(after_start, returns.size - 1)]
+    last_token = start[first_token[lines] + count[lines] - 1]
+    return (after_start < returns.size) & (first_return < last_token)
 
 
 def _wrong_columns(name: str, line: int, found: int, text: bytes, layout: _Layout) -> TrecFormatError:
     """The error for a line of another number of columns, with a hint for carriage returns or a swapped file.
 
     A carriage return before the line's end is where lines of a file with
-    old Mac line ends (CR only) end: the whole file reads as one line.
+    old Mac line ends (CR only) end: the whole file reads as one line. A
+    qrels line with more columns is refused as trec_eval refuses it, and the
+    message says so (a run's text after the tag is ignored instead).
     """
     other = RUN_LAYOUT if layout is QRELS_LAYOUT else QRELS_LAYOUT
     hint = ""
@@ -729,6 +802,9 @@ def _wrong_columns(name: str, line: int, found: int, text: bytes, layout: _Layou
         hint = f", one line each, not {OLD_MAC_LINE_ENDS}"
     elif found == len(other.columns):
         hint = f" (that is the layout of a {other.kind} file: are the two files swapped?)"
+    elif found > len(layout.columns):
+        hint = (f", nothing after the {layout.columns[-1]} (trec_eval refuses such a line too: "
+                f"\"Malformed line\")")
     return TrecFormatError(name, line, f"{found} column{'s' * (found != 1)} in {_show(text)}",
                            f"{layout.describe()}{hint}")
 
@@ -811,9 +887,10 @@ def _fast_rows(data: bytes, layout: _Layout) -> _Rows:
 
     - a vertical tab, a form feed, a lone carriage return, or both tabs and
       spaces (:func:`_clean_separator`, before parsing);
-    - a line with another number of columns, a score pyarrow cannot read
-      (pyarrow's own error), or an empty column, which is what repeated
-      separators, one at the start or end of a line, and blank lines give;
+    - a line with another number of columns than the first line, a score
+      pyarrow cannot read (pyarrow's own error), or an empty column, which is
+      what repeated separators, one at the start or end of a line, and blank
+      lines give;
     - a query id starting with ``#`` (a comment line), a score that is not
       finite, a grade the precise reader rejects;
     - an id longer than :data:`MAX_ID_BYTES`, or ids that would take more
@@ -821,6 +898,9 @@ def _fast_rows(data: bytes, layout: _Layout) -> _Rows:
       are padded, against the file's number of lines: every line of a file
       it reads is a data row).
 
+    A run whose first line has text after the tag is read with that line's
+    number of columns (:func:`_fast_width`): every line then has text after
+    the tag, and is counted so; a run whose lines differ is declined.
     Scores are parsed by pyarrow (correctly rounded, as Python's ``float``);
     grades by the precise reader's own parser, since pyarrow also reads
     hexadecimal integers; query ids are dictionary-encoded by pyarrow. The file goes to pyarrow in pieces of about
@@ -832,9 +912,12 @@ def _fast_rows(data: bytes, layout: _Layout) -> _Rows:
         import pyarrow.csv as pa_csv
     except ImportError:
         raise _Declined("pyarrow is not installed") from None
-    options = _csv_options(pa, pa_csv, _clean_separator(data), layout)
+    separator = _clean_separator(data)
+    n_columns = _fast_width(data, separator, layout)
+    options = _csv_options(pa, pa_csv, separator, n_columns, layout)
     whole = pa.py_buffer(data)
-    columns = _FastColumns(layout, n_rows=data.count(b"\n") + (not data.endswith(b"\n")), n_bytes=len(data))
+    columns = _FastColumns(layout, n_rows=data.count(b"\n") + (not data.endswith(b"\n")), n_bytes=len(data),
+                           extra=n_columns > len(layout.columns))
     try:
         for lo, hi in line_chunks(data, _FAST_CHUNK_BYTES):
             columns.add(pa_csv.read_csv(pa.BufferReader(whole.slice(lo, hi - lo)), **options))
@@ -849,11 +932,12 @@ class _FastColumns:
     """The kept columns of the fast reader, filled one piece (a pyarrow table) at a time.
 
     ``n_rows`` is the file's number of lines (every one a data row, or the
-    file is declined), ``n_bytes`` its size.
+    file is declined), ``n_bytes`` its size; ``extra`` whether every line has
+    text after the layout's columns (:func:`_fast_width`).
     """
 
-    def __init__(self, layout: _Layout, n_rows: int, n_bytes: int):
-        self.layout, self.n_rows, self.n_bytes = layout, n_rows, n_bytes
+    def __init__(self, layout: _Layout, n_rows: int, n_bytes: int, extra: bool = False):
+        self.layout, self.n_rows, self.n_bytes, self.extra = layout, n_rows, n_bytes, extra
         self.longest = [0, 0]  # the longest qid and docid so far, in bytes
         self.qid_vocabs: list[np.ndarray] = []  # each block's distinct query ids
         self.n_vocab = 0  # their number so far
@@ -900,7 +984,7 @@ class _FastColumns:
             raise _Declined("a comment line")
         qidx = codes[self.qid_codes.values()]
         return _Rows(tuple(q.decode() for q in vocab.tolist()), qidx, self.docids.values(), self.values.values(),
-                     np.arange(1, qidx.size + 1))
+                     np.arange(1, qidx.size + 1), qidx.size if self.extra else 0)
 
 
 class _Column:
@@ -970,13 +1054,36 @@ def _carriage_returns_end_lines(data: bytes) -> bool:
     return True
 
 
-def _csv_options(pa, pa_csv, separator: str, layout: _Layout) -> dict:
-    """pyarrow's CSV options for a layout: no header, no quoting; columns as bytes, but the score as float64.
+def _fast_width(data: bytes, separator: str, layout: _Layout) -> int:
+    """How many columns pyarrow is to read: the layout's, or, for a run, its first line's when that has more.
+
+    The extra columns are text after the tag, which the precise reader
+    ignores: pyarrow fails on any line with another number of columns, and
+    the file is declined. More than :data:`_FAST_MAX_COLUMNS` is declined
+    at once (a column costs memory and time whatever it holds).
+
+    Examples
+    --------
+    >>> _fast_width(b"1 Q0 d 1 2.5 tag some notes\\n", " ", RUN_LAYOUT), _fast_width(b"1 0 d 1 x\\n", " ", QRELS_LAYOUT)
+    (8, 4)
+    """
+    if not layout.ignores_extra:
+        return len(layout.columns)
+    end = data.find(b"\n")
+    first_line = data[:end if end >= 0 else len(data)].rstrip(b"\r")
+    n_columns = first_line.count(separator.encode()) + 1
+    if n_columns > _FAST_MAX_COLUMNS:
+        raise _Declined(f"more than {_FAST_MAX_COLUMNS} columns")
+    return max(n_columns, len(layout.columns))
+
+
+def _csv_options(pa, pa_csv, separator: str, n_columns: int, layout: _Layout) -> dict:
+    """pyarrow's CSV options for n_columns columns of a layout: no header, no quoting; bytes, but the score float64.
 
     Query ids come dictionary-encoded (each block's distinct ids, and an index
     per row), since a file holds few of them, each on many lines.
     """
-    names = [f"column{i + 1}" for i in range(len(layout.columns))]
+    names = [f"column{i + 1}" for i in range(n_columns)]
     types = [pa.binary()] * len(names)
     types[layout.keep[0]] = pa.dictionary(pa.int32(), pa.binary())
     if layout.value == "score":
@@ -997,7 +1104,7 @@ def _check_filled(table, layout: _Layout) -> None:
     The query ids are checked where their dictionary becomes byte strings,
     and a score column holds numbers (pyarrow fails on an empty one).
     """
-    for c in range(len(layout.columns)):
+    for c in range(table.num_columns):  # the extra columns of a run too: an empty one is a separator too many
         if c != layout.keep[0] and (c != layout.keep[2] or layout.value != "score"):
             for array in table.column(c).chunks:
                 _offsets(array)
@@ -1205,9 +1312,19 @@ def _why(text: bytes, what: str) -> str:
     return ", which is too large" if value > MAX_GRADE else ", which is too small"
 
 
-def _check_unique_pairs(rows: _Rows, name: str, verb: str) -> None:
+_REPEATED = {  # (verb, what Rankwise does and why) for a (query, docid) pair on two lines of a file
+    "qrels": ("judged", "Rankwise refuses such qrels, as trec_eval does (\"duplicate docs\"), "
+                        "rather than choose one of the two grades"),
+    "run": ("listed", "Rankwise refuses such a run, as trec_eval does (\"duplicate docs\"): a document holds "
+                      "one place in a ranking, and keeping either line could change the scores"),
+}
+
+
+def _check_unique_pairs(rows: _Rows, name: str, layout: _Layout) -> None:
     """Raise if a (query, docid) pair occurs twice, at the second occurrence that comes first.
 
+    The message names the file, the line, the query, the document and the
+    line it was first on, and says what Rankwise does and why (:data:`_REPEATED`).
     Equal pairs have equal 64-bit keys (:func:`_pair_keys`), so when no two
     sorted keys are alike every pair is unique: one sort, the usual case.
     Otherwise the docids are numbered by their bytes and the pairs compared
@@ -1226,11 +1343,12 @@ def _check_unique_pairs(rows: _Rows, name: str, verb: str) -> None:
         return
     row = repeats[np.argmin(rows.line[repeats])]
     first = order[np.searchsorted(sorted_key, key[row])]
+    verb, why = _REPEATED[layout.kind]
     raise TrecFormatError(
         name, int(rows.line[row]),
         f"document {_show(rows.docids[row])} {verb} again for query {_show(rows.qids[rows.qidx[row]])} "
         f"(first on line {rows.line[first]})",
-        "each document at most once per query")
+        f"each document at most once per query ({why})")
 
 
 def _in_trec_order(rows: _Rows) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -1360,8 +1478,9 @@ def _take(values: np.ndarray, rows: np.ndarray | None) -> np.ndarray:
     return values if rows is None else values[rows]
 
 
-def _judged_grades(qrels: Qrels, q: np.ndarray, docids: np.ndarray) -> np.ndarray:
-    """The qrels grade of each row's (qrels query index q, docid) pair; 0 where nobody judged that pair.
+def _judged_grades(qrels: Qrels, q: np.ndarray, docids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The qrels grade of each row's (qrels query index q, docid) pair (0 where nobody judged that pair), and
+    whether the pair is judged at all (any grade: bpref and Judged@k tell a judged 0 from an unjudged row).
 
     A hash join: the rows whose 64-bit pair key (:func:`_pair_keys`) may be
     among the judgments' keys (:func:`_maybe_among`) are looked up in the
@@ -1384,7 +1503,9 @@ def _judged_grades(qrels: Qrels, q: np.ndarray, docids: np.ndarray) -> np.ndarra
     same = (sorted_keys[pos] == keys[rows]) & (qrels.qidx[match] == q[rows]) & (qrels.docids[match] == docids[rows])
     grade = np.zeros(q.size, dtype=np.int64)
     grade[rows[same]] = qrels.grade[match[same]]
-    return grade
+    found = np.zeros(q.size, dtype=bool)
+    found[rows[same]] = True
+    return grade, found
 
 
 def _maybe_among(keys: np.ndarray, members: np.ndarray) -> np.ndarray:
@@ -1408,7 +1529,7 @@ def _maybe_among(keys: np.ndarray, members: np.ndarray) -> np.ndarray:
     return table[slots.view(np.int64)]  # slots are below 2**24: as int64 the same, and no index copy
 
 
-def _judged_grades_exactly(qrels: Qrels, q: np.ndarray, docids: np.ndarray) -> np.ndarray:
+def _judged_grades_exactly(qrels: Qrels, q: np.ndarray, docids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """As :func:`_judged_grades`, with the docids numbered by their bytes (slower; no key is shared).
 
     Only docids that fit the narrower side's width can be on both sides, so
@@ -1417,9 +1538,9 @@ def _judged_grades_exactly(qrels: Qrels, q: np.ndarray, docids: np.ndarray) -> n
     """
     width = min(qrels.docids.dtype.itemsize, docids.dtype.itemsize)
     judged, returned = _fitting(qrels.docids, width), _fitting(docids, width)
-    grade = np.zeros(q.size, dtype=np.int64)
+    grade, found = np.zeros(q.size, dtype=np.int64), np.zeros(q.size, dtype=bool)
     if not judged.size or not returned.size:
-        return grade
+        return grade, found
     _, codes = _factorize(np.concatenate([qrels.docids[judged].astype(f"S{width}"),
                                           docids[returned].astype(f"S{width}")]))
     n_docs = int(codes.max()) + 1
@@ -1428,8 +1549,9 @@ def _judged_grades_exactly(qrels: Qrels, q: np.ndarray, docids: np.ndarray) -> n
     order = np.argsort(judged_key)
     sorted_key = judged_key[order]
     pos = np.minimum(np.searchsorted(sorted_key, key), sorted_key.size - 1)
-    grade[returned] = np.where(sorted_key[pos] == key, qrels.grade[judged][order][pos], 0)
-    return grade
+    found[returned] = sorted_key[pos] == key
+    grade[returned] = np.where(found[returned], qrels.grade[judged][order][pos], 0)
+    return grade, found
 
 
 def _fitting(texts: np.ndarray, width: int) -> np.ndarray:

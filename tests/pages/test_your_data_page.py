@@ -537,3 +537,45 @@ def test_a_refused_file_says_the_limit_in_mib_without_naming_the_setting(monkeyp
     assert "Forget my files" in message
     units, settings_named = sizes_and_settings(at)
     assert units <= {"KiB", "MiB"} and settings_named == []
+
+
+# --- text after the tag ---------------------------------------------------------------------------
+
+def with_words_after_the_tag(every: int) -> bytes:
+    """The sample run with words after the tag on every ``every``-th line."""
+    lines = SAMPLE_RUN.read_text().splitlines()
+    return "".join(line + (" STANDARD more junk" if i % every == 0 else "") + "\n" for i, line in enumerate(lines)).encode()
+
+
+def trailing_note(count: int, name: str) -> str:
+    which = "Trailing fields one" if count == 1 else "Trailing fields many"
+    return prose.text_choosing("your_data", which, {"count": f"{count:,}", "run": page.literal(name)})
+
+
+def test_text_after_the_tag_is_ignored_and_the_page_says_how_many_lines_had_it():
+    run = with_words_after_the_tag(every=3)
+    at = with_files(("qrels.txt", SAMPLE_QRELS.read_bytes()), ("tagged.run", run))
+    assert not at.exception
+    report = sample_report()
+    for name in DEFAULT:
+        assert summary_value(at, name) == fmt(report.mean[name])  # the numbers of the run without the words
+    count = trec.read_run(run).trailing_lines
+    assert count == len(range(0, len(SAMPLE_RUN.read_text().splitlines()), 3)) > 1
+    assert trailing_note(count, "tagged.run") in [c.value for c in at.caption]
+
+
+def test_no_note_on_text_after_the_tag_when_no_line_has_any():
+    at = with_samples()
+    assert not any("after the tag" in c.value for c in at.caption)
+
+
+def test_one_line_with_text_after_the_tag_in_run_b_gets_the_singular_note():
+    at = with_samples()
+    lines = (ROOT / "assets" / "sample_run_b.txt").read_text().splitlines()
+    run_b = ("\n".join([lines[0] + " notes", *lines[1:]]) + "\n").encode()
+    at.session_state[state.YOUR_DATA_RUN_B] = uploads.upload_record("b.run", run_b)
+    at.run()
+    assert not at.exception
+    captions = [c.value for c in at.caption]
+    assert trailing_note(1, "b.run") in captions
+    assert not any(trailing_note(1, "sample_run.txt") == c for c in captions)

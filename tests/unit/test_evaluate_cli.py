@@ -189,7 +189,12 @@ BAD_FILES = [
     ("qrels duplicate", "1 0 a 1\n2 0 a 1\n1 0 a 2\n", OK_RUN, [], "qrels", 3,
      ["document 'a' judged again for query '1' (first on line 1)", "expected each document at most once"]),
     ("run duplicate", OK_QRELS, "1 Q0 a 1 3 r\n1 Q0 b 2 2 r\n1 Q0 a 3 1 r\n", [], "run", 3,
-     ["document 'a' listed again for query '1' (first on line 1)", "at most once per query"]),
+     ["document 'a' listed again for query '1' (first on line 1)", "at most once per query",
+      "Rankwise refuses such a run, as trec_eval does (\"duplicate docs\")", "keeping either line"]),
+    ("qrels: text after the grade", "1 0 a 1\n1 0 b 2 checked\n", OK_RUN, [], "qrels", 2,
+     ["found 5 columns in '1 0 b 2 checked'", "nothing after the grade", "\"Malformed line\""]),
+    ("run: old Mac line ends", OK_QRELS, b"1 Q0 a 1 2 r\r1 Q0 b 2 1 r\r", [], "run", 1,
+     ["found 12 columns", "old Mac line ends"]),
     ("qrels in Latin-1", "1 0 a 1\n1 0 caf\xe9 1\n".encode("latin-1"), OK_RUN, [], "qrels", 2,
      ["byte 0xe9, which is not UTF-8 text", "expected UTF-8 text"]),
     ("run in UTF-16", OK_QRELS, OK_RUN.encode("utf-16"), [], "run", 1, ["not UTF-8 text", "looks like UTF-16"]),
@@ -243,6 +248,30 @@ def test_bad_files_as_a_subprocess(tmp_path, case):
     check_bad_file_message(done.returncode, done.stdout, done.stderr, tmp_path / f"{culprit}.txt", line, fragments)
 
 
+TRAILING_RUN = "1 Q0 a 1 3 r\n1 Q0 b 2 2 r STANDARD more junk at\n1\tQ0\tc\t3\t1\tr\tx\n"
+
+
+@pytest.mark.parametrize("args", [[], ["--json"], ["--per-query"]])
+def test_text_after_the_tag_is_ignored_and_counted_in_a_note(tmp_path, capsys, args):
+    qrels = "1 0 b 1\n1 0 c 2\n"
+    _, plain_out, plain_err = cli(tmp_path, capsys, qrels, TRAILING_RUN.replace(" STANDARD more junk at", "")
+                                  .replace("\tx", ""), *args)
+    status, out, err = cli(tmp_path, capsys, qrels, TRAILING_RUN, *args)
+    assert status == 0
+    assert out == plain_out  # the same numbers, and nothing about it on stdout
+    assert plain_err == ""
+    assert err == "note: 2 lines of the run had text after the tag; ignored, as trec_eval does\n"
+    _, _, err = cli(tmp_path, capsys, qrels, TRAILING_RUN.replace("\tx", ""), *args)
+    assert err == "note: 1 line of the run had text after the tag; ignored, as trec_eval does\n"
+
+
+def test_the_note_on_text_after_the_tag_comes_before_the_skipped_queries(tmp_path, capsys):
+    _, _, err = cli(tmp_path, capsys, "1 0 b 1\n2 0 b 1\n", TRAILING_RUN, "--json")
+    assert err.splitlines() == ["note: 2 lines of the run had text after the tag; ignored, as trec_eval does",
+                                "note: 1 judged query is not in the run and was skipped (--complete counts it as 0): "
+                                "'2'"]
+
+
 def test_a_good_run_as_a_subprocess_prints_only_json(tmp_path):
     qrels = write(tmp_path / "qrels.txt", JAR_QRELS + "j4 0 x 1\n")
     run = write(tmp_path / "run.txt", JAR_RUN)
@@ -262,7 +291,7 @@ def test_a_missing_file_or_a_folder(tmp_path, capsys):
     assert capsys.readouterr().err.startswith(f"error: cannot read {tmp_path}: ")
 
 
-@pytest.mark.parametrize("name", ["MAP", "nDCG", "P@0", "R@", "R@-1", "recall_5", "@5", ""])
+@pytest.mark.parametrize("name", ["MAP@x", "nDCG@0", "P@0", "R@", "R@-1", "recall_x", "bpref@10", "@5", ""])
 def test_a_bad_measure_name_is_a_usage_error_listing_the_valid_forms(tmp_path, capsys, name):
     status, out, err = cli(tmp_path, capsys, OK_QRELS, OK_RUN, "-m", "RR", "-m", name)
     assert status == 2 and out == ""
@@ -460,3 +489,26 @@ def test_rankwise_app_serves_the_app_from_any_folder(tmp_path):
         server.wait(10)
     with pytest.raises(OSError):  # stopping the command stopped the server: nothing answers on the port
         urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2)
+
+
+def test_counts_and_gmap_are_given_as_trec_eval_gives_them_for_all(tmp_path):
+    """num_* are summed over the queries and GMAP is a geometric mean, not a plain mean (pytrec_eval's aggregate)."""
+    import pytrec_eval
+
+    qrels = tmp_path / "q.txt"
+    run = tmp_path / "r.txt"
+    qrels.write_text("1 0 a 1\n1 0 b 0\n1 0 c 1\n2 0 x 1\n2 0 y 1\n")
+    run.write_text("1 Q0 a 1 3 t\n1 Q0 b 2 2 t\n2 Q0 z 1 5 t\n2 Q0 y 2 4 t\n")
+    done = subprocess.run([sys.executable, "-m", "components.cli", "eval", str(qrels), str(run), "--json",
+                           "-m", "num_rel_ret", "-m", "num_rel", "-m", "num_q", "-m", "GMAP", "-m", "AP"],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    shown = json.loads(done.stdout)["mean"]
+    evaluator = pytrec_eval.RelevanceEvaluator(
+        {"1": {"a": 1, "b": 0, "c": 1}, "2": {"x": 1, "y": 1}},
+        {"num_rel_ret", "num_rel", "num_q", "gm_map", "map"})
+    per_query = evaluator.evaluate({"1": {"a": 3.0, "b": 2.0}, "2": {"z": 5.0, "y": 4.0}})
+    for ours, theirs in (("num_rel_ret", "num_rel_ret"), ("num_rel", "num_rel"), ("num_q", "num_q"),
+                         ("GMAP", "gm_map"), ("AP", "map")):
+        expected = pytrec_eval.compute_aggregated_measure(theirs, [v[theirs] for v in per_query.values()])
+        assert abs(shown[ours] - expected) < 1e-9, ours

@@ -62,7 +62,8 @@ def assert_same_qrels(fast: trec.Qrels, precise: trec.Qrels):
 
 
 def assert_same_run(fast: trec.Run, precise: trec.Run):
-    assert_same_arrays(fast, precise, ["name", "qids", "qidx", "docids", "rank", "line", "doc_vocab", "doc"])
+    assert_same_arrays(fast, precise, ["name", "qids", "qidx", "docids", "rank", "line", "doc_vocab", "doc",
+                                       "trailing_lines"])
     assert np.array_equal(fast.score.view(np.uint64), precise.score.view(np.uint64))  # the same bits
 
 
@@ -132,6 +133,42 @@ def test_generated_oracle_cases_as_written_are_declined_or_read_alike(files, pie
         assert_same_run(fast_run, trec.read_run(run_text, reader="precise"))
 
 
+# --- text after the tag: ignored and counted alike ----------------------------------------------
+
+WORDS = st.lists(st.text("abcXYZ019#.,;-_:'\"\u00e9\u4e2d", min_size=1, max_size=5), min_size=1, max_size=4)
+
+
+def with_text_after_the_tag(run_text: str, words: list[str], separator: str, every: int) -> str:
+    """run_text (clean, LF or CRLF) with the words after the tag on every ``every``-th line (0: on none)."""
+    lines = run_text.splitlines(keepends=True)
+    ending = lines[0][len(lines[0].rstrip("\r\n")):]
+    return "".join(line.rstrip("\r\n") + separator + separator.join(words) + ending
+                   if every and i % every == 0 else line for i, line in enumerate(lines))
+
+
+@given(trec_files(), SEPARATORS, ENDINGS, PIECE_BYTES, WORDS)
+def test_text_after_the_tag_on_every_line_reads_alike_through_both_readers(files, separator, ending, piece, words):
+    qrels_text, run_text = (clean(text, separator, ending) for text in files)
+    extended = with_text_after_the_tag(run_text, words, separator, every=1)
+    with small_pieces(piece):
+        assert_both_readers_agree(qrels_text, extended)  # the fast reader must take it
+        fast = trec.read_run(extended, reader="fast")
+    assert fast.trailing_lines == run_text.count("\n") > 0
+    assert_same_judged(trec.load(qrels_text, extended, reader="fast"), trec.load(qrels_text, run_text))
+
+
+@given(trec_files(), SEPARATORS, ENDINGS, PIECE_BYTES, WORDS, st.integers(2, 5))
+def test_text_after_the_tag_on_some_lines_is_declined_or_read_alike(files, separator, ending, piece, words, every):
+    run_text = clean(files[1], separator, ending)
+    extended = with_text_after_the_tag(run_text, words, separator, every)
+    with small_pieces(piece):
+        fast = fast_or_decline(trec.read_run, extended)
+    precise = trec.read_run(extended, reader="precise")
+    assert precise.trailing_lines == len(range(0, run_text.count("\n"), every))
+    if fast is not None:
+        assert_same_run(fast, precise)
+
+
 # --- scores: pyarrow's parsing against Python's, bit for bit ---------------------------------
 
 DIGITS = st.text("0123456789", min_size=1, max_size=30)
@@ -190,6 +227,15 @@ DECLINED = [  # (case, qrels text, run text): the fast reader declines one of th
     ("a grade with a decimal point", "1 0 a 1.0\n", GOOD_RUN),
     ("a grade too large", "1 0 a 99999999999999999999\n", GOOD_RUN),
     ("too few columns", GOOD_QRELS, "1 Q0 a 1 2.5\n"),
+    ("text after the tag on a later line only", GOOD_QRELS, GOOD_RUN + "3 Q0 d 1 1 r more\n"),
+    ("text after the tag on the first line only", GOOD_QRELS, "3 Q0 d 1 1 r more\n" + GOOD_RUN),
+    ("more words after the tag on a later line", GOOD_QRELS, "1 Q0 a 1 2.5 r x\n1 Q0 b 2 1.5 r x y\n"),
+    ("a space after the tag's text", GOOD_QRELS, "1 Q0 a 1 2.5 r x \n1 Q0 b 2 1.5 r y \n"),
+    ("two spaces before the tag's text", GOOD_QRELS, "1 Q0 a 1 2.5 r  x\n1 Q0 b 2 1.5 r  y\n"),
+    ("more columns than the fast reader takes", GOOD_QRELS,
+     "".join(f"1 Q0 d{i} 1 1 r {' '.join('x' * trec._FAST_MAX_COLUMNS)}\n" for i in range(3))),
+    ("old Mac line ends, text after the tag", GOOD_QRELS, "1 Q0 a 1 2.5 r\r1 Q0 b 2 1.5 r\r"),
+    ("a judgment with text after the grade", "1 0 a 1 x\n1 0 b 2 y\n", GOOD_RUN),
     ("the files swapped", GOOD_RUN, GOOD_QRELS),
     ("an empty file", "", GOOD_RUN),
     ("only a line end", GOOD_QRELS, "\n"),

@@ -77,8 +77,9 @@ def trec_order(docs: dict[str, float]) -> list[str]:
         return sorted(docs, key=lambda d: (np.float32(docs[d]), d.encode()), reverse=True)
 
 
-def assert_linear_measures_agree(qrels_text: str, run_text: str):
-    ours = cli_json(qrels_text, run_text, *(a for m in MEASURES for a in ("-m", m)))["per_query"]
+def assert_linear_measures_agree(qrels_text: str, run_text: str, scored_run: str | None = None):
+    """Our per-query values on ``scored_run`` (default: run_text) equal pytrec_eval's on run_text."""
+    ours = cli_json(qrels_text, scored_run or run_text, *(a for m in MEASURES for a in ("-m", m)))["per_query"]
     qrel, run = oracle_inputs(qrels_text, run_text)
     expected = oracle(qrel, run, {f"{name}_{k}" for name in ORACLE_NAMES.values() for k in KS} | {"recip_rank"})
     assert set(ours) == set(expected)  # only queries in both files
@@ -227,6 +228,31 @@ def test_generated_files_agree_with_pytrec_eval_linear(files):
     assert_linear_measures_agree(*files)
 
 
+# trec_eval's own measures, under our names and its: they read unjudged rows (bpref) and count (num_*).
+TREC_MEASURES = {"AP": "map", "AP@5": "map_cut_5", "R-prec": "Rprec", "bpref": "bpref", "nDCG": "ndcg",
+                 "num_ret": "num_ret", "num_rel": "num_rel", "num_rel_ret": "num_rel_ret"}
+
+
+def assert_trec_eval_measures_agree(qrels_text: str, run_text: str):
+    """AP, AP@5, R-prec, bpref, nDCG (no cutoff) and the counts per query equal pytrec_eval's, read from files.
+
+    A negative grade means "judged, not relevant, yet unjudged for bpref" to trec_eval, which is what leaving
+    the judgment out gives pytrec_eval (whose heap a negative grade corrupts).
+    """
+    ours = cli_json(qrels_text, run_text, *(a for m in TREC_MEASURES for a in ("-m", m)))["per_query"]
+    qrel, run = oracle_inputs(qrels_text, run_text, gain=lambda grade: grade)
+    qrel = {q: {d: g for d, g in docs.items() if g >= 0} for q, docs in qrel.items()}
+    expected = oracle(qrel, run, set(TREC_MEASURES.values()))
+    for qid, values in expected.items():
+        for measure, name in TREC_MEASURES.items():
+            assert ours[qid][measure] == pytest.approx(values[name], abs=1e-9), (qid, measure)
+
+
+@given(trec_files())
+def test_generated_files_agree_with_pytrec_eval_on_trec_evals_own_measures(files):
+    assert_trec_eval_measures_agree(*files)
+
+
 @given(trec_files())
 def test_generated_files_agree_with_pytrec_eval_exponential(files):
     assert_exponential_ndcg_agrees(*files)
@@ -240,3 +266,22 @@ def test_generated_files_rr_at_k_is_recip_rank_of_the_truncated_list(files):
 @given(trec_files())
 def test_generated_files_complete_counts_judged_queries_missing_from_the_run_as_zero(files):
     assert_complete_counts_missing_queries_as_zero(*files)
+
+
+# --- text after the tag: ignored, as trec_eval ignores it --------------------------------------------
+
+TRAILING_TEXT = st.lists(st.sampled_from(["STANDARD", "more", "junk", "at", "0.5", "#", "Q0", "d1", "x,y"]),
+                         min_size=1, max_size=4).map(" ".join)
+
+
+@given(trec_files(), st.data())
+def test_a_run_with_text_after_the_tag_gives_pytrec_evals_numbers_for_the_run_without_it(files, data):
+    qrels_text, run_text = files
+    lines = run_text.splitlines(keepends=True)
+    extended = []
+    for line in lines:
+        body = line.rstrip("\r\n")
+        if len(body.split()) == 6 and not body.lstrip().startswith("#") and data.draw(st.booleans()):
+            line = body + data.draw(SEPARATOR) + data.draw(TRAILING_TEXT) + line[len(body):]
+        extended.append(line)
+    assert_linear_measures_agree(qrels_text, run_text, scored_run="".join(extended))

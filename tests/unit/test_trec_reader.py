@@ -405,3 +405,87 @@ def test_errors_are_structured_a_field_names_its_column_and_no_common_query_has_
     assert str(caught.value).endswith(f"{caught.value.expected} ({caught.value.column})")
     with pytest.raises(trec.NoCommonQueryError):
         trec.load("1 0 d1 1\n", "2 Q0 d1 1 1.0 r\n")
+
+
+# --- text after the tag (a run's) is ignored, as trec_eval ignores it; a qrels line has nothing after the grade ---
+
+def run_rows(run):
+    """(line, qid, docid, score, rank) of every result, in trec_eval's order."""
+    return [(int(line), run.qids[q], docid, float(score), int(rank))
+            for line, q, docid, score, rank in zip(run.line, run.qidx, run_docids(run), run.score, run.rank)]
+
+
+EXTRA_SEPARATORS = st.sampled_from([" ", "\t", "  ", " \t ", "\x0b", "\x0c"])  # SEPARATORS but a carriage return
+EXTRA_TEXT = st.lists(st.text("abcXYZ019#.,;-_:'\"" + "\u00e9\u4e2d", min_size=1, max_size=6), min_size=1,
+                      max_size=4).map(" ".join)
+
+
+@given(trec_text(SCORES, 6), st.data(), CHUNK_SIZES)
+def test_a_run_with_text_after_the_tag_reads_as_without_it_and_counts_those_lines(text, data, chunk):
+    lines = text.split("\n")
+    with_extra = []
+    for line in lines:
+        fields = line.split()
+        # (a carriage return inside a line with text after the tag is refused: see the old Mac line ends below)
+        inner_return = "\r" in line.removesuffix("\r")
+        if len(fields) == 6 and not fields[0].startswith("#") and not inner_return and data.draw(st.booleans()):
+            cr = "\r" if line.endswith("\r") else ""
+            line = line.removesuffix("\r") + data.draw(EXTRA_SEPARATORS) + data.draw(EXTRA_TEXT) + cr
+        with_extra.append(line)
+    extended = "\n".join(with_extra)
+    with mock.patch.object(trec, "_CHUNK_BYTES", chunk):
+        plain, extra = trec.read_run(text), trec.read_run(extended)
+    assert run_rows(extra) == run_rows(plain)
+    assert plain.trailing_lines == 0
+    assert extra.trailing_lines == sum(len(f) > 6 for _, f in plain_rows(extended))
+
+
+def test_the_lines_with_text_after_the_tag_are_counted_once_each():
+    run = trec.read_run("# a comment with many words in it\n1 Q0 a 1 3 r\n1 Q0 b 2 2 r STANDARD more junk at\n"
+                        "\n1\tQ0\tc\t3\t1\tr\tx\r\n")
+    assert run.trailing_lines == 2
+    assert run_docids(run) == ["a", "b", "c"]
+
+
+def test_a_run_line_with_fewer_than_six_columns_is_still_refused():
+    with pytest.raises(TrecFormatError, match=r"line 2: found 5 columns in '1 Q0 b 2 2'; expected 6 columns"):
+        trec.read_run("1 Q0 a 1 3 r x\n1 Q0 b 2 2\n")
+
+
+def test_a_qrels_line_with_text_after_the_grade_is_refused_as_trec_eval_refuses_it():
+    with pytest.raises(TrecFormatError) as caught:
+        trec.read_qrels("1 0 a 1\n1 0 b 2 checked twice\n")
+    assert str(caught.value) == ("qrels, line 2: found 6 columns in '1 0 b 2 checked twice'; expected 4 columns: qid "
+                                 "iter docid grade (e.g. '1 0 doc7 2') (that is the layout of a run file: are the two "
+                                 "files swapped?)")
+    with pytest.raises(TrecFormatError) as caught:
+        trec.read_qrels("1 0 b 2 checked\n")
+    assert str(caught.value).endswith("expected 4 columns: qid iter docid grade (e.g. '1 0 doc7 2'), nothing after "
+                                      "the grade (trec_eval refuses such a line too: \"Malformed line\")")
+
+
+@pytest.mark.parametrize("chunk", [1, 1 << 24])
+def test_a_run_with_old_mac_line_ends_is_refused_not_read_as_one_line_with_text_after_the_tag(chunk):
+    # the whole file is one line of 18 fields: read as text after the tag, it would keep the first result only
+    with mock.patch.object(trec, "_CHUNK_BYTES", chunk), pytest.raises(TrecFormatError) as caught:
+        trec.read_run("1 Q0 a 1 3 r\r1 Q0 b 2 2 r\r1 Q0 c 3 1 r\r")
+    assert caught.value.line == 1
+    assert caught.value.found.startswith("18 columns")
+    assert caught.value.expected.endswith(trec.OLD_MAC_LINE_ENDS)
+    assert trec.read_run("1 Q0 a 1 3 r x\r\n1 Q0 b 2 2 r\r\n").trailing_lines == 1  # CRLF is fine
+
+
+@pytest.mark.parametrize("read, text, expected", [
+    (trec.read_run, "1 Q0 a 1 3 r\n1 Q0 b 2 2 r\n1 Q0 a 3 1 r\n",
+     "run, line 3: found document 'a' listed again for query '1' (first on line 1); expected each document at "
+     "most once per query (Rankwise refuses such a run, as trec_eval does (\"duplicate docs\"): a document holds "
+     "one place in a ranking, and keeping either line could change the scores)"),
+    (trec.read_qrels, "1 0 a 1\n1 0 a 2\n",
+     "qrels, line 2: found document 'a' judged again for query '1' (first on line 1); expected each document at "
+     "most once per query (Rankwise refuses such qrels, as trec_eval does (\"duplicate docs\"), rather than choose "
+     "one of the two grades)"),
+])
+def test_a_document_twice_for_one_query_is_refused_saying_what_rankwise_does_and_why(read, text, expected):
+    with pytest.raises(TrecFormatError) as caught:
+        read(text)
+    assert str(caught.value) == expected
