@@ -42,6 +42,35 @@ def capped_recall_at_k(grades, k: int, n_relevant: int) -> float:
     return float(found / min(n_relevant, k)) if n_relevant else 0.0
 
 
+def ap_over_returned(grades) -> float:
+    """AP divided by the relevant documents *returned* instead of all relevant judged ones (a tutorial
+    mistake): Σ P@rank over the hits / |relevant ∩ returned|. 0 when nothing relevant is returned.
+
+    A list whose one relevant document is at rank 1 scores 1.0 this way, however many it missed.
+
+    >>> ap_over_returned([1, 0, 0]), ap_over_returned([1, 1, 0, 1, 1])
+    (1.0, 0.8875)
+    """
+    qs = metrics.from_rankings([list(grades)])  # judged = the list: R is the relevant returned
+    return float(metrics.average_precision(qs)[0])
+
+
+def ap_at_k_capped(grades, k: int, n_relevant: int) -> float:
+    """AP@k over min(k, R) instead of trec_eval's R (``map_cut_k`` divides by every relevant judged document):
+    Σ_{i ≤ k, rel_i ≥ 1} P@i / min(k, R). 0 when there is no relevant document.
+
+    Lawyer System A at k = 5 (hits at 1, 2, 4, 5; R = 10): 3.55 / 5 here, 3.55 / 10 in trec_eval.
+
+    >>> round(ap_at_k_capped([1, 1, 0, 1, 1], 5, n_relevant=10), 3)
+    0.71
+    """
+    k = metrics.check_k(k)
+    if n_relevant == 0:
+        return 0.0
+    qs = metrics.from_rankings([list(grades)], [[1] * n_relevant])
+    return float(metrics.average_precision(qs, k)[0] * n_relevant / min(k, n_relevant))
+
+
 def ndcg_returned_ideal(grades, k: int, gain: metrics.Gain = "exponential") -> float:
     """nDCG@k with the ideal built from the *returned* grades only (not trec_eval's rule).
 

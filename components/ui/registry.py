@@ -44,6 +44,7 @@ PAGES: tuple[PageSpec, ...] = (
     PageSpec("start", "accuracy", "why-accuracy-fails", "🎯"),
     PageSpec("metrics", "recall", "recall", "🔎"),
     PageSpec("metrics", "mrr", "mrr", "🥇"),
+    PageSpec("metrics", "ap", "average-precision", "🎚️"),
     PageSpec("metrics", "ndcg", "ndcg", "📶"),
     PageSpec("metrics", "four_queries", "four-queries", "🧮"),
     PageSpec("together", "choosing", "choosing-a-metric", "🧭"),

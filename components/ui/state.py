@@ -39,6 +39,7 @@ PARAM_K = "k"
 # a section's own cutoff, beside the page's main k
 PARAM_FAIR_K, PARAM_BLIND_K, PARAM_HIT_K = "fair_k", "blind_k", "hit_k"  # Recall@k
 PARAM_GAINS_K, PARAM_IDEAL_K, PARAM_SHORT_K = "gains_k", "ideal_k", "short_k"  # nDCG
+PARAM_AP_DUEL_K = "duel_k"  # average precision
 PARAM_ORDER = "order"
 PARAM_GRADES = "grades"
 PARAM_GAIN = "gain"
@@ -233,6 +234,12 @@ PRACTICE_TABS = "practice.tabs"  # the practice page's section buttons (one per 
 MRR_EDITORS = ("mrr.editor.1", "mrr.editor.2", "mrr.editor.3")
 MRR_CUTOFF = "mrr.cutoff"  # "none" or 1..10
 MRR_TWO_RELEVANT_EDITOR = "mrr.editor.two_relevant"
+
+# --- lesson: precision and average precision ------------------------------------
+AP_EDITOR = "ap.editor"
+AP_K = "ap.k"  # mirrored in the URL as ?k=
+AP_DUEL = "ap.duel"  # hits at 1–4 against hits at 16–19
+AP_DUEL_K = "ap.duel_k"
 
 # --- lesson 3: nDCG ----------------------------------------------------------------
 NDCG_EDITOR = "ndcg.editor"

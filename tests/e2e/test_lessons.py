@@ -138,3 +138,20 @@ def test_a_move_on_one_side_of_the_gains_duel_is_made_on_both(tall_page: Page, a
     expect(board_values(right)).to_have_text(values(moved, "linear"))
     expect(board_values(left)).to_have_text(values(moved, "exponential"))  # the other side followed
     expect(left.get_by_test_id("rw-list").locator("li").first).to_contain_text("Django Guide")
+
+
+def test_ap_follows_a_hit_dragged_down_the_lawyers_list(tall_page: Page, app_url):
+    """System A (hits at 1, 2, 4, 5): AP 0.355; the first hit dragged to position 10 gives the engine's value."""
+    page = tall_page
+    page.goto(app_url + "/average-precision")
+    q = scenarios.LAWYER
+    start = list(q.presets["System A"])
+    expect(metric(page, "AP")).to_have_text("0.355")
+    editor = page.get_by_test_id("rw-editor").first
+    rows = editor.get_by_test_id("rw-list")
+    drag(page, rows.get_by_test_id("rw-row-c01"), rows.get_by_test_id(f"rw-row-{start[9]}"), half="lower")
+    moved = [i for i in start if i != "c01"]
+    moved.insert(9, "c01")
+    value = fmt(metrics.average_precision(metrics.from_rankings([q.grades(moved)], [q.judged_grades()]))[0])
+    expect(metric(page, "AP")).to_have_text(value)
+    expect(board_values(editor).first).to_have_text(value)

@@ -10,7 +10,7 @@ from components.course import prose
 from components.ui import registry
 
 TEXT_FILES = sorted(p.stem for p in prose.TEXT_DIR.glob("*.md"))
-LESSONS = ["accuracy", "recall", "mrr", "ndcg", "four_queries", "choosing", "differ"]
+LESSONS = ["accuracy", "recall", "mrr", "ap", "ndcg", "four_queries", "choosing", "differ"]
 LATEX = re.compile(r"\$\$.*?\$\$|\$[^$]*\$", re.S)
 # The terms the issue names: each must have an entry.
 REQUIRED = ["relevance judgment", "grade", "qrels", "run", "pooling", "cutoff k", "hit", "hit rate", "Success@k",

@@ -513,6 +513,7 @@ def test_question_ids_are_stable_and_grouped_by_lesson():
         "warmup.recall", "recall.lawyer_a_recall_at_5", "recall.mean_recall_vs_hit_rate",
         "recall.system_b_recall_at_20", "recall.never_decreases",
         "warmup.mrr", "mrr.jar_mrr", "mrr.jar_mrr_at_3", "mrr.rr_factor_1_to_2", "mrr.wrong_headline",
+        "warmup.ap", "ap.short_list_ap", "ap.map_two_queries",
         "warmup.ndcg", "ndcg.system_b_ndcg_at_3", "ndcg.system_b_dcg_at_3", "ndcg.best_order", "ndcg.best_swap",
         "ndcg.gains_agree",
         "warmup.four_queries", "four_queries.recall_at_3", "four_queries.recall_blind_to_position",
@@ -526,7 +527,7 @@ def test_question_ids_are_stable_and_grouped_by_lesson():
         else:
             assert q.id.split(".")[0] == q.lesson
     assert {q.lesson for q in quiz.QUESTIONS} - {None} == set(quiz.LESSONS)
-    assert [q.id for q in quiz.WARM_UPS] == ["warmup.recall", "warmup.mrr", "warmup.ndcg", "warmup.four_queries",
+    assert [q.id for q in quiz.WARM_UPS] == ["warmup.recall", "warmup.mrr", "warmup.ap", "warmup.ndcg", "warmup.four_queries",
                                             "warmup.choosing", "warmup.reranking_cost", "warmup.rrf_constant"]
     assert [q.id for q in quiz.EARLIER_WARM_UPS] == ["warmup.reranking_cost", "warmup.rrf_constant"]
 
@@ -606,7 +607,7 @@ def test_stored_progress_is_validated(raw, kept):
 
 # --- lesson warm-ups (each opens a lesson with a question on the lesson before) --
 
-LESSON_WARM_UPS = {"recall": "warmup.recall", "mrr": "warmup.mrr", "ndcg": "warmup.ndcg",
+LESSON_WARM_UPS = {"recall": "warmup.recall", "mrr": "warmup.mrr", "ap": "warmup.ap", "ndcg": "warmup.ndcg",
                    "four_queries": "warmup.four_queries", "choosing": "warmup.choosing"}
 
 

@@ -30,7 +30,7 @@ SCREEN_CALLS = {
 }
 CODE_ONLY = {"browser_store.py"}  # its one long string is the hidden helper's JavaScript
 # the course's notation, the same in every sentence: measure names are symbols, not words to translate
-NOTATION = re.compile(r"^[\s(),:]*(?:n?DCG|IDCG|MRR|RR|Recall|recall|hit rate|Hit rate)(?:@k?)?[\s(),:=]*$")
+NOTATION = re.compile(r"^[\s(),:]*(?:n?DCG|IDCG|MRR|RR|MAP|AP|P|Recall|recall|hit rate|Hit rate)(?:@k?)?[\s(),:=]*$")
 MARKUP = re.compile(r"^\s*:[a-z-]+\[\s*$")  # a Markdown directive's opening, e.g. ":small["
 NOT_WORDS = {"key", "type", "width", "mime", "on_select", "on_change", "on_click", "selection_mode", "label_visibility", "gap",
              "vertical_alignment", "format", "file_name", "icon"}  # widget arguments that are settings

@@ -21,7 +21,7 @@ from components.course.quiz.model import (
     values_of,
     within,
 )
-from components.engine import metrics
+from components.engine import conventions, metrics
 from components.engine.formatting import fmt
 
 # ----------------------------------------------------------------------------
@@ -162,6 +162,41 @@ def _mrr_questions() -> list[Question]:
                        recall_all=fmt(metrics.recall_at_k(all_hits, depth, depth)), rr_2=fmt(rr_2)),
     )
     return [_warm_up_on_recall(), mrr, mrr_at_k, factor, wrong_headline]
+
+
+def _ap_questions() -> list[Question]:
+    """The precision and AP lesson: AP of a short list with a relevant document never returned, MAP of two."""
+    grades, n_relevant = [0, 1, 0, 1, 0], 3  # hits at 2 and 4, a third relevant document never returned
+    qs = metrics.from_rankings([grades], [[1] * n_relevant])
+    ap = float(metrics.average_precision(qs)[0])
+    hits = [i for i, g in enumerate(grades, 1) if g >= 1]
+    terms = joined(f"{n}/{r}" for n, r in enumerate(hits, 1))
+    short = NumericQuestion(
+        "ap.short_list_ap", "ap", ap,
+        traps=(Trap("relevant returned", conventions.ap_over_returned(grades)),
+               Trap("precision", metrics.precision_at_k(grades, len(grades)))),
+        values=values_of(size=len(grades), hits=joined(hits), n_relevant=n_relevant, terms=terms, answer=fmt(ap),
+                       returned=fmt(conventions.ap_over_returned(grades)),
+                       precision=fmt(metrics.precision_at_k(grades, len(grades))), k=len(grades)))
+    lists, judged = [[1, 0, 1, 0], [0, 1, 0, 0]], [[1, 1], [1]]  # R = 2 and R = 1
+    two = metrics.from_rankings(lists, judged)
+    per_query = metrics.average_precision(two)
+    pooled_hits = [n / r for grades_q in lists for n, r in enumerate([i for i, g in enumerate(grades_q, 1) if g], 1)]
+    mean = NumericQuestion(
+        "ap.map_two_queries", "ap", float(per_query.mean()),
+        traps=(Trap("mrr", float(metrics.reciprocal_rank(two).mean())),
+               Trap("pooled", sum(pooled_hits) / sum(len(j) for j in judged))),
+        values=values_of(ap_1=fmt(per_query[0]), ap_2=fmt(per_query[1]), answer=fmt(float(per_query.mean())),
+                       mrr=fmt(float(metrics.reciprocal_rank(two).mean())),
+                       pooled=fmt(sum(pooled_hits) / sum(len(j) for j in judged))))
+    return [_warm_up_on_mrr_for_ap(), short, mean]
+
+
+def _warm_up_on_mrr_for_ap() -> WarmUp:
+    """Opens the AP lesson: the reciprocal rank of a list with three hits, and what it does not see."""
+    grades = [1, 0, 1, 1]
+    return WarmUp("warmup.ap", "ap", values=values_of(
+        hits=joined(i for i, g in enumerate(grades, 1) if g), rr=fmt(metrics.reciprocal_rank_of(grades))))
 
 
 def _warm_up_on_recall() -> WarmUp:
@@ -407,7 +442,7 @@ def _warm_ups() -> list[Question]:
 
 
 def _build() -> tuple[Question, ...]:
-    questions = (_accuracy_questions() + _recall_questions() + _mrr_questions() + _ndcg_questions()
+    questions = (_accuracy_questions() + _recall_questions() + _mrr_questions() + _ap_questions() + _ndcg_questions()
                  + _four_query_questions() + _choosing_questions() + _warm_ups())
     ids = [q.id for q in questions]
     if len(set(ids)) != len(ids):

@@ -14,7 +14,7 @@ from components.engine import metrics
 # Lessons and shared text sections
 # ----------------------------------------------------------------------------
 
-LESSONS: tuple[str, ...] = ("accuracy", "recall", "mrr", "ndcg", "four_queries", "choosing")
+LESSONS: tuple[str, ...] = ("accuracy", "recall", "mrr", "ap", "ndcg", "four_queries", "choosing")
 
 UNIT_TOLERANCE = 0.005  # absolute, for values in [0, 1]
 DCG_TOLERANCE = 0.005  # relative (0.5%), for DCG values

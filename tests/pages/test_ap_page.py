@@ -1,0 +1,82 @@
+"""AppTest: the precision and average precision lesson, with the lawyer scenario and the four-query example."""
+import pytest
+
+from components.course import precision, scenarios
+from components.engine import conventions, metrics
+from components.engine.formatting import fmt
+from components.ranking_editor import EditorState
+from components.ui import state
+from components.ui.duel import side_key
+from tests.pages.helpers import board, open_page
+
+PAGE = "lessons/ap.py"
+Q = scenarios.LAWYER
+
+
+def metric(at, label):
+    return next(m.value for m in at.metric if m.label == label)
+
+
+@pytest.mark.parametrize("preset, ap, terms", [
+    ("System A", "0.355", "(1/1 + 2/2 + 3/4 + 4/5) / 10"),  # hits at 1, 2, 4, 5
+    ("System A, hits at 1–4", "0.400", "(1/1 + 2/2 + 3/3 + 4/4) / 10"),
+    ("System A, hits at 16–19", "0.056", "(1/16 + 2/17 + 3/18 + 4/19) / 10"),
+])
+def test_each_preset_shows_the_engines_ap_with_its_arithmetic(preset, ap, terms):
+    at = open_page(PAGE)
+    at.button(key=f"ap.preset.{preset}").click().run()
+    assert not at.exception
+    grades = Q.grades(Q.presets[preset])
+    engine = metrics.average_precision(metrics.from_rankings([grades], [Q.judged_grades()]))[0]
+    assert metric(at, "AP") == fmt(engine) == ap
+    assert board(at, state.AP_EDITOR)["AP"] == ap
+    assert any(terms in m.value and f"**{ap}**" in m.value for m in at.markdown)
+
+
+def test_the_hit_table_and_the_returned_trap_follow_the_list():
+    at = open_page(PAGE)
+    table = next(t.value for t in at.table if "P@rank" in t.value.columns)
+    assert list(table["rank"]) == [1, 2, 4, 5] and list(table["running sum"])[-1] == "3.550"
+    trap = next(m.value for m in at.markdown if "instead of all" in m.value)
+    assert fmt(conventions.ap_over_returned(Q.grades(Q.presets["System A"]))) in trap  # 0.888 against 0.355
+    order = ("c01",) + tuple(i for i in Q.presets["System A"] if i not in ("c01", "c02", "c03", "c04"))
+    at.session_state[state.AP_EDITOR] = EditorState(order=order, grades={d.id: d.grade for d in Q.docs})
+    at.run()
+    assert metric(at, "AP") == "0.100"  # one hit at rank 1 of ten relevant
+    assert "would score 1.000 instead of 0.100" in next(m.value for m in at.markdown if "instead of all" in m.value)
+
+
+def test_k_moves_precision_and_recall_but_not_ap():
+    at = open_page(PAGE)
+    at.slider(key=state.AP_K).set_value(10).run()
+    shown = board(at, state.AP_EDITOR)
+    assert shown == {"AP": "0.355", "P@10": "0.400", "Recall@10": "0.400", "RR": "1.000"}
+    assert metric(at, "P@10") == "0.400"
+
+
+def test_the_duel_same_recall_different_ap():
+    at = open_page(PAGE)
+    top, bottom = (board(at, side_key(state.AP_DUEL, i)) for i in (0, 1))
+    assert top["Recall@20"] == bottom["Recall@20"] == "0.400"
+    assert (top["AP"], bottom["AP"]) == ("0.400", "0.056")
+    assert any("AP is 0.400 with the hits at 1–4 and 0.056" in i.value for i in at.info)
+
+
+def test_map_equals_mrr_on_the_four_query_example():
+    at = open_page(PAGE)
+    table = next(t.value for t in at.table if "AP" in t.value.columns and "RR" in t.value.columns)
+    assert list(table["AP"]) == list(table["RR"]) == ["1.000", "0.333", "1.000", "0.125"]
+    assert any("MAP = 0.615 and MRR = 0.615" in m.value for m in at.markdown)
+
+
+def test_the_cutoff_denominator_pitfall_quotes_both_conventions():
+    at = open_page(PAGE)
+    text = next(m.value for m in at.markdown if "map_cut_5" in m.value)
+    assert "AP@5 is 0.355" in text and "gives 0.710" in text
+
+
+def test_the_arithmetic_agrees_with_the_engine_on_every_preset():
+    for order in Q.presets.values():
+        grades = Q.grades(order)
+        value = metrics.average_precision(metrics.from_rankings([grades], [Q.judged_grades()]))[0]
+        assert precision.ap_arithmetic(grades, Q.n_relevant()).endswith(f"**{fmt(value)}**")
