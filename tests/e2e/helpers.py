@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from urllib.parse import urlparse
 
-from playwright.sync_api import Locator, Page
+from playwright.sync_api import Locator, Page, expect
 
 # Streamlit keeps the elements of the run before, marked stale, until the new run has replaced them:
 # a locator that means "what the learner sees now" skips them.
@@ -24,6 +24,15 @@ def drag(page: Page, source: Locator, target: Locator, *, half: str = "upper") -
     y = t["y"] + t["height"] * (0.2 if half == "upper" else 0.8)
     page.mouse.move(t["x"] + t["width"] * 0.5, y, steps=8)
     page.mouse.up()
+
+
+def settle(page: Page) -> None:
+    """Wait until the app has finished its runs (the first one and the reruns it asks for, such as the progress
+    sync): a drag begun during a rerun is lost when the rerun redraws the component under the pointer."""
+    app = page.get_by_test_id("stApp")
+    for _ in range(2):  # a rerun can follow the first run's end: look again after a moment
+        expect(app).to_have_attribute("data-test-script-state", "notRunning", timeout=30_000)
+        page.wait_for_timeout(300)
 
 
 def lesson_editor(page: Page) -> Locator:

@@ -26,17 +26,16 @@ def payload_query() -> str:
     return urlencode({name: PAYLOADS[kinds[i % len(kinds)]] for i, name in enumerate(PARAMS)})
 
 
-def test_payloads_in_every_url_parameter_render_as_text_and_fetch_nothing(page: Page, app_url):
+@pytest.mark.parametrize("spec", registry.PAGES, ids=[spec.module for spec in registry.PAGES])
+def test_payloads_in_every_url_parameter_render_as_text_and_fetch_nothing(page: Page, app_url, spec):
     foreign = refuse_other_hosts(page, app_url)
-    query = payload_query()
-    for spec in registry.PAGES:
-        page.goto(f"{app_url}/{'' if spec is registry.PAGES[0] else spec.url_path}?{query}")
-        alerts = page.get_by_test_id("stAlert").filter(has_text="The link's")
-        expect(alerts.first).to_be_visible()
-        expect(page.get_by_role("heading", level=1).first).to_be_visible()  # the page ran
-        assert alerts.locator(MARKUP).count() == 0, spec.module
-        shown = " ".join(alerts.all_inner_texts())
-        assert any(payload in shown for payload in PAYLOADS.values()), (spec.module, shown)  # as text
+    page.goto(f"{app_url}/{'' if spec is registry.PAGES[0] else spec.url_path}?{payload_query()}")
+    alerts = page.get_by_test_id("stAlert").filter(has_text="The link's")
+    expect(alerts.first).to_be_visible()
+    expect(page.get_by_role("heading", level=1).first).to_be_visible()  # the page ran
+    assert alerts.locator(MARKUP).count() == 0
+    shown = " ".join(alerts.all_inner_texts())
+    assert any(payload in shown for payload in PAYLOADS.values()), shown  # as text
     assert foreign == []
 
 

@@ -11,7 +11,7 @@ from playwright.sync_api import Page, expect
 from components.course import scenarios
 from components.engine import metrics
 from components.engine.formatting import fmt
-from tests.e2e.helpers import metric_value
+from tests.e2e.helpers import metric_value, settle
 
 pytestmark = pytest.mark.e2e
 RANKS = list(scenarios.FOUR_QUERY_HIT_RANKS)  # 1, 3, 1, 8
@@ -30,6 +30,7 @@ def board(page: Page):
 def open_figure(page: Page, app_url: str, query: str = "") -> None:
     page.goto(app_url + "/four-queries" + query)
     expect(page.get_by_test_id("rf-figure")).to_be_visible(timeout=30_000)
+    settle(page)
     page.get_by_test_id("rf-figure").scroll_into_view_if_needed()
 
 
