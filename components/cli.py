@@ -3,7 +3,7 @@
 Usage (``python -m components.cli`` is the same command)::
 
     rankwise eval QRELS RUN [-m MEASURE ...] [--gain linear|exponential]
-                            [--per-query] [--complete] [--json] [--compare RUN2]
+                            [-q|--per-query] [-c|--complete] [-l N] [-J] [--json] [--compare RUN2]
     rankwise app [STREAMLIT OPTIONS]   # e.g. --server.address 0.0.0.0
 
 ``rankwise app`` runs the installed app (``app.py`` and its
@@ -17,8 +17,12 @@ success_k, P_k, recip_rank, ndcg_cut_k); the output always names the gain.
 
 Semantics are trec_eval's (see :mod:`components.formats.trec`): the run is ordered by
 score descending, ties by docid descending, the rank column ignored; only
-queries in both files are evaluated and averaged, unless ``--complete``
-(trec_eval's -c) scores judged queries missing from the run as 0.
+queries in both files are evaluated and averaged, unless ``-c``/``--complete``
+(trec_eval's -c) scores judged queries missing from the run as 0. ``-l N``
+(``--rel-level``, trec_eval's -l) counts a grade of at least N as relevant
+for the binary measures (nDCG keeps the grades); ``-J`` (``--judged-only``,
+trec_eval's -J) drops the run's unjudged documents first. (trec_eval's -M,
+-m official and its own output layout are not offered yet.)
 
 ``--json`` prints only JSON on stdout::
 
@@ -75,6 +79,7 @@ from typing import Sequence, TypedDict
 import numpy as np
 
 from components.course import prose
+from components.engine import metrics
 from components.engine.formatting import fmt, signed
 from components.engine.measures import DEFAULT_MEASURES, Measure, aggregate, evaluate, parse_measures
 from components.engine.metrics import GAIN_FORMULAS, GAINS, Gain
@@ -132,8 +137,13 @@ class JsonReport(_JsonReport, total=False):
 
 
 def run_evaluation(qrels: trec.Source, run: trec.Source, measures: Sequence[Measure | str] = DEFAULT_MEASURES,
-                   gain: Gain = "linear", complete: bool = False) -> Report:
+                   gain: Gain = "linear", complete: bool = False, relevance_level: int = 1,
+                   judged_only: bool = False) -> Report:
     """Read both files, judge the run and evaluate the measures on every evaluated query.
+
+    ``relevance_level`` (trec_eval's -l): a grade at least this counts as relevant for the binary measures
+    (nDCG keeps the grades). ``judged_only`` (trec_eval's -J): the run's unjudged documents are dropped
+    first, the rest ranked on.
 
     Raises :class:`components.formats.trec.TrecFormatError` for a file that cannot be
     read and ``ValueError`` for an unknown measure name.
@@ -146,7 +156,9 @@ def run_evaluation(qrels: trec.Source, run: trec.Source, measures: Sequence[Meas
     """
     judgments, results = trec.read_pair(qrels, run, gain)
     judged = trec.judge(judgments, results, complete)
-    return Report(gain, evaluate(judged.queries, measures, gain), judged, results.trailing_lines)
+    queries = metrics.judged_only(judged.queries) if judged_only else judged.queries
+    queries = metrics.with_relevance_level(queries, relevance_level)
+    return Report(gain, evaluate(queries, measures, gain), judged, results.trailing_lines)
 
 
 def to_json(report: Report, per_query: bool = False) -> str:
@@ -257,8 +269,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-m", "--measure", action="append", dest="measures", metavar="MEASURE",
                         help=_text("Help measure", default=" ".join(DEFAULT_MEASURES)))
     parser.add_argument("--gain", choices=GAINS, default="linear", help=_text("Help gain"))
-    parser.add_argument("--per-query", action="store_true", help=_text("Help per-query"))
-    parser.add_argument("--complete", action="store_true", help=_text("Help complete"))
+    parser.add_argument("-q", "--per-query", action="store_true", help=_text("Help per-query"))
+    parser.add_argument("-c", "--complete", action="store_true", help=_text("Help complete"))
+    parser.add_argument("-l", "--rel-level", type=int, default=1, metavar="N", help=_text("Help rel-level"))
+    parser.add_argument("-J", "--judged-only", action="store_true", help=_text("Help judged-only"))
     parser.add_argument("--json", action="store_true", help=_text("Help json"))
     parser.add_argument("--compare", type=Path, metavar="RUN2", help=_text("Help compare"))
     return parser
@@ -312,10 +326,15 @@ def eval_main(argv: Sequence[str] | None = None) -> int:
         measures = parse_measures(args.measures or DEFAULT_MEASURES)
     except ValueError as err:
         parser.error(str(err))
+    if args.rel_level < 1:
+        parser.error(_text("Rel-level not positive", value=args.rel_level))
     if args.compare is not None:
+        if args.rel_level != 1 or args.judged_only:
+            parser.error(_text("Compare options"))
         return _main_compare(args, measures)
     try:
-        report = run_evaluation(args.qrels, args.run, measures, args.gain, args.complete)
+        report = run_evaluation(args.qrels, args.run, measures, args.gain, args.complete, args.rel_level,
+                                args.judged_only)
     except (OSError, MemoryError, trec.TrecFormatError) as err:
         return _file_error(err, (args.qrels, args.run))
     output = to_json(report, args.per_query) if args.json else \

@@ -512,3 +512,24 @@ def test_counts_and_gmap_are_given_as_trec_eval_gives_them_for_all(tmp_path):
                          ("GMAP", "gm_map"), ("AP", "map")):
         expected = pytrec_eval.compute_aggregated_measure(theirs, [v[theirs] for v in per_query.values()])
         assert abs(shown[ours] - expected) < 1e-9, ours
+
+
+def test_trec_evals_short_options_and_the_new_ones(tmp_path, capsys):
+    """-q and -c are --per-query and --complete; -l 2 counts only grade 2 as relevant; -J drops unjudged rows."""
+    qrels, run = "1 0 a 1\n1 0 b 2\n2 0 c 1\n", "1 Q0 x 1 3 t\n1 Q0 a 2 2 t\n1 Q0 b 3 1 t\n"
+    long = as_json(cli(tmp_path, capsys, qrels, run, "--json", "--per-query", "--complete", "-m", "RR")[1])
+    short = as_json(cli(tmp_path, capsys, qrels, run, "--json", "-q", "-c", "-m", "RR")[1])
+    assert short == long and set(short["per_query"]) == {"1", "2"}
+    level = as_json(cli(tmp_path, capsys, qrels, run, "--json", "-q", "-l", "2", "-m", "RR", "-m", "nDCG@3")[1])
+    assert level["per_query"]["1"]["RR"] == 1 / 3  # only b (grade 2) is relevant
+    plain = as_json(cli(tmp_path, capsys, qrels, run, "--json", "-q", "-m", "nDCG@3")[1])
+    assert level["per_query"]["1"]["nDCG@3"] == plain["per_query"]["1"]["nDCG@3"]  # nDCG keeps the grades
+    judged = as_json(cli(tmp_path, capsys, qrels, run, "--json", "-q", "-J", "-m", "RR")[1])
+    assert judged["per_query"]["1"]["RR"] == 1.0  # x (unjudged) dropped: a comes first
+
+
+@pytest.mark.parametrize("args, words", [(["-l", "0"], "at least 1, got 0"),
+                                         (["-J", "--compare", "run.txt"], "--compare does not take")])
+def test_the_new_options_refuse_what_they_cannot_do(tmp_path, capsys, args, words):
+    status, out, err = cli(tmp_path, capsys, "1 0 a 1\n", "1 Q0 a 1 1 t\n", *args)
+    assert status == 2 and words in err and "Traceback" not in err

@@ -233,24 +233,34 @@ TREC_MEASURES = {"AP": "map", "AP@5": "map_cut_5", "R-prec": "Rprec", "bpref": "
                  "num_ret": "num_ret", "num_rel": "num_rel", "num_rel_ret": "num_rel_ret"}
 
 
-def assert_trec_eval_measures_agree(qrels_text: str, run_text: str):
-    """AP, AP@5, R-prec, bpref, nDCG (no cutoff) and the counts per query equal pytrec_eval's, read from files.
+def assert_trec_eval_measures_agree(qrels_text: str, run_text: str, level: int = 1, judged_only: bool = False):
+    """AP, AP@5, R-prec, bpref, nDCG (no cutoff), P@5, recall@5 and the counts per query equal pytrec_eval's,
+    read from files, at relevance level ``level`` (-l) and with or without ``judged_only`` (-J).
 
     A negative grade means "judged, not relevant, yet unjudged for bpref" to trec_eval, which is what leaving
     the judgment out gives pytrec_eval (whose heap a negative grade corrupts).
     """
-    ours = cli_json(qrels_text, run_text, *(a for m in TREC_MEASURES for a in ("-m", m)))["per_query"]
+    options = ["-l", str(level), *(["-J"] if judged_only else [])]
+    measures = {**TREC_MEASURES, "P@5": "P_5", "R@5": "recall_5"}
+    ours = cli_json(qrels_text, run_text, *options, *(a for m in measures for a in ("-m", m)))["per_query"]
     qrel, run = oracle_inputs(qrels_text, run_text, gain=lambda grade: grade)
     qrel = {q: {d: g for d, g in docs.items() if g >= 0} for q, docs in qrel.items()}
-    expected = oracle(qrel, run, set(TREC_MEASURES.values()))
+    expected = pytrec_eval.RelevanceEvaluator(qrel, set(measures.values()), relevance_level=level,
+                                              judged_docs_only_flag=judged_only).evaluate(run)
     for qid, values in expected.items():
-        for measure, name in TREC_MEASURES.items():
-            assert ours[qid][measure] == pytest.approx(values[name], abs=1e-9), (qid, measure)
+        for measure, name in measures.items():
+            assert ours[qid][measure] == pytest.approx(values[name], abs=1e-9), (qid, measure, level, judged_only)
 
 
 @given(trec_files())
 def test_generated_files_agree_with_pytrec_eval_on_trec_evals_own_measures(files):
     assert_trec_eval_measures_agree(*files)
+
+
+@given(trec_files(), st.integers(1, 3), st.booleans())
+def test_relevance_level_and_judged_only_options_agree_with_pytrec_eval(files, level, judged_only):
+    """-l N and -J on the command line: pytrec_eval's relevance_level and judged_docs_only_flag."""
+    assert_trec_eval_measures_agree(*files, level=level, judged_only=judged_only)
 
 
 @given(trec_files())
