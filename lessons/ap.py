@@ -8,7 +8,7 @@ from components.course import precision, prose, scenarios
 from components.engine import conventions, metrics
 from components.engine.formatting import fmt
 from components.ranking_editor import EditorState, Scoreboard, set_editor_state
-from components.ranking_editor.model import editor_items
+from components.ranking_editor.model import editor_items, query_set
 from components.ui import charts, layout, state
 from components.ui.duel import Side, show_duel
 from components.ui.widgets import (
@@ -70,7 +70,7 @@ def _scenario() -> None:
             scale=chart_scale(), label=prose.section(NAME, "Label editor"), k_key=state.AP_K, k_max=MAX_K,
             scoreboard=lambda s: Scoreboard(MEASURES, labels, hidden=board_hidden(NAME, (s, k), lambda: _arithmetic(s))))
         show_link_to_view()
-    qs = metrics.from_rankings([current.order_grades()], [current.judged_grades()])
+    qs = query_set(current)
     arithmetic = _arithmetic(current)
     with numbers_col:
         revealed = numbers_revealed(NAME, (current, k))
@@ -110,7 +110,7 @@ def _same_recall() -> None:
     with sentence:
         if not numbers_revealed("ap.duel", (top, bottom, k)):
             return
-        qs = metrics.from_rankings([s.order_grades() for s in (top, bottom)], [s.judged_grades() for s in (top, bottom)])
+        qs = query_set(top, bottom)
         recall, ap = metrics.recall(qs, k), metrics.average_precision(qs)
         st.info(prose.text(NAME, "Duel sentence", k=k, recall_top=fmt(recall[0]), recall_bottom=fmt(recall[1]),
                            ap_top=fmt(ap[0]), ap_bottom=fmt(ap[1])), icon="🎚️")

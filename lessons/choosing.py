@@ -7,7 +7,7 @@ from components.course import diagnosis, prose, scenarios
 from components.engine import metrics
 from components.engine.formatting import fmt
 from components.ranking_editor import EditorState, Scoreboard, set_editor_state
-from components.ranking_editor.model import editor_items
+from components.ranking_editor.model import editor_items, query_set
 from components.ui import layout, state
 from components.ui.take_home import show_take_home
 from components.ui.widgets import (
@@ -64,7 +64,7 @@ def _scenario() -> None:
                                       scoreboard=lambda s: _scoreboard(s, k), k_key=state.CHOOSING_K,
                                       k_max=len(Q.docs))
         show_link_to_view()
-    qs = metrics.from_rankings([current.order_grades()], [current.judged_grades()])
+    qs = query_set(current)
     values = {f"Recall@{k}": metrics.recall(qs, k),
               prose.text(NAME, "Label hit rate card", k=k): metrics.success(qs, k),
               f"Precision@{k}": metrics.precision(qs, k), "RR": metrics.reciprocal_rank(qs),

@@ -9,7 +9,7 @@ import streamlit as st
 from components.course import prose, scenarios
 from components.engine import metrics
 from components.engine.formatting import fmt
-from components.ranking_editor.model import editor_items
+from components.ranking_editor.model import editor_items, query_set
 from components.ui import charts, layout, state
 from components.ui.take_home import show_take_home
 from components.ui.widgets import (
@@ -76,7 +76,7 @@ def arithmetic_terms(first: np.ndarray, cutoff: int | None) -> str:
 
 def _arithmetic(states) -> str:
     """MRR worked out for the three lists: (1/rank_1 + 1/rank_2 + 1/rank_3) / 3."""
-    qs = metrics.from_rankings([s.order_grades() for s in states], [s.judged_grades() for s in states])
+    qs = query_set(*states)
     rr = metrics.reciprocal_rank(qs)
     return prose.text(NAME, "Arithmetic", terms=arithmetic_terms(metrics.first_hit_rank(qs), None), n=len(states),
                       total=fmt(rr.sum()), mrr=fmt(rr.mean()))
@@ -104,7 +104,7 @@ def _cutoff_sentence(first: np.ndarray, cutoff: int, mrr: float, mrr_cut: float)
 @st.fragment
 def _scenario() -> None:
     states = _editors()
-    qs = metrics.from_rankings([s.order_grades() for s in states], [s.judged_grades() for s in states])
+    qs = query_set(*states)
     first = metrics.first_hit_rank(qs)
     rr = metrics.reciprocal_rank(qs)
     mrr = float(rr.mean())

@@ -9,7 +9,7 @@ from components.engine import metrics
 from components.engine.formatting import fmt, signed
 from components.engine.metrics import Gain
 from components.ranking_editor import EditorState, Scoreboard, ranking_editor, set_editor_state
-from components.ranking_editor.model import editor_items
+from components.ranking_editor.model import editor_items, query_set
 from components.ui import charts, layout, state
 from components.ui.duel import Side, show_duel
 from components.ui.puzzle import show_puzzle
@@ -183,7 +183,7 @@ def _gains() -> None:
     with sentence:
         if not numbers_revealed("ndcg.gains", (left, right, k)):
             return
-    qs = metrics.from_rankings([left.order_grades()], [left.judged_grades()])
+    qs = query_set(left)
     exp, lin = (fmt(metrics.ndcg(qs, k, g)[0]) for g in ("exponential", "linear"))
     grades = left.order_grades()[:k]
     ideal = sorted(left.judged_grades(), reverse=True)[:k]

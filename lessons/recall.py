@@ -9,7 +9,7 @@ from components.course import prose, puzzles, scenarios
 from components.engine import metrics
 from components.engine.formatting import fmt
 from components.ranking_editor import EditorState, Scoreboard, set_editor_state
-from components.ranking_editor.model import editor_items
+from components.ranking_editor.model import editor_items, query_set
 from components.ui import charts, layout, state
 from components.ui.duel import Side, show_duel
 from components.ui.puzzle import show_puzzle
@@ -52,7 +52,7 @@ def _preset_buttons(names, *, labels) -> None:
 
 def _arithmetic(current: EditorState, k: int) -> str:
     """Recall@k worked out for this order: |relevant ∩ top k| / |relevant|."""
-    qs = metrics.from_rankings([current.order_grades()], [current.judged_grades()])
+    qs = query_set(current)
     return prose.text(NAME, "Arithmetic", k=k, found=int(metrics.relevant_in_top_k(qs, k)[0]),
                       relevant=current.n_relevant(), recall=fmt(metrics.recall(qs, k)[0]))
 
@@ -77,7 +77,7 @@ def _scenario() -> None:
                                       scoreboard=lambda s: _scoreboard(s, k), k_key=state.RECALL_K, k_max=MAX_K)
         st.caption(prose.section(NAME, "Tray note"))
         show_link_to_view()
-    qs = metrics.from_rankings([current.order_grades()], [current.judged_grades()])
+    qs = query_set(current)
     arithmetic = _arithmetic(current, k)
     with numbers_col:
         revealed = numbers_revealed("recall", (current, k))
@@ -105,15 +105,6 @@ def _tenth_case() -> scenarios.Doc:
     return next(d for d in Q.docs if d.id in missed and d.grade == 1)
 
 
-def _found(current: EditorState, k: int) -> int:
-    """|relevant ∩ top k| of an editor's list."""
-    return int(sum(1 for g in current.order_grades()[:k] if g >= 1))
-
-
-def _state_recall(current: EditorState, k: int) -> float:
-    return metrics.recall_at_k(current.order_grades(), k, n_relevant=current.n_relevant())
-
-
 @st.fragment
 def _fair_comparison() -> None:
     k = show_k_slider(state.RECALL_COMPARE_K, hi=MAX_K, default=5, label=prose.section(NAME, "Label same k"),
@@ -126,10 +117,13 @@ def _fair_comparison() -> None:
     with sentence:
         if not numbers_revealed("recall.fair", (a, b, k)):
             return
-    sentence.markdown(prose.text(NAME, "Fair sentence", k=k, a=fmt(_state_recall(a, k)), b=fmt(_state_recall(b, k)),
-                           a_found=_found(a, k), b_found=_found(b, k), relevant=a.n_relevant()))
+    qs = query_set(a, b)
+    recall, found = metrics.recall(qs, k), metrics.relevant_in_top_k(qs, k).astype(int)
+    sentence.markdown(prose.text(NAME, "Fair sentence", k=k, a=fmt(recall[0]), b=fmt(recall[1]), a_found=found[0],
+                                 b_found=found[1], relevant=a.n_relevant()))
     ks = list(range(1, MAX_K + 1))
-    show_chart(charts.metric_by_k, ks, {s: [_state_recall(x, j) for j in ks] for s, x in zip(SYSTEMS, (a, b))},
+    curves = [metrics.recall(qs, j) for j in ks]
+    show_chart(charts.metric_by_k, ks, {s: [c[i] for c in curves] for i, s in enumerate(SYSTEMS)},
                metric="Recall@k", current_k=k, key="recall.compare")
 
 
@@ -147,8 +141,8 @@ def _blind_spot() -> None:
     with sentence:
         if not numbers_revealed("recall.blind", (top, bottom, k)):
             return
-    recall = [fmt(_state_recall(x, k)) for x in (top, bottom)]
-    rr = [fmt(metrics.reciprocal_rank_of(x.order_grades())) for x in (top, bottom)]
+    qs = query_set(top, bottom)
+    recall, rr = [fmt(v) for v in metrics.recall(qs, k)], [fmt(v) for v in metrics.reciprocal_rank(qs)]
     verdict = dict(k=k, recall_top=recall[0], recall_bottom=recall[1], rr_top=rr[0], rr_bottom=rr[1])
     sentence.info(prose.text_choosing(NAME, "Blind same recall" if recall[0] == recall[1] else "Blind recall differs",
                                       verdict), icon="🙈")

@@ -7,6 +7,7 @@ against 0.400 has not made it higher, whatever the fourth decimal says. No Strea
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Literal, Sequence
 
 from components.course import scenarios as sc
@@ -68,13 +69,15 @@ class Puzzle:
         >>> [(o.reference, o.yours, o.met) for o in p.check(moved)]
         [('0.400', '0.400', True), ('1.000', '0.500', True)]
         """
-        ref, yours = self.values(self.reference), self.values(order)
+        ref, yours = self.reference_values, self.values(order)
         return tuple(Outcome(c, ref[c.measure], yours[c.measure], _meets(yours[c.measure], ref[c.measure],
                                                                           c.relation))
                      for c in self.constraints)
 
-    def solved(self, order: Sequence[str]) -> bool:
-        return all(o.met for o in self.check(order))
+    @cached_property
+    def reference_values(self) -> dict[str, str]:
+        """:meth:`values` of the reference order (the same for every check)."""
+        return self.values(self.reference)
 
 
 def _meets(yours: str, reference: str, relation: Relation) -> bool:

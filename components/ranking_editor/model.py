@@ -27,7 +27,7 @@ from typing import Iterable, Mapping, Sequence
 from components.course import prose
 from components.course.scenarios import Doc
 from components.engine.checks import check_whole, is_whole
-from components.engine.metrics import check_k
+from components.engine.metrics import QuerySet, check_k, from_rankings
 
 DEFAULT_GRADE_RANGE = (0, 2)
 TEXT = "editor"  # lessons/text/editor.md: every word the editor shows or announces
@@ -71,6 +71,15 @@ class EditorState:
     def n_relevant(self) -> int:
         """|relevant|: judged items with grade >= 1, returned or not."""
         return sum(1 for g in self.grades.values() if g >= 1)
+
+
+def query_set(*states: EditorState) -> QuerySet:
+    """The editors' lists as the engine sees them, one query per state, in order.
+
+    >>> query_set(EditorState(order=("a", "b"), grades={"a": 0, "b": 1})).grade.tolist()
+    [0, 1]
+    """
+    return from_rankings([s.order_grades() for s in states], [s.judged_grades() for s in states])
 
 
 @dataclass(frozen=True)

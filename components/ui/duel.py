@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Sequence
 
 import streamlit as st
 
@@ -23,11 +23,11 @@ TEXT = "ui"
 @dataclass(frozen=True)
 class Side:
     """One column of a duel: its heading (also the list's accessible name), its starting order, its board
-    (or a function of the side's current state giving it) and an optional caption under the list."""
+    and an optional caption under the list."""
 
     title: str
     default_order: Sequence[str]
-    scoreboard: Scoreboard | Callable[[EditorState], Scoreboard]
+    scoreboard: Scoreboard
     note: str | None = None
 
 
@@ -81,8 +81,7 @@ def show_duel(key: str, items: Sequence[EditorItem], sides: tuple[Side, Side], *
 
         def board(current: EditorState, i=i, side=side) -> Scoreboard:
             pair = [current if j == i else s for j, s in enumerate(states)]
-            base = side.scoreboard(current) if callable(side.scoreboard) else side.scoreboard
-            return dataclasses.replace(base, hidden=board_hidden(scope, (*pair, k)))
+            return dataclasses.replace(side.scoreboard, hidden=board_hidden(scope, (*pair, k)))
 
         with column:
             states[i] = ranking_editor(items, key=keys[i], default_order=side.default_order, k=k, tray=tray,

@@ -24,7 +24,7 @@ def show_puzzle(puzzle: Puzzle, *, key: str, labels: Sequence[str], k: int, grad
     line at ``k``), its board with the constrained measures under ``labels``, and one line per constraint:
     met or not yet, with the learner's value beside the reference's. Return whether it is solved."""
     measures = [c.measure for c in puzzle.constraints]
-    reference = puzzle.values(puzzle.reference)
+    reference = puzzle.reference_values
     st.caption(prose.text(TEXT, "Puzzle reference", values=", ".join(
         f"{label} = {reference[m]}" for label, m in zip(labels, measures))))
     verdict = st.container()  # above the list: in sight while the learner moves rows
