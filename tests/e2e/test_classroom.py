@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from components.course import scenarios
-from tests.e2e.helpers import drag, lesson_editor, metric_value
+from tests.e2e.helpers import drag, lesson_editor, metric_value, settle
 
 pytestmark = pytest.mark.e2e
 LAWYER = scenarios.LAWYER
@@ -30,6 +30,7 @@ def test_projector_mode_enlarges_text_and_metrics_without_horizontal_scroll(page
 
     page.goto(app_url + "/recall?projector=1")
     expect(recall_value(page)).to_have_text("0.400")
+    settle(page)  # the projector style comes with the run: measure once it is over (it raced a loaded CI run)
     big_text, big_metric = font_px(body), font_px(recall_value(page))
     assert big_text >= 1.3 * normal_text
     assert big_metric >= 2 * big_text, "metric values at least twice the body text"
