@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 from components.course import scenarios
 from components.engine import metrics
 from components.engine.formatting import fmt
-from tests.e2e.helpers import lesson_editor, metric_value
+from tests.e2e.helpers import lesson_editor, metric_value, settle
 
 pytestmark = pytest.mark.e2e
 Q = scenarios.LAWYER
@@ -49,6 +49,7 @@ def test_the_scoreboard_stays_in_view_with_the_last_row(page: Page, app_url, wid
     page.goto(app_url + "/recall" + query)
     board = lesson_editor(page).get_by_test_id("rw-scoreboard")
     expect(board_cell(page, "Recall@5")).to_have_text(recall_at_k(SYSTEM_A))
+    settle(page)  # a move or measure made during a rerun is lost when the rerun redraws the editor
     last = lesson_editor(page).get_by_test_id(f"rw-row-{SYSTEM_A[-1]}")
     last.scroll_into_view_if_needed()
     expect(last).to_be_in_viewport()
@@ -60,6 +61,7 @@ def test_a_drag_previews_the_engines_value_before_the_drop(page: Page, app_url):
     page.set_viewport_size({"width": 1400, "height": 1400})
     page.goto(app_url + "/recall")
     expect(board_cell(page, "Recall@5")).to_have_text(recall_at_k(SYSTEM_A))
+    settle(page)  # a move or measure made during a rerun is lost when the rerun redraws the editor
     first, target = SYSTEM_A[0], SYSTEM_A[6]  # a relevant case at 1, dragged below the 7th row (out of the top 5)
     grip = lesson_editor(page).get_by_test_id(f"rw-row-{first}").get_by_test_id("rw-title").bounding_box()
     box = lesson_editor(page).get_by_test_id(f"rw-row-{target}").bounding_box()
@@ -85,6 +87,7 @@ def test_predict_first_previews_nothing(page: Page, app_url):
     expect(board_cell(page, "Recall@5")).to_have_text("?")
     page.get_by_role("button", name="Reveal the numbers").first.click()
     expect(board_cell(page, "Recall@5")).to_have_text(recall_at_k(SYSTEM_A))
+    settle(page)  # a move or measure made during a rerun is lost when the rerun redraws the editor
 
 
 def test_each_mrr_list_previews_the_pages_mrr_with_the_other_lists_fixed(page: Page, app_url):
@@ -128,6 +131,7 @@ def test_the_ndcg_board_previews_all_four_cards(page: Page, app_url):
 
     start = list(f.presets["System A"])
     expect(board_cell(page, label)).to_have_text(ndcg(start))
+    settle(page)
     editor = page.get_by_test_id("rw-editor").first  # the lesson's editor (a question below has its own)
     editor.get_by_test_id("rw-row-django").scroll_into_view_if_needed()
     grip = editor.get_by_test_id("rw-row-snake").get_by_test_id("rw-title").bounding_box()
@@ -147,6 +151,7 @@ def test_dragging_the_cutoff_line_previews_each_k_then_moves_the_slider(page: Pa
     page.set_viewport_size({"width": 1400, "height": 1400})
     page.goto(app_url + "/recall")
     expect(board_cell(page, "Recall@5")).to_have_text(recall_at_k(SYSTEM_A))
+    settle(page)  # a move or measure made during a rerun is lost when the rerun redraws the editor
     line = lesson_editor(page).get_by_test_id("rw-cutoff")
     line.evaluate("e => e.scrollIntoView({block: 'center'})")
     box = line.bounding_box()
