@@ -9,12 +9,15 @@ from components.engine import metrics
 from components.engine.formatting import fmt
 from tests.e2e.helpers import drag as drag_in_view
 from tests.e2e.helpers import metric_value as metric
+from tests.e2e.helpers import settle
 
 pytestmark = pytest.mark.e2e
 
 
 def drag(page: Page, source: Locator, target: Locator, *, half: str) -> None:
-    """Bring the pair into the middle of the screen (lessons are long), then drag by mouse."""
+    """Once the app's runs are over, bring the pair into the middle of the screen (lessons are long), then drag
+    by mouse."""
+    settle(page)
     source.evaluate("e => e.scrollIntoView({block: 'center'})")
     drag_in_view(page, source, target, half=half)
 
