@@ -3,7 +3,8 @@
 Usage (``python -m components.cli`` is the same command)::
 
     rankwise eval QRELS RUN [-m MEASURE ...] [--gain linear|exponential]
-                            [-q|--per-query] [-c|--complete] [-l N] [-J] [--json] [--compare RUN2]
+                            [-q|--per-query] [-c|--complete] [-l N] [-J] [-M N]
+                            [--format table|json|trec] [--json] [--compare RUN2]
     rankwise app [STREAMLIT OPTIONS]   # e.g. --server.address 0.0.0.0
 
 ``rankwise app`` runs the installed app (``app.py`` and its
@@ -21,16 +22,28 @@ queries in both files are evaluated and averaged, unless ``-c``/``--complete``
 (trec_eval's -c) scores judged queries missing from the run as 0. ``-l N``
 (``--rel-level``, trec_eval's -l) counts a grade of at least N as relevant
 for the binary measures (nDCG keeps the grades); ``-J`` (``--judged-only``,
-trec_eval's -J) drops the run's unjudged documents first. (trec_eval's -M,
--m official and its own output layout are not offered yet.)
+trec_eval's -J) drops the run's unjudged documents first, and ``-M N``
+(``--max-docs``, trec_eval's -M) keeps only the top N documents of each
+query, before -J. ``-m official`` and ``-m all_trec`` are trec_eval's
+measure sets, and ``-m P.5,10`` its form for several cutoffs (see
+:mod:`components.engine.measures`).
 
-``--json`` prints only JSON on stdout::
+``--format trec`` prints trec_eval's own layout: one line per value,
+``name<TAB>query<TAB>value``, with trec_eval's measure names padded to 22
+characters, ``all`` for the query set, values with 4 decimals and the counts
+as whole numbers; with ``-q`` every query's lines first, queries in byte
+order of their ids (trec_eval's), without num_q and gm_map, which trec_eval
+prints only for "all"; measures in trec_eval's order; and a ``runid`` line
+first when a measure set was asked for, as trec_eval's default output has.
+
+``--json`` (or ``--format json``) prints only JSON on stdout::
 
     {"gain": "linear", "num_queries": N, "skipped": {"qrels_only": n, "run_only": n},
      "mean": {measure: value}, "per_query": {qid: {measure: value}}}
 
 (``per_query`` only with ``--per-query``), with canonical measure names and
-unrounded values; notes go to stderr: the queries skipped, and how many lines
+unrounded values ("mean" holds the value of trec_eval's "all" line: the sum
+for the counts, the geometric mean for GMAP); notes go to stderr: the queries skipped, and how many lines
 of the run had text after the tag (ignored, as trec_eval ignores it).
 
 ``--compare RUN2`` compares RUN2 (system B) against RUN (system A) on the
@@ -81,10 +94,22 @@ import numpy as np
 from components.course import prose
 from components.engine import metrics
 from components.engine.formatting import fmt, signed
-from components.engine.measures import DEFAULT_MEASURES, Measure, aggregate, evaluate, parse_measures
+from components.engine.measures import (
+    DEFAULT_MEASURES,
+    Measure,
+    aggregate,
+    evaluate,
+    is_count,
+    parse_measures,
+    per_query_in_trec,
+    trec_name,
+    trec_order,
+    uses_measure_set,
+)
 from components.engine.metrics import GAIN_FORMULAS, GAINS, Gain
 from components.formats import trec
 
+FORMATS = ("table", "json", "trec")
 EXIT_BAD_FILE = 1
 EXIT_BROKEN_PIPE = 128 + 13  # what a shell shows for a program killed by SIGPIPE (signal 13)
 _SHOWN_QIDS = 5  # query ids listed in a note
@@ -100,12 +125,14 @@ class Report:
     values : canonical measure name -> per-query values, aligned with ``qids``.
     judged : the run joined with its qrels (evaluated and skipped query ids included).
     trailing_lines : how many lines of the run had text after the tag (ignored).
+    runid : the run's tag (its first line's), trec_eval's "runid".
     """
 
     gain: Gain
     values: dict[str, np.ndarray]
     judged: trec.JudgedRun
     trailing_lines: int = 0
+    runid: str = ""
 
     @property
     def qids(self) -> tuple[str, ...]:
@@ -138,12 +165,13 @@ class JsonReport(_JsonReport, total=False):
 
 def run_evaluation(qrels: trec.Source, run: trec.Source, measures: Sequence[Measure | str] = DEFAULT_MEASURES,
                    gain: Gain = "linear", complete: bool = False, relevance_level: int = 1,
-                   judged_only: bool = False) -> Report:
+                   judged_only: bool = False, max_docs: int | None = None) -> Report:
     """Read both files, judge the run and evaluate the measures on every evaluated query.
 
     ``relevance_level`` (trec_eval's -l): a grade at least this counts as relevant for the binary measures
-    (nDCG keeps the grades). ``judged_only`` (trec_eval's -J): the run's unjudged documents are dropped
-    first, the rest ranked on.
+    (nDCG keeps the grades). ``max_docs`` (trec_eval's -M): each query's top ``max_docs`` documents are kept,
+    the rest dropped. ``judged_only`` (trec_eval's -J): then the run's unjudged documents are dropped, the rest
+    ranked on.
 
     Raises :class:`components.formats.trec.TrecFormatError` for a file that cannot be
     read and ``ValueError`` for an unknown measure name.
@@ -156,9 +184,10 @@ def run_evaluation(qrels: trec.Source, run: trec.Source, measures: Sequence[Meas
     """
     judgments, results = trec.read_pair(qrels, run, gain)
     judged = trec.judge(judgments, results, complete)
-    queries = metrics.judged_only(judged.queries) if judged_only else judged.queries
+    queries = judged.queries if max_docs is None else metrics.at_most(judged.queries, max_docs)
+    queries = metrics.judged_only(queries) if judged_only else queries
     queries = metrics.with_relevance_level(queries, relevance_level)
-    return Report(gain, evaluate(queries, measures, gain), judged, results.trailing_lines)
+    return Report(gain, evaluate(queries, measures, gain), judged, results.trailing_lines, results.tag)
 
 
 def to_json(report: Report, per_query: bool = False) -> str:
@@ -207,6 +236,43 @@ def format_table(report: Report, per_query: bool = False, qrels_name: str = "qre
     rows.append(["mean", *(fmt(v) for v in report.mean.values())])
     return "\n".join([*_aligned([list(pair) for pair in header], numbers=False), "",
                       *_aligned(rows, rule_before_last=per_query)])
+
+
+def to_trec(report: Report, per_query: bool = False, runid: bool = False) -> str:
+    """The report in trec_eval's layout: ``name<TAB>query<TAB>value`` lines (see the module's docstring).
+
+    Every measure must have a trec_eval name (:func:`components.engine.measures.trec_name`); ``runid``
+    adds trec_eval's first line, the run's tag.
+
+    Examples
+    --------
+    >>> report = run_evaluation("1 0 a 1\\n2 0 b 1\\n", "1 Q0 a 1 1 bm25\\n2 Q0 x 1 1 bm25\\n", ["P@5", "num_q", "AP"])
+    >>> print(to_trec(report, per_query=True, runid=True).expandtabs(4))
+    map                     1   1.0000
+    P_5                     1   0.2000
+    map                     2   0.0000
+    P_5                     2   0.0000
+    runid                   all bm25
+    num_q                   all 2
+    map                     all 0.5000
+    P_5                     all 0.1000
+    """
+    ordered = trec_order(parse_measures(report.values))
+    lines = []
+    if per_query:
+        for qid, values in sorted(report.per_query().items(), key=lambda item: item[0].encode()):
+            lines += [_trec_line(m, qid, values[m.name]) for m in ordered if per_query_in_trec(m)]
+    if runid:
+        lines.append(f"{'runid':<22}\tall\t{_printable(report.runid)}")
+    means = report.mean
+    lines += [_trec_line(m, "all", means[m.name]) for m in ordered]
+    return "\n".join(lines)
+
+
+def _trec_line(measure: Measure, qid: str, value: float) -> str:
+    """One line as trec_eval prints it: the name padded to 22, the query, the value (%6.4f, or %ld for a count)."""
+    shown = str(int(value)) if is_count(measure) else f"{value:6.4f}"
+    return f"{trec_name(measure):<22}\t{_printable(qid)}\t{shown}"
 
 
 def _aligned(rows: list[list[str]], numbers: bool = True, rule_before_last: bool = False) -> list[str]:
@@ -263,7 +329,8 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     """The command line: QRELS RUN [-m MEASURE ...] [--gain ...] [--per-query] [--complete] [--json]."""
-    parser = _Parser(prog="rankwise eval", description=_text("Description"), epilog=_text("Epilog"))
+    parser = _Parser(prog="rankwise eval", description=_text("Description"), epilog=_text("Epilog"),
+                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("qrels", type=Path, help=_text("Help qrels"))
     parser.add_argument("run", type=Path, help=_text("Help run"))
     parser.add_argument("-m", "--measure", action="append", dest="measures", metavar="MEASURE",
@@ -273,6 +340,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-c", "--complete", action="store_true", help=_text("Help complete"))
     parser.add_argument("-l", "--rel-level", type=int, default=1, metavar="N", help=_text("Help rel-level"))
     parser.add_argument("-J", "--judged-only", action="store_true", help=_text("Help judged-only"))
+    parser.add_argument("-M", "--max-docs", type=int, metavar="N", help=_text("Help max-docs"))
+    parser.add_argument("--format", choices=FORMATS, default="table", help=_text("Help format"))
     parser.add_argument("--json", action="store_true", help=_text("Help json"))
     parser.add_argument("--compare", type=Path, metavar="RUN2", help=_text("Help compare"))
     return parser
@@ -328,18 +397,28 @@ def eval_main(argv: Sequence[str] | None = None) -> int:
         parser.error(str(err))
     if args.rel_level < 1:
         parser.error(_text("Rel-level not positive", value=args.rel_level))
+    if args.max_docs is not None and args.max_docs < 1:
+        parser.error(_text("Max-docs not positive", value=args.max_docs))
+    layout = "json" if args.json else args.format
     if args.compare is not None:
-        if args.rel_level != 1 or args.judged_only:
+        if args.rel_level != 1 or args.judged_only or args.max_docs is not None or layout == "trec":
             parser.error(_text("Compare options"))
         return _main_compare(args, measures)
+    untranslatable = [m.name for m in measures if trec_name(m) is None]
+    if layout == "trec" and untranslatable:
+        parser.error(_text("Not in trec format", names=", ".join(untranslatable)))
     try:
         report = run_evaluation(args.qrels, args.run, measures, args.gain, args.complete, args.rel_level,
-                                args.judged_only)
+                                args.judged_only, args.max_docs)
     except (OSError, MemoryError, trec.TrecFormatError) as err:
         return _file_error(err, (args.qrels, args.run))
-    output = to_json(report, args.per_query) if args.json else \
-        format_table(report, args.per_query, str(args.qrels), str(args.run))
-    return _emit(output, notes(report.judged, report.trailing_lines))
+    if layout == "json":
+        output = to_json(report, args.per_query)
+    elif layout == "trec":
+        output = to_trec(report, args.per_query, runid=uses_measure_set(args.measures or ()))
+    else:
+        output = format_table(report, args.per_query, str(args.qrels), str(args.run))
+    return _emit(output, notes(report.judged, report.trailing_lines), escaped=layout == "trec")
 
 
 def _main_compare(args: argparse.Namespace, measures: Sequence[Measure]) -> int:
@@ -469,12 +548,13 @@ def _printable(text: str) -> str:
                      for line in text.split("\n"))
 
 
-def _emit(output: str, notes_to_stderr) -> int:
-    """Print the notes on stderr and the output on stdout, :func:`_printable`; return 0 (or the broken-pipe status)."""
+def _emit(output: str, notes_to_stderr, escaped: bool = False) -> int:
+    """Print the notes on stderr and the output on stdout, :func:`_printable` (unless the output is ``escaped``
+    already, as trec_eval's layout is, whose tabs separate columns); return 0 (or the broken-pipe status)."""
     try:
         for note in notes_to_stderr:
             print(_printable(note), file=sys.stderr)
-        print(_printable(output))
+        print(output if escaped else _printable(output))
         sys.stdout.flush()
     except BrokenPipeError:
         return _stop_writing()

@@ -19,6 +19,7 @@ AP@k, MAP@k, map_cut_k                     AP@k         map_cut_k       mean    
 GMAP, gm_map                               GMAP         gm_map          geo.     :func:`~components.engine.metrics.floored_average_precision`
 R-prec, Rprec                              R-prec       Rprec           mean     :func:`~components.engine.metrics.r_precision`
 bpref                                      bpref        bpref           mean     :func:`~components.engine.metrics.bpref`
+IPrec@x, iprec_at_recall_x (0 <= x <= 1)   IPrec@x      iprec_at_recall mean     :func:`~components.engine.metrics.interpolated_precision`
 Judged@k                                   Judged@k     (none)          mean     :func:`~components.engine.metrics.judged_at_k`
 num_ret, NumRet                            num_ret      num_ret         sum      :func:`~components.engine.metrics.num_returned`
 num_rel, NumRel                            num_rel      num_rel         sum      :func:`~components.engine.metrics.num_relevant`
@@ -40,13 +41,22 @@ AP floored at 0.00001 (pytrec_eval reports the log of that value per query).
 :func:`trec_name` gives trec_eval's name of each measure, or None where
 trec_eval has none (RR@k, DCG@k, IDCG@k and Judged@k, which is ir_measures').
 
+trec_eval's measure sets are names too (:data:`MEASURE_SETS`): ``official``
+(what trec_eval prints by default) and ``all_trec`` (every trec_eval measure
+offered here, with trec_eval's default cutoffs); and trec_eval's form
+``name.p1,p2`` gives one measure per parameter (``P.5,10`` is P@5 and P@10,
+``iprec_at_recall.0.5`` is IPrec@0.5). :func:`trec_order` sorts measures as
+trec_eval prints them. Not offered from trec_eval's own list: relstring,
+infAP, gm_bpref, Rprec_mult, utility, 11pt_avg, binG, G, ndcg_rel, Rndcg,
+relative_P, the set_ measures and num_nonrel_judged_ret.
+
 No Streamlit import here.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Callable, Iterable, Literal
+from typing import Any, Callable, Iterable, Literal
 
 import numpy as np
 
@@ -56,8 +66,8 @@ from components.engine.metrics import Gain, QuerySet
 DEFAULT_MEASURES = ("R@5", "R@10", "RR", "nDCG@10")
 
 Aggregation = Literal["mean", "sum", "geometric mean"]
-Cutoff = Literal["required", "optional", "none"]
-Engine = Callable[[QuerySet, int | None, Gain], np.ndarray]
+Cutoff = Literal["required", "optional", "none", "level"]  # "level": a recall level between 0 and 1, not a rank
+Engine = Callable[[QuerySet, Any, Gain], np.ndarray]
 
 
 @dataclass(frozen=True)
@@ -85,6 +95,7 @@ _FAMILIES: dict[str, _Family] = {
                     aggregation="geometric mean"),
     "R-prec": _Family(lambda qs, k, gain: metrics.r_precision(qs), "none", trec="Rprec"),
     "bpref": _Family(lambda qs, k, gain: metrics.bpref(qs), "none", trec="bpref"),
+    "IPrec": _Family(lambda qs, k, gain: metrics.interpolated_precision(qs, k), "level", trec_cut="iprec_at_recall"),
     "Judged": _Family(lambda qs, k, gain: metrics.judged_at_k(qs, metrics.check_k(k))),
     "num_ret": _Family(lambda qs, k, gain: metrics.num_returned(qs), "none", trec="num_ret", aggregation="sum"),
     "num_rel": _Family(lambda qs, k, gain: metrics.num_relevant(qs), "none", trec="num_rel", aggregation="sum"),
@@ -106,6 +117,7 @@ _ALIASES = {
     "gmap": "GMAP", "gm_map": "GMAP",
     "r-prec": "R-prec", "rprec": "R-prec",
     "bpref": "bpref",
+    "iprec": "IPrec", "iprec_at_recall": "IPrec",
     "judged": "Judged",
     "num_ret": "num_ret", "numret": "num_ret",
     "num_rel": "num_rel", "numrel": "num_rel",
@@ -113,27 +125,46 @@ _ALIASES = {
     "num_q": "num_q", "numq": "num_q",
 }
 _NEEDS_CUTOFF = {"ndcg_cut", "map_cut"}  # trec_eval's cutoff names: without k they would mean another measure
-# a family, then optionally a cutoff after "@" (the field's names) or "_" (trec_eval's: P_5, map_cut_10)
-_NAME = re.compile(r"(?P<family>[A-Za-z][A-Za-z_-]*?)(?:[@_](?P<k>[0-9]+))?")
+# a family, then optionally a cutoff after "@" (the field's names) or "_" (trec_eval's: P_5, map_cut_10); a recall
+# level (IPrec@0.5, iprec_at_recall_0.50) is a decimal
+_NAME = re.compile(r"(?P<family>[A-Za-z][A-Za-z_-]*?)(?:[@_](?P<k>[0-9]+(?:\.[0-9]*)?|\.[0-9]+))?")
+# trec_eval's form name.p1,p2,...: one measure per parameter
+_TREC_PARAMETERS = re.compile(r"(?P<family>[A-Za-z][A-Za-z_-]*?)\.(?P<params>[0-9.]+(?:,[0-9.]+)*)")
+
+TREC_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)  # trec_eval's default cutoffs for P, recall, ndcg_cut, map_cut
+RECALL_LEVELS = tuple(i / 10 for i in range(11))  # trec_eval's default levels for iprec_at_recall: 0.0, 0.1, ..., 1.0
+_OFFICIAL = ("num_q", "num_ret", "num_rel", "num_rel_ret", "AP", "GMAP", "R-prec", "bpref", "RR",
+             *(f"IPrec@{x:g}" for x in RECALL_LEVELS), *(f"P@{k}" for k in TREC_CUTOFFS))
+MEASURE_SETS: dict[str, tuple[str, ...]] = {
+    "official": _OFFICIAL,  # trec_eval's default output (with its runid line, which is not a measure)
+    "all_trec": (*_OFFICIAL, *(f"R@{k}" for k in TREC_CUTOFFS), "nDCG", *(f"nDCG@{k}" for k in TREC_CUTOFFS),
+                 *(f"AP@{k}" for k in TREC_CUTOFFS), "Success@1", "Success@5", "Success@10"),
+}
+# trec_eval prints its measures in this order (its te_trec_measures table), a family's cutoffs ascending
+_TREC_PRINT_ORDER = ("num_q", "num_ret", "num_rel", "num_rel_ret", "AP", "GMAP", "R-prec", "bpref", "RR", "IPrec", "P",
+                     "R", "nDCG", "AP@", "Success")
 
 VALID_FORMS = (
     "valid measures (case-insensitive, k a whole number >= 1): R@k, Success@k, P@k, RR, RR@k, nDCG@k, DCG@k, IDCG@k, "
-    "nDCG, AP, AP@k, GMAP, R-prec, bpref, Judged@k, num_ret, num_rel, num_rel_ret, num_q; "
-    "aliases: recall@k, hit_rate@k, MRR, MRR@k, ndcg@k, MAP, MAP@k, and trec_eval's names (recall_k, success_k, "
-    "P_k, recip_rank, ndcg_cut_k, ndcg, map, map_cut_k, gm_map, Rprec); for example R@5, RR@10, nDCG@10, AP")
+    "nDCG, AP, AP@k, GMAP, R-prec, bpref, IPrec@x (a recall level x from 0 to 1), Judged@k, num_ret, num_rel, "
+    "num_rel_ret, num_q; aliases: recall@k, hit_rate@k, MRR, MRR@k, ndcg@k, MAP, MAP@k, and trec_eval's names "
+    "(recall_k, success_k, P_k, recip_rank, ndcg_cut_k, ndcg, map, map_cut_k, gm_map, Rprec, iprec_at_recall_x), "
+    "its form P.5,10 and its sets official and all_trec; for example R@5, RR@10, nDCG@10, AP")
 
 
 @dataclass(frozen=True)
 class Measure:
     """One measure: a family (``R``, ``Success``, ``P``, ``RR``, ``nDCG``, ``DCG``, ``IDCG``, ``AP``, ``GMAP``,
-    ``R-prec``, ``bpref``, ``Judged``, ``num_ret``, ``num_rel``, ``num_rel_ret``, ``num_q``) and its cutoff k.
+    ``R-prec``, ``bpref``, ``IPrec``, ``Judged``, ``num_ret``, ``num_rel``, ``num_rel_ret``, ``num_q``) and its
+    cutoff k.
 
     ``k`` is None for a measure without a cutoff (RR, nDCG and AP may have
-    one; GMAP, R-prec, bpref and the counts never do).
+    one; GMAP, R-prec, bpref and the counts never do); for IPrec it is the
+    recall level, a float between 0 and 1.
     """
 
     family: str
-    k: int | None = None
+    k: int | float | None = None
 
     @property
     def name(self) -> str:
@@ -141,10 +172,10 @@ class Measure:
 
         Examples
         --------
-        >>> Measure("nDCG", 10).name, Measure("RR").name
-        ('nDCG@10', 'RR')
+        >>> Measure("nDCG", 10).name, Measure("RR").name, Measure("IPrec", 0.5).name
+        ('nDCG@10', 'RR', 'IPrec@0.5')
         """
-        return self.family if self.k is None else f"{self.family}@{self.k}"
+        return self.family if self.k is None else f"{self.family}@{self.k:g}"
 
     def __str__(self) -> str:
         return self.name
@@ -163,6 +194,8 @@ def parse_measure(text: str) -> Measure:
     ['R@5', 'RR', 'RR@10', 'Success@3', 'nDCG@10', 'R@20']
     >>> [parse_measure(t).name for t in ["MAP", "map_cut_10", "gm_map", "Rprec", "ndcg", "P_5", "judged@10"]]
     ['AP', 'AP@10', 'GMAP', 'R-prec', 'nDCG', 'P@5', 'Judged@10']
+    >>> [parse_measure(t).name for t in ["IPrec@0.5", "iprec_at_recall_0.10", "iprec@1", "IPrec@.3"]]
+    ['IPrec@0.5', 'IPrec@0.1', 'IPrec@1', 'IPrec@0.3']
     >>> parse_measure("ERR@10")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
@@ -175,11 +208,21 @@ def parse_measure(text: str) -> Measure:
         raise ValueError(f"unknown measure {text!r}; {VALID_FORMS}")
     cutoff = _FAMILIES[family].cutoff
     if match["k"] is None:
-        if cutoff == "required" or typed in _NEEDS_CUTOFF:
-            raise ValueError(f"measure {text!r} needs a cutoff k, as in {family}@10; {VALID_FORMS}")
+        if cutoff in ("required", "level") or typed in _NEEDS_CUTOFF:
+            example = "0.5" if cutoff == "level" else "10"
+            raise ValueError(f"measure {text!r} needs a cutoff k, as in {family}@{example}; {VALID_FORMS}")
         return Measure(family)
     if cutoff == "none":
         raise ValueError(f"measure {text!r} takes no cutoff: write {family}; {VALID_FORMS}")
+    if cutoff == "level":
+        level = float(match["k"])
+        if level > 1:
+            raise ValueError(f"measure {text!r} has recall level {level:g}, but a recall level lies between 0 and 1; "
+                             f"{VALID_FORMS}")
+        return Measure(family, level)
+    if not match["k"].isdigit():
+        raise ValueError(f"measure {text!r} has cutoff {match['k']}, but k counts positions from the top "
+                         f"(1, 2, 3, ...); {VALID_FORMS}")
     k = int(match["k"])
     if k < 1:
         raise ValueError(f"measure {text!r} has cutoff {k}, but k counts positions from the top (1, 2, 3, ...); "
@@ -190,12 +233,57 @@ def parse_measure(text: str) -> Measure:
 def parse_measures(texts: Iterable[str]) -> tuple[Measure, ...]:
     """Parse several names; a measure typed twice (even as two aliases) is kept once, first place.
 
+    A set's name (:data:`MEASURE_SETS`, case-insensitive) stands for its
+    measures, and trec_eval's form ``name.p1,p2`` for one measure per parameter.
+
     Examples
     --------
     >>> [m.name for m in parse_measures(["R@5", "RR", "recall@5", "MRR", "P@5"])]
     ['R@5', 'RR', 'P@5']
+    >>> [m.name for m in parse_measures(["P.5,10", "ndcg_cut.10", "iprec_at_recall.0.5,1"])]
+    ['P@5', 'P@10', 'nDCG@10', 'IPrec@0.5', 'IPrec@1']
+    >>> len(parse_measures(["official"])), len(parse_measures(["all_trec"]))
+    (29, 60)
     """
-    return tuple(dict.fromkeys(parse_measure(t) for t in texts))
+    return tuple(dict.fromkeys(m for t in texts for m in _expanded(t)))
+
+
+def _expanded(text: str) -> list[Measure]:
+    """The measures one typed name stands for: a set's, trec_eval's ``name.p1,p2``, or one."""
+    named_set = MEASURE_SETS.get(text.strip().lower())
+    if named_set is not None:
+        return [parse_measure(name) for name in named_set]
+    with_parameters = _TREC_PARAMETERS.fullmatch(text.strip())
+    if with_parameters:
+        return [parse_measure(f"{with_parameters['family']}_{p}") for p in with_parameters["params"].split(",")]
+    return [parse_measure(text)]
+
+
+def uses_measure_set(texts: Iterable[str]) -> bool:
+    """Whether one of the typed names is one of trec_eval's measure sets (whose output begins with the runid).
+
+    >>> uses_measure_set(["AP", "Official"]), uses_measure_set(["AP"])
+    (True, False)
+    """
+    return any(t.strip().lower() in MEASURE_SETS for t in texts)
+
+
+def trec_order(measures: Iterable[Measure | str]) -> list[Measure]:
+    """The measures in the order trec_eval prints them: its table's order of families, each family's cutoffs
+    ascending; measures trec_eval does not have come last, as given.
+
+    >>> [m.name for m in trec_order(["P@10", "AP", "P@5", "nDCG@10", "num_q", "RR@10"])]
+    ['num_q', 'AP', 'P@5', 'P@10', 'nDCG@10', 'RR@10']
+    """
+    parsed = [_measure(m) for m in measures]
+
+    def place(m: Measure) -> tuple[int, float]:
+        family = "AP@" if m.family == "AP" and m.k is not None else m.family
+        if trec_name(m) is None or family not in _TREC_PRINT_ORDER:
+            return len(_TREC_PRINT_ORDER), 0
+        return _TREC_PRINT_ORDER.index(family), 0 if m.k is None else m.k
+
+    return sorted(parsed, key=place)
 
 
 def evaluate(qs: QuerySet, measures: Iterable[Measure | str], gain: Gain) -> dict[str, np.ndarray]:
@@ -268,11 +356,41 @@ def trec_name(measure: Measure | str) -> str | None:
 
     >>> [trec_name(n) for n in ["R@10", "P@5", "RR", "RR@10", "nDCG@10", "nDCG", "AP", "AP@10", "Success@10"]]
     ['recall_10', 'P_5', 'recip_rank', None, 'ndcg_cut_10', 'ndcg', 'map', 'map_cut_10', 'success_10']
-    >>> [trec_name(n) for n in ["GMAP", "R-prec", "bpref", "Judged@10", "num_rel_ret", "num_q"]]
-    ['gm_map', 'Rprec', 'bpref', None, 'num_rel_ret', 'num_q']
+    >>> [trec_name(n) for n in ["GMAP", "R-prec", "bpref", "Judged@10", "num_rel_ret", "num_q", "IPrec@0.1"]]
+    ['gm_map', 'Rprec', 'bpref', None, 'num_rel_ret', 'num_q', 'iprec_at_recall_0.10']
     """
     parsed = _measure(measure)
     family = _FAMILIES[parsed.family]
     if parsed.k is None:
         return family.trec
-    return None if family.trec_cut is None else f"{family.trec_cut}_{parsed.k}"
+    if family.trec_cut is None:
+        return None
+    return f"{family.trec_cut}_{parsed.k:.2f}" if family.cutoff == "level" else f"{family.trec_cut}_{parsed.k}"
+
+
+def rank_cutoff(measure: Measure | str) -> int | None:
+    """The rank cutoff k the measure stops at, or None when it reads the whole list (IPrec's k is a recall level).
+
+    >>> rank_cutoff("nDCG@10"), rank_cutoff("AP"), rank_cutoff("IPrec@0.5")
+    (10, None, None)
+    """
+    parsed = _measure(measure)
+    return None if _FAMILIES[parsed.family].cutoff == "level" else parsed.k  # type: ignore[return-value]
+
+
+def is_count(measure: Measure | str) -> bool:
+    """Whether trec_eval prints the measure as a whole number (num_q, num_ret, num_rel, num_rel_ret).
+
+    >>> is_count("num_ret"), is_count("AP")
+    (True, False)
+    """
+    return _FAMILIES[_measure(measure).family].aggregation == "sum"
+
+
+def per_query_in_trec(measure: Measure | str) -> bool:
+    """Whether trec_eval's ``-q`` prints the measure per query: not num_q and GMAP (only in the "all" line).
+
+    >>> per_query_in_trec("GMAP"), per_query_in_trec("AP")
+    (False, True)
+    """
+    return _measure(measure).family not in ("num_q", "GMAP")

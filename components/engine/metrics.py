@@ -283,6 +283,23 @@ def judged_only(qs: QuerySet) -> QuerySet:
     return replace(qs, qidx=qidx, rank=rank, grade=qs.grade[keep], is_judged=None)
 
 
+def at_most(qs: QuerySet, n: int) -> QuerySet:
+    """The query set with each ranking cut to its top ``n`` documents (trec_eval's ``-M``).
+
+    trec_eval cuts before it drops unjudged documents (``-J``), so apply this
+    first. The judgments are kept: a relevant document cut off still counts
+    in R.
+
+    >>> qs = at_most(from_rankings([[0, 1, 1], [1]]), 2)
+    >>> qs.rank.tolist(), recall(qs, 10).tolist()
+    ([1, 2, 1], [0.5, 1.0])
+    """
+    n = check_whole(n, "n", lo=1, why="(the most documents kept per query)")
+    keep = qs.rank <= n
+    is_judged = None if qs.is_judged is None else qs.is_judged[keep]
+    return replace(qs, qidx=qs.qidx[keep], rank=qs.rank[keep], grade=qs.grade[keep], is_judged=is_judged)
+
+
 def _group_starts(sorted_q: np.ndarray) -> np.ndarray:
     """For each row of a sorted array of query indices, the row where its query's run of rows starts.
 
@@ -511,6 +528,47 @@ def geometric_mean(values) -> float:
     """
     logs = np.log(np.maximum(np.asarray(values, dtype=np.float64), MIN_GEO_MEAN))
     return float(np.exp(logs.mean())) if logs.size else float("nan")
+
+
+def interpolated_precision(qs: QuerySet, level: float) -> np.ndarray:
+    """Interpolated precision at a recall level per query (trec_eval's ``iprec_at_recall_0.10`` and the like).
+
+    .. math:: \\mathrm{IPrec@}x = \\max_{i \\ge r_c} \\mathrm{P@}i, \\qquad c = \\lfloor x \\cdot R + 0.9 \\rfloor
+
+    where R is the number of relevant judged documents, r_c the rank of the
+    c-th relevant returned document (of the first when c = 0) and the maximum
+    runs over every rank from r_c to the end of the list: the precision
+    "interpolated" from the right, as in the standard recall-precision graph.
+    0 when fewer than c relevant documents were returned, or none at all.
+    c is the c of trec_eval 9.0.7 and of the trec_eval inside pytrec_eval
+    (x · R + 0.9, truncated: 1 of R = 2 relevant is recall 0.5, not 0.6);
+    trec_eval's newest sources round x · R to the nearest whole number instead.
+
+    Examples
+    --------
+    Relevant at ranks 2 and 3 of 4, R = 4: P@2 = 0.5, P@3 = 0.667, so every
+    level up to 0.5 (c <= 2) reads 0.667; 0.75 needs a third relevant hit.
+
+    >>> qs = from_rankings([[0, 1, 1, 0]], [[0, 1, 1, 1, 1]])
+    >>> [round(float(interpolated_precision(qs, x)[0]), 3) for x in (0.0, 0.5, 0.75)]
+    [0.667, 0.667, 0.0]
+    """
+    if not 0.0 <= level <= 1.0:
+        raise ValueError(f"a recall level lies between 0 and 1, got {level!r}")
+    order = np.lexsort((qs.rank, qs.qidx))
+    q, rank, rel = qs.qidx[order], qs.rank[order], _relevant(qs)[order]
+    running = np.cumsum(rel, dtype=np.int64)
+    hits_so_far = running - (running - rel)[_group_starts(q)]
+    precision_here = hits_so_far / np.maximum(rank, 1)
+    # the best precision from each row to the end of its query: a running maximum over the reversed rows, each
+    # query's values lifted above every query after it (precision lies in [0, 1]) so that none carries over
+    lift = 2.0 * q[::-1]
+    best_from_here = (np.maximum.accumulate(precision_here[::-1] - lift) + lift)[::-1]
+    wanted = np.maximum(np.floor(level * num_relevant(qs) + 0.9), 1)  # c = 0 reads at the first hit
+    at_cutoff = rel & (hits_so_far == wanted[q])
+    out = np.zeros(qs.n_queries)
+    out[q[at_cutoff]] = best_from_here[at_cutoff]
+    return out
 
 
 def r_precision(qs: QuerySet) -> np.ndarray:

@@ -90,7 +90,7 @@ from __future__ import annotations
 import codecs
 import math
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
@@ -244,6 +244,7 @@ class Run(_DocCodes):
     rank : its 1-based rank within its query.
     trailing_lines : how many data lines had text after the tag (ignored, as
         trec_eval ignores it).
+    tag : the first data line's tag (trec_eval's "runid").
     doc_vocab, doc : as in :class:`Qrels` (first appearance in the file).
     """
 
@@ -255,6 +256,7 @@ class Run(_DocCodes):
     rank: np.ndarray
     line: np.ndarray
     trailing_lines: int = 0
+    tag: str = ""
 
     @cached_property
     def _vocabulary(self) -> tuple[np.ndarray, np.ndarray]:
@@ -384,11 +386,16 @@ def read_run(source: Source, name: str | None = None, *, reader: Reader = "auto"
 
     >>> read_run("q1 Q0 doc1 1 2 r more text\\nq1 Q0 doc2 2 1 r\\n").trailing_lines
     1
+
+    The first data line's tag is the run's name in trec_eval's output:
+
+    >>> read_run("# my notes\\nq1 Q0 doc1 1 2 bm25\\n").tag
+    'bm25'
     """
     rows, name = _read_rows(source, name, RUN_LAYOUT, reader)
     _check_unique_pairs(rows, name, RUN_LAYOUT)
     qidx, docids, score, line = _in_trec_order(rows)
-    return Run(name, rows.qids, qidx, docids, score, _positions(qidx), line, rows.trailing)
+    return Run(name, rows.qids, qidx, docids, score, _positions(qidx), line, rows.trailing, rows.tag)
 
 
 def judge(qrels: Qrels, run: Run, complete: bool = False) -> JudgedRun:
@@ -604,6 +611,7 @@ class _Rows:
     value: np.ndarray
     line: np.ndarray
     trailing: int = 0
+    tag: str = ""  # a run's first tag (:func:`_first_tag`)
 
 
 def _read_rows(source: Source, name: str | None, layout: _Layout, reader: Reader) -> tuple[_Rows, str]:
@@ -618,14 +626,34 @@ def _read_rows(source: Source, name: str | None, layout: _Layout, reader: Reader
         data = _check_text(data, name)
         if reader == "fast" or (reader == "auto" and len(data) >= FAST_MIN_BYTES):
             try:
-                return _fast_rows(data, layout), name
+                rows = _fast_rows(data, layout)
             except _Declined as declined:
                 if reader == "fast":
                     raise ValueError(f"{name}: the fast reader declines this file ({declined}); "
                                      f"reader='auto' or 'precise' reads it") from None
-        return _precise_rows(data, name, layout), name
+                rows = _precise_rows(data, name, layout)
+        else:
+            rows = _precise_rows(data, name, layout)
+        return (replace(rows, tag=_first_tag(data)) if layout is RUN_LAYOUT else rows), name
     except MemoryError:
         raise MemoryError(f"{name}: not enough memory to read this file ({len(data):,} bytes)") from None
+
+
+def _first_tag(data: bytes) -> str:
+    """The sixth field of the first data line (not blank, not a ``#`` comment), or "" if there is none.
+
+    >>> _first_tag(b"\\n# notes\\n1 Q0 d 1 2.5 bm25 extra\\n1 Q0 e 2 1 other\\n")
+    'bm25'
+    """
+    start = 0
+    while start < len(data):
+        end = data.find(b"\n", start)
+        end = len(data) if end < 0 else end
+        fields = data[start:end].split()
+        if fields and not fields[0].startswith(b"#"):
+            return fields[5].decode() if len(fields) > 5 else ""
+        start = end + 1
+    return ""
 
 
 # ----------------------------------------------------------------------------

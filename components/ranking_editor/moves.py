@@ -132,7 +132,7 @@ import numpy as np
 
 from components.engine import metrics
 from components.engine.checks import check_whole
-from components.engine.measures import Measure, evaluate, parse_measure
+from components.engine.measures import Measure, evaluate, parse_measure, rank_cutoff
 from components.engine.metrics import Gain
 from components.ranking_editor.model import DEFAULT_GRADE_RANGE, EditorState, check_grade, check_grade_range
 
@@ -403,8 +403,9 @@ def _depth(specs: Sequence[_Spec], ranking: np.ndarray) -> int:
     deep = ranking.size + 1  # an inserted tray document makes a ranking one longer
     depth = 0
     for spec in specs:
-        if spec.measure.k is not None:
-            depth = max(depth, spec.measure.k)
+        k = rank_cutoff(spec.measure)
+        if k is not None:
+            depth = max(depth, k)
         elif spec.measure.family == "RR":
             relevant = np.flatnonzero(ranking >= 1)
             depth = max(depth, int(relevant[1]) + 2 if relevant.size >= 2 else deep)

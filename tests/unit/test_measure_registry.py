@@ -10,7 +10,7 @@ from components.engine import metrics as m
 pytrec_eval = pytest.importorskip("pytrec_eval", reason="pytrec-eval-terrier is the test oracle")
 
 CANONICAL = ["R@5", "Success@5", "P@5", "RR", "RR@5", "nDCG@5", "nDCG", "DCG@5", "IDCG@5", "AP", "AP@5", "GMAP",
-             "R-prec", "bpref", "Judged@5", "num_ret", "num_rel", "num_rel_ret", "num_q"]
+             "R-prec", "bpref", "IPrec@0.5", "Judged@5", "num_ret", "num_rel", "num_rel_ret", "num_q"]
 
 
 @pytest.mark.parametrize("typed, canonical", [
@@ -19,6 +19,7 @@ CANONICAL = ["R@5", "Success@5", "P@5", "RR", "RR@5", "nDCG@5", "nDCG", "DCG@5",
     ("ndcg", "nDCG"), ("nDCG", "nDCG"), ("ndcg_cut_10", "nDCG@10"), ("judged@10", "Judged@10"),
     ("num_ret", "num_ret"), ("NumRelRet", "num_rel_ret"), ("NUM_Q", "num_q"), ("num_rel", "num_rel"),
     ("P_5", "P@5"), ("recall_10", "R@10"), ("success_1", "Success@1"), ("recip_rank", "RR"), (" mrr@10 ", "RR@10"),
+    ("iprec_at_recall_0.10", "IPrec@0.1"), ("IPrec@0.5", "IPrec@0.5"), ("iprec@1", "IPrec@1"), ("IPREC@0", "IPrec@0"),
 ])
 def test_the_field_s_names_and_trec_eval_s_are_read(typed, canonical):
     assert measures.parse_measure(typed).name == canonical
@@ -33,6 +34,9 @@ def test_the_field_s_names_and_trec_eval_s_are_read(typed, canonical):
     ("num_ret_5", "takes no cutoff: write num_ret"),
     ("Rprec@3", "takes no cutoff: write R-prec"),
     ("AP@0", "has cutoff 0"),
+    ("P@2.5", "has cutoff 2.5, but k counts positions"),
+    ("IPrec@1.5", "recall level 1.5, but a recall level lies between 0 and 1"),
+    ("IPrec", "needs a cutoff k, as in IPrec@0.5"),
     ("ERR@10", "unknown measure"),
     ("map cut 10", "unknown measure"),
 ])
@@ -40,7 +44,7 @@ def test_bad_names_say_what_is_wrong_and_list_the_valid_forms(typed, message):
     with pytest.raises(ValueError, match=message) as error:
         measures.parse_measure(typed)
     assert "R@k, Success@k, P@k, RR, RR@k, nDCG@k, DCG@k" in str(error.value)
-    assert "AP, AP@k, GMAP, R-prec, bpref, Judged@k, num_ret, num_rel, num_rel_ret, num_q" in str(error.value)
+    assert "AP, AP@k, GMAP, R-prec, bpref, IPrec@x (a recall level x from 0 to 1), Judged@k" in str(error.value)
 
 
 @pytest.mark.parametrize("name", CANONICAL)
@@ -51,6 +55,7 @@ def test_a_trec_eval_name_reads_back_as_the_same_measure(name):
         return
     assert measures.parse_measure(trec).name == name
     family = trec.rsplit("_", 1)[0] if trec[-1].isdigit() else trec
+    assert measures.parse_measures([f"{family}.{trec.rsplit('_', 1)[1]}"] if family != trec else [trec])[0].name == name
     assert family in pytrec_eval.supported_measures  # a name trec_eval (inside pytrec_eval) really has
 
 
@@ -83,3 +88,13 @@ def test_aggregate_is_pytrec_eval_s_for_every_rule(values):
 def test_num_q_over_the_set_is_the_number_of_queries():
     qs = m.from_rankings([[1], [0], []])
     assert measures.aggregate("num_q", measures.evaluate(qs, ["num_q"], "linear")["num_q"]) == 3.0
+
+
+def test_trec_evals_measure_sets_hold_its_measures_in_its_order():
+    official = [measures.trec_name(m) for m in measures.parse_measures(["official"])]
+    assert official[:10] == ["num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
+                             "recip_rank", "iprec_at_recall_0.00"]
+    assert official[-9:] == [f"P_{k}" for k in (5, 10, 15, 20, 30, 100, 200, 500, 1000)]
+    every = measures.parse_measures(["all_trec"])
+    assert all(measures.trec_name(m) for m in every) and set(official) < {measures.trec_name(m) for m in every}
+    assert [m.name for m in measures.trec_order(every)] == [m.name for m in measures.trec_order(reversed(every))]

@@ -24,10 +24,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from components.cli import eval_main as main
+from components.engine.measures import is_count, trec_name
 
 pytrec_eval = pytest.importorskip("pytrec_eval", reason="pytrec-eval-terrier is the test oracle")
 
@@ -295,3 +296,88 @@ def test_a_run_with_text_after_the_tag_gives_pytrec_evals_numbers_for_the_run_wi
             line = body + data.draw(SEPARATOR) + data.draw(TRAILING_TEXT) + line[len(body):]
         extended.append(line)
     assert_linear_measures_agree(qrels_text, run_text, scored_run="".join(extended))
+
+
+# --- interpolated precision, -M, trec_eval's measure sets and its output layout ----------------------
+
+IPREC = {f"IPrec@{x:g}": f"iprec_at_recall_{x:.2f}" for x in (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)}
+
+
+def truncated(run: dict, n: int) -> dict:
+    """Each query's top ``n`` documents in trec_eval's order: what trec_eval's -M N evaluates."""
+    return {q: {d: docs[d] for d in trec_order(docs)[:n]} for q, docs in run.items()}
+
+
+@settings(max_examples=30)  # four options drawn at once: fewer examples than the profile's, each a wider one
+@given(trec_files(), st.integers(1, 3), st.booleans(), st.one_of(st.none(), st.integers(1, 6)))
+def test_interpolated_precision_and_max_docs_agree_with_pytrec_eval(files, level, judged_only, max_docs):
+    """IPrec@0..1 equal iprec_at_recall_0.00..1.00, under -l and -J; -M N equals pytrec_eval on the run cut to
+    its top N (trec_eval cuts before -J drops the unjudged)."""
+    qrels_text, run_text = files
+    measures = {**IPREC, "AP": "map", "P@5": "P_5", "num_ret": "num_ret", "bpref": "bpref"}
+    options = ["-l", str(level), *(["-J"] if judged_only else []), *(["-M", str(max_docs)] if max_docs else [])]
+    ours = cli_json(qrels_text, run_text, *options, *(a for m in measures for a in ("-m", m)))["per_query"]
+    qrel, run = oracle_inputs(qrels_text, run_text, gain=lambda grade: grade)
+    qrel = {q: {d: g for d, g in docs.items() if g >= 0} for q, docs in qrel.items()}
+    run = truncated(run, max_docs) if max_docs else run
+    expected = pytrec_eval.RelevanceEvaluator(qrel, set(measures.values()), relevance_level=level,
+                                              judged_docs_only_flag=judged_only).evaluate(run)
+    for qid, values in expected.items():
+        for measure, name in measures.items():
+            # trec_eval divides 0 by 0 for a query that -J leaves with no document (iprec is then nan): Rankwise
+            # gives 0, as for every other measure of an empty list
+            want = 0.0 if np.isnan(values[name]) and judged_only else values[name]
+            assert ours[qid][measure] == pytest.approx(want, abs=1e-9), (qid, measure, options)
+
+
+def cli_output(qrels_text: str, run_text: str, *args: str) -> str:
+    """What ``rankwise eval qrels run *args`` prints on stdout."""
+    with tempfile.TemporaryDirectory() as folder:
+        qrels, run = Path(folder, "qrels.txt"), Path(folder, "run.txt")
+        qrels.write_bytes(qrels_text.encode())
+        run.write_bytes(run_text.encode())
+        out = io.StringIO()
+        with redirect_stdout(out), redirect_stderr(io.StringIO()):
+            assert main([str(qrels), str(run), *args]) == 0
+    return out.getvalue()
+
+
+def parse_trec_output(text: str) -> dict[tuple[str, str], str]:
+    """trec_eval's three columns read back: (measure, query) -> the value as printed."""
+    rows = [line.split("\t") for line in text.splitlines()]
+    assert all(len(row) == 3 for row in rows), text
+    assert all(len(name) >= 22 for name, _, _ in rows)  # padded to 22 (%-22s), as trec_eval prints it
+    return {(name.strip(), qid): value for name, qid, value in rows}
+
+
+@settings(max_examples=30)  # sixty measures in two layouts per example
+@given(trec_files(), st.booleans())
+def test_official_in_trec_format_is_trec_evals_default_output_and_reads_back_as_the_json(files, complete):
+    """-m official --format trec: trec_eval's measures, names and order; every value, rounded to 4 decimals,
+    equals the JSON's (the counts whole numbers) and pytrec_eval's."""
+    qrels_text, run_text = files
+    extra = ["-c"] if complete else []
+    printed = cli_output(qrels_text, run_text, "-m", "official", "--format", "trec", "-q", *extra)
+    document = cli_json(qrels_text, run_text, "-m", "official", *extra)
+    values = parse_trec_output(printed)
+    names = [line.split("\t")[0].strip() for line in printed.splitlines() if "\tall\t" in line]
+    assert names == ["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
+                     "recip_rank", *IPREC.values(), *(f"P_{k}" for k in (5, 10, 15, 20, 30, 100, 200, 500, 1000))]
+    assert values[("runid", "all")] == "tag"
+    for measure, mean in document["mean"].items():
+        shown = values[(trec_name(measure), "all")]
+        if is_count(measure):
+            assert shown == str(int(mean))
+        else:
+            assert float(shown) == pytest.approx(mean, abs=5.1e-5) and len(shown.split(".")[1]) == 4
+    for qid, per_query in document["per_query"].items():
+        assert (("gm_map", qid) not in values) and (("num_q", qid) not in values)
+        for measure, value in per_query.items():
+            if measure not in ("GMAP", "num_q"):
+                assert float(values[(trec_name(measure), qid)]) == pytest.approx(value, abs=5.1e-5)
+    qrel, run = oracle_inputs(qrels_text, run_text, gain=lambda grade: max(grade, 0))
+    expected = oracle(qrel, run, {"map", "P_5", "iprec_at_recall"})
+    for qid, oracle_values in expected.items():
+        assert float(values[("map", qid)]) == pytest.approx(oracle_values["map"], abs=5.1e-5)
+        assert float(values[("iprec_at_recall_0.50", qid)]) == pytest.approx(oracle_values["iprec_at_recall_0.50"],
+                                                                            abs=5.1e-5)
