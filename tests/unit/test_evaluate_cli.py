@@ -529,7 +529,45 @@ def test_trec_evals_short_options_and_the_new_ones(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("args, words", [(["-l", "0"], "at least 1, got 0"),
-                                         (["-J", "--compare", "run.txt"], "--compare does not take")])
+                                         (["-M", "0"], "-M/--max-docs must be a whole number of at least 1, got 0"),
+                                         (["-J", "--compare", "run.txt"], "--compare does not take"),
+                                         (["-M", "5", "--compare", "run.txt"], "--compare does not take"),
+                                         (["--format", "trec", "--compare", "run.txt"], "--compare does not take"),
+                                         (["--format", "trec", "-m", "AP", "-m", "RR@10", "-m", "Judged@5"],
+                                          "RR@10, Judged@5 has no trec_eval counterpart"),
+                                         (["--format", "csv"], "invalid choice: 'csv'")])
 def test_the_new_options_refuse_what_they_cannot_do(tmp_path, capsys, args, words):
     status, out, err = cli(tmp_path, capsys, "1 0 a 1\n", "1 Q0 a 1 1 t\n", *args)
     assert status == 2 and words in err and "Traceback" not in err
+
+
+def test_max_docs_keeps_the_top_n_by_score_before_judged_only_drops_the_unjudged(tmp_path, capsys):
+    """-M 2 keeps x and a (the top two by score): b, relevant at rank 3, is gone; with -J too, x goes after the cut."""
+    qrels, run = "1 0 a 0\n1 0 b 1\n", "1 Q0 b 1 1 t\n1 Q0 x 2 3 t\n1 Q0 a 3 2 t\n"
+    cut = as_json(cli(tmp_path, capsys, qrels, run, "--json", "-M", "2", "-m", "RR", "-m", "num_ret")[1])["mean"]
+    assert cut == {"RR": 0.0, "num_ret": 2.0}
+    both = as_json(cli(tmp_path, capsys, qrels, run, "--json", "-M", "2", "-J", "-m", "RR", "-m", "num_ret")[1])
+    assert both["mean"] == {"RR": 0.0, "num_ret": 1.0}  # only a: -J after -M does not bring b back
+
+
+def test_trec_format_prints_trec_evals_lines(tmp_path, capsys):
+    """Tabs between the columns, names padded to 22, 4 decimals, counts whole, the runid from the run's tag."""
+    status, out, err = cli(tmp_path, capsys, FOUR_QRELS, FOUR_RUN.replace(" tag", " bm25"),
+                           "--format", "trec", "-m", "official")
+    assert status == 0
+    lines = out.splitlines()
+    assert lines[0] == "runid                 \tall\tbm25"
+    assert lines[1] == "num_q                 \tall\t4"
+    mrr = (1 + 1 / 3 + 1 + 1 / 8) / 4  # one relevant per query, at ranks 1, 3, 1 and 8: AP = RR
+    assert f"map                   \tall\t{mrr:.4f}" in lines and f"recip_rank            \tall\t{mrr:.4f}" in lines
+
+
+def test_help_maps_rankwise_names_to_trec_evals(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    shown = capsys.readouterr().out
+    for ours, theirs in [("R@k", "recall_k"), ("RR (MRR)", "recip_rank"), ("AP", "map"), ("nDCG@k", "ndcg_cut_k"),
+                         ("IPrec@x", "iprec_at_recall_x")]:
+        assert any(line.split()[:len(ours.split()) + 1] == [*ours.split(), theirs] or
+                   f"  {ours}" in line and theirs in line for line in shown.splitlines()), ours
+    assert "-m official" in shown and "--format" in shown and "-M N" in shown
