@@ -92,7 +92,6 @@ from typing import Sequence, TypedDict
 import numpy as np
 
 from components.course import prose
-from components.engine import metrics
 from components.engine.formatting import fmt, signed
 from components.engine.measures import (
     DEFAULT_MEASURES,
@@ -184,9 +183,7 @@ def run_evaluation(qrels: trec.Source, run: trec.Source, measures: Sequence[Meas
     """
     judgments, results = trec.read_pair(qrels, run, gain)
     judged = trec.judge(judgments, results, complete)
-    queries = judged.queries if max_docs is None else metrics.at_most(judged.queries, max_docs)
-    queries = metrics.judged_only(queries) if judged_only else queries
-    queries = metrics.with_relevance_level(queries, relevance_level)
+    queries = judged.adjusted(relevance_level, judged_only, max_docs).queries
     return Report(gain, evaluate(queries, measures, gain), judged, results.trailing_lines, results.tag)
 
 

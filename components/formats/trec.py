@@ -100,6 +100,7 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 from numpy.typing import NDArray
 
+from components.engine import metrics
 from components.engine.metrics import MAX_GRADE, MIN_GRADE, QuerySet, query_set
 
 Source = Union[str, bytes, bytearray, memoryview, "os.PathLike[str]", BinaryIO]
@@ -307,6 +308,26 @@ class JudgedRun:
     def skipped(self) -> dict[str, int]:
         """How many queries were left out: ``{"qrels_only": n, "run_only": n}``."""
         return {"qrels_only": 0 if self.complete else len(self.qrels_only), "run_only": len(self.run_only)}
+
+    def adjusted(self, relevance_level: int = 1, judged_only: bool = False, max_docs: int | None = None) -> JudgedRun:
+        """The same run under trec_eval's options: each query's top ``max_docs`` documents (-M), then without the
+        unjudged ones (-J), with a grade of at least ``relevance_level`` relevant (-l); ids and scores follow.
+
+        >>> judged = load("1 0 a 0\\n1 0 b 1\\n", "1 Q0 x 1 3 r\\n1 Q0 a 2 2 r\\n1 Q0 b 3 1 r\\n")
+        >>> [doc for doc, _, _ in judged.adjusted(judged_only=True).ranking(0)]
+        ['a', 'b']
+        >>> [doc for doc, _, _ in judged.adjusted(judged_only=True, max_docs=2).ranking(0)]
+        ['a']
+        """
+        queries, docids, scores = self.queries, self.docids, self.scores
+        if max_docs is not None:
+            kept = queries.rank <= max_docs
+            queries, docids, scores = metrics.at_most(queries, max_docs), docids[kept], scores[kept]
+        if judged_only:
+            rows = metrics.judged_rows_kept(queries)
+            queries, docids, scores = metrics.judged_only(queries), docids[rows], scores[rows]
+        return replace(self, queries=metrics.with_relevance_level(queries, relevance_level), docids=docids,
+                       scores=scores)
 
     def ranking(self, q: int) -> list[tuple[str, float, int]]:
         """``(docid, score, grade)`` of query index q's returned documents, top first.
