@@ -398,7 +398,7 @@ def eval_main(argv: Sequence[str] | None = None) -> int:
         parser.error(_text("Max-docs not positive", value=args.max_docs))
     layout = "json" if args.json else args.format
     if args.compare is not None:
-        if args.rel_level != 1 or args.judged_only or args.max_docs is not None or layout == "trec":
+        if layout == "trec":
             parser.error(_text("Compare options"))
         return _main_compare(args, measures)
     untranslatable = [m.name for m in measures if trec_name(m) is None]
@@ -424,7 +424,9 @@ def _main_compare(args: argparse.Namespace, measures: Sequence[Measure]) -> int:
 
     try:
         result = compare.compare_files(args.qrels, args.run, args.compare, measures, args.gain, args.complete,
-                                       run_a_name=str(args.run), run_b_name=str(args.compare))
+                                       run_a_name=str(args.run), run_b_name=str(args.compare),
+                                       relevance_level=args.rel_level, judged_only=args.judged_only,
+                                       max_docs=args.max_docs)
     except (OSError, MemoryError, ValueError) as err:  # a file that cannot be read, or no query both runs answer
         return _file_error(err, (args.qrels, args.run, args.compare))
     if args.json:

@@ -25,12 +25,12 @@ import streamlit as st
 from components.course import export, prose
 from components.engine import compare, metrics
 from components.engine.formatting import fmt, literal, signed
-from components.engine.measures import evaluate, parse_measure
+from components.engine.measures import aggregate, evaluate, parse_measure
 from components.formats import tabular, trec
 from components.ranking_editor import EditorItem, Scoreboard, describe_change, ranking_editor, set_editor_state
 from components.serving import uploads
 from components.serving.shared_cache import Holder, freeze
-from components.ui import charts, state, upload_flow
+from components.ui import charts, registry, state, upload_flow
 from components.ui.widgets import chart_scale, read_control, show_chart
 
 NAME = "your_data"
@@ -50,9 +50,11 @@ CURVE_POINTS = 100  # at most this many k on the Recall@k / hit rate@k chart
 TABLE_ROWS = 5_000  # at most this many queries in the per-query table (the CSV download has them all)
 SELECT_OPTIONS = 5_000  # up to this many queries, a select box picks one; beyond, a text box takes its id
 # measure families offered, with their canonical names ("k" stands for the chosen k)
-FAMILIES = {"R": "R@k", "Success": "Success@k", "P": "P@k", "RR": "RR", "RR@k": "RR@k", "nDCG": "nDCG@k",
-            "DCG": "DCG@k"}
-DEFAULT_FAMILIES = ["R", "Success", "RR", "nDCG"]
+FAMILIES = {"R": "R@k", "Success": "Success@k", "P": "P@k", "RR": "RR", "RR@k": "RR@k", "AP": "AP", "AP@k": "AP@k",
+            "GMAP": "GMAP", "R-prec": "R-prec", "nDCG": "nDCG@k", "nDCG whole list": "nDCG", "DCG": "DCG@k",
+            "bpref": "bpref", "Judged": "Judged@k"}
+DEFAULT_FAMILIES = ["R", "Success", "RR", "AP", "nDCG"]
+NEEDS_JUDGED_MARKS = ("bpref", "Judged")  # they tell unjudged from judged non-relevant, which the editor cannot show
 GAIN_CHOICES = ("linear", "exponential")  # linear first: trec_eval's, the page's default
 QUERY_COLUMN = prose.text(NAME, "Column query")  # the per-query table's first column: the query id
 NOTE_COLUMN = prose.text(NAME, "Column note")  # why a query scores 0, if it does
@@ -72,15 +74,21 @@ def _use_samples() -> None:
     upload_flow.empty_uploaders()
 
 
+@st.cache_resource(max_entries=8, show_spinner=prose.text(NAME, "Evaluating"))
+def _adjusted(files: uploads.Files, level: int, judged_only: bool, _judged: trec.JudgedRun) -> trec.JudgedRun:
+    """The pair under the page's relevance level and judged-only choice (trec_eval's -l and -J); shared."""
+    return _judged.adjusted(level, judged_only)
+
+
 @st.cache_resource(max_entries=32, show_spinner=prose.text(NAME, "Evaluating"))
-def _evaluate(files: uploads.Files, names: tuple[str, ...], gain: str,
+def _evaluate(files: tuple, names: tuple[str, ...], gain: str,
               _judged: trec.JudgedRun) -> Mapping[str, np.ndarray]:
     """Per-query values of each measure (the engine's, as the command line computes them); shared, so read-only."""
     return MappingProxyType(freeze(evaluate(_judged.queries, names, gain)))
 
 
 @st.cache_resource(max_entries=16, show_spinner=prose.text(NAME, "Computing curves"))
-def _curves(files: uploads.Files, ks: tuple[int, ...],
+def _curves(files: tuple, ks: tuple[int, ...],
             _judged: trec.JudgedRun) -> tuple[tuple[float, ...], tuple[float, ...]]:
     """Mean Recall@k and hit rate@k at each k (one pass over the queries)."""
     return metrics.mean_recall_and_success_by_k(_judged.queries, ks)
@@ -101,8 +109,9 @@ def shown_name(name: str, gain: str) -> str:
 
 
 def mean_name(name: str, gain: str) -> str:
-    """The label of a measure's mean: MRR for RR, the measure's own name otherwise (gain named)."""
-    return "M" + name if name.startswith("RR") else shown_name(name, gain)
+    """The label of a measure's value over the queries: MRR for RR, MAP for AP, the measure's own name otherwise
+    (gain named)."""
+    return "M" + name if name.startswith(("RR", "AP")) else shown_name(name, gain)
 
 
 def per_query_table(judged: trec.JudgedRun, values: dict[str, np.ndarray], k: int) -> pd.DataFrame:
@@ -245,7 +254,7 @@ def _show_refusal(kind: str) -> None:
                             total=refused.total, cap=refused.cap), icon="🧳")
 
 
-def _settings(qrels: trec.Qrels) -> tuple[int, list[str], str]:
+def _settings(qrels: trec.Qrels) -> tuple[int, list[str], str, int, bool]:
     st.subheader(prose.text(NAME, "Settings heading"))
     st.markdown(prose.section(NAME, "Settings intro"))
     st.session_state.setdefault(state.YOUR_DATA_K, DEFAULT_K)
@@ -272,7 +281,29 @@ def _settings(qrels: trec.Qrels) -> tuple[int, list[str], str]:
         gain = "linear"
     who = prose.section(NAME, "Gain linear" if gain == "linear" else "Gain exponential")
     note_column.caption(prose.text(NAME, "Gain note", gain=gain, formula=metrics.GAIN_FORMULAS[gain], who=who))
-    return k, [f for f in FAMILIES if f in families], gain  # the table's columns in a fixed order
+    level, judged_only = _trec_options(qrels)
+    return k, [f for f in FAMILIES if f in families], gain, level, judged_only  # the table's columns in a fixed order
+
+
+def _trec_options(qrels: trec.Qrels) -> tuple[int, bool]:
+    """trec_eval's -l (the lowest grade that counts as relevant) and -J (judged documents only), each explained."""
+    top_grade = max(1, int(qrels.grade.max()) if qrels.grade.size else 1)
+    st.session_state.setdefault(state.YOUR_DATA_LEVEL, 1)
+    if st.session_state[state.YOUR_DATA_LEVEL] > top_grade:  # a level left from files with higher grades
+        st.session_state[state.YOUR_DATA_LEVEL] = 1
+    st.session_state.setdefault(state.YOUR_DATA_JUDGED_ONLY, False)
+    level_column, judged_column = st.columns(2, gap="medium")
+    with level_column:
+        level = int(read_control(st.number_input(prose.text(NAME, "Level label"), min_value=1, max_value=top_grade,
+                                                 step=1, key=state.YOUR_DATA_LEVEL), 1))
+        st.caption(prose.text(NAME, "Level note", level=level))
+    with judged_column:
+        judged_only = bool(read_control(st.toggle(prose.text(NAME, "Judged only label"),
+                                                  key=state.YOUR_DATA_JUDGED_ONLY), False))
+        st.caption(prose.section(NAME, "Judged only note"))
+    differ = next(spec for spec in registry.PAGES if spec.module == "differ")
+    st.page_link(registry.page_for(differ), label=prose.section(NAME, "Options link"), icon=differ.icon)
+    return level, judged_only
 
 
 def _summary(loaded: upload_flow.LoadedPair, judged: trec.JudgedRun, qrels: trec.Qrels, values: dict[str, np.ndarray],
@@ -289,8 +320,9 @@ def _summary(loaded: upload_flow.LoadedPair, judged: trec.JudgedRun, qrels: trec
     cards = st.container(key="your-data-means").columns([1] + [1.6 if "DCG" in name else 1 for name in names])
     cards[0].metric(prose.text(NAME, "Queries evaluated"), f"{len(judged.qids):,}")
     for column, name in zip(cards[1:], names):
-        column.metric(mean_name(name, gain), fmt(float(values[name].mean())),
-                      help=prose.text(NAME, "Mean help", measure=shown_name(name, gain)))
+        column.metric(mean_name(name, gain), fmt(aggregate(name, values[name])),
+                      help=prose.section(NAME, "GMAP help") if name == "GMAP" else
+                      prose.text(NAME, "Mean help", measure=shown_name(name, gain)))
     skipped = judged.skipped
     with st.container(border=True):
         st.markdown(prose.text(NAME, "Counts", evaluated=f"{len(judged.qids):,}",
@@ -403,9 +435,11 @@ def _per_query(judged: trec.JudgedRun, values: dict[str, np.ndarray], families: 
 # One query in the ranking editor ("what if")
 # ----------------------------------------------------------------------------
 
-def editor_key(files, q: int) -> str:
-    """The editor key of evaluated query q of this pair of files (its own items, so its own key)."""
-    return f"{state.YOUR_DATA_EDITOR}.{hashlib.sha256(repr(files).encode()).hexdigest()[:12]}.{q}"
+def editor_key(files, q: int, level: int = 1, judged_only: bool = False) -> str:
+    """The editor key of evaluated query q of this pair of files, under the page's options (its own items, so its
+    own key; the options' part is left out at their defaults, trec_eval's)."""
+    options = "" if (level, judged_only) == (1, False) else f".l{level}{'J' if judged_only else ''}"
+    return f"{state.YOUR_DATA_EDITOR}.{hashlib.sha256(repr(files).encode()).hexdigest()[:12]}{options}.{q}"
 
 
 def query_pool(judged: trec.JudgedRun, q: int) -> tuple[list[EditorItem], list[str], list[str], dict]:
@@ -418,11 +452,12 @@ def query_pool(judged: trec.JudgedRun, q: int) -> tuple[list[EditorItem], list[s
     returned = {doc for doc, _, _ in ranking}
     top = ranking[:POOL]
     missing = sorted(((d, g) for d, g in grades.items() if d not in returned), key=lambda dg: -dg[1])
-    relevant_missing = [(d, g) for d, g in missing if g >= 1]
+    level = judged.queries.relevance_level
+    relevant_missing = [(d, g) for d, g in missing if g >= level]
     tray = relevant_missing[:TRAY_MAX]
     items = [_item(doc, f"{doc} · score {score:g}", grades.get(doc)) for doc, score, _ in top]
     items += [_item(doc, doc, g) for doc, g in tray]
-    facts = {"relevant": sum(1 for g in grades.values() if g >= 1), "returned": len(ranking),
+    facts = {"relevant": sum(1 for g in grades.values() if g >= level), "returned": len(ranking),
              "missing": len(relevant_missing), "shown": len(tray), "more": len(relevant_missing) - len(tray),
              "non_relevant_missing": len(missing) - len(relevant_missing)}
     return items, [doc for doc, _, _ in top], [doc for doc, _ in tray], facts
@@ -448,7 +483,8 @@ def what_if_values(judged: trec.JudgedRun, q: int, order, edited_grades: dict[st
     judged_grades = {**_query_docs(judged, q), **edited_grades}
     rest = [doc for doc, _, _ in ranking[POOL:]]
     grades = [judged_grades.get(doc, 0) for doc in [*order, *rest]]
-    qs = metrics.from_rankings([grades], [list(judged_grades.values())])
+    qs = metrics.with_relevance_level(metrics.from_rankings([grades], [list(judged_grades.values())]),
+                                      judged.queries.relevance_level)
     return {name: float(v[0]) for name, v in evaluate(qs, names, gain).items()}
 
 
@@ -462,7 +498,8 @@ def query_scoreboard(judged: trec.JudgedRun, q: int, items: list[EditorItem], na
     in_editor = {i.id for i in items}
     tail = [grades.get(doc, 0) for doc, _, _ in judged.ranking(q)[POOL:]]
     extra = [g for doc, g in grades.items() if doc not in in_editor]
-    return Scoreboard(names, [shown_name(name, gain) for name in names], gain=gain, tail=tail, extra_judged=extra)
+    return Scoreboard(names, [shown_name(name, gain) for name in names], gain=gain, tail=tail, extra_judged=extra,
+                      relevance_level=judged.queries.relevance_level)
 
 
 def _query_picker(column, judged: trec.JudgedRun) -> str | None:
@@ -485,7 +522,7 @@ def _reset(key: str, order: list[str], tray: list[str]) -> None:
 
 @st.fragment
 def _query_view(judged: trec.JudgedRun, values: dict[str, np.ndarray], names: tuple[str, ...], k: int, gain: str,
-                files) -> None:
+                view: tuple) -> None:
     st.subheader(prose.section(NAME, "Query heading"))
     st.markdown(prose.text(NAME, "Query intro", pool=POOL))
     chosen = st.session_state.get(state.YOUR_DATA_QUERY)
@@ -495,7 +532,7 @@ def _query_view(judged: trec.JudgedRun, values: dict[str, np.ndarray], names: tu
     qid = read_control(_query_picker(pick, judged), judged.qids[0], judged.query_index)
     q = judged.query_index[qid]
     items, order, tray, facts = query_pool(judged, q)
-    key = editor_key(files, q)
+    key = editor_key(view[0], q, *view[1:])
     lines = [prose.text(NAME, "Query facts", relevant=facts["relevant"], returned=facts["returned"],
                         missing=facts["missing"])]
     if facts["missing"]:
@@ -508,12 +545,16 @@ def _query_view(judged: trec.JudgedRun, values: dict[str, np.ndarray], names: tu
         lines.append(prose.text(NAME, "Rest below", start=POOL + 1, end=facts["returned"], pool=POOL))
     grades = [i.grade for i in items if i.grade is not None]
     grade_range = (min([0, *grades]), max([2, *grades]))
+    left_out = [n for n in names if parse_measure(n).family in NEEDS_JUDGED_MARKS]
+    if left_out:
+        lines.append(prose.text(NAME, "Editor leaves out", names=", ".join(left_out)))
+    names = tuple(n for n in names if n not in left_out)
     left, right = st.columns([3, 2], gap="large")
     with left:
         current = ranking_editor(items, key=key, default_order=order, k=k if k <= POOL else None, tray=True,
                                  editable_grades=True, grade_range=grade_range, scale=chart_scale(),
                                  label=prose.text(NAME, "Editor label", qid=qid, n=len(order)),
-                                 scoreboard=query_scoreboard(judged, q, items, names, gain))
+                                 scoreboard=query_scoreboard(judged, q, items, names, gain) if names else None)
     after = what_if_values(judged, q, current.order, dict(current.grades), names, gain)
     before = {name: float(values[name][q]) for name in names}
     changes = describe_change(before, after)
@@ -557,7 +598,8 @@ def _use_sample_b() -> None:
     upload_flow.receive("run_b", SAMPLE_RUN_B.name, SAMPLE_RUN_B.read_bytes())
 
 
-def _compare_section(loaded: upload_flow.LoadedPair, judged: trec.JudgedRun, names: tuple[str, ...], gain: str) -> None:
+def _compare_section(loaded: upload_flow.LoadedPair, judged: trec.JudgedRun, names: tuple[str, ...], gain: str,
+                     view: tuple) -> None:
     st.subheader(prose.text(NAME, "Compare heading"))
     st.markdown(prose.section("compare", "Intro"))
     key = f"{state.YOUR_DATA_RUN_B_UPLOADER}.{upload_flow.upload_round()}"
@@ -573,8 +615,10 @@ def _compare_section(loaded: upload_flow.LoadedPair, judged: trec.JudgedRun, nam
     qrels = loaded.qrels
     files_b = (qrels["sha256"], qrels["name"], run_b["sha256"], run_b["name"])
     try:
-        result = _compare(loaded.key, files_b, names, gain, judged,
-                          uploads.judge_files(files_b, qrels["data"], run_b["data"], _compare_holder(files_b)))
+        level, judged_only = view[1:]
+        judged_b = uploads.judge_files(files_b, qrels["data"], run_b["data"], _compare_holder(files_b))
+        result = _compare(view, (*files_b, level, judged_only), names, gain, judged,
+                          judged_b.adjusted(level, judged_only))
     except ValueError as err:  # a bad run B (TrecFormatError), or no judged query that both runs answer
         st.error(prose.section(NAME, "Error heading"), icon="🚫")
         st.code(str(err), language=None, wrap_lines=True)
@@ -619,22 +663,23 @@ def render() -> None:
     loaded, _ = _files_section()
     if loaded is None:
         return
-    judged = loaded.judged()
     qrels = loaded.parsed_qrels()
     st.divider()
-    k, families, gain = _settings(qrels)
+    k, families, gain, level, judged_only = _settings(qrels)
     names = measure_names(families, k)
     if not names:
         st.info(prose.section(NAME, "No measure"), icon="☝️")
         return
-    values = _evaluate(loaded.key, names, gain, judged)
+    view = (loaded.key, level, judged_only)  # the files as the options read them: the caches' key
+    judged = _adjusted(loaded.key, level, judged_only, loaded.judged())
+    values = _evaluate(view, names, gain, judged)
     st.divider()
     _summary(loaded, judged, qrels, values, gain)
-    _per_query(judged, values, families, k, gain, loaded.key)
+    _per_query(judged, values, families, k, gain, view)
     st.divider()
-    _query_view(judged, values, names, k, gain, loaded.key)
+    _query_view(judged, values, names, k, gain, view)
     st.divider()
-    _compare_section(loaded, judged, names, gain)
+    _compare_section(loaded, judged, names, gain, view)
 
 
 if __name__ == "__main__":

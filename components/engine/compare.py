@@ -664,8 +664,12 @@ def compare_judged(judged_a: trec.JudgedRun, judged_b: trec.JudgedRun, measures:
 def compare_files(qrels: trec.Source, run_a: trec.Source, run_b: trec.Source,
                   measures: Iterable[Measure | str], gain: Gain = "linear", complete: bool = False, *,
                   permutations: int = PERMUTATIONS, seed: int = SEED, qrels_name: str | None = None,
-                  run_a_name: str | None = None, run_b_name: str | None = None) -> RunComparison:
+                  run_a_name: str | None = None, run_b_name: str | None = None, relevance_level: int = 1,
+                  judged_only: bool = False, max_docs: int | None = None) -> RunComparison:
     """Read the qrels and both runs, judge each run, and compare them: the entry point of the command line.
+
+    ``relevance_level``, ``judged_only`` and ``max_docs`` are trec_eval's -l, -J and -M, applied to both runs
+    (:meth:`components.formats.trec.JudgedRun.adjusted`).
 
     Raises :class:`components.formats.trec.TrecFormatError` for a file that cannot be
     read and ``ValueError`` for an unknown measure or runs without a shared
@@ -680,8 +684,9 @@ def compare_files(qrels: trec.Source, run_a: trec.Source, run_b: trec.Source,
     """
     judgments = trec.read_qrels(qrels, qrels_name)
     trec.check_gain_fits(judgments, gain)
-    judged_a = trec.judge(judgments, trec.read_run(run_a, run_a_name or "run A"), complete)
-    judged_b = trec.judge(judgments, trec.read_run(run_b, run_b_name or "run B"), complete)
+    judged_a, judged_b = (trec.judge(judgments, trec.read_run(run, name), complete).adjusted(
+        relevance_level, judged_only, max_docs) for run, name in ((run_a, run_a_name or "run A"),
+                                                                  (run_b, run_b_name or "run B")))
     return compare_judged(judged_a, judged_b, measures, gain, permutations=permutations, seed=seed)
 
 

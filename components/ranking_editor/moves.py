@@ -391,7 +391,7 @@ def _specs(names: Sequence[str], k: int | None) -> list[_Spec]:
     return specs
 
 
-def _depth(specs: Sequence[_Spec], ranking: np.ndarray) -> int:
+def _depth(specs: Sequence[_Spec], ranking: np.ndarray, relevance_level: int = 1) -> int:
     """How deep the candidates' rankings must go for these measures to be exact (rows below change nothing).
 
     A cutoff measure sees ranks <= k. RR without a cutoff sees the first
@@ -407,7 +407,7 @@ def _depth(specs: Sequence[_Spec], ranking: np.ndarray) -> int:
         if k is not None:
             depth = max(depth, k)
         elif spec.measure.family == "RR":
-            relevant = np.flatnonzero(ranking >= 1)
+            relevant = np.flatnonzero(ranking >= relevance_level)
             depth = max(depth, int(relevant[1]) + 2 if relevant.size >= 2 else deep)
         else:
             depth = deep
@@ -516,7 +516,7 @@ def move_table(state: EditorState, measures: Sequence[str], *, gain: Gain = "exp
                grade_range: tuple[int, int] = DEFAULT_GRADE_RANGE, k_max: int | None = None,
                others: Sequence[Other] = (), query_index: int = 0, tail: Sequence[int] = (),
                extra_judged: Sequence[int] = (), window: int | None = DEFAULT_WINDOW,
-               limit: int | None = DEFAULT_LIMIT) -> dict:
+               limit: int | None = DEFAULT_LIMIT, relevance_level: int = 1) -> dict:
     """The page's values after every single move of the editor (format: the module docstring).
 
     Parameters
@@ -542,6 +542,8 @@ def move_table(state: EditorState, measures: Sequence[str], *, gain: Gain = "exp
         the editor (returned in ``tail`` or not): |relevant| and the ideal
         count them.
     window, limit : the bound (module docstring); None lifts it.
+    relevance_level : the lowest grade that counts as relevant for the binary
+        measures (trec_eval's -l; nDCG keeps the grades).
 
     Raises ``ValueError`` for an unknown measure, an ``@k`` measure without
     k, a tray on an editor without one, a grade outside ``grade_range``, a
@@ -573,14 +575,16 @@ def move_table(state: EditorState, measures: Sequence[str], *, gain: Gain = "exp
 
     # every candidate in one query set
     ranking = np.concatenate([np.array(state.order_grades(), dtype=np.int64), tail_grades])
-    qs = _candidates(state, plan, tail_grades, extra, _depth(specs, ranking))
+    qs = metrics.with_relevance_level(_candidates(state, plan, tail_grades, extra,
+                                                  _depth(specs, ranking, relevance_level)), relevance_level)
     computed = evaluate(qs, dict.fromkeys(names), gain)
     own = np.column_stack([computed[name] for name in names])
 
     # the cutoff moves and the other queries: one small set (this query as it is, then the other states)
     states = [o for o in others if isinstance(o, EditorState)]
-    small = metrics.from_rankings([ranking] + [o.order_grades() for o in states],
-                                  [state.judged_grades() + extra.tolist()] + [o.judged_grades() for o in states])
+    small = metrics.with_relevance_level(metrics.from_rankings(
+        [ranking] + [o.order_grades() for o in states],
+        [state.judged_grades() + extra.tolist()] + [o.judged_grades() for o in states]), relevance_level)
     at_j = [[s.at(j) for s in specs] for j in plan.cutoffs]
     fixed = evaluate(small, dict.fromkeys(names + [name for row in at_j for name in row]), gain)
     rows = _page_mean(own, _other_values(others, names, fixed)[None], query_index)

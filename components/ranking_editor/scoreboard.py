@@ -42,7 +42,9 @@ class Scoreboard:
     grades ranked below it, and the judged grades of documents not in it.
     ``hidden`` shows "?" and previews nothing (the page is hiding its numbers).
     ``gains`` gives a measure its own gain (one per measure; default ``gain``
-    for all), e.g. nDCG@k in both gains side by side.
+    for all), e.g. nDCG@k in both gains side by side. ``relevance_level`` is
+    the lowest grade that counts as relevant for the binary measures
+    (trec_eval's -l; nDCG keeps the grades).
     """
 
     measures: Sequence[str]
@@ -54,6 +56,7 @@ class Scoreboard:
     extra_judged: Sequence[int] = field(default=())
     hidden: bool = False
     gains: Sequence[Gain] | None = None
+    relevance_level: int = 1
 
     def __post_init__(self):
         if not self.measures or len(self.measures) != len(self.labels):
@@ -147,7 +150,8 @@ def payload(board: Scoreboard, state: EditorState, *, k: int | None, tray: bool,
     groups = board.groups()
     tables = [move_table(state, [board.measures[i] for i in where], gain=g, k=k, tray=tray,
                          editable_grades=editable_grades, grade_range=grade_range, others=board.others,
-                         query_index=board.query_index, tail=board.tail, extra_judged=board.extra_judged)
+                         query_index=board.query_index, tail=board.tail, extra_judged=board.extra_judged,
+                         relevance_level=board.relevance_level)
               for g, where in groups.items()]
     table = tables[0] if len(tables) == 1 else merge_tables(tables, list(groups.values()))
     rows: Sequence[Sequence[float]] = table["values"]

@@ -34,7 +34,7 @@ PAGE = "lessons/your_data.py"
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE_QRELS = ROOT / "assets" / "sample_qrels.txt"
 SAMPLE_RUN = ROOT / "assets" / "sample_run.txt"
-DEFAULT = ["R@10", "Success@10", "RR", "nDCG@10"]
+DEFAULT = ["R@10", "Success@10", "RR", "AP", "nDCG@10"]
 HTML_QID = "<img/src=x/onerror=alert(1)>"
 MARKDOWN_DOC = "**bold**"
 
@@ -213,14 +213,17 @@ def test_what_if_reordering_follows_the_engine():
     at.session_state[key] = EditorState(order=order, tray=before.tray[1:], grades=before.grades)
     at.run()
     assert not at.exception
-    all_grades = {**{d: g for d, g in before.grades.items()}}
     qrels = trec.read_qrels(SAMPLE_QRELS)
-    judged_grades = [int(g) for i, g in enumerate(qrels.grade) if qrels.qids[qrels.qidx[i]] == qid]
+    rows = [i for i in range(qrels.qidx.size) if qrels.qids[qrels.qidx[i]] == qid]
+    judged_grades = [int(qrels.grade[i]) for i in rows]
+    # every judged grade, for the documents below the editor's 20 too: AP reads the whole list
+    all_grades = {**{qrels.docids[i].decode(): int(qrels.grade[i]) for i in rows}, **before.grades}
     new_ranking = [*order, *(doc for doc, _, _ in ranking[page.POOL:])]
     grades = [all_grades.get(doc, 0) for doc in new_ranking]
     qs = metrics.from_rankings([grades], [judged_grades])
     expected = {"R@10": metrics.recall(qs, 10)[0], "Success@10": metrics.success(qs, 10)[0],
-                "RR": metrics.reciprocal_rank(qs)[0], "nDCG@10 (linear gain)": metrics.ndcg(qs, 10, "linear")[0]}
+                "RR": metrics.reciprocal_rank(qs)[0], "AP": metrics.average_precision(qs)[0],
+                "nDCG@10 (linear gain)": metrics.ndcg(qs, 10, "linear")[0]}
     cards = query_cards(at, DEFAULT)
     assert cards == {label: fmt(value) for label, value in expected.items()}
     assert cards["RR"] == "1.000"  # a relevant document on top
@@ -579,3 +582,53 @@ def test_one_line_with_text_after_the_tag_in_run_b_gets_the_singular_note():
     captions = [c.value for c in at.caption]
     assert trailing_note(1, "b.run") in captions
     assert not any(trailing_note(1, "sample_run.txt") == c for c in captions)
+
+
+# --- trec_eval's measures and options ------------------------------------------------------------------
+
+def test_map_is_shown_by_default_and_equals_trec_evals_map():
+    at = with_samples()
+    assert not at.exception
+    report = run_evaluation(SAMPLE_QRELS, SAMPLE_RUN, ["AP"], "linear")
+    assert summary_value(at, "AP") == fmt(report.mean["AP"])  # the card reads "MAP"
+    assert page.mean_name("AP@10", "linear") == "MAP@10" and page.mean_name("GMAP", "linear") == "GMAP"
+
+
+def test_gmap_r_prec_bpref_and_judged_show_the_command_lines_values():
+    at = with_samples()
+    at.multiselect(key=state.YOUR_DATA_MEASURES).set_value(["GMAP", "R-prec", "bpref", "Judged", "nDCG whole list"])
+    at.run()
+    assert not at.exception
+    report = run_evaluation(SAMPLE_QRELS, SAMPLE_RUN, ["GMAP", "R-prec", "bpref", "Judged@10", "nDCG"], "linear")
+    for name, value in report.mean.items():
+        assert summary_value(at, name) == fmt(value), name  # GMAP: the geometric mean, not the mean
+    assert any("leaves out bpref, Judged@10" in c.value for c in at.caption)  # the editor cannot mark unjudged
+
+
+def test_the_relevance_level_changes_recall_as_trec_evals_l_does():
+    level = 2  # the samples' top grade: the box goes no higher
+    at = with_samples()
+    before = summary_value(at, "R@10")
+    at.number_input(key=state.YOUR_DATA_LEVEL).set_value(level).run()
+    assert not at.exception
+    expected = run_evaluation(SAMPLE_QRELS, SAMPLE_RUN, ["R@10", "nDCG@10"], "linear", relevance_level=level).mean
+    assert summary_value(at, "R@10") == fmt(expected["R@10"]) != before
+    assert summary_value(at, "nDCG@10") == fmt(expected["nDCG@10"])  # nDCG keeps the grades
+    assert any(f"`-l {level}`" in c.value for c in at.caption)
+
+
+def test_judged_only_drops_the_unjudged_documents_as_trec_evals_j_does():
+    at = with_samples()
+    at.toggle(key=state.YOUR_DATA_JUDGED_ONLY).set_value(True).run()
+    assert not at.exception
+    expected = run_evaluation(SAMPLE_QRELS, SAMPLE_RUN, ["RR", "AP"], "linear", judged_only=True).mean
+    assert summary_value(at, "RR") == fmt(expected["RR"]) and summary_value(at, "AP") == fmt(expected["AP"])
+    key, q = page.editor_key(page_files(at), 0, 1, True), 0
+    assert key in at.session_state  # the editor under -J is a new one: its list holds judged documents only
+    judged = trec.load(SAMPLE_QRELS, SAMPLE_RUN).adjusted(judged_only=True)
+    assert at.session_state[key].order == tuple(doc for doc, _, _ in judged.ranking(q)[:page.POOL])
+
+
+def page_files(at):
+    """The pair's key, as the page computes it from the two records."""
+    return uploads.files_key(at.session_state[state.YOUR_DATA_QRELS], at.session_state[state.YOUR_DATA_RUN])

@@ -530,9 +530,7 @@ def test_trec_evals_short_options_and_the_new_ones(tmp_path, capsys):
 
 @pytest.mark.parametrize("args, words", [(["-l", "0"], "at least 1, got 0"),
                                          (["-M", "0"], "-M/--max-docs must be a whole number of at least 1, got 0"),
-                                         (["-J", "--compare", "run.txt"], "--compare does not take"),
-                                         (["-M", "5", "--compare", "run.txt"], "--compare does not take"),
-                                         (["--format", "trec", "--compare", "run.txt"], "--compare does not take"),
+                                         (["--format", "trec", "--compare", "run.txt"], "--compare has no trec_eval"),
                                          (["--format", "trec", "-m", "AP", "-m", "RR@10", "-m", "Judged@5"],
                                           "RR@10, Judged@5 has no trec_eval counterpart"),
                                          (["--format", "csv"], "invalid choice: 'csv'")])
@@ -571,3 +569,19 @@ def test_help_maps_rankwise_names_to_trec_evals(capsys):
         assert any(line.split()[:len(ours.split()) + 1] == [*ours.split(), theirs] or
                    f"  {ours}" in line and theirs in line for line in shown.splitlines()), ours
     assert "-m official" in shown and "--format" in shown and "-M N" in shown
+
+
+def test_compare_takes_the_relevance_level_judged_only_and_max_docs(tmp_path, capsys):
+    """-l 2 -J -M 2 with --compare: both runs scored as rankwise eval scores each with those options."""
+    qrels = "1 0 a 1\n1 0 b 2\n2 0 c 2\n"
+    run_a = "1 Q0 x 1 3 t\n1 Q0 a 2 2 t\n1 Q0 b 3 1 t\n2 Q0 c 1 1 t\n"
+    run_b = "1 Q0 b 1 3 t\n1 Q0 a 2 2 t\n2 Q0 y 1 2 t\n2 Q0 c 2 1 t\n"
+    write(tmp_path / "b.txt", run_b)
+    options = ["-l", "2", "-J", "-M", "2", "-m", "RR"]
+    status, out, _ = cli(tmp_path, capsys, qrels, run_a, "--json", "--compare", str(tmp_path / "b.txt"), *options)
+    assert status == 0
+    result = as_json(out)["compare"]["RR"]
+    mean_a = as_json(cli(tmp_path, capsys, qrels, run_a, "--json", *options)[1])["mean"]["RR"]
+    mean_b = as_json(cli(tmp_path, capsys, qrels, run_b, "--json", *options)[1])["mean"]["RR"]
+    assert (result["mean_a"], result["mean_b"]) == (mean_a, mean_b)
+    assert mean_a == (0 + 1) / 2  # -M 2 keeps x, a (a: grade 1 < 2, b cut off); query 2: c first
