@@ -23,6 +23,8 @@ def convention_rows(grades, judged, k: int) -> list[dict]:
     """One row per convention for one ranking: what is computed, its value, who computes it that way."""
     n_relevant = sum(1 for g in judged if g >= 1)
     scores = list(range(len(grades), 0, -1))  # the on-screen order, as scores without ties
+    query = metrics.from_rankings([list(grades)], [list(judged)])
+    at_level_2 = metrics.with_relevance_level(query, 2)  # trec_eval -l 2: only grade 2 is relevant
     rows = [
         (prose.section(NAME, "Convention nDCG linear"), metrics.ndcg_at_k(grades, k, judged, "linear"),
          prose.section(NAME, "Who nDCG linear")),
@@ -40,6 +42,14 @@ def convention_rows(grades, judged, k: int) -> list[dict]:
         (prose.section(NAME, "Convention RR"), metrics.reciprocal_rank_of(grades), prose.section(NAME, "Who RR")),
         (prose.section(NAME, "Convention RR at k"), metrics.reciprocal_rank_of(grades, k),
          prose.section(NAME, "Who RR at k")),
+        (prose.section(NAME, "Convention recall level"), float(metrics.recall(at_level_2, k)[0]),
+         prose.section(NAME, "Who recall level")),
+        (prose.section(NAME, "Convention AP at k"), float(metrics.average_precision(query, k)[0]),
+         prose.section(NAME, "Who AP at k")),
+        (prose.section(NAME, "Convention capped AP at k"), conventions.ap_at_k_capped(grades, k, n_relevant),
+         prose.section(NAME, "Who capped AP at k")),
+        (prose.section(NAME, "Convention judged only"), float(metrics.reciprocal_rank(metrics.judged_only(query))[0]),
+         prose.section(NAME, "Who judged only")),
     ]
     convention, value, who = (prose.section(NAME, "Column convention"), prose.section(NAME, "Column value"),
                               prose.section(NAME, "Column who"))

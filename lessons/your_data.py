@@ -25,7 +25,7 @@ import streamlit as st
 from components.course import export, prose
 from components.engine import compare, metrics
 from components.engine.formatting import fmt, literal, signed
-from components.engine.measures import aggregate, evaluate, parse_measure
+from components.engine.measures import GEOMETRIC_MEAN, aggregate, aggregation, evaluate, parse_measure
 from components.formats import tabular, trec
 from components.ranking_editor import EditorItem, Scoreboard, describe_change, ranking_editor, set_editor_state
 from components.serving import uploads
@@ -51,7 +51,7 @@ TABLE_ROWS = 5_000  # at most this many queries in the per-query table (the CSV 
 SELECT_OPTIONS = 5_000  # up to this many queries, a select box picks one; beyond, a text box takes its id
 # measure families offered, with their canonical names ("k" stands for the chosen k)
 FAMILIES = {"R": "R@k", "Success": "Success@k", "P": "P@k", "RR": "RR", "RR@k": "RR@k", "AP": "AP", "AP@k": "AP@k",
-            "GMAP": "GMAP", "R-prec": "R-prec", "nDCG": "nDCG@k", "nDCG whole list": "nDCG", "DCG": "DCG@k",
+            "GMAP": "GMAP", "R-prec": "R-prec", "nDCG": "nDCG@k", "nDCG-all": "nDCG", "DCG": "DCG@k",
             "bpref": "bpref", "Judged": "Judged@k"}
 DEFAULT_FAMILIES = ["R", "Success", "RR", "AP", "nDCG"]
 NEEDS_JUDGED_MARKS = ("bpref", "Judged")  # they tell unjudged from judged non-relevant, which the editor cannot show
@@ -321,7 +321,7 @@ def _summary(loaded: upload_flow.LoadedPair, judged: trec.JudgedRun, qrels: trec
     cards[0].metric(prose.text(NAME, "Queries evaluated"), f"{len(judged.qids):,}")
     for column, name in zip(cards[1:], names):
         column.metric(mean_name(name, gain), fmt(aggregate(name, values[name])),
-                      help=prose.section(NAME, "GMAP help") if name == "GMAP" else
+                      help=prose.section(NAME, "GMAP help") if aggregation(name) == GEOMETRIC_MEAN else
                       prose.text(NAME, "Mean help", measure=shown_name(name, gain)))
     skipped = judged.skipped
     with st.container(border=True):

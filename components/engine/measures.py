@@ -66,6 +66,7 @@ from components.engine.metrics import Gain, QuerySet
 DEFAULT_MEASURES = ("R@5", "R@10", "RR", "nDCG@10")
 
 Aggregation = Literal["mean", "sum", "geometric mean"]
+GEOMETRIC_MEAN: Aggregation = "geometric mean"  # GMAP's
 Cutoff = Literal["required", "optional", "none", "level"]  # "level": a recall level between 0 and 1, not a rank
 Engine = Callable[[QuerySet, Any, Gain], np.ndarray]
 
@@ -92,7 +93,7 @@ _FAMILIES: dict[str, _Family] = {
     "IDCG": _Family(lambda qs, k, gain: metrics.idcg(qs, metrics.check_k(k), gain)),
     "AP": _Family(lambda qs, k, gain: metrics.average_precision(qs, k), "optional", trec="map", trec_cut="map_cut"),
     "GMAP": _Family(lambda qs, k, gain: metrics.floored_average_precision(qs), "none", trec="gm_map",
-                    aggregation="geometric mean"),
+                    aggregation=GEOMETRIC_MEAN),
     "R-prec": _Family(lambda qs, k, gain: metrics.r_precision(qs), "none", trec="Rprec"),
     "bpref": _Family(lambda qs, k, gain: metrics.bpref(qs), "none", trec="bpref"),
     "IPrec": _Family(lambda qs, k, gain: metrics.interpolated_precision(qs, k), "level", trec_cut="iprec_at_recall"),
@@ -342,7 +343,7 @@ def aggregate(measure: Measure | str, per_query) -> float:
     rule = aggregation(measure)
     if rule == "sum":
         return float(values.sum())
-    if rule == "geometric mean":
+    if rule == GEOMETRIC_MEAN:
         return metrics.geometric_mean(values)
     return float(values.mean()) if values.size else float("nan")
 

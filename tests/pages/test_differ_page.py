@@ -28,8 +28,14 @@ def test_every_row_has_the_engines_number(k):
     assert not at.exception
     grades = Q.grades(Q.presets["Mixed grades"])
     judged = Q.judged_grades()
-    assert len(table(at, "convention")) == 8
+    assert len(table(at, "convention")) == 12
     assert value(at, "nDCG@k, linear gain (rel)") == fmt(metrics.ndcg_at_k(grades, k, judged, "linear"))
+    query = metrics.from_rankings([grades], [judged])
+    level_2 = metrics.recall(metrics.with_relevance_level(query, 2), k)[0]
+    assert value(at, "Recall@k, only grade 2 relevant") == fmt(level_2)
+    assert value(at, "AP@k over every relevant page") == fmt(metrics.average_precision(query, k)[0])
+    assert value(at, "AP@k over min(k, relevant)") == fmt(conventions.ap_at_k_capped(grades, k, 5))
+    assert value(at, "RR, unjudged pages dropped first") == value(at, "RR, no cutoff")  # every page is judged
     assert value(at, "nDCG@k, exponential gain (2^rel − 1)") == fmt(metrics.ndcg_at_k(grades, k, judged))
     assert value(at, "Recall@k, denominator min(|relevant|, k)") == fmt(conventions.capped_recall_at_k(grades, k, 5))
     assert value(at, "RR@k, a hit below k counts 0") == fmt(metrics.reciprocal_rank_of(grades, k))

@@ -596,7 +596,7 @@ def test_map_is_shown_by_default_and_equals_trec_evals_map():
 
 def test_gmap_r_prec_bpref_and_judged_show_the_command_lines_values():
     at = with_samples()
-    at.multiselect(key=state.YOUR_DATA_MEASURES).set_value(["GMAP", "R-prec", "bpref", "Judged", "nDCG whole list"])
+    at.multiselect(key=state.YOUR_DATA_MEASURES).set_value(["GMAP", "R-prec", "bpref", "Judged", "nDCG-all"])
     at.run()
     assert not at.exception
     report = run_evaluation(SAMPLE_QRELS, SAMPLE_RUN, ["GMAP", "R-prec", "bpref", "Judged@10", "nDCG"], "linear")
