@@ -28,7 +28,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from benchmarks.evaluate_scale import ROOT, SETS, Timing, generate, load_average, run_child
+from evaluate_scale import ROOT, SETS, Timing, generate, load_average, run_child
+
 from components.engine.measures import parse_measures, trec_name
 
 OFFICIAL = [m.name for m in parse_measures(["official"])]
