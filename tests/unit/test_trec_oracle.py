@@ -39,16 +39,21 @@ MEASURES = [f"{ours}@{k}" for ours in ORACLE_NAMES for k in KS] + ["RR"]
 
 # --- running both sides -------------------------------------------------------------------
 
-def cli_json(qrels_text: str, run_text: str, *args: str) -> dict:
-    """``main([qrels, run, --json, --per-query, *args])`` on two files; the parsed JSON."""
+def cli_output(qrels_text: str, run_text: str, *args: str) -> str:
+    """What ``rankwise eval qrels run *args`` prints on stdout, for two files holding these texts."""
     with tempfile.TemporaryDirectory() as folder:
         qrels, run = Path(folder, "qrels.txt"), Path(folder, "run.txt")
         qrels.write_bytes(qrels_text.encode())
         run.write_bytes(run_text.encode())
         out = io.StringIO()
         with redirect_stdout(out), redirect_stderr(io.StringIO()):
-            assert main([str(qrels), str(run), "--json", "--per-query", *args]) == 0
-    return json.loads(out.getvalue())
+            assert main([str(qrels), str(run), *args]) == 0
+    return out.getvalue()
+
+
+def cli_json(qrels_text: str, run_text: str, *args: str) -> dict:
+    """``main([qrels, run, --json, --per-query, *args])`` on two files; the parsed JSON."""
+    return json.loads(cli_output(qrels_text, run_text, "--json", "--per-query", *args))
 
 
 def plain_read(text: str, n_columns: int) -> list[list[str]]:
@@ -328,18 +333,6 @@ def test_interpolated_precision_and_max_docs_agree_with_pytrec_eval(files, level
             # gives 0, as for every other measure of an empty list
             want = 0.0 if np.isnan(values[name]) and judged_only else values[name]
             assert ours[qid][measure] == pytest.approx(want, abs=1e-9), (qid, measure, options)
-
-
-def cli_output(qrels_text: str, run_text: str, *args: str) -> str:
-    """What ``rankwise eval qrels run *args`` prints on stdout."""
-    with tempfile.TemporaryDirectory() as folder:
-        qrels, run = Path(folder, "qrels.txt"), Path(folder, "run.txt")
-        qrels.write_bytes(qrels_text.encode())
-        run.write_bytes(run_text.encode())
-        out = io.StringIO()
-        with redirect_stdout(out), redirect_stderr(io.StringIO()):
-            assert main([str(qrels), str(run), *args]) == 0
-    return out.getvalue()
 
 
 def parse_trec_output(text: str) -> dict[tuple[str, str], str]:
