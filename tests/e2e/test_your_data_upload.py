@@ -106,13 +106,14 @@ def test_uploading_the_samples_shows_trec_evals_numbers_and_the_table(your_data)
     upload(page, "1. Qrels", SAMPLE_QRELS)
     expect(page.get_by_text(prose.section("your_data", "Waiting run"))).to_be_visible()
     upload(page, "2. Run", SAMPLE_RUN)
-    report = run_evaluation(SAMPLE_QRELS, SAMPLE_RUN, ["R@10", "Success@10", "RR", "nDCG@10"])
+    report = run_evaluation(SAMPLE_QRELS, SAMPLE_RUN, ["R@10", "Success@10", "RR", "AP", "nDCG@10"])
     expect(mean_card(page, "Queries evaluated")).to_have_text(str(len(report.qids)), timeout=30_000)
     expect(mean_card(page, "MRR")).to_have_text(fmt(report.mean["RR"]))
+    expect(mean_card(page, "MAP")).to_have_text(fmt(report.mean["AP"]))  # trec_eval's first number
     expect(mean_card(page, "nDCG@10 (linear gain)")).to_have_text(fmt(report.mean["nDCG@10"]))
     expect(table_cells(page).first).to_have_text(report.qids[0])
     expect(table_rows(page)).to_have_count(len(report.qids) + 1)  # the header, then a row per query
-    assert table_headers(page)[:6] == ["query", "note", "R@10", "Success@10", "RR", "nDCG@10 (linear gain)"]
+    assert table_headers(page)[:7] == ["query", "note", "R@10", "Success@10", "RR", "AP", "nDCG@10 (linear gain)"]
     # a click on a row opens that query in the editor
     grid = page.locator(".st-key-your-data-table").get_by_test_id("stDataFrame")
     grid.scroll_into_view_if_needed()
@@ -242,3 +243,21 @@ def test_the_limits_are_stated_once_in_mib_and_name_no_setting(your_data):
     expect(page.get_by_test_id("stFileUploaderDropzoneInstructions").first).to_be_hidden()  # Streamlit's "MB" line
     expect(page.get_by_text("maxUploadSize")).to_have_count(0)
     expect(page.get_by_text("RANKWISE_SESSION_UPLOAD_MB")).to_have_count(0)
+
+
+def test_the_relevance_level_and_judged_only_change_the_cards_as_trec_eval_would(your_data):
+    """Typing a relevance level of 2 and switching on judged-only give the command line's -l 2 and -J numbers."""
+    page, _ = your_data
+    page.get_by_role("button", name="Use the sample files").click()
+    plain = run_evaluation(SAMPLE_QRELS, SAMPLE_RUN, ["R@10", "AP"]).mean
+    expect(mean_card(page, "MAP")).to_have_text(fmt(plain["AP"]), timeout=30_000)
+    level = page.get_by_role("spinbutton", name="Relevant from grade")
+    level.fill("2")
+    level.press("Enter")
+    strict = run_evaluation(SAMPLE_QRELS, SAMPLE_RUN, ["R@10", "AP"], relevance_level=2).mean
+    expect(mean_card(page, "R@10")).to_have_text(fmt(strict["R@10"]))
+    expect(mean_card(page, "MAP")).to_have_text(fmt(strict["AP"]))
+    page.get_by_text("Judged documents only").click()
+    both = run_evaluation(SAMPLE_QRELS, SAMPLE_RUN, ["R@10", "AP"], relevance_level=2, judged_only=True).mean
+    expect(mean_card(page, "MAP")).to_have_text(fmt(both["AP"]))
+    expect(mean_card(page, "R@10")).to_have_text(fmt(both["R@10"]))
