@@ -141,9 +141,10 @@ MEASURE_SETS: dict[str, tuple[str, ...]] = {
     "all_trec": (*_OFFICIAL, *(f"R@{k}" for k in TREC_CUTOFFS), "nDCG", *(f"nDCG@{k}" for k in TREC_CUTOFFS),
                  *(f"AP@{k}" for k in TREC_CUTOFFS), "Success@1", "Success@5", "Success@10"),
 }
-# trec_eval prints its measures in this order (its te_trec_measures table), a family's cutoffs ascending
-_TREC_PRINT_ORDER = ("num_q", "num_ret", "num_rel", "num_rel_ret", "AP", "GMAP", "R-prec", "bpref", "RR", "IPrec", "P",
-                     "R", "nDCG", "AP@", "Success")
+# trec_eval prints its measures in the order of its te_trec_measures table (those offered here), a family's
+# cutoffs ascending
+_TREC_PRINT_ORDER = ("num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
+                     "iprec_at_recall", "P", "recall", "ndcg", "ndcg_cut", "map_cut", "success")
 
 VALID_FORMS = (
     "valid measures (case-insensitive, k a whole number >= 1): R@k, Success@k, P@k, RR, RR@k, nDCG@k, DCG@k, IDCG@k, "
@@ -279,10 +280,11 @@ def trec_order(measures: Iterable[Measure | str]) -> list[Measure]:
     parsed = [_measure(m) for m in measures]
 
     def place(m: Measure) -> tuple[int, float]:
-        family = "AP@" if m.family == "AP" and m.k is not None else m.family
-        if trec_name(m) is None or family not in _TREC_PRINT_ORDER:
+        family = _FAMILIES[m.family]
+        name = family.trec if m.k is None else family.trec_cut  # trec_eval's name, without the cutoff
+        if name is None:
             return len(_TREC_PRINT_ORDER), 0
-        return _TREC_PRINT_ORDER.index(family), 0 if m.k is None else m.k
+        return _TREC_PRINT_ORDER.index(name), 0 if m.k is None else m.k
 
     return sorted(parsed, key=place)
 

@@ -276,10 +276,7 @@ def judged_only(qs: QuerySet) -> QuerySet:
     >>> qs.rank.tolist(), qs.grade.tolist(), reciprocal_rank(qs).tolist()
     ([1, 2], [0, 1], [0.5])
     """
-    keep = judged_rows_kept(qs)
-    qidx = qs.qidx[keep]
-    rank = np.arange(qidx.size) - _group_starts(qidx) + 1
-    return replace(qs, qidx=qidx, rank=rank, grade=qs.grade[keep], is_judged=None)
+    return keep_rows(qs, judged_rows_kept(qs))
 
 
 def judged_rows_kept(qs: QuerySet) -> np.ndarray:
@@ -290,6 +287,18 @@ def judged_rows_kept(qs: QuerySet) -> np.ndarray:
     """
     keep = np.flatnonzero(_judged_rows(qs) & (qs.grade >= 0))
     return keep[np.lexsort((qs.rank[keep], qs.qidx[keep]))]
+
+
+def keep_rows(qs: QuerySet, rows: np.ndarray) -> QuerySet:
+    """The query set with only these returned rows (indices in query and rank order), ranked 1, 2, 3, ... again.
+
+    >>> keep_rows(from_rankings([[0, 1, 1]]), np.array([1, 2])).rank.tolist()
+    [1, 2]
+    """
+    qidx = qs.qidx[rows]
+    rank = np.arange(qidx.size) - _group_starts(qidx) + 1
+    is_judged = None if qs.is_judged is None else qs.is_judged[rows]
+    return replace(qs, qidx=qidx, rank=rank, grade=qs.grade[rows], is_judged=is_judged)
 
 
 def at_most(qs: QuerySet, n: int) -> QuerySet:

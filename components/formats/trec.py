@@ -324,8 +324,8 @@ class JudgedRun:
             kept = queries.rank <= max_docs
             queries, docids, scores = metrics.at_most(queries, max_docs), docids[kept], scores[kept]
         if judged_only:
-            rows = metrics.judged_rows_kept(queries)
-            queries, docids, scores = metrics.judged_only(queries), docids[rows], scores[rows]
+            rows = metrics.judged_rows_kept(queries)  # what metrics.judged_only keeps, found once for all three
+            queries, docids, scores = metrics.keep_rows(queries, rows), docids[rows], scores[rows]
         return replace(self, queries=metrics.with_relevance_level(queries, relevance_level), docids=docids,
                        scores=scores)
 
