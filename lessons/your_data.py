@@ -48,6 +48,7 @@ TRAY_MAX = 30  # relevant judged documents not returned, shown in the tray
 GRADE_LIMITS = (-10, 10)  # grades the editor shows as badges; others are named in the title and keep their value
 CURVE_POINTS = 100  # at most this many k on the Recall@k / hit rate@k chart
 TABLE_ROWS = 5_000  # at most this many queries in the per-query table (the CSV download has them all)
+CARDS_PER_ROW = 4  # the means' cards per row: five in a row cut their values short at 1024 px and projected
 SELECT_OPTIONS = 5_000  # up to this many queries, a select box picks one; beyond, a text box takes its id
 # measure families offered, with their canonical names ("k" stands for the chosen k)
 FAMILIES = {"R": "R@k", "Success": "Success@k", "P": "P@k", "RR": "RR", "RR@k": "RR@k", "AP": "AP", "AP@k": "AP@k",
@@ -317,7 +318,9 @@ def _summary(loaded: upload_flow.LoadedPair, judged: trec.JudgedRun, qrels: trec
                           run=literal(loaded.run["name"]), results=f"{judged.queries.qidx.size:,}", formats=formats))
     _trailing_note(loaded.run, loaded.holder)
     names = list(values)
-    cards = st.container(key="your-data-means").columns([1] + [1.6 if "DCG" in name else 1 for name in names])
+    means = st.container(key="your-data-means")
+    cards = [column for row in range(0, len(names) + 1, CARDS_PER_ROW)
+             for column in means.columns(CARDS_PER_ROW, gap="small")][:len(names) + 1]
     cards[0].metric(prose.text(NAME, "Queries evaluated"), f"{len(judged.qids):,}")
     for column, name in zip(cards[1:], names):
         column.metric(mean_name(name, gain), fmt(aggregate(name, values[name])),
