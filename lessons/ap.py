@@ -4,17 +4,20 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from components.course import precision, prose, scenarios
+from components.course import precision, prose, puzzles, scenarios
 from components.engine import conventions, metrics
 from components.engine.formatting import fmt
 from components.ranking_editor import EditorState, Scoreboard, set_editor_state
 from components.ranking_editor.model import editor_items, query_set
 from components.ui import charts, layout, state
 from components.ui.duel import Side, show_duel
+from components.ui.puzzle import show_puzzle
+from components.ui.take_home import show_take_home
 from components.ui.widgets import (
     board_hidden,
     chart_scale,
     numbers_revealed,
+    read_control,
     show_chart,
     show_k_slider,
     show_link_to_view,
@@ -32,6 +35,14 @@ PRESETS = tuple(Q.presets)  # System A, System B, then System A with its hits at
 VARIANTS = PRESETS[2:]
 _IN_A_LIST = set().union(*(Q.presets[p] for p in PRESETS))
 ITEMS = editor_items(d for d in Q.docs if d.id in _IN_A_LIST or (d.grade or 0) >= 1)
+# The preset buttons' labels: the two variants' full names do not fit four buttons in a row at 1024 px.
+PRESET_LABELS = {PRESETS[0]: PRESETS[0], PRESETS[1]: PRESETS[1],
+                 VARIANTS[0]: prose.section(NAME, "Button hits top"), VARIANTS[1]: prose.section(NAME, "Button hits bottom")}
+# The relevance-level pitfall: the frameworks' list with grade-1 pages above grade-2 ones, at level 1 or 2.
+LEVEL_QUERY = scenarios.FRAMEWORKS
+LEVEL_ORDER = LEVEL_QUERY.presets[scenarios.FRAMEWORKS_MIXED]
+LEVELS = (1, 2)
+LEVEL_NDCG_K = 5
 
 
 def _load(preset: str) -> None:
@@ -60,7 +71,8 @@ def _hit_table(current: EditorState) -> pd.DataFrame:
 def _scenario() -> None:
     columns = st.columns(len(PRESETS))
     for column, name in zip(columns, PRESETS):
-        column.button(name, key=f"ap.preset.{name}", on_click=_load, args=(name,), width="stretch")
+        column.button(PRESET_LABELS[name], key=f"ap.preset.{name}", on_click=_load, args=(name,), width="stretch",
+                      help=name)
     k = show_k_slider(state.AP_K, hi=MAX_K, default=5, help=prose.section(NAME, "Help cutoff"))
     labels = ("AP", "P@{k}", "Recall@{k}", "RR")
     editor_col, numbers_col = st.columns([3, 2], gap="large")
@@ -94,6 +106,7 @@ def _scenario() -> None:
     ks = list(range(1, MAX_K + 1))
     show_chart(charts.metric_by_k, ks, {prose.section(NAME, "Series precision"): [metrics.precision(qs, j)[0] for j in ks]},
                metric="P@k", current_k=k, key="ap.curve", step=False)
+    show_take_home(NAME, [current], k=k, gain="exponential", measures=MEASURES)
 
 
 @st.fragment
@@ -114,6 +127,12 @@ def _same_recall() -> None:
         recall, ap = metrics.recall(qs, k), metrics.average_precision(qs)
         st.info(prose.text(NAME, "Duel sentence", k=k, recall_top=fmt(recall[0]), recall_bottom=fmt(recall[1]),
                            ap_top=fmt(ap[0]), ap_bottom=fmt(ap[1])), icon="🎚️")
+
+
+@st.fragment
+def _puzzle() -> None:
+    st.markdown(prose.section(NAME, "Puzzle"))
+    show_puzzle(puzzles.AP_HIGHER_RR_LOWER, key=state.AP_PUZZLE, labels=("AP", "RR"), k=MAX_K, grade_range=(0, 1))
 
 
 def _map_is_mrr() -> None:
@@ -139,6 +158,31 @@ def _cutoff_denominator() -> None:
                            capped=fmt(conventions.ap_at_k_capped(grades, k, Q.n_relevant()))))
 
 
+@st.fragment
+def _relevance_level() -> None:
+    """AP at relevance level 1 or 2 on a graded list: the level decides which grades count (AP is binary);
+    nDCG@k reads the grades themselves, the same at either level."""
+    st.markdown(prose.section(NAME, "Binary"))
+    level = read_control(st.segmented_control(prose.section(NAME, "Label level"), LEVELS, key=state.AP_LEVEL, default=1,
+                                              required=True, format_func=lambda v: prose.text(NAME, "Level option", level=v)),
+                         1, LEVELS)
+    grades = LEVEL_QUERY.grades(LEVEL_ORDER)
+    qs = metrics.with_relevance_level(metrics.from_rankings([grades.tolist()], [LEVEL_QUERY.judged_grades().tolist()]),
+                                      level)
+    table_col, numbers_col = st.columns([3, 2], gap="large")
+    counts, not_counted = prose.section(NAME, "Counts yes"), prose.section(NAME, "Counts no")
+    table_col.table(pd.DataFrame({
+        prose.section(NAME, "Column rank"): range(1, len(LEVEL_ORDER) + 1),
+        prose.section(NAME, "Column page"): [LEVEL_QUERY.by_id[d].title for d in LEVEL_ORDER],
+        prose.section(NAME, "Column grade"): grades,
+        prose.text(NAME, "Column counts", level=level): [counts if g >= level else not_counted for g in grades]}),
+        hide_index=True, border="horizontal")
+    with numbers_col:
+        st.metric(prose.text(NAME, "Label level card", level=level), fmt(metrics.average_precision(qs)[0]))
+        st.markdown(precision.ap_arithmetic(grades, int(metrics.num_relevant(qs)[0]), level))
+        st.caption(prose.text(NAME, "Level ndcg", k=LEVEL_NDCG_K, ndcg=fmt(metrics.ndcg(qs, LEVEL_NDCG_K)[0])))
+
+
 def render() -> None:
     st.title(prose.section(NAME, "Title"))
     layout.show_warm_up("warmup.ap")
@@ -149,11 +193,13 @@ def render() -> None:
     _scenario()
     st.subheader(prose.section(NAME, "Heading same recall"))
     _same_recall()
+    st.subheader(prose.section(NAME, "Heading puzzle"))
+    _puzzle()
     st.subheader(prose.section(NAME, "Heading map is mrr"))
     _map_is_mrr()
     st.subheader(prose.section(NAME, "Heading pitfalls"))
     _cutoff_denominator()
-    st.markdown(prose.section(NAME, "Binary"))
+    _relevance_level()
     st.subheader(prose.section(NAME, "Heading where it matters"))
     st.markdown(prose.section(NAME, "Where it matters"))
     layout.show_practice(NAME)

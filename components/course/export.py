@@ -23,10 +23,10 @@ default to ``q1``, ``q2``, ... in the order given.
 
 The snippets
 ------------
-For the measures a lesson shows (Recall@k, Success@k, P@k, RR, RR@k, nDCG@k),
-a pytrec_eval snippet and an ir_measures snippet print one line per measure,
-``<name> <value to 3 decimals>``, exactly as :func:`expected_output` prints the
-engine's numbers (the page's numbers). The options they need:
+For the measures a lesson shows (Recall@k, Success@k, P@k, RR, RR@k, nDCG@k,
+AP, AP@k), a pytrec_eval snippet and an ir_measures snippet print one line per
+measure, ``<name> <value to 3 decimals>``, exactly as :func:`expected_output`
+prints the engine's numbers (the page's numbers). The options they need:
 
 - exponential gain (2^rel − 1): pytrec_eval scores nDCG on the qrels mapped to
   2^rel − 1 (0 for a grade <= 0); ir_measures takes a gains mapping,
@@ -35,12 +35,19 @@ engine's numbers (the page's numbers). The options they need:
   a wrong value for one of them);
 - RR@k in pytrec_eval: trec_eval's RR has no cutoff, so the snippet keeps each
   query's top k first;
+- AP and AP@k need none: AP = (1/R) Σ P@i over the ranks i of the relevant
+  returned documents (i <= k for AP@k), with R every relevant judged document,
+  returned or not (never min(k, R)). That is trec_eval's ``map`` and
+  ``map_cut_k``, which pytrec_eval takes at any k (as ``P_k`` and
+  ``ndcg_cut_k``), and ir_measures' ``AP`` and ``AP@k``, which its default
+  provider computes with pytrec_eval;
 - the mean is over every judged query, a query whose list is empty counting 0
   (the page's rule; ir_measures does this itself, the pytrec_eval snippet
   divides by the number of judged queries, and the command line gets
   ``--complete``).
 
-DCG@k has no counterpart in either library, so it is refused here.
+DCG@k has no counterpart in either library, so it is refused here, as are the
+measures the snippets do not cover (GMAP, bpref, ...).
 
 Templates use ``string.Template`` (``$name``), so the code's own braces stay
 as they are.
@@ -61,7 +68,7 @@ from components.engine.metrics import Gain
 
 RUN_TAG = "rankwise"
 TOOLS = ("pytrec_eval", "ir_measures")
-SNIPPET_FAMILIES = ("R", "Success", "P", "RR", "nDCG")  # DCG@k, IDCG@k: neither library has them
+SNIPPET_FAMILIES = ("R", "Success", "P", "RR", "nDCG", "AP")  # DCG@k, IDCG@k: neither library has them
 _SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 _AT_K = re.compile(r"@k$", re.IGNORECASE)
 
@@ -226,16 +233,19 @@ def resolve_measures(measures: Iterable[str], k: int | None) -> tuple[Measure, .
     """The measures a page shows, with ``@k`` read as the page's cutoff ``k``.
 
     Names are the field's (see :mod:`components.engine.measures`): ``R@k``,
-    ``Success@k``, ``P@k``, ``RR``, ``RR@k``, ``nDCG@k``, or a fixed cutoff
-    such as ``RR@1``. When the page has no cutoff (``k=None``), a name ending
-    in ``@k`` is left out, as the page shows no such number. Raises
-    ``ValueError`` for an unknown name, DCG@k (no library counterpart) or no
-    measure at all.
+    ``Success@k``, ``P@k``, ``RR``, ``RR@k``, ``nDCG@k``, ``AP``, ``AP@k``, or
+    a fixed cutoff such as ``RR@1``. When the page has no cutoff (``k=None``),
+    a name ending in ``@k`` is left out, as the page shows no such number.
+    Raises ``ValueError`` for an unknown name, a measure outside
+    :data:`SNIPPET_FAMILIES` (DCG@k has no library counterpart) or no measure
+    at all.
 
     Examples
     --------
     >>> [m.name for m in resolve_measures(["R@k", "RR", "nDCG@k", "RR@1"], 5)]
     ['R@5', 'RR', 'nDCG@5', 'RR@1']
+    >>> [m.name for m in resolve_measures(["MAP", "MAP@k", "map_cut_3"], 5)]
+    ['AP', 'AP@5', 'AP@3']
     >>> [m.name for m in resolve_measures(["RR", "RR@k"], None)]
     ['RR']
     """
@@ -249,8 +259,8 @@ def resolve_measures(measures: Iterable[str], k: int | None) -> tuple[Measure, .
             name = _AT_K.sub(f"@{k}", name)
         measure = parse_measure(name)
         if measure.family not in SNIPPET_FAMILIES:
-            raise ValueError(f"{measure.name} has no counterpart in pytrec_eval or ir_measures; the snippets cover "
-                             f"R@k, Success@k, P@k, RR, RR@k and nDCG@k")
+            raise ValueError(f"{measure.name} has no counterpart in the pytrec_eval and ir_measures snippets; they "
+                             f"cover R@k, Success@k, P@k, RR, RR@k, nDCG@k, AP and AP@k")
         parsed.append(measure)
     if not parsed:
         raise ValueError("no measure to export: name at least one, e.g. R@k or RR")

@@ -88,6 +88,10 @@ def _meets(yours: str, reference: str, relation: Relation) -> bool:
 # The lawyer's System A: keep its Recall@5, lose reciprocal rank (recall does not see where the hits sit).
 RECALL_SAME_RR_LOWER = Puzzle("recall.same_recall_lower_rr", sc.LAWYER, sc.LAWYER.presets["System A"],
                               (Constraint("R@5", "same"), Constraint("RR", "lower")))
+# The lawyer's System A again: lose reciprocal rank, gain AP (AP reads every hit, RR only the first; bringing
+# more relevant cases into the list pays for a first hit pushed down).
+AP_HIGHER_RR_LOWER = Puzzle("ap.higher_ap_lower_rr", sc.LAWYER, sc.LAWYER.presets["System A"],
+                            (Constraint("AP", "higher"), Constraint("RR", "lower")))
 # Two grade-2 pages in the top two, nothing else relevant in the top 5: more relevant pages in the top 5
 # (higher Recall@5) placed worse can still lose on nDCG@5.
 NDCG_RECALL_UP_NDCG_DOWN = Puzzle(

@@ -240,6 +240,8 @@ AP_EDITOR = "ap.editor"
 AP_K = "ap.k"  # mirrored in the URL as ?k=
 AP_DUEL = "ap.duel"  # hits at 1–4 against hits at 16–19
 AP_DUEL_K = "ap.duel_k"
+AP_PUZZLE = "ap.puzzle"
+AP_LEVEL = "ap.level"  # the relevance level of the grades pitfall
 
 # --- lesson 3: nDCG ----------------------------------------------------------------
 NDCG_EDITOR = "ndcg.editor"

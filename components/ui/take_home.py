@@ -73,6 +73,8 @@ def show_take_home(name: str, queries: Sequence, *, k: int | None, gain: Gain, m
                                     last=rankings[-1].qid))
         if any(m.family == "nDCG" for m in pack.measures):
             notes.append(prose.text(TEXT, "Gain note", gain=pack.gain, formula=GAIN_FORMULAS[pack.gain]))
+        if any(m.family == "AP" for m in pack.measures):
+            notes.append(prose.section(TEXT, "AP note"))
         if any(not r.returned for r in rankings):
             notes.append(prose.section(TEXT, "Empty list note"))
         st.markdown(prose.section(TEXT, "Expected"))

@@ -115,7 +115,7 @@ _CUT_SHORT = """() => {
 @pytest.mark.parametrize("width, height, query", [(1280, 720, "?projector=1"), (1024, 768, "")])
 def test_nothing_is_cut_short_in_a_narrow_or_projected_window(page: Page, app_url, width, height, query):
     page.set_viewport_size({"width": width, "height": height})
-    for path in ("/recall", "/ndcg", "/four-queries", "/choosing-a-metric", "/mrr"):
+    for path in ("/recall", "/ndcg", "/four-queries", "/choosing-a-metric", "/mrr", "/average-precision"):
         page.goto(app_url + path + query)
         expect(page.get_by_test_id("stMetric").first).to_be_visible()
         page.wait_for_timeout(300)

@@ -144,7 +144,8 @@ def test_a_move_on_one_side_of_the_gains_duel_is_made_on_both(tall_page: Page, a
 
 
 def test_ap_follows_a_hit_dragged_down_the_lawyers_list(tall_page: Page, app_url):
-    """System A (hits at 1, 2, 4, 5): AP 0.355; the first hit dragged to position 10 gives the engine's value."""
+    """System A (hits at 1, 2, 4, 5): AP 0.355; the first hit dragged to position 10 gives the engine's value;
+    a click on the relevance level changes the pitfall's AP."""
     page = tall_page
     page.goto(app_url + "/average-precision")
     q = scenarios.LAWYER
@@ -158,3 +159,7 @@ def test_ap_follows_a_hit_dragged_down_the_lawyers_list(tall_page: Page, app_url
     value = fmt(metrics.average_precision(metrics.from_rankings([q.grades(moved)], [q.judged_grades()]))[0])
     expect(metric(page, "AP")).to_have_text(value)
     expect(board_values(editor).first).to_have_text(value)
+    # the relevance level: on the frameworks' mixed grades, grade ≥ 2 counts three of five pages
+    levels = page.get_by_test_id("stButtonGroup").filter(has_text="grade ≥ 2")
+    levels.get_by_text("grade ≥ 2").click()
+    expect(metric(page, "AP, grade ≥ 2 counts")).to_have_text("0.589")

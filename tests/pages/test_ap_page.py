@@ -1,12 +1,13 @@
 """AppTest: the precision and average precision lesson, with the lawyer scenario and the four-query example."""
 import pytest
 
-from components.course import precision, scenarios
+from components.course import export, precision, scenarios
 from components.engine import conventions, metrics
 from components.engine.formatting import fmt
 from components.ranking_editor import EditorState
 from components.ui import state
 from components.ui.duel import side_key
+from components.ui.take_home import panel_key
 from tests.pages.helpers import board, open_page
 
 PAGE = "lessons/ap.py"
@@ -80,3 +81,56 @@ def test_the_arithmetic_agrees_with_the_engine_on_every_preset():
         grades = Q.grades(order)
         value = metrics.average_precision(metrics.from_rankings([grades], [Q.judged_grades()]))[0]
         assert precision.ap_arithmetic(grades, Q.n_relevant()).endswith(f"**{fmt(value)}**")
+
+
+def test_the_variant_presets_have_short_labels_and_their_full_names_as_help():
+    at = open_page(PAGE)
+    for name in scenarios.LAWYER.presets:
+        button = at.button(key=f"ap.preset.{name}")
+        assert len(button.label) <= 13 and button.help == name
+
+
+def test_the_ap_puzzle_is_checked_after_each_move():
+    at = open_page(PAGE)
+    checked = next(i.value for i in at.info if "AP: yours" in i.value)
+    assert "yours 0.355, must be higher than 0.355: not yet" in checked
+    # a miss on top (RR 0.5) pushes every hit down: AP falls below System A's until more relevant cases come in
+    pushed = ("n20",) + tuple(d for d in Q.presets["System A"] if d != "n20")
+    at.session_state[state.AP_PUZZLE] = EditorState(order=pushed, grades={d.id: d.grade for d in Q.docs})
+    at.run()
+    checked = next(i.value for i in at.info if "AP: yours" in i.value)
+    assert "AP: yours 0.272, must be higher than 0.355: not yet" in checked and "yours 0.500, lower than 1.000: met" in checked
+    more = pushed[:5] + ("c05", "c06") + pushed[5:]
+    at.session_state[state.AP_PUZZLE] = EditorState(order=more, grades={d.id: d.grade for d in Q.docs})
+    at.run()
+    engine = metrics.average_precision(metrics.from_rankings([Q.grades(more)], [Q.judged_grades()]))[0]
+    solved = next(s.value for s in at.success if "Solved" in s.value)
+    assert f"yours {fmt(engine)}, higher than 0.355: met" in solved and fmt(engine) == "0.441"
+
+
+@pytest.mark.parametrize("level, ap, terms", [(1, "1.000", "(1/1 + 2/2 + 3/3 + 4/4 + 5/5) / 5"),
+                                              (2, "0.589", "(1/2 + 2/3 + 3/5) / 3")])
+def test_the_relevance_level_decides_what_ap_counts_and_ndcg_reads_the_grades(level, ap, terms):
+    at = open_page(PAGE)
+    at.segmented_control(key=state.AP_LEVEL).set_value(level).run()
+    assert not at.exception
+    f = scenarios.FRAMEWORKS
+    order = f.presets[scenarios.FRAMEWORKS_MIXED]
+    qs = metrics.with_relevance_level(metrics.from_rankings([f.grades(order)], [f.judged_grades()]), level)
+    assert metric(at, f"AP, grade ≥ {level} counts") == fmt(metrics.average_precision(qs)[0]) == ap
+    assert any(terms in m.value and f"**{ap}**" in m.value for m in at.markdown)
+    table = next(t.value for t in at.table if f"relevant at grade ≥ {level}?" in t.value.columns)
+    assert list(table["grade"]) == list(f.grades(order))
+    assert sum(v.startswith("✓") for v in table[f"relevant at grade ≥ {level}?"]) == int(metrics.num_relevant(qs)[0])
+    ndcg = fmt(metrics.ndcg(qs, 5)[0])
+    assert any(f"nDCG@5 is {ndcg} at either level" in c.value for c in at.caption) and ndcg == "0.830"
+
+
+def test_take_home_exports_the_list_on_screen_with_snippets_that_print_its_ap():
+    at = open_page(PAGE, session={panel_key("ap"): True})
+    at.button(key="ap.preset.System B").click().run()
+    assert not at.exception
+    current = EditorState(Q.presets["System B"], (), {d.id: d.grade for d in Q.docs})
+    pack = export.take_home("ap", [current], k=5, gain="exponential", measures=("AP", "P@k", "R@k", "RR"))
+    assert pack.expected.splitlines()[0] == f"AP {metric(at, 'AP')}"
+    assert pack.expected in [c.value.rstrip("\n") for c in at.code]

@@ -1,11 +1,15 @@
 """AppTest: "Choosing a metric", every metric on one ranking with a diagnosis."""
 import pytest
+from streamlit.testing.v1.element_tree import Block, Column
 
-from components.course import scenarios
+from components.course import export, prose, scenarios
 from components.engine import metrics
 from components.engine.formatting import fmt
+from components.ranking_editor import EditorState
 from components.ui import state
-from tests.pages.helpers import open_page
+from components.ui.take_home import panel_key
+from lessons.choosing import MEASURES
+from tests.pages.helpers import board, open_page
 
 PAGE = "lessons/choosing.py"
 Q = scenarios.CHOOSING
@@ -13,6 +17,28 @@ Q = scenarios.CHOOSING
 
 def metric(at, label):
     return next(m.value for m in at.metric if m.label == label)
+
+
+def ap(order) -> float:
+    """The engine's AP of ``order``: every relevant judged page, returned or not, in the denominator."""
+    return float(metrics.average_precision(metrics.from_rankings([Q.grades(order)], [Q.judged_grades()]))[0])
+
+
+def card_rows(at) -> list[list[str]]:
+    """The labels of the metric cards, one list per row of columns that holds any."""
+    rows = []
+
+    def walk(node):
+        if isinstance(node, Block):
+            columns = [c for c in node.children.values() if isinstance(c, Column)]
+            labels = [m.label for c in columns for m in c.metric]
+            if labels:
+                rows.append(labels)
+            for child in node.children.values():
+                walk(child)
+
+    walk(at.main)
+    return rows
 
 
 @pytest.mark.parametrize("preset, diagnosis", [
@@ -28,7 +54,36 @@ def test_presets_show_the_engines_values_and_a_diagnosis(preset, diagnosis):
     assert metric(at, f"Precision@{k}") == fmt(metrics.precision_at_k(grades, k))
     assert metric(at, "RR") == fmt(metrics.reciprocal_rank_of(grades))
     assert metric(at, f"nDCG@{k} (exponential gain)") == fmt(metrics.ndcg_at_k(grades, k, Q.judged_grades()))
+    assert metric(at, "AP") == board(at, state.CHOOSING_EDITOR)["AP"] == fmt(ap(Q.presets[preset]))
     assert any(diagnosis in i.value for i in at.info)
+
+
+def test_ap_counts_the_relevant_pages_left_in_the_tray():
+    """First hit only: the top page is the best one, but 3 of the 4 relevant pages were never returned."""
+    at = open_page(PAGE)
+    at.button(key="choosing.preset.First hit only").click().run()
+    assert metric(at, "AP") == fmt(1 / 4) == fmt(ap(Q.presets["First hit only"]))
+    assert metric(at, "RR") == fmt(1.0)
+
+
+@pytest.mark.parametrize("projected", [False, True])
+def test_six_cards_in_one_row_or_two_rows_of_three_when_projected(projected):
+    at = open_page(PAGE, session={state.PROJECTOR: projected})
+    assert not at.exception
+    k = scenarios.CHOOSING_K
+    labels = [f"Recall@{k}", f"hit rate@{k}", f"Precision@{k}", "RR", f"nDCG@{k} (exponential gain)", "AP"]
+    assert card_rows(at) == ([labels[:3], labels[3:]] if projected else [labels])
+    assert list(board(at, state.CHOOSING_EDITOR)) == labels  # the scoreboard's labels line up with the cards
+
+
+def test_take_home_panel_exports_ap_with_the_pages_numbers():
+    at = open_page(PAGE, session={panel_key("choosing"): True})
+    assert not at.exception
+    current = EditorState(Q.presets[scenarios.CHOOSING_DEFAULT], (), {d.id: d.grade for d in Q.docs})
+    pack = export.take_home("choosing", [current], k=scenarios.CHOOSING_K, gain="exponential", measures=MEASURES)
+    assert pack.expected.endswith(f"\nAP {fmt(ap(current.order))}")
+    assert pack.expected in [c.value.rstrip("\n") for c in at.code]
+    assert any(prose.section("take_home", "AP note") in c.value for c in at.caption)
 
 
 @pytest.mark.parametrize("k", [1, 5, len(Q.docs)])

@@ -96,11 +96,23 @@ CASES = [
     Case("four-queries-all-at-k", "four_queries", four_queries([3] * 4), 3, ("R@k", "Success@k", "RR"),
          ("exponential",), {"R@3": 4 / 4, "RR": 1 / 3}),  # preset "All at rank k"
     Case("choosing-default", "choosing", [state(CHOOSING, CHOOSING.presets["Found but badly ordered"])], 5,
-         ("R@k", "Success@k", "P@k", "RR", "nDCG@k"), ("exponential", "linear"),
-         {"R@5": 4 / 4, "P@5": 4 / 5, "RR": 1 / 2}),  # relevant pages at 2-5, none at 1
+         ("R@k", "Success@k", "P@k", "RR", "nDCG@k", "AP"), ("exponential", "linear"),
+         {"R@5": 4 / 4, "P@5": 4 / 5, "RR": 1 / 2,
+          "AP": (1 / 2 + 2 / 3 + 3 / 4 + 4 / 5) / 4}),  # relevant pages at 2-5, none at 1
     Case("choosing-first-hit-only", "choosing", [state(CHOOSING, CHOOSING.presets["First hit only"])], 5,
-         ("R@k", "Success@k", "P@k", "RR", "nDCG@k"), ("exponential", "linear"),
-         {"R@5": 1 / 4, "RR": 1 / 1}),
+         ("R@k", "Success@k", "P@k", "RR", "nDCG@k", "AP"), ("exponential", "linear"),
+         {"R@5": 1 / 4, "RR": 1 / 1, "AP": (1 / 1) / 4}),  # 3 of the 4 relevant pages never returned
+    # AP and AP@k divide by all R relevant cases, returned or not, never by min(k, R) or by the hits found
+    Case("ap-system-a", "ap", [state(LAWYER, LAWYER.presets["System A"])], 3, ("AP", "AP@k", "P@k", "R@k", "RR"),
+         ("linear",),
+         {"AP": (1 / 1 + 2 / 2 + 3 / 4 + 4 / 5) / 10, "AP@3": (1 / 1 + 2 / 2) / 10}),  # hits at 1, 2, 4, 5; R = 10
+    Case("ap-system-b", "ap", [state(LAWYER, LAWYER.presets["System B"])], 5, ("AP", "AP@k", "P@k", "R@k", "RR"),
+         ("linear",),
+         {"AP@5": (1 / 1 + 2 / 3 + 3 / 4) / 10}),  # hits at 1, 3, 4 in the top 5; 9 of 10 returned
+    Case("ap-several-queries", "ap", _JAR_MISSED, 1, ("AP", "AP@k", "AP@5"), ("linear",),
+         {"AP": (1 / 1 + 1 / 2 + 0) / 3, "AP@1": (1 / 1 + 0 + 0) / 3}),  # query 3's file not returned
+    Case("ap-empty-list", "ap", _JAR_EMPTY, 2, ("AP", "AP@k"), ("linear",),
+         {"AP": (1 / 1 + 0 + 1 / 5) / 3, "AP@2": (1 / 1 + 0 + 0) / 3}),  # query 2 returned nothing
     Case("differ-default", "differ", [state(FRAMEWORKS, FRAMEWORKS.presets["Mixed grades"])], 3,
          ("nDCG@k", "R@k", "RR", "RR@k"), ("linear",), {}),
     Case("differ-hit-below-k", "differ", [state(FRAMEWORKS, FRAMEWORKS.presets["System B"])], 1,
@@ -186,6 +198,12 @@ def test_snippets_carry_the_options_they_need():
     assert "gains" not in linear["pytrec_eval"] and "gains" not in linear["ir_measures"]
     mrr = PACKS[("mrr-cutoff-and-miss", "exponential")][2].snippets["pytrec_eval"]
     assert "top_2 =" in mrr and "mean(qrels, top_2, 'recip_rank')" in mrr and "top_1 =" in mrr
+    ap = PACKS[("ap-system-a", "linear")][2].snippets
+    # trec_eval's map and map_cut_k on the whole run: its denominator is every relevant judged document
+    assert "mean(qrels, run, 'map')" in ap["pytrec_eval"] and "mean(qrels, run, 'map_cut_3')" in ap["pytrec_eval"]
+    assert "top_3" not in ap["pytrec_eval"]
+    assert "from ir_measures import R, P, RR, AP\n" in ap["ir_measures"] and "values[AP@3]" in ap["ir_measures"]
+    assert 'print("AP@3"' in ap["ir_measures"] and 'print("AP"' in ap["pytrec_eval"]
 
 
 @pytest.mark.parametrize("key", list(PACKS), ids=[f"{c}-{g}" for c, g in PACKS])
@@ -302,7 +320,8 @@ def test_measures_at_the_pages_k_and_refusals():
     with pytest.raises(ValueError, match="unknown measure"):
         export.resolve_measures(["MAP@x"], 3)
     with pytest.raises(ValueError, match="no counterpart"):  # a trec_eval measure the take-home does not cover yet
-        export.resolve_measures(["MAP"], 3)
+        export.resolve_measures(["bpref"], 3)
+    assert [m.name for m in export.resolve_measures(["MAP", "map_cut_4", "AP@k"], 2)] == ["AP", "AP@4", "AP@2"]
 
 
 def test_table_csv_defuses_formulas_in_text_cells_and_keeps_numbers():
