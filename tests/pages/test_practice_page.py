@@ -14,6 +14,8 @@ from tests.pages.helpers import open_page
 
 PAGE = "lessons/practice.py"
 RECALL_AT_3 = "four_queries.recall_at_3"
+MRR_SEED = "B222Q"  # a code: MRR over four queries, one of them with nothing relevant
+AP_SEED = "B2253"  # AP of one list, two relevant documents not returned
 NO_RELEVANT_SEED = "23"  # an old link's number: a Recall@k draw with nothing relevant (the same before codes)
 
 
@@ -362,7 +364,7 @@ def test_the_new_numeric_questions_count_when_solved(question_id, typed):
 
 
 @pytest.mark.parametrize("question_id", ["recall.never_decreases", "mrr.wrong_headline", "ndcg.best_swap",
-                                         "ndcg.gains_agree"])
+                                         "ndcg.gains_agree", "ap.map_vs_mrr", "ap.diagnosis"])
 def test_the_new_multiple_choice_questions_explain_every_option(question_id):
     at = open_at(question_id)
     q = quiz.question(question_id)
@@ -391,12 +393,14 @@ def check_exercise(at, seed, typed):
     return at
 
 
-@pytest.mark.parametrize("seed", ["B222P", "B222D", "B2253"])  # MRR over four queries, P@6 of a short list, linear nDCG
-def test_a_short_code_in_the_url_picks_the_exercise_and_the_engine_checks_it(seed):
+@pytest.mark.parametrize("seed, metric", [(MRR_SEED, "mrr"), ("B224G", "precision"), ("B222D", "ndcg_linear"),
+                                          (AP_SEED, "ap")])
+def test_a_short_code_in_the_url_picks_the_exercise_and_the_engine_checks_it(seed, metric):
     at = open_page(PAGE, query={"seed": seed})
     assert not at.exception and not at.warning
     assert at.segmented_control(key=state.PRACTICE_TABS).value == practice.EXERCISES  # a shared link opens on it
     ex = quiz.generate_exercise(seed)
+    assert ex.metric == metric
     assert quiz_ui.text(f"{ex.id} prompt", ex.values) in shown(at.markdown)
     assert prose.text("practice", "Exercise link", seed=seed) in shown(at.markdown)
     check_exercise(at, seed, fmt(ex.answer))
@@ -406,8 +410,8 @@ def test_a_short_code_in_the_url_picks_the_exercise_and_the_engine_checks_it(see
 
 
 def test_an_mrr_exercise_shows_one_row_per_query():
-    ex = quiz.generate_exercise("B222P")
-    at = open_page(PAGE, query={"seed": "b222p"})  # read aloud, typed in lower case: the same exercise
+    ex = quiz.generate_exercise(MRR_SEED)
+    at = open_page(PAGE, query={"seed": MRR_SEED.lower()})  # read aloud, typed in lower case: the same exercise
     (table,) = [m for m in shown(at.markdown) if m.startswith("| " + quiz_ui.text("card table position"))]
     rows = table.splitlines()[2:]
     assert len(rows) == len(ex.queries) >= 3
@@ -418,10 +422,19 @@ def test_an_mrr_exercise_shows_one_row_per_query():
 
 
 def test_a_trap_of_a_new_kind_gets_its_feedback_on_the_page():
-    ex = quiz.generate_exercise("B222P")  # one query of four has nothing relevant
+    ex = quiz.generate_exercise(MRR_SEED)  # one query of four has nothing relevant
     skipped = next(t for t in ex.traps if t.name == "skipped no hit")
-    at = check_exercise(open_page(PAGE, query={"seed": "B222P"}), "B222P", fmt(skipped.value))
+    at = check_exercise(open_page(PAGE, query={"seed": MRR_SEED}), MRR_SEED, fmt(skipped.value))
     assert quiz_ui.text("generated.mrr trap skipped no hit", ex.values) in shown(at.warning)
+
+
+def test_an_ap_exercise_divided_by_the_relevant_returned_gets_its_feedback():
+    ex = quiz.generate_exercise(AP_SEED)
+    assert (ex.scenario, ex.k) == ("judged_not_returned", None)
+    slip = next(t for t in ex.traps if t.name == "divided by returned")
+    at = check_exercise(open_page(PAGE, query={"seed": AP_SEED}), AP_SEED, fmt(slip.value))
+    assert quiz_ui.text("generated.ap trap divided by returned", ex.values) in shown(at.warning)
+    assert quiz_ui.text(quiz.GENERATED_MISSING, ex.values) in shown(at.caption)
 
 
 def test_an_old_links_long_number_still_opens_its_exercise():

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from components.course import prose, quiz
 from components.course import scenarios as sc
 from components.course.quiz import generated
-from components.engine import metrics
+from components.engine import conventions, metrics
 from components.engine.formatting import fmt
 from components.ui import quiz_ui
 
@@ -279,6 +279,8 @@ def _engine(ex):
         return metrics.reciprocal_rank_of(grades)
     if ex.metric == "precision":
         return metrics.precision_at_k(grades, ex.k)
+    if ex.metric == "ap":
+        return float(metrics.average_precision(metrics.from_rankings([grades], [judged]))[0])
     if ex.metric == "ndcg_linear":
         return metrics.ndcg_at_k(grades, ex.k, judged, "linear")
     return metrics.ndcg_at_k(grades, ex.k, judged)
@@ -362,7 +364,18 @@ def test_codes_cover_every_metric_and_trap_situation():
         assert _sets_up(ex), (code, ex.metric, ex.scenario, ex.grades, ex.missing, ex.queries)
         seen.add((ex.metric, ex.scenario))
     assert seen == {(m, s) for m, scenarios in quiz.SCENARIOS.items() for s in scenarios}
-    assert {"mrr", "precision", "ndcg_linear"} <= {m for m, _ in seen}
+    assert {"mrr", "precision", "ndcg_linear", "ap"} <= {m for m, _ in seen}
+
+
+def test_codes_reach_every_trap_and_solution_of_every_kind():
+    traps, parts = set(), set()
+    for metric, codes in KIND_CODES.items():
+        for code in codes:
+            ex = quiz.generate_exercise(code)
+            traps.update((metric, t.name) for t in ex.traps)
+            parts.add((metric, ex.solution_part))
+    assert traps == {(m, t) for m, names in quiz.GENERATED_TRAPS.items() for t in names}
+    assert parts == {(m, p) for m, names in quiz.SOLUTION_PARTS.items() for p in names}
 
 
 def test_old_whole_number_seeds_draw_only_the_first_four_kinds():
@@ -421,7 +434,8 @@ def test_the_default_seed_is_a_code_and_a_valid_exercise():
     assert generated.parse_seed(quiz.DEFAULT_SEED) == quiz.DEFAULT_SEED and not quiz.DEFAULT_SEED.isdigit()
     ex = quiz.generate_exercise(quiz.DEFAULT_SEED)
     assert ex.answer == _engine(ex)
-    assert (ex.metric, ex.scenario) == ("recall", "more_relevant_than_k")
+    assert (ex.metric, ex.scenario, ex.k) == ("recall", "more_relevant_than_k", 4)  # what its comment says
+    assert sum(g >= 1 for g in ex.grades + ex.missing) == 5 and len(ex.missing) == 2
 
 
 @given(ANY_SEED)
@@ -513,7 +527,7 @@ def test_question_ids_are_stable_and_grouped_by_lesson():
         "warmup.recall", "recall.lawyer_a_recall_at_5", "recall.mean_recall_vs_hit_rate",
         "recall.system_b_recall_at_20", "recall.never_decreases",
         "warmup.mrr", "mrr.jar_mrr", "mrr.jar_mrr_at_3", "mrr.rr_factor_1_to_2", "mrr.wrong_headline",
-        "warmup.ap", "ap.short_list_ap", "ap.map_two_queries",
+        "warmup.ap", "ap.short_list_ap", "ap.map_two_queries", "ap.map_vs_mrr", "ap.diagnosis",
         "warmup.ndcg", "ndcg.system_b_ndcg_at_3", "ndcg.system_b_dcg_at_3", "ndcg.best_order", "ndcg.best_swap",
         "ndcg.gains_agree",
         "warmup.four_queries", "four_queries.recall_at_3", "four_queries.recall_blind_to_position",
@@ -591,6 +605,7 @@ def test_progress_counts_per_lesson():
     empty = quiz.progress([])
     assert empty["four_queries"] == (0, 5) and empty["ndcg"] == (0, 5)
     assert empty["recall"] == (0, 4) and empty["mrr"] == (0, 4) and empty["choosing"] == (0, 2)
+    assert empty["ap"] == (0, 4)
     assert sum(t for _, t in empty.values()) == len(quiz.counted_ids())
     counts = quiz.progress(["four_queries.recall_at_3", "mrr.jar_mrr", "warmup.rrf_constant", "warmup.mrr", "junk"])
     assert counts["four_queries"] == (1, 5) and counts["mrr"] == (1, 4)
@@ -719,11 +734,13 @@ def test_the_new_numeric_answers_come_from_the_engine():
     assert quiz.check_numeric(factor, "50").feedback == quiz.FEEDBACK_PERCENT_SIGN
 
 
-NEW_CHOICE = ["recall.never_decreases", "mrr.wrong_headline", "ndcg.best_swap", "ndcg.gains_agree"]
+NEW_CHOICE = ["recall.never_decreases", "mrr.wrong_headline", "ndcg.best_swap", "ndcg.gains_agree", "ap.map_vs_mrr",
+              "ap.diagnosis"]
 
 
 @pytest.mark.parametrize("question_id, correct", [
     ("recall.never_decreases", {"c"}), ("mrr.wrong_headline", {"b"}), ("ndcg.gains_agree", {"b"}),
+    ("ap.map_vs_mrr", {"c"}), ("ap.diagnosis", {"b"}),
 ])
 def test_the_new_multiple_choice_answers(question_id, correct):
     q = quiz.question(question_id)
@@ -850,3 +867,112 @@ def test_the_swap_explanations_are_generated_from_the_engine():
 def test_a_start_order_without_four_distinct_swaps_is_refused():
     with pytest.raises(ValueError, match="four swaps"):
         quiz.best_swap_options(sc.FRAMEWORKS, sc.FRAMEWORKS.presets["System A"], 3)
+
+
+# --- AP: the generated exercise and the lesson's choice questions ----------------
+
+AP_CODES = KIND_CODES["ap"]
+
+
+def _by_hand(grades, n_relevant):
+    """AP written out: the nth hit at rank r adds n / r; the sum over R (0 when R = 0)."""
+    ranks = [r for r, g in enumerate(grades, 1) if g >= 1]
+    return sum(n / r for n, r in enumerate(ranks, 1)) / n_relevant if n_relevant else 0.0
+
+
+def test_ap_is_a_kind_asked_over_the_whole_list():
+    assert "ap" in quiz.GENERATED_METRICS and "ap" not in generated.LEGACY_METRICS
+    assert AP_CODES
+    for code in AP_CODES:
+        ex = quiz.generate_exercise(code)
+        assert ex.k is None and ex.id == "generated.ap"
+        assert set(ex.grades + ex.missing) <= {0, 1}  # binary grades: the table shows relevant or not
+        assert 6 <= len(ex.grades) <= 10
+
+
+@given(st.sampled_from(AP_CODES))
+def test_the_ap_answer_and_worked_solution_are_the_engines(code):
+    ex = quiz.generate_exercise(code)
+    r = sum(g >= 1 for g in ex.grades + ex.missing)
+    assert ex.answer == quiz.engine_value(ex) == pytest.approx(_by_hand(ex.grades, r))
+    solution = quiz_ui.text(f"{ex.id} {ex.solution_part}", ex.values)
+    if r == 0:
+        assert ex.solution_part == "solution no relevant" and ex.answer == 0 and fmt(0.0) in solution
+        return
+    assert ex.solution_part == "solution"
+    ranks = [i for i, g in enumerate(ex.grades, 1) if g >= 1]
+    assert ex.values["hits"] == ", ".join(map(str, ranks))
+    terms = " + ".join(f"{n}/{rank}" for n, rank in enumerate(ranks, 1))
+    assert f"({terms}) / {r}" in solution and solution.endswith(f"**{fmt(ex.answer)}**.")
+    assert ex.values["n_relevant"] == str(r) and ex.values["missing_relevant"] == str(len(ex.missing))
+
+
+def test_each_ap_scenario_sets_up_its_trap():
+    seen = set()
+    for code in AP_CODES:
+        ex = quiz.generate_exercise(code)
+        traps = {t.name: t.value for t in ex.traps}
+        seen.add(ex.scenario)
+        if ex.scenario == "judged_not_returned":
+            assert ex.missing and any(ex.grades)
+            slip = conventions.ap_over_returned(ex.grades)
+            assert slip > ex.answer + 0.005  # dividing by the relevant returned overstates AP
+            assert quiz.check_numeric(ex, repr(slip)).feedback == "generated.ap trap divided by returned"
+        elif ex.scenario == "several_relevant":
+            assert not ex.missing and sum(ex.grades) >= 2  # every relevant document returned, spread down
+            assert "divided by returned" not in traps  # it is the answer itself here
+        else:
+            assert ex.scenario == "no_relevant" and not any(ex.grades + ex.missing) and ex.answer == 0
+            assert traps == {"nothing to find": 1.0}
+            assert quiz.check_numeric(ex, "1").feedback == "generated.ap trap nothing to find"
+    assert seen == set(quiz.SCENARIOS["ap"])
+
+
+def test_the_rr_and_every_rank_slips_are_recognised():
+    caught = {"rr instead": 0, "every rank": 0}
+    for code in AP_CODES:
+        ex = quiz.generate_exercise(code)
+        if not any(ex.grades):
+            continue
+        n = len(ex.grades)
+        slips = {"rr instead": metrics.reciprocal_rank_of(ex.grades),
+                 "every rank": float(np.mean([sum(ex.grades[:i]) / i for i in range(1, n + 1)]))}
+        traps = {t.name: t.value for t in ex.traps}
+        for name, value in slips.items():
+            if name in traps:
+                assert traps[name] == pytest.approx(value)
+                assert quiz.check_numeric(ex, repr(value)).feedback == f"generated.ap trap {name}"
+                caught[name] += 1
+    assert all(caught.values()), caught
+
+
+# --- the AP lesson's choice questions ------------------------------------------
+
+def test_map_equals_mrr_with_one_relevant_document_per_query():
+    q = quiz.question("ap.map_vs_mrr")
+    assert q.lesson == "ap" and q.correct == {"c"} and not q.multiple
+    qs = sc.four_query_set()
+    ap, rr = metrics.average_precision(qs), metrics.reciprocal_rank(qs)
+    assert q.values["map"] == q.values["mrr"] == fmt(ap.mean()) == fmt(rr.mean()) == "0.615"
+    assert q.values["aps"] == q.values["rrs"] == ", ".join(fmt(v) for v in ap)
+    assert q.values["ap_deep"] == q.values["rr_deep"] == fmt(1 / max(sc.FOUR_QUERY_HIT_RANKS))
+    assert q.values["ap_missed"] == q.values["rr_missed"] == fmt(0.0)
+    assert float(q.values["ap_several"]) > float(q.values["rr_several"])  # several relevant: AP can beat RR
+
+
+@given(st.lists(st.integers(min_value=1, max_value=12), min_size=1, max_size=6), st.integers(0, 3))
+def test_with_one_relevant_document_per_query_map_is_mrr(ranks, not_returned):
+    rankings = sc.single_hit_rankings(ranks, length=12) + [[0] * 12] * not_returned
+    qs = metrics.from_rankings(rankings, [[1]] * len(rankings))
+    assert metrics.average_precision(qs) == pytest.approx(metrics.reciprocal_rank(qs))
+
+
+def test_the_diagnosis_points_past_the_first_hit():
+    q = quiz.question("ap.diagnosis")
+    assert q.lesson == "ap" and q.correct == {"b"} and not q.multiple
+    assert float(q.values["recall"]) > 0.9 and float(q.values["mrr"]) > 0.8 > 0.5 > float(q.values["map"])
+    grades = [1 if r in (1, 40, 60, 80) else 0 for r in range(1, 101)]
+    ap = metrics.average_precision(metrics.from_rankings([grades]))[0]
+    assert q.values["example_recall"] == q.values["example_rr"] == "1.000"
+    assert q.values["example_arithmetic"].endswith(f"**{fmt(ap)}**") and ap == pytest.approx(1.15 / 4)
+    assert "1/1 + 2/40 + 3/60 + 4/80" in quiz_ui.text("ap.diagnosis solution", q.values)

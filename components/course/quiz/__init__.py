@@ -37,8 +37,8 @@ Question types
 Generated exercises (:func:`generate_exercise`) draw a random ranking from a
 seed (a 5-character code a class can read aloud; an old link's whole number
 still gives its old exercise) and ask for Recall@k, hit rate@k, RR, MRR over
-several queries, P@k or nDCG@k (either gain); each draw sets up one known
-trap. The same seed always gives the same exercise.
+several queries, P@k, nDCG@k (either gain) or AP; each draw sets up one known
+trap. The same seed gives the same exercise as long as the kinds stay as they are.
 """
 from __future__ import annotations
 

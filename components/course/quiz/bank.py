@@ -6,6 +6,7 @@ from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 
+from components.course import precision
 from components.course import scenarios as sc
 from components.course.breakdown import dcg_terms, positions
 from components.course.quiz.model import (
@@ -165,31 +166,77 @@ def _mrr_questions() -> list[Question]:
 
 
 def _ap_questions() -> list[Question]:
-    """The precision and AP lesson: AP of a short list with a relevant document never returned, MAP of two."""
+    """The precision and AP lesson: AP of a short list with a relevant document never returned, MAP of two,
+    MAP against MRR with one relevant document per query, and a dashboard to diagnose."""
     grades, n_relevant = [0, 1, 0, 1, 0], 3  # hits at 2 and 4, a third relevant document never returned
     qs = metrics.from_rankings([grades], [[1] * n_relevant])
     ap = float(metrics.average_precision(qs)[0])
-    hits = [i for i, g in enumerate(grades, 1) if g >= 1]
-    terms = joined(f"{n}/{r}" for n, r in enumerate(hits, 1))
     short = NumericQuestion(
         "ap.short_list_ap", "ap", ap,
         traps=(Trap("relevant returned", conventions.ap_over_returned(grades)),
                Trap("precision", metrics.precision_at_k(grades, len(grades)))),
-        values=values_of(size=len(grades), hits=joined(hits), n_relevant=n_relevant, terms=terms, answer=fmt(ap),
+        values=values_of(size=len(grades), hits=joined(h.rank for h in precision.hits(grades)), n_relevant=n_relevant,
+                       arithmetic=precision.ap_arithmetic(grades, n_relevant), answer=fmt(ap),
                        returned=fmt(conventions.ap_over_returned(grades)),
                        precision=fmt(metrics.precision_at_k(grades, len(grades))), k=len(grades)))
     lists, judged = [[1, 0, 1, 0], [0, 1, 0, 0]], [[1, 1], [1]]  # R = 2 and R = 1
     two = metrics.from_rankings(lists, judged)
     per_query = metrics.average_precision(two)
-    pooled_hits = [n / r for grades_q in lists for n, r in enumerate([i for i, g in enumerate(grades_q, 1) if g], 1)]
+    pooled = sum(h.precision for grades_q in lists for h in precision.hits(grades_q)) / sum(len(j) for j in judged)
     mean = NumericQuestion(
         "ap.map_two_queries", "ap", float(per_query.mean()),
-        traps=(Trap("mrr", float(metrics.reciprocal_rank(two).mean())),
-               Trap("pooled", sum(pooled_hits) / sum(len(j) for j in judged))),
+        traps=(Trap("mrr", float(metrics.reciprocal_rank(two).mean())), Trap("pooled", pooled)),
         values=values_of(ap_1=fmt(per_query[0]), ap_2=fmt(per_query[1]), answer=fmt(float(per_query.mean())),
-                       mrr=fmt(float(metrics.reciprocal_rank(two).mean())),
-                       pooled=fmt(sum(pooled_hits) / sum(len(j) for j in judged))))
-    return [_warm_up_on_mrr_for_ap(), short, mean]
+                       arithmetic_1=precision.ap_arithmetic(lists[0], len(judged[0])),
+                       arithmetic_2=precision.ap_arithmetic(lists[1], len(judged[1])),
+                       mrr=fmt(float(metrics.reciprocal_rank(two).mean())), pooled=fmt(pooled)))
+    return [_warm_up_on_mrr_for_ap(), short, mean, _map_vs_mrr_question(), _ap_diagnosis_question()]
+
+
+def _map_vs_mrr_question() -> ChoiceQuestion:
+    """One relevant document per query: AP = P@r / 1 = 1/r = RR (both 0 if it is not returned), so MAP = MRR.
+
+    The worked example is the four-query one; a list with hits at 2 and 3 (R = 2) shows AP above RR once a
+    query has several relevant documents.
+    """
+    qs = sc.four_query_set()
+    ap, rr = metrics.average_precision(qs), metrics.reciprocal_rank(qs)
+    deep = int(np.argmax(sc.FOUR_QUERY_HIT_RANKS))  # the query whose hit sits lowest
+    several_grades = [0, 1, 1]
+    several = metrics.from_rankings([several_grades])
+    missed = metrics.from_rankings([[0, 0, 0]], [[1]])  # its one relevant document never returned
+    return ChoiceQuestion(
+        "ap.map_vs_mrr", "ap", ("a", "b", "c", "d"), frozenset({"c"}),
+        values=values_of(ranks=joined(sc.FOUR_QUERY_HIT_RANKS), aps=joined(fmt(v) for v in ap),
+                       rrs=joined(fmt(v) for v in rr), map=fmt(float(ap.mean())), mrr=fmt(float(rr.mean())),
+                       deep_rank=sc.FOUR_QUERY_HIT_RANKS[deep], ap_deep=fmt(ap[deep]), rr_deep=fmt(rr[deep]),
+                       several_hits=" and ".join(str(h.rank) for h in precision.hits(several_grades)),
+                       several_relevant=int(metrics.num_relevant(several)[0]),
+                       ap_several=fmt(metrics.average_precision(several)[0]),
+                       rr_several=fmt(metrics.reciprocal_rank(several)[0]),
+                       ap_missed=fmt(metrics.average_precision(missed)[0]),
+                       rr_missed=fmt(metrics.reciprocal_rank(missed)[0])))
+
+
+# A dashboard's given numbers (a story, not computed): found, first hit on top, the other hits low.
+DIAGNOSIS_K = 100
+DIAGNOSIS_DASHBOARD: Mapping[str, float] = MappingProxyType({"recall": 0.95, "mrr": 0.9, "map": 0.35})
+DIAGNOSIS_HIT_RANKS = (1, 40, 60, 80)  # the solution's one query: every relevant document found, one on top
+
+
+def _ap_diagnosis_question() -> ChoiceQuestion:
+    """High Recall@100 and MRR, low MAP: the hits after the first sit low. The solution's example query, from the
+    engine: hits at 1, 40, 60 and 80 of 100 (R = 4) give Recall@100 = RR = 1 but AP = (1/1 + 2/40 + 3/60 + 4/80) / 4.
+    """
+    grades = [1 if rank in DIAGNOSIS_HIT_RANKS else 0 for rank in range(1, DIAGNOSIS_K + 1)]
+    n_relevant = len(DIAGNOSIS_HIT_RANKS)
+    return ChoiceQuestion(
+        "ap.diagnosis", "ap", ("a", "b", "c", "d"), frozenset({"b"}),
+        values=values_of(k=DIAGNOSIS_K, **{name: fmt(v) for name, v in DIAGNOSIS_DASHBOARD.items()},
+                       example_hits=joined(DIAGNOSIS_HIT_RANKS),
+                       example_recall=fmt(metrics.recall_at_k(grades, DIAGNOSIS_K, n_relevant)),
+                       example_rr=fmt(metrics.reciprocal_rank_of(grades)),
+                       example_arithmetic=precision.ap_arithmetic(grades, n_relevant)))
 
 
 def _warm_up_on_mrr_for_ap() -> WarmUp:

@@ -5,10 +5,15 @@ Seeds
 A seed is a code a class can read aloud: :data:`SEED_LENGTH` characters from
 :data:`SEED_ALPHABET` (the digits 2 to 9 and consonants: none of the
 look-alikes 0/O or 1/I/L, and no vowels, so no code spells a word), the
-first one a letter, e.g. ``K7M3Q``. Lower case reads as upper case. Links
-made before codes carry a whole number from 0 to 2^32 − 1; such a number
-still gives the exercise it gave then (drawn from :data:`LEGACY_METRICS`
-by the same steps), so an old link keeps working.
+first one a letter, e.g. ``K7M3Q``. Lower case reads as upper case.
+
+A code names the same exercise as long as the kinds do not change: the kind
+is drawn first from :data:`GENERATED_METRICS`, so adding one (AP came last)
+makes most codes draw something else, and a code written down before then
+now names another exercise. Links made before codes carry a whole number
+from 0 to 2^32 − 1; such a number still gives the exercise it gave then
+(drawn from :data:`LEGACY_METRICS`, which never grows, by the same steps),
+so an old link keeps working.
 """
 from __future__ import annotations
 
@@ -20,6 +25,7 @@ from typing import Mapping
 
 import numpy as np
 
+from components.course import precision
 from components.course.breakdown import dcg_terms, positions
 from components.course.quiz.model import (
     GENERATED_MISSING,
@@ -31,15 +37,16 @@ from components.course.quiz.model import (
     values_of,
     within,
 )
-from components.engine import metrics
+from components.engine import conventions, metrics
 from components.engine.formatting import fmt
 
 # ----------------------------------------------------------------------------
 # Generated exercises
 # ----------------------------------------------------------------------------
 
-GENERATED_METRICS: tuple[str, ...] = ("recall", "hit_rate", "rr", "ndcg", "mrr", "precision", "ndcg_linear")
+GENERATED_METRICS: tuple[str, ...] = ("recall", "hit_rate", "rr", "ndcg", "mrr", "precision", "ndcg_linear", "ap")
 LEGACY_METRICS = GENERATED_METRICS[:4]  # what a whole-number seed (a link from before codes) draws from
+NO_CUTOFF = frozenset({"rr", "ap"})  # one-list kinds asked over the whole list: their k is None
 # The gain each nDCG kind asks for.
 NDCG_GAINS: Mapping[str, metrics.Gain] = MappingProxyType({"ndcg": "exponential", "ndcg_linear": "linear"})
 # The situations a draw sets up, each a known trap for the metric asked.
@@ -51,6 +58,7 @@ SCENARIOS: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "mrr": ("query_without_hit", "hits_at_various_ranks", "several_relevant"),
     "precision": ("hit_at_k", "fewer_relevant_than_k", "short_list"),
     "ndcg_linear": ("grade1_above_grade2", "judged_not_returned", "no_relevant", "more_relevant_than_k"),
+    "ap": ("judged_not_returned", "several_relevant", "no_relevant"),
 })
 # Which solution template a generated exercise may use.
 SOLUTION_PARTS: Mapping[str, tuple[str, ...]] = MappingProxyType({
@@ -61,6 +69,7 @@ SOLUTION_PARTS: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "mrr": ("solution", "solution no hit"),
     "precision": ("solution", "solution short list"),
     "ndcg_linear": ("solution", "solution no relevant"),
+    "ap": ("solution", "solution no relevant"),
 })
 # The traps each metric's feedback sections cover.
 GENERATED_TRAPS: Mapping[str, tuple[str, ...]] = MappingProxyType({
@@ -71,6 +80,7 @@ GENERATED_TRAPS: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "mrr": ("skipped no hit", "mean rank", "sum not mean", "mean over hits"),
     "precision": ("cutoff exclusive", "recall instead", "divided by returned"),
     "ndcg_linear": ("exponential gain", "not normalised", "ideal from returned", "ideal beyond k", "nothing to find"),
+    "ap": ("divided by returned", "rr instead", "every rank", "nothing to find"),
 })
 # A query with nothing relevant is worth meeting, but not every fourth time.
 RARE_SCENARIOS = frozenset({"no_relevant"})
@@ -135,7 +145,7 @@ class GeneratedExercise(NumericQuestion):
     ``grades``: the returned list's grades, top first. ``missing``: grades of
     judged documents the system did not return. ``queries``: for an exercise
     over several queries (MRR), each query's list, top first (``grades`` is
-    then empty). ``k`` is None for RR and MRR.
+    then empty). ``k`` is None for RR, MRR and AP (asked over the whole list).
     """
 
     seed: str = ""
@@ -168,6 +178,8 @@ def engine_value(exercise: GeneratedExercise) -> float:
         return metrics.mean_reciprocal_rank(exercise.queries)
     if exercise.metric == "rr":
         return metrics.reciprocal_rank_of(grades)
+    if exercise.metric == "ap":
+        return float(metrics.average_precision(metrics.from_rankings([grades], [exercise.judged]))[0])
     if exercise.k is None:
         raise ValueError(f"a {exercise.metric} exercise needs its cutoff k")
     if exercise.metric == "recall":
@@ -314,6 +326,12 @@ def _mean_over_hits(grades: np.ndarray) -> float:
     return float(np.mean(1 / relevant_ranks)) if relevant_ranks.size else 0.0
 
 
+def _mean_precision_over_list(grades: np.ndarray) -> float:
+    """(1/n) Σ_{i=1..n} P@i over every position of a list of n, relevant or not: a slip for AP, not a metric."""
+    qs = metrics.from_rankings([grades])
+    return float(np.mean([metrics.precision(qs, i)[0] for i in range(1, grades.size + 1)]))
+
+
 def _trap_values(metric: str, grades: np.ndarray, missing: list[int], k: int) -> list[Trap]:
     """Every trap of the metric that applies to this one-query draw, computed by the engine."""
     judged = np.r_[grades, np.array(missing, dtype=np.int64)]
@@ -337,6 +355,13 @@ def _trap_values(metric: str, grades: np.ndarray, missing: list[int], k: int) ->
             traps.append(Trap("cutoff exclusive", metrics.precision_at_k(grades, k - 1)))
         if n_relevant:
             traps.append(Trap("recall instead", metrics.recall_at_k(grades, k, n_relevant)))
+    elif metric == "ap":
+        if n_relevant == 0:
+            traps.append(Trap("nothing to find", 1.0))
+        else:
+            traps.append(Trap("divided by returned", conventions.ap_over_returned(grades)))
+            traps.append(Trap("rr instead", metrics.reciprocal_rank_of(grades)))
+            traps.append(Trap("every rank", _mean_precision_over_list(grades)))
     elif metric == "rr":
         if np.any(grades >= 1):
             # RR of the first item with the list's highest grade, as if only that grade counted
@@ -412,6 +437,14 @@ def _solution(metric: str, grades: np.ndarray, judged: np.ndarray, k: int, answe
             return "solution no hit", values
         values.update(first=int(first))
         return ("solution hit" if first <= k else "solution miss"), values
+    if metric == "ap":
+        values.update(n_relevant=n_relevant, returned_relevant=returned_relevant,
+                      missing_relevant=n_relevant - returned_relevant)
+        if n_relevant == 0:
+            return "solution no relevant", values
+        values.update(hits=joined(h.rank for h in precision.hits(grades)),
+                      arithmetic=precision.ap_arithmetic(grades, n_relevant))
+        return "solution", values
     if metric == "rr":
         first = metrics.first_hit_rank(metrics.from_rankings([grades]))[0]
         if not math.isfinite(first):
@@ -480,7 +513,7 @@ def generate_exercise(seed: str) -> GeneratedExercise:
         return _mrr_exercise(normal, scenario, _draw_queries(rng, scenario))
     grades, missing, k = _draw(rng, metric, scenario)
     draft = GeneratedExercise(f"generated.{metric}", None, 0.0, seed=normal, metric=metric, scenario=scenario,
-                              k=None if metric == "rr" else k, grades=tuple(int(g) for g in grades),
+                              k=None if metric in NO_CUTOFF else k, grades=tuple(int(g) for g in grades),
                               missing=tuple(int(g) for g in missing))
     answer = engine_value(draft)
     traps = _distinct(_trap_values(metric, grades, missing, k), answer)
