@@ -5,6 +5,7 @@ Usage (``python -m components.cli`` is the same command)::
     rankwise eval QRELS RUN [-m MEASURE ...] [--gain linear|exponential]
                             [-q|--per-query] [-c|--complete] [-l N] [-J] [-M N]
                             [--format table|json|trec] [--json] [--compare RUN2]
+                            [--diagnose [--diagnose-k K]]
     rankwise app [STREAMLIT OPTIONS]   # e.g. --server.address 0.0.0.0
 
 ``rankwise app`` runs the installed app (``app.py`` and its
@@ -65,6 +66,23 @@ randomisation test, and a plain-language reading. With ``--json``::
 value is a finite number (the readers' limits keep them so), and the JSON is
 strict: never ``NaN`` or ``Infinity``.
 
+``--diagnose`` adds a diagnosis of the pair (see
+:mod:`components.engine.run_diagnosis`): every way the files could make the
+numbers misleading (queries on one side only, queries with nothing relevant,
+merged chunks, ties at the cutoff, unjudged documents in the top k, short
+lists, queries whose scores are all equal, ids written two ways), at the
+cutoff ``--diagnose-k`` (default: the largest cutoff among the measures, or
+10). It comes after the numbers: below the table, one block per finding
+(title, count, up to five example queries, what it does to each measure,
+advice, where to read more), then a line for each check that found nothing;
+in the JSON report as ``"diagnosis": [{"check", "count", "examples",
+"severity", "values", "link"}, ...]``, every check in order (``values``
+holds the numbers of the sentences; its ``effects`` map each measure to its
+value as reported and under the alternative, null where undefined); with
+``--format trec`` on stderr, so stdout stays trec_eval's. The words are in
+``lessons/text/diagnose.md``. The exit status does not change. It diagnoses
+one run: ``--compare`` refuses it.
+
 Without ``--json``: an aligned table (with ``--compare``, followed by the
 readings), values rounded to 3 decimals. A file that cannot be read (not what
 the reader expects, missing, unreadable, or too large for the memory) prints
@@ -85,13 +103,15 @@ import argparse
 import json
 import os
 import sys
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence, TypedDict
+from typing import Callable, Sequence, TypedDict
 
 import numpy as np
 
 from components.course import prose
+from components.engine import run_diagnosis
 from components.engine.formatting import fmt, signed
 from components.engine.measures import (
     DEFAULT_MEASURES,
@@ -101,6 +121,7 @@ from components.engine.measures import (
     is_count,
     parse_measures,
     per_query_in_trec,
+    rank_cutoff,
     trec_name,
     trec_order,
     uses_measure_set,
@@ -112,6 +133,11 @@ FORMATS = ("table", "json", "trec")
 EXIT_BAD_FILE = 1
 EXIT_BROKEN_PIPE = 128 + 13  # what a shell shows for a program killed by SIGPIPE (signal 13)
 _SHOWN_QIDS = 5  # query ids listed in a note
+DIAGNOSE = "diagnose"  # lessons/text/diagnose.md: the words of the diagnosis's findings
+DEFAULT_DIAGNOSIS_K = 10  # the diagnosis's cutoff when no measure has one
+_WRAP = 100  # the diagnosis's sentences are wrapped at this width, indented by two spaces
+_PERCENT_VALUES = ("overall", "threshold", "lowest")  # a finding's values shown as percentages
+_COUNTED_VALUES = {"documents": "document", "merged": "chunk", "tied": "query", "changed": "query"}  # values shown with their noun
 
 
 @dataclass(frozen=True)
@@ -125,6 +151,7 @@ class Report:
     judged : the run joined with its qrels (evaluated and skipped query ids included).
     trailing_lines : how many lines of the run had text after the tag (ignored).
     runid : the run's tag (its first line's), trec_eval's "runid".
+    diagnosis : the pair's diagnosis, when asked for (:func:`run_evaluation`'s ``diagnose``), else None.
     """
 
     gain: Gain
@@ -132,6 +159,7 @@ class Report:
     judged: trec.JudgedRun
     trailing_lines: int = 0
     runid: str = ""
+    diagnosis: run_diagnosis.Diagnosis | None = None
 
     @property
     def qids(self) -> tuple[str, ...]:
@@ -157,20 +185,24 @@ class _JsonReport(TypedDict):
 
 
 class JsonReport(_JsonReport, total=False):
-    """What :func:`to_json` writes; ``per_query`` (qid -> measure -> value) only when asked for."""
+    """What :func:`to_json` writes; ``per_query`` (qid -> measure -> value) and ``diagnosis`` (one object per
+    check) only when asked for."""
 
     per_query: dict[str, dict[str, float]]
+    diagnosis: list[dict[str, object]]
 
 
 def run_evaluation(qrels: trec.Source, run: trec.Source, measures: Sequence[Measure | str] = DEFAULT_MEASURES,
                    gain: Gain = "linear", complete: bool = False, relevance_level: int = 1,
-                   judged_only: bool = False, max_docs: int | None = None) -> Report:
+                   judged_only: bool = False, max_docs: int | None = None, diagnose: bool = False,
+                   diagnosis_k: int | None = None) -> Report:
     """Read both files, judge the run and evaluate the measures on every evaluated query.
 
     ``relevance_level`` (trec_eval's -l): a grade at least this counts as relevant for the binary measures
     (nDCG keeps the grades). ``max_docs`` (trec_eval's -M): each query's top ``max_docs`` documents are kept,
     the rest dropped. ``judged_only`` (trec_eval's -J): then the run's unjudged documents are dropped, the rest
-    ranked on.
+    ranked on. ``diagnose``: also diagnose the pair (:func:`components.engine.run_diagnosis.diagnose`, on the
+    files as read: -J and -M do not apply) at ``diagnosis_k`` (default: :func:`diagnosis_cutoff`).
 
     Raises :class:`components.formats.trec.TrecFormatError` for a file that cannot be
     read and ``ValueError`` for an unknown measure name.
@@ -184,7 +216,19 @@ def run_evaluation(qrels: trec.Source, run: trec.Source, measures: Sequence[Meas
     judgments, results = trec.read_pair(qrels, run, gain)
     judged = trec.judge(judgments, results, complete)
     queries = judged.adjusted(relevance_level, judged_only, max_docs).queries
-    return Report(gain, evaluate(queries, measures, gain), judged, results.trailing_lines, results.tag)
+    diagnosis = None if not diagnose else run_diagnosis.diagnose(
+        judgments, results, judged, k=diagnosis_k or diagnosis_cutoff(measures), measures=measures, gain=gain,
+        relevance_level=relevance_level)
+    return Report(gain, evaluate(queries, measures, gain), judged, results.trailing_lines, results.tag, diagnosis)
+
+
+def diagnosis_cutoff(measures: Sequence[Measure | str]) -> int:
+    """The diagnosis's default cutoff: the largest rank cutoff among the measures, or 10 when none has one.
+
+    >>> diagnosis_cutoff(["R@5", "nDCG@20", "RR"]), diagnosis_cutoff(["AP"])
+    (20, 10)
+    """
+    return max((k for k in map(rank_cutoff, measures) if k is not None), default=DEFAULT_DIAGNOSIS_K)
 
 
 def to_json(report: Report, per_query: bool = False) -> str:
@@ -199,6 +243,8 @@ def to_json(report: Report, per_query: bool = False) -> str:
                             "skipped": report.judged.skipped, "mean": report.mean}
     if per_query:
         document["per_query"] = report.per_query()
+    if report.diagnosis is not None:
+        document["diagnosis"] = report.diagnosis.as_dict()["diagnosis"]
     return json.dumps(document, allow_nan=False)
 
 
@@ -310,11 +356,129 @@ def _text(section: str, **values) -> str:
 
 def _note(section: str, qids: tuple[str, ...]) -> str:
     """The note ``section`` ("... one" or "... many" by the count) about these queries, the first few named."""
-    shown = ", ".join(repr(q) for q in qids[:_SHOWN_QIDS])
-    ids = _text("More ids", shown=shown, more=len(qids) - _SHOWN_QIDS) if len(qids) > _SHOWN_QIDS else shown
+    ids = _ids(qids, len(qids))
     if len(qids) == 1:
         return _text(f"{section} one", ids=ids)
     return _text(f"{section} many", n=len(qids), ids=ids)
+
+
+def _ids(qids: Sequence[str], total: int) -> str:
+    """The first few of ``total`` query ids, quoted, and how many more there are."""
+    shown = ", ".join(repr(q) for q in qids[:_SHOWN_QIDS])
+    return _text("More ids", shown=shown, more=total - _SHOWN_QIDS) if total > _SHOWN_QIDS else shown
+
+
+# ----------------------------------------------------------------------------
+# The diagnosis in words (lessons/text/diagnose.md)
+# ----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class FindingText:
+    """A finding in words: its title, what it found, one line per measure on what it does to it, and advice."""
+
+    title: str
+    body: str
+    effects: tuple[str, ...]
+    advice: str
+
+
+def describe(finding: run_diagnosis.Finding, quote: Callable[[str], str] = repr) -> FindingText:
+    """A finding's sentences from ``lessons/text/diagnose.md``, filled with its numbers.
+
+    Values show with 3 decimals, shares as percentages, counts with their noun ("3 queries"), ids through
+    ``quote``. A finding with nothing to report has its "ok" (or "not applicable") sentence as body, and no
+    effect or advice.
+
+    Examples
+    --------
+    >>> text = describe(run_diagnosis.Finding("short_lists", 2, ("1", "7"), "note", {"k": 10, "shortest": 3}, None))
+    >>> text.title, text.body.split(".")[0]
+    ('Lists shorter than k', 'The list holds fewer than 10 documents for 2 queries (the shortest holds 3)')
+    >>> describe(run_diagnosis.Finding("ties", 1, ("1",), "warning", {"applies": True, "k": 1, "changed": 1,
+    ...          "tied": 1, "effects": {"RR": (1.0, 0.5)}}, None)).effects
+    ("RR: 1.000 as reported, ties by document id; 0.500 with ties in the file's order (−0.500)",)
+    """
+    check, values = finding.check, finding.values
+    pool: dict[str, object] = {"queries": _counted(finding.count, "query")}
+    for key, value in values.items():
+        if key in _PERCENT_VALUES:
+            pool[key] = fmt(value, "percent")
+        elif key in _COUNTED_VALUES:
+            pool[key] = _counted(value, _COUNTED_VALUES[key])
+        else:
+            pool[key] = quote(value) if isinstance(value, str) else value
+    if "k" in values:
+        pool["k_next"] = values["k"] + 1
+    title = prose.section(DIAGNOSE, f"{check} title")
+    if finding.severity == "ok":
+        variant = "not applicable" if values.get("applies") is False else "ok"
+        return FindingText(title, prose.text_choosing(DIAGNOSE, f"{check} {variant}", pool), (), "")
+    variant = "inside" if check == "ties" and not finding.count else "found"
+    effect = f"{check} effect complete" if values.get("complete") else f"{check} effect"
+    effects = values.get("effects", {})
+    lines = tuple(prose.text(DIAGNOSE, effect, measure=name, now=_value(name, now), other=_value(name, other),
+                             change=_change(now, other))
+                  for name, (now, other) in effects.items())
+    return FindingText(title, prose.text_choosing(DIAGNOSE, f"{check} {variant}", pool), lines,
+                       prose.text_choosing(DIAGNOSE, f"{check} advice", pool))
+
+
+def _counted(n: int, noun: str) -> str:
+    """A count with its noun, from diagnose.md's "Count ..." sections: "1 query", "1,234 queries"."""
+    return prose.text(DIAGNOSE, f"Count {noun} one") if n == 1 else prose.text(DIAGNOSE, f"Count {noun} many",
+                                                                              n=f"{n:,}")
+
+
+def _value(measure: str, value: float | None) -> str:
+    """A measure's value as the table shows it (a count as a whole number; "undefined" for None)."""
+    if value is None:
+        return fmt(float("nan"))
+    return str(int(value)) if is_count(measure) else fmt(value)
+
+
+def _change(now: float | None, other: float | None) -> str:
+    """other − now with its sign ("undefined" when either is None)."""
+    return fmt(float("nan")) if now is None or other is None else signed(other - now)
+
+
+def format_diagnosis(diagnosis: run_diagnosis.Diagnosis) -> str:
+    """The diagnosis as text: a header, one block per finding to report (warnings first), then one line per check
+    that found nothing.
+
+    Examples
+    --------
+    >>> report = run_evaluation("1 0 a 1\\n2 0 b 1\\n", "1 Q0 a 1 1 r\\n", ["RR"], diagnose=True, diagnosis_k=1)
+    >>> print(format_diagnosis(report.diagnosis).split("\\n\\n")[1])
+    warning: Judged queries missing from the run (1 query: '2')
+      The qrels judge 1 query that the run never answers. trec_eval leaves such queries out of every
+      mean, so a run that skips its hardest queries can look better than it is; with -c (--complete)
+      each one counts, with the values of a system that returned nothing.
+      RR: 1.000 as reported (skipped); 0.500 with -c (−0.500)
+      If your system really returned nothing for a query, report the numbers with -c. If the two files
+      come from different query sets, check that you picked the matching pair.
+      read more in the app (rankwise app): /why-does-my-number-differ
+    """
+    found = diagnosis.findings
+    lines = [_text("Diagnosis header", k=diagnosis.k, warnings=sum(f.severity == "warning" for f in found),
+                   notes=sum(f.severity == "note" for f in found), passed=sum(f.severity == "ok" for f in found))]
+    for finding in diagnosis.problems:
+        text = describe(finding)
+        severity = _text(f"Severity {finding.severity}")
+        lines += ["", _text("Diagnosis block examples", severity=severity, title=text.title,
+                            queries=_counted(finding.count, "query"), ids=_ids(finding.examples, finding.count))
+                  if finding.examples else _text("Diagnosis block", severity=severity, title=text.title)]
+        lines += [*_wrapped(text.body), *(f"  {line}" for line in text.effects), *_wrapped(text.advice)]
+        if finding.link:
+            lines.append("  " + _text("Diagnosis read more", link=finding.link))
+    passed = [line for f in found if f.severity == "ok"
+              for line in _wrapped(_text("Diagnosis ok", sentence=describe(f).body), first="")]
+    return "\n".join([*lines, *([""] + passed if passed else [])])
+
+
+def _wrapped(text: str, first: str = "  ") -> list[str]:
+    """A sentence wrapped at :data:`_WRAP` columns, its first line indented by ``first``, the others by two spaces."""
+    return textwrap.wrap(" ".join(text.split()), _WRAP, initial_indent=first, subsequent_indent="  ",
+                         break_long_words=False, break_on_hyphens=False)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -341,6 +505,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--format", choices=FORMATS, default="table", help=_text("Help format"))
     parser.add_argument("--json", action="store_true", help=_text("Help json"))
     parser.add_argument("--compare", type=Path, metavar="RUN2", help=_text("Help compare"))
+    parser.add_argument("--diagnose", action="store_true", help=_text("Help diagnose"))
+    parser.add_argument("--diagnose-k", type=int, metavar="K", help=_text("Help diagnose-k"))
     return parser
 
 
@@ -396,26 +562,34 @@ def eval_main(argv: Sequence[str] | None = None) -> int:
         parser.error(_text("Rel-level not positive", value=args.rel_level))
     if args.max_docs is not None and args.max_docs < 1:
         parser.error(_text("Max-docs not positive", value=args.max_docs))
+    if args.diagnose_k is not None and args.diagnose_k < 1:
+        parser.error(_text("Diagnose-k not positive", value=args.diagnose_k))
+    diagnose = args.diagnose or args.diagnose_k is not None
     layout = "json" if args.json else args.format
     if args.compare is not None:
         if layout == "trec":
             parser.error(_text("Compare options"))
+        if diagnose:
+            parser.error(_text("Diagnose options"))
         return _main_compare(args, measures)
     untranslatable = [m.name for m in measures if trec_name(m) is None]
     if layout == "trec" and untranslatable:
         parser.error(_text("Not in trec format", names=", ".join(untranslatable)))
     try:
         report = run_evaluation(args.qrels, args.run, measures, args.gain, args.complete, args.rel_level,
-                                args.judged_only, args.max_docs)
+                                args.judged_only, args.max_docs, diagnose, args.diagnose_k)
     except (OSError, MemoryError, trec.TrecFormatError) as err:
         return _file_error(err, (args.qrels, args.run))
+    to_stderr = notes(report.judged, report.trailing_lines)
     if layout == "json":
         output = to_json(report, args.per_query)
     elif layout == "trec":
         output = to_trec(report, args.per_query, runid=uses_measure_set(args.measures or ()))
+        to_stderr += [format_diagnosis(report.diagnosis)] if report.diagnosis else []  # stdout stays trec_eval's
     else:
         output = format_table(report, args.per_query, str(args.qrels), str(args.run))
-    return _emit(output, notes(report.judged, report.trailing_lines), escaped=layout == "trec")
+        output += f"\n\n{format_diagnosis(report.diagnosis)}" if report.diagnosis else ""
+    return _emit(output, to_stderr, escaped=layout == "trec")
 
 
 def _main_compare(args: argparse.Namespace, measures: Sequence[Measure]) -> int:

@@ -533,7 +533,9 @@ def test_trec_evals_short_options_and_the_new_ones(tmp_path, capsys):
                                          (["--format", "trec", "--compare", "run.txt"], "--compare has no trec_eval"),
                                          (["--format", "trec", "-m", "AP", "-m", "RR@10", "-m", "Judged@5"],
                                           "RR@10, Judged@5 has no trec_eval counterpart"),
-                                         (["--format", "csv"], "invalid choice: 'csv'")])
+                                         (["--format", "csv"], "invalid choice: 'csv'"),
+                                         (["--diagnose", "--compare", "run.txt"], "--diagnose looks at one run"),
+                                         (["--diagnose-k", "0"], "--diagnose-k must be a whole number of at least 1")])
 def test_the_new_options_refuse_what_they_cannot_do(tmp_path, capsys, args, words):
     status, out, err = cli(tmp_path, capsys, "1 0 a 1\n", "1 Q0 a 1 1 t\n", *args)
     assert status == 2 and words in err and "Traceback" not in err
@@ -585,3 +587,86 @@ def test_compare_takes_the_relevance_level_judged_only_and_max_docs(tmp_path, ca
     mean_b = as_json(cli(tmp_path, capsys, qrels, run_b, "--json", *options)[1])["mean"]["RR"]
     assert (result["mean_a"], result["mean_b"]) == (mean_a, mean_b)
     assert mean_a == (0 + 1) / 2  # -M 2 keeps x, a (a: grade 1 < 2, b cut off); query 2: c first
+
+
+# --- --diagnose: every way the files could mislead the numbers ---------------------------------------------
+
+# The JAR scenario with a judged query the run skips (j4) and a query nobody judged (j9); its lists are shorter
+# than 10 and hold unjudged documents.
+DIAGNOSED_QRELS = JAR_QRELS + "j4 0 lombok-1.18.30.jar 1\n"
+DIAGNOSED_RUN = JAR_RUN + ranking("j9", ["a.jar"])
+
+
+def diagnosis_of(qrels: str, run: str, **options):
+    """The diagnosis straight from the engine, as --diagnose should report it (default measures, k = 10)."""
+    from components.engine.measures import DEFAULT_MEASURES
+    from components.engine.run_diagnosis import diagnose
+
+    judgments, results = trec.read_qrels(qrels), trec.read_run(run)
+    return diagnose(judgments, results, trec.judge(judgments, results), k=10, measures=DEFAULT_MEASURES,
+                    gain="linear", **options)
+
+
+def test_diagnose_prints_a_block_per_finding_after_the_numbers(tmp_path, capsys):
+    from components.course import prose
+
+    status, out, err = cli(tmp_path, capsys, DIAGNOSED_QRELS, DIAGNOSED_RUN, "--diagnose")
+    plain = cli(tmp_path, capsys, DIAGNOSED_QRELS, DIAGNOSED_RUN)
+    assert status == 0 and (out.startswith(plain[1].rstrip("\n")), err) == (True, plain[2])  # the numbers first
+    expected = diagnosis_of(DIAGNOSED_QRELS, DIAGNOSED_RUN)
+    severities = [f.severity for f in expected.findings]
+    assert {"warning", "note", "ok"} <= set(severities)
+    lines = out.splitlines()
+    assert (f"diagnosis at k = 10: warnings {severities.count('warning')}, notes {severities.count('note')}, "
+            f"checks with nothing to report {severities.count('ok')}") in lines
+    blocks = [line for line in lines if line.startswith(("warning: ", "note: "))]
+    assert [line.split(": ", 1)[1].split(" (")[0] for line in blocks] == \
+        [prose.section("diagnose", f"{f.check} title") for f in expected.problems]
+    assert "warning: Judged queries missing from the run (1 query: 'j4')" in lines
+    assert sum(line.startswith("ok: ") for line in lines) == severities.count("ok")
+    skipped = as_json(cli(tmp_path, capsys, DIAGNOSED_QRELS, DIAGNOSED_RUN, "--json")[1])["mean"]["RR"]
+    counted = as_json(cli(tmp_path, capsys, DIAGNOSED_QRELS, DIAGNOSED_RUN, "--json", "-c")[1])["mean"]["RR"]
+    assert counted == (1 + 1 / 2 + 1 / 5) / 4  # j4 counts as 0
+    assert f"  RR: {skipped:.3f} as reported (skipped); {counted:.3f} with -c (−{skipped - counted:.3f})" in lines
+    assert "  read more in the app (rankwise app): /why-does-my-number-differ" in lines
+
+
+def test_diagnose_json_holds_every_check_and_leaves_the_numbers_alone(tmp_path, capsys):
+    status, out, _ = cli(tmp_path, capsys, DIAGNOSED_QRELS, DIAGNOSED_RUN, "--json", "--diagnose", "-q")
+    assert status == 0 and "NaN" not in out and "Infinity" not in out
+    document = as_json(out)
+    plain = as_json(cli(tmp_path, capsys, DIAGNOSED_QRELS, DIAGNOSED_RUN, "--json", "-q")[1])
+    assert {key: value for key, value in document.items() if key != "diagnosis"} == plain
+    expected = diagnosis_of(DIAGNOSED_QRELS, DIAGNOSED_RUN)
+    assert document["diagnosis"] == json.loads(json.dumps(expected.as_dict()["diagnosis"]))
+    assert [f["check"] for f in document["diagnosis"]] == [f.check for f in expected.findings]
+    missing = document["diagnosis"][0]
+    assert (missing["check"], missing["count"], missing["examples"], missing["severity"]) == \
+        ("qrels_only", 1, ["j4"], "warning")
+    counted = as_json(cli(tmp_path, capsys, DIAGNOSED_QRELS, DIAGNOSED_RUN, "--json", "-c")[1])["mean"]
+    assert {name: pair for name, pair in missing["values"]["effects"].items()} == \
+        {name: [plain["mean"][name], pytest.approx(counted[name])] for name in plain["mean"]}
+
+
+def test_diagnose_with_trec_format_keeps_stdout_trec_evals(tmp_path, capsys):
+    status, out, err = cli(tmp_path, capsys, DIAGNOSED_QRELS, DIAGNOSED_RUN, "--format", "trec", "-m", "P.5",
+                           "--diagnose-k", "3")  # --diagnose-k alone asks for the diagnosis
+    assert status == 0
+    assert out == cli(tmp_path, capsys, DIAGNOSED_QRELS, DIAGNOSED_RUN, "--format", "trec", "-m", "P.5")[1]
+    assert "diagnosis at k = 3: " in err and "warning: Judged queries missing from the run" in err
+
+
+def test_a_clean_pair_is_diagnosed_clean(tmp_path, capsys):
+    status, out, _ = cli(tmp_path, capsys, FRAMEWORK_QRELS, FRAMEWORK_RUN, "--diagnose", "--diagnose-k", "5")
+    lines = out.splitlines()
+    assert status == 0 and not any(line.startswith(("warning: ", "note: ")) for line in lines)
+    from components.engine.run_diagnosis import CHECKS
+
+    assert f"diagnosis at k = 5: warnings 0, notes 0, checks with nothing to report {len(CHECKS)}" in lines
+
+
+def test_help_names_the_diagnosis(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    shown = capsys.readouterr().out
+    assert "--diagnose" in shown and "--diagnose-k K" in shown
