@@ -106,11 +106,12 @@ import sys
 import textwrap
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Sequence, TypedDict
+from typing import Sequence, TypedDict
 
 import numpy as np
 
 from components.course import prose
+from components.course.findings import counted, describe
 from components.engine import run_diagnosis
 from components.engine.formatting import fmt, signed
 from components.engine.measures import (
@@ -133,11 +134,8 @@ FORMATS = ("table", "json", "trec")
 EXIT_BAD_FILE = 1
 EXIT_BROKEN_PIPE = 128 + 13  # what a shell shows for a program killed by SIGPIPE (signal 13)
 _SHOWN_QIDS = 5  # query ids listed in a note
-DIAGNOSE = "diagnose"  # lessons/text/diagnose.md: the words of the diagnosis's findings
 DEFAULT_DIAGNOSIS_K = 10  # the diagnosis's cutoff when no measure has one
 _WRAP = 100  # the diagnosis's sentences are wrapped at this width, indented by two spaces
-_PERCENT_VALUES = ("overall", "threshold", "lowest")  # a finding's values shown as percentages
-_COUNTED_VALUES = {"documents": "document", "merged": "chunk", "tied": "query", "changed": "query"}  # values shown with their noun
 
 
 @dataclass(frozen=True)
@@ -372,75 +370,6 @@ def _ids(qids: Sequence[str], total: int) -> str:
 # The diagnosis in words (lessons/text/diagnose.md)
 # ----------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class FindingText:
-    """A finding in words: its title, what it found, one line per measure on what it does to it, and advice."""
-
-    title: str
-    body: str
-    effects: tuple[str, ...]
-    advice: str
-
-
-def describe(finding: run_diagnosis.Finding, quote: Callable[[str], str] = repr) -> FindingText:
-    """A finding's sentences from ``lessons/text/diagnose.md``, filled with its numbers.
-
-    Values show with 3 decimals, shares as percentages, counts with their noun ("3 queries"), ids through
-    ``quote``. A finding with nothing to report has its "ok" (or "not applicable") sentence as body, and no
-    effect or advice.
-
-    Examples
-    --------
-    >>> text = describe(run_diagnosis.Finding("short_lists", 2, ("1", "7"), "note", {"k": 10, "shortest": 3}, None))
-    >>> text.title, text.body.split(".")[0]
-    ('Lists shorter than k', 'The list holds fewer than 10 documents for 2 queries (the shortest holds 3)')
-    >>> describe(run_diagnosis.Finding("ties", 1, ("1",), "warning", {"applies": True, "k": 1, "changed": 1,
-    ...          "tied": 1, "effects": {"RR": (1.0, 0.5)}}, None)).effects
-    ("RR: 1.000 as reported, ties by document id; 0.500 with ties in the file's order (−0.500)",)
-    """
-    check, values = finding.check, finding.values
-    pool: dict[str, object] = {"queries": _counted(finding.count, "query")}
-    for key, value in values.items():
-        if key in _PERCENT_VALUES:
-            pool[key] = fmt(value, "percent")
-        elif key in _COUNTED_VALUES:
-            pool[key] = _counted(value, _COUNTED_VALUES[key])
-        else:
-            pool[key] = quote(value) if isinstance(value, str) else value
-    if "k" in values:
-        pool["k_next"] = values["k"] + 1
-    title = prose.section(DIAGNOSE, f"{check} title")
-    if finding.severity == "ok":
-        variant = "not applicable" if values.get("applies") is False else "ok"
-        return FindingText(title, prose.text_choosing(DIAGNOSE, f"{check} {variant}", pool), (), "")
-    variant = "inside" if check == "ties" and not finding.count else "found"
-    effect = f"{check} effect complete" if values.get("complete") else f"{check} effect"
-    effects = values.get("effects", {})
-    lines = tuple(prose.text(DIAGNOSE, effect, measure=name, now=_value(name, now), other=_value(name, other),
-                             change=_change(now, other))
-                  for name, (now, other) in effects.items())
-    return FindingText(title, prose.text_choosing(DIAGNOSE, f"{check} {variant}", pool), lines,
-                       prose.text_choosing(DIAGNOSE, f"{check} advice", pool))
-
-
-def _counted(n: int, noun: str) -> str:
-    """A count with its noun, from diagnose.md's "Count ..." sections: "1 query", "1,234 queries"."""
-    return prose.text(DIAGNOSE, f"Count {noun} one") if n == 1 else prose.text(DIAGNOSE, f"Count {noun} many",
-                                                                              n=f"{n:,}")
-
-
-def _value(measure: str, value: float | None) -> str:
-    """A measure's value as the table shows it (a count as a whole number; "undefined" for None)."""
-    if value is None:
-        return fmt(float("nan"))
-    return str(int(value)) if is_count(measure) else fmt(value)
-
-
-def _change(now: float | None, other: float | None) -> str:
-    """other − now with its sign ("undefined" when either is None)."""
-    return fmt(float("nan")) if now is None or other is None else signed(other - now)
-
-
 def format_diagnosis(diagnosis: run_diagnosis.Diagnosis) -> str:
     """The diagnosis as text: a header, one block per finding to report (warnings first), then one line per check
     that found nothing.
@@ -465,7 +394,7 @@ def format_diagnosis(diagnosis: run_diagnosis.Diagnosis) -> str:
         text = describe(finding)
         severity = _text(f"Severity {finding.severity}")
         lines += ["", _text("Diagnosis block examples", severity=severity, title=text.title,
-                            queries=_counted(finding.count, "query"), ids=_ids(finding.examples, finding.count))
+                            queries=counted(finding.count, "query"), ids=_ids(finding.examples, finding.count))
                   if finding.examples else _text("Diagnosis block", severity=severity, title=text.title)]
         lines += [*_wrapped(text.body), *(f"  {line}" for line in text.effects), *_wrapped(text.advice)]
         if finding.link:
