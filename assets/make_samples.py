@@ -20,9 +20,25 @@ Built in so that the page has something to show:
 - a few results tie on score (topics 102 and 107 on purpose, others by
   rounding), so the docid breaks the tie;
 - most returned documents nobody judged (they count as grade 0).
+
+The same judgments and first run in the formats practitioners bring (each
+reads to the same qrels and run, so the same numbers come out):
+
+- ``beir_sample/``, a BEIR-style folder: ``qrels/test.tsv`` (BEIR's header
+  ``query-id corpus-id score``, the score being the grade) and
+  ``results.json``, the run as a JSON dict-of-dicts ``{qid: {docid: score}}``
+  (as pytrec_eval, ranx and ir_measures take it);
+- ``sample_golden.jsonl``, one query per line with its judged documents
+  (``{"query_id": ..., "judgments": [{"id": ..., "grade": ...}, ...]}``), and
+  ``sample_results.jsonl``, one query per line with its retrieved chunks in
+  rank order, without scores (``{"query_id": ..., "retrieved_ids": [...]}``):
+  each id is a chunk, ``D1115#3``, and some documents come back a second time
+  as another chunk further down, so the numbers are the run's once chunks
+  count as their document (separator ``#``), and all 0 until then.
 """
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
@@ -36,6 +52,11 @@ JUDGED_ONLY = "112"
 RUN_ONLY = "199"
 FORCED_TIES = ("102", "107")
 DEPTH = 30
+BEIR_QRELS = "beir_sample/qrels/test.tsv"
+BEIR_RESULTS = "beir_sample/results.json"
+GOLDEN = "sample_golden.jsonl"
+RESULTS = "sample_results.jsonl"
+SECOND_CHUNK_EVERY = 4  # every 4th result comes back once more, as another chunk, after the first DEPTH
 
 
 def collection(rng: random.Random) -> dict[str, dict[str, int]]:
@@ -90,8 +111,41 @@ def samples() -> dict[str, str]:
     return files
 
 
+def other_formats(files: dict[str, str]) -> dict[str, str]:
+    """File name -> content of the qrels and the first run (of :func:`samples`) as a BEIR folder and a JSON Lines
+    pair (see the module's docstring)."""
+    qrels_text, run_text = files[QRELS], files["sample_run.txt"]
+    judged: dict[str, dict[str, int]] = {}
+    for topic, _, doc, grade in (line.split() for line in qrels_text.splitlines()):
+        judged.setdefault(topic, {})[doc] = int(grade)
+    ranked: dict[str, dict[str, float]] = {}
+    for topic, _, doc, _, score, _ in (line.split() for line in run_text.splitlines()):
+        ranked.setdefault(topic, {})[doc] = float(score)
+    golden = [{"query_id": topic, "judgments": [{"id": doc, "grade": grade} for doc, grade in docs.items()]}
+              for topic, docs in judged.items()]
+    results = [{"query_id": topic, "retrieved_ids": chunk_ids(list(docs))} for topic, docs in ranked.items()]
+    return {
+        BEIR_QRELS: "query-id\tcorpus-id\tscore\n" + "".join(f"{topic}\t{doc}\t{grade}\n"
+                                                             for topic, docs in judged.items()
+                                                             for doc, grade in docs.items()),
+        BEIR_RESULTS: json.dumps(ranked, indent=1) + "\n",
+        GOLDEN: "".join(json.dumps(line) + "\n" for line in golden),
+        RESULTS: "".join(json.dumps(line) + "\n" for line in results),
+    }
+
+
+def chunk_ids(docs: list[str]) -> list[str]:
+    """The ranking as chunk ids, ``doc#n``; every SECOND_CHUNK_EVERY-th document once more at the end, as another
+    chunk (ranked below its first one, so counting chunks as documents gives the ranking back)."""
+    first = [f"{doc}#{rank * 5 % 7}" for rank, doc in enumerate(docs, 1)]
+    again = [f"{doc}#{rank * 5 % 7 + 7}" for rank, doc in enumerate(docs, 1) if rank % SECOND_CHUNK_EVERY == 0]
+    return first + again
+
+
 def main() -> None:
-    for name, content in samples().items():
+    files = samples()
+    for name, content in (files | other_formats(files)).items():
+        (HERE / name).parent.mkdir(parents=True, exist_ok=True)
         (HERE / name).write_text(content, encoding="utf-8")
         print(f"wrote {HERE / name} ({content.count(chr(10))} lines)")
 

@@ -7,6 +7,17 @@ accepts a table with a header line naming its columns, separated by commas
 - qrels: ``qid``, ``docid`` and ``grade``;
 - run: ``qid``, ``docid`` and ``score``.
 
+Each column may go by another common name (:data:`ALIASES`): the qid by
+``query-id``, ``query_id``, ``queryid`` or ``topic``; the docid by ``doc-id``,
+``doc_id``, ``corpus-id``, ``corpus_id``, ``docno`` or ``pid``; the grade by
+``relevance``, ``rel`` or ``label``. A BEIR qrels file
+(``qrels/test.tsv``: ``query-id corpus-id score``) names its grade
+``score``: a qrels header takes ``score`` as the grade when its docid
+column is named BEIR's way (``corpus-id`` or ``corpus_id``) and no column
+names a grade otherwise; any other qrels header with ``score`` and no grade
+is a run's header (the files are swapped). :func:`column_names` words the
+names for a message or a page.
+
 Column names are case-insensitive and may be padded with spaces; the columns
 may come in any order, and other columns (``rank``, ``tag``, ...) are
 ignored. A field may be quoted with double quotes, as spreadsheets and
@@ -28,7 +39,8 @@ particular to a table is checked here, with the same error,
 :class:`components.formats.trec.TrecFormatError` (file, line, found, expected):
 
 - a missing header, or one that lacks a needed column (or names a run's
-  columns in a qrels file: the files are swapped);
+  columns in a qrels file, or a qrels file's in a run: the files are
+  swapped), or names one twice (also under two of its names);
 - a line with another number of fields than the header, an empty field, an
   unclosed quote; a first line holding carriage returns (old Mac line ends);
 - a field with a space or tab inside (TREC columns are whitespace-free),
@@ -64,6 +76,13 @@ Format = Literal["trec", "csv", "tsv"]
 TableSource = trec.Source  # a path, str or bytes content, or a file object
 
 COLUMNS: dict[str, tuple[str, str, str]] = {"qrels": ("qid", "docid", "grade"), "run": ("qid", "docid", "score")}
+ALIASES: dict[str, tuple[str, ...]] = {  # each column's names in a header (lower case), its own name first
+    "qid": ("qid", "query-id", "query_id", "queryid", "topic"),
+    "docid": ("docid", "doc-id", "doc_id", "corpus-id", "corpus_id", "docno", "pid"),
+    "grade": ("grade", "relevance", "rel", "label"),
+    "score": ("score",),
+}
+BEIR_DOCIDS = ("corpus-id", "corpus_id")  # a qrels header whose docid is named so may name its grade "score" (BEIR)
 _DELIMITERS = {"csv": ",", "tsv": "\t"}
 _DELIMITER_NAMES = {",": "commas", "\t": "tabs"}
 _TREC_COLUMNS = {"qrels": len(trec.QRELS_LAYOUT.columns), "run": len(trec.RUN_LAYOUT.columns)}
@@ -85,19 +104,23 @@ class Header:
     text : the line as written (without the line end).
     delimiter : "," or a tab.
     names : each column's name, stripped and lower-cased.
+    keep : the positions of the columns read as qid, docid and the value
+        (grade or score), 0-based.
     """
 
     line: int
     text: str
     delimiter: str
     names: tuple[str, ...]
+    keep: tuple[int, int, int]
 
 
 def detect(source: TableSource, kind: Kind) -> Format:
     """How a qrels or run file is written: "csv", "tsv" (a table with a header) or "trec".
 
     A file is a table when its first line that is not blank is a header: it
-    names ``qid`` and ``docid`` among fields separated by tabs or commas. A
+    names ``qid`` and ``docid`` (or another of their :data:`ALIASES`) among
+    fields separated by tabs or commas. A
     first line with commas that does not split into TREC's columns is
     treated as a table too, so that a table without a header gets a message
     about its header rather than about TREC columns.
@@ -108,8 +131,8 @@ def detect(source: TableSource, kind: Kind) -> Format:
     ('csv', 'tsv')
     >>> detect(b"1 0 doc7 2\\n", "qrels"), detect(b"1\\t0\\tdoc,7\\t2\\n", "qrels")
     ('trec', 'trec')
-    >>> detect(b"1,doc7,2\\n", "qrels")
-    'csv'
+    >>> detect(b"1,doc7,2\\n", "qrels"), detect(b"query-id\\tcorpus-id\\tscore\\n", "qrels")
+    ('csv', 'tsv')
     """
     _check_kind(kind)
     first = _first_line(trec.read_source(source)[0])
@@ -125,7 +148,7 @@ def detect(source: TableSource, kind: Kind) -> Format:
 
 
 def read_qrels(source: TableSource, name: str | None = None) -> trec.Qrels:
-    """Read a qrels file in TREC format, or as a CSV/TSV table with columns qid, docid, grade.
+    """Read a qrels file in TREC format, or as a CSV/TSV table with columns qid, docid, grade (or their aliases).
 
     Raises :class:`components.formats.trec.TrecFormatError`, naming the file and line.
 
@@ -134,6 +157,8 @@ def read_qrels(source: TableSource, name: str | None = None) -> trec.Qrels:
     >>> qrels = read_qrels(b"qid,docid,grade\\n1,doc7,2\\n\\n007,doc3,0\\n")
     >>> qrels.qids, qrels.grade.tolist(), qrels.line.tolist()
     (('1', '007'), [2, 0], [2, 4])
+    >>> read_qrels(b"query-id\\tcorpus-id\\tscore\\nq1\\tdoc7\\t1\\n").grade.tolist()  # BEIR's qrels
+    [1]
     >>> read_qrels(b"qid,docid,grade\\n1,doc7,high\\n", name="q.csv")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
@@ -144,7 +169,7 @@ def read_qrels(source: TableSource, name: str | None = None) -> trec.Qrels:
 
 
 def read_run(source: TableSource, name: str | None = None) -> trec.Run:
-    """Read a run file in TREC format, or as a CSV/TSV table with columns qid, docid, score.
+    """Read a run file in TREC format, or as a CSV/TSV table with columns qid, docid, score (or their aliases).
 
     The order is trec_eval's: score descending, ties by docid descending.
 
@@ -195,6 +220,45 @@ def to_trec(source: TableSource, kind: Kind, name: str | None = None) -> bytes:
     return _table_to_trec(data, name, kind)[0]
 
 
+def columns_read(source: TableSource, kind: Kind) -> tuple[str, str, str] | None:
+    """The names of a table's columns read as qid, docid and the value (grade or score), as its header writes
+    them (lower case); None for a file in TREC format. Reads only the first line that is not blank.
+
+    Examples
+    --------
+    >>> columns_read(b"\\nQuery-ID\\tcorpus-id\\tscore\\n1\\tdoc7\\t1\\n", "qrels"), columns_read(b"1 0 doc7 2\\n", "qrels")
+    (('query-id', 'corpus-id', 'score'), None)
+    """
+    _check_kind(kind)
+    data, name = trec.read_source(source, None, kind)
+    first = _first_line(data)
+    if first is None or detect(data, kind) == "trec":
+        return None
+    header = _find_header("\n" * (first[0] - 1) + first[1], name, kind)
+    qp, dp, vp = header.keep
+    return header.names[qp], header.names[dp], header.names[vp]
+
+
+def column_names(kind: Kind) -> str:
+    """The columns a table of this kind needs, each with its other names (:data:`ALIASES`), for a message or a page.
+
+    Examples
+    --------
+    >>> column_names("run")
+    'qid (or query-id, query_id, queryid, topic), docid (or doc-id, doc_id, corpus-id, corpus_id, docno, pid), score'
+    >>> column_names("qrels").split("), ")[-1]
+    'grade (or relevance, rel, label; or score when the docid is named corpus-id or corpus_id, as in BEIR)'
+    """
+    _check_kind(kind)
+    described = []
+    for column in COLUMNS[kind]:
+        others = list(ALIASES[column][1:])
+        if kind == "qrels" and column == "grade":
+            others[-1] += f"; or score when the docid is named {' or '.join(BEIR_DOCIDS)}, as in BEIR"
+        described.append(f"{column} (or {', '.join(others)})" if others else column)
+    return ", ".join(described)
+
+
 # ----------------------------------------------------------------------------
 # Inside
 # ----------------------------------------------------------------------------
@@ -216,18 +280,18 @@ def _read(data: bytes, name: str, kind: Kind) -> trec.Qrels | trec.Run:
     try:
         return reader(converted, name)
     except trec.TrecFormatError as err:
-        raise _in_table_terms(err, header, kind) from None
+        raise _in_table_terms(err, header) from None
 
 
 def _table_to_trec(data: bytes, name: str, kind: Kind) -> tuple[bytes, Header]:
     """The table as TREC text (the fast conversion when it applies, else the line-by-line one), and its header."""
-    text = _decoded(data, name, kind)
+    text = decoded(data, name, kind)
     header = _find_header(text, name, kind)
     fast = _converted_fast(data.removeprefix(codecs.BOM_UTF8), header, kind)
     return (fast if fast is not None else _converted(text, header, name, kind)), header
 
 
-def _decoded(data: bytes, name: str, kind: Kind) -> str:
+def decoded(data: bytes, name: str, kind: Kind) -> str:
     """The text of a table; bytes that are not UTF-8 text go to the TREC reader, which words the error."""
     if data.startswith(codecs.BOM_UTF8):
         data = data[len(codecs.BOM_UTF8):]
@@ -258,13 +322,32 @@ def _first_line(data: bytes | str) -> tuple[int, str] | None:
 
 
 def _header_names(line: str) -> tuple[str, tuple[str, ...]] | None:
-    """(delimiter, names) when ``line`` names qid and docid among tab- or comma-separated fields."""
+    """(delimiter, names) when ``line`` names a qid and a docid (:data:`ALIASES`) among tab- or comma-separated
+    fields."""
     for delimiter in ("\t", ","):
         fields = _split_fields(line, delimiter) if delimiter in line else None
         names = tuple(f.strip(_SPACE).lower() for f in fields or ())
-        if "qid" in names and "docid" in names:
+        if any(n in ALIASES["qid"] for n in names) and any(n in ALIASES["docid"] for n in names):
             return delimiter, names
     return None
+
+
+def _positions(names: tuple[str, ...], kind: Kind) -> dict[str, list[int]]:
+    """Each column of this kind (:data:`COLUMNS`) -> the positions of the header names naming it.
+
+    A qrels header names its grade ``score`` only BEIR's way (see the module's docstring).
+
+    Examples
+    --------
+    >>> _positions(("query-id", "corpus-id", "score"), "qrels")
+    {'qid': [0], 'docid': [1], 'grade': [2]}
+    >>> _positions(("qid", "docid", "score"), "qrels")
+    {'qid': [0], 'docid': [1], 'grade': []}
+    """
+    found = {c: [i for i, n in enumerate(names) if n in ALIASES[c]] for c in COLUMNS[kind]}
+    if kind == "qrels" and not found["grade"] and any(names[i] in BEIR_DOCIDS for i in found["docid"]):
+        found["grade"] = [i for i, n in enumerate(names) if n in ALIASES["score"]]
+    return found
 
 
 def _find_header(text: str, name: str, kind: Kind) -> Header:
@@ -285,21 +368,26 @@ def _find_header(text: str, name: str, kind: Kind) -> Header:
             f"a first line naming the columns, such as '{','.join(wanted)}' "
             f"(or TREC format: {_trec_layout(kind).describe()})")
     delimiter, names = found
-    header = Header(number, line, delimiter, names)
-    other_kind = "run" if kind == "qrels" else "qrels"
-    missing = [c for c in wanted if c not in names]
+    positions = _positions(names, kind)
+    other_kind: Kind = "run" if kind == "qrels" else "qrels"
+    missing = [c for c in wanted if not positions[c]]
     if missing:
         hint = ""
-        if all(c in names for c in COLUMNS[other_kind]):
+        if all(_positions(names, other_kind).values()):
             hint = f" (those are the columns of a {other_kind} file: are the two files swapped?)"
         raise trec.TrecFormatError(
             name, number, f"a header without the column {missing[0]!r}: {_show(line)}{hint}",
-            f"a header naming the columns {', '.join(wanted)} (in any order)")
-    repeated = [c for c in wanted if names.count(c) > 1]
+            f"a header naming the columns {', '.join(wanted)} (in any order; by these names: {column_names(kind)})")
+    repeated = [c for c in wanted if len(positions[c]) > 1]
     if repeated:
-        raise trec.TrecFormatError(name, number, f"the column {repeated[0]!r} twice in the header {_show(line)}",
+        column = repeated[0]
+        both = {names[i] for i in positions[column]}
+        what = (f"the column {column!r} twice" if both == {column} else
+                f"the columns {' and '.join(repr(names[i]) for i in positions[column])}, which both name the {column},")
+        raise trec.TrecFormatError(name, number, f"{what} in the header {_show(line)}",
                                    f"each of {', '.join(wanted)} once")
-    return header
+    qp, dp, vp = (positions[c][0] for c in wanted)
+    return Header(number, line, delimiter, names, (qp, dp, vp))
 
 
 def _converted(text: str, header: Header, name: str, kind: Kind) -> bytes:
@@ -312,7 +400,7 @@ def _converted(text: str, header: Header, name: str, kind: Kind) -> bytes:
     ``_BLOCK_LINES`` at a time, so that only one block's lines are Python
     strings at once.
     """
-    qp, dp, vp = (header.names.index(c) for c in COLUMNS[kind])
+    qp, dp, vp = header.keep
     width = len(header.names)
     delimiter = header.delimiter
     template = "{} 0 {} {}" if kind == "qrels" else "{} Q0 {} 0 {} table"
@@ -415,7 +503,7 @@ def _converted_piece(piece: np.ndarray, first_line: int, last: bool, header: Hea
         between = cuts[first[rows][:, None] + np.arange(width - 1)]
         field_end[:, :-1] = between
         field_start[:, 1:] = between + 1
-    keep = [header.names.index(c) for c in COLUMNS[kind]]
+    keep = list(header.keep)
     start, end = field_start[:, keep], field_end[:, keep]
     if np.any(end <= start) or np.any(piece[start[:, 0]] == ord("#")):
         return None
@@ -513,13 +601,13 @@ def _check_field(column: str, field: str, position: int, header: Header, name: s
                                    f"a {column} without spaces or tabs (TREC ids and numbers are whitespace-free)")
 
 
-def _in_table_terms(err: trec.TrecFormatError, header: Header, kind: Kind) -> trec.TrecFormatError:
+def _in_table_terms(err: trec.TrecFormatError, header: Header) -> trec.TrecFormatError:
     """The TREC reader's error, its column named as the table's header names it (file, line and type unchanged)."""
     if err.column is None:
         return err
-    column = COLUMNS[kind][2]  # the TREC reader names a column only for the value (grade or score)
+    # the TREC reader names a column only for the value (grade or score)
     return type(err)(err.file, err.line, err.found, err.expected,
-                     column=f"column {header.names.index(column) + 1} of the header {_show(header.text)}")
+                     column=f"column {header.keep[2] + 1} of the header {_show(header.text)}")
 
 
 def _trec_layout(kind: Kind):

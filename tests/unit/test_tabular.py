@@ -130,13 +130,50 @@ def test_any_table_reads_as_its_trec_twin(rows):
     same_qrels(tabular.read_qrels(table), trec.read_qrels(trec_text))
 
 
+# --- other names of the columns, and BEIR's qrels ---------------------------------------------
+
+@pytest.mark.parametrize("qid", tabular.ALIASES["qid"])
+@pytest.mark.parametrize("docid", tabular.ALIASES["docid"])
+def test_every_alias_of_qid_and_docid_reads_as_the_plain_header(qid, docid):
+    table = f"{qid.upper()}\t{docid}\tgrade\nq1\td1\t2\nq2\td2\t0\n"
+    assert tabular.detect(table, "qrels") == "tsv"
+    same_qrels(tabular.read_qrels(table), tabular.read_qrels("qid\tdocid\tgrade\nq1\td1\t2\nq2\td2\t0\n"))
+
+
+@pytest.mark.parametrize("grade", tabular.ALIASES["grade"])
+def test_every_alias_of_the_grade_reads_as_the_grade(grade):
+    assert tabular.read_qrels(f"qid,docid,{grade}\nq1,d1,2\n").grade.tolist() == [2]
+
+
+def test_a_beir_qrels_file_reads_its_score_as_the_grade():
+    beir = "query-id\tcorpus-id\tscore\n" + "".join(f"{q}\t{d}\t{g}\n" for q, _, d, g in
+                                                       (line.split() for line in SAMPLE_QRELS.read_text().splitlines()))
+    same_qrels(tabular.read_qrels(beir), trec.read_qrels(SAMPLE_QRELS))
+    assert tabular.read_qrels("query_id,corpus_id,score\n1,a,2\n").grade.tolist() == [2]
+
+
+def test_a_grade_column_wins_over_beirs_score_and_a_run_keeps_its_score():
+    assert tabular.read_qrels("query-id,corpus-id,score,grade\n1,a,0.5,2\n").grade.tolist() == [2]
+    assert tabular.read_run("query-id\tcorpus-id\tscore\n1\ta\t0.5\n").score.tolist() == [0.5]
+
+
+def test_an_error_names_the_value_column_where_the_header_has_it():
+    with pytest.raises(trec.TrecFormatError) as caught:
+        tabular.read_qrels("corpus-id\tscore\tquery-id\na\thigh\t1\n", name="test.tsv")
+    assert caught.value.column == "column 2 of the header 'corpus-id\\tscore\\tquery-id'"
+
+
 # --- errors: the TREC reader's error type, with file, line, found and expected ----------------
 
 QRELS_ERRORS = [
     # (content, line, found contains, expected contains)
     ("1,doc7,2\n", 1, "comma-separated first line without a header: '1,doc7,2'", "such as 'qid,docid,grade'"),
-    ("qid,docid,relevance\n1,a,1\n", 1, "without the column 'grade'", "qid, docid, grade"),
+    ("qid,docid,quality\n1,a,1\n", 1, "without the column 'grade'", "qid, docid, grade"),
+    ("qid,docid,quality\n1,a,1\n", 1, "without the column 'grade'", "grade (or relevance, rel, label; or score"),
     ("qid,docid,score\n1,a,1\n", 1, "are the two files swapped?", "qid, docid, grade"),
+    ("query_id,doc_id,score\n1,a,1\n", 1, "are the two files swapped?", "qid, docid, grade"),  # not BEIR's docid
+    ("qid,topic,docid,grade\n1,1,a,1\n", 1, "the columns 'qid' and 'topic', which both name the qid,",
+     "each of qid, docid, grade once"),
     ("qid,docid,grade,grade\n1,a,1,1\n", 1, "the column 'grade' twice", "once"),
     ("qid,docid,grade\n1,a,1\n1,b\n", 3, "2 fields in '1,b'",
      "3 fields separated by commas, as in the header on line 1"),

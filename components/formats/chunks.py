@@ -1,0 +1,133 @@
+"""Counting chunks as their document: ``doc12#3`` -> ``doc12``, in a run or qrels of any format.
+
+Retrieval for language models often ranks chunks (passages) of documents,
+while the judgments are about whole documents (or the other way round). A
+chunk id is the document's id, a separator (:data:`DEFAULT_SEPARATOR`,
+``#``, or any other text without whitespace) and the chunk's: the document
+is what comes before the **last** separator (``a#b#3`` -> ``a#b``, since
+document ids may hold the separator themselves, as URLs with a fragment do,
+and a chunk's part is the one added last). An id without the separator is
+a document already, and stays as it is; one with nothing before it
+(``#3``) is refused.
+
+- In a run, a query's chunks of one document become one result: the
+  document, at its best-ranked chunk's place, with that chunk's score (and
+  line). The other chunks go, and the ranking closes up: the document after
+  them moves up.
+- In qrels, a query's chunks of one document become one judgment, with the
+  highest grade of its chunks (and the line of the first chunk with it).
+
+The result is written back as TREC text and read by the TREC reader, so
+that it is a run or qrels like any other: a run in trec_eval's order (score
+descending, then docid descending: the document's id now breaks a tie) with
+ranks 1, 2, ... again. Each function also gives how many rows merged into
+another (rows before minus rows after).
+
+No Streamlit import here.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from components.formats import trec
+
+DEFAULT_SEPARATOR = "#"
+_SPACE = b" \t\n\r\v\f"
+
+
+def document_ids(docids: np.ndarray, separator: str = DEFAULT_SEPARATOR) -> list[bytes]:
+    """The document of each id (UTF-8 bytes, as readers keep them): the part before the last separator, or the
+    whole id when it has none.
+
+    Examples
+    --------
+    >>> document_ids(np.array([b"doc12#3", b"doc7", b"http://x.org/a#top#2"]))
+    [b'doc12', b'doc7', b'http://x.org/a#top']
+    >>> document_ids(np.array([b"d1::0", b"d1"]), "::")
+    [b'd1', b'd1']
+    """
+    sep = _separator(separator)
+    heads = []
+    for docid in docids.tolist():
+        head, found, _ = docid.rpartition(sep)
+        heads.append(head if found else docid)
+    return heads
+
+
+def merge_run(run: trec.Run, separator: str = DEFAULT_SEPARATOR) -> tuple[trec.Run, int]:
+    """The run with each query's chunks of one document as one result, at its best chunk's place; and how many
+    results merged.
+
+    Examples
+    --------
+    >>> run = trec.read_run("q Q0 d1#0 1 9 r\\nq Q0 d2#0 2 8 r\\nq Q0 d1#1 3 7 r\\nq Q0 d3 4 6 r\\n")
+    >>> merged, n = merge_run(run)
+    >>> [d.decode() for d in merged.docids], merged.rank.tolist(), merged.score.tolist(), n
+    (['d1', 'd2', 'd3'], [1, 2, 3], [9.0, 8.0, 6.0], 1)
+    """
+    heads = _heads(run, separator)
+    kept: dict[tuple[int, bytes], int] = {}
+    for row, key in enumerate(zip(run.qidx.tolist(), heads)):
+        kept.setdefault(key, row)  # rows are in rank order: the first is the best-ranked chunk
+    rows = sorted(kept.values())
+    if heads == run.docids.tolist():  # no chunk id
+        return run, 0
+    qids = [q.encode() for q in run.qids]
+    tag = (run.tag or "run").encode()
+    text = b"".join(b"%s Q0 %s 0 %s %s\n" % (qids[run.qidx[r]], heads[r], repr(float(run.score[r])).encode(), tag)
+                    for r in rows)
+    merged = trec.read_run(text, run.name)
+    lines = run.line[rows]
+    return replace(merged, line=lines[merged.line - 1], trailing_lines=run.trailing_lines, tag=run.tag), \
+        run.qidx.size - len(rows)
+
+
+def merge_qrels(qrels: trec.Qrels, separator: str = DEFAULT_SEPARATOR) -> tuple[trec.Qrels, int]:
+    """The qrels with each query's chunks of one document as one judgment, with their highest grade; and how many
+    judgments merged.
+
+    Examples
+    --------
+    >>> qrels = trec.read_qrels("q 0 d1#0 0\\nq 0 d1#1 2\\nq 0 d2#0 1\\nq 0 d1#2 2\\n")
+    >>> merged, n = merge_qrels(qrels)
+    >>> [d.decode() for d in merged.docids], merged.grade.tolist(), merged.line.tolist(), n
+    (['d1', 'd2'], [2, 1], [2, 3], 2)
+    """
+    heads = _heads(qrels, separator)
+    grades = qrels.grade.tolist()
+    best: dict[tuple[int, bytes], int] = {}
+    for row, key in enumerate(zip(qrels.qidx.tolist(), heads)):
+        if key not in best or grades[row] > grades[best[key]]:
+            best[key] = row
+    rows = sorted(best.values())
+    if heads == qrels.docids.tolist():  # no chunk id
+        return qrels, 0
+    qids = [q.encode() for q in qrels.qids]
+    text = b"".join(b"%s 0 %s %d\n" % (qids[qrels.qidx[r]], heads[r], grades[r]) for r in rows)
+    merged = trec.read_qrels(text, qrels.name)
+    lines = qrels.line[rows]
+    return replace(merged, line=lines[merged.line - 1]), qrels.qidx.size - len(rows)
+
+
+def _heads(parsed: trec.Qrels | trec.Run, separator: str) -> list[bytes]:
+    """:func:`document_ids` of a file's rows; TrecFormatError for an id with nothing before its separator."""
+    heads = document_ids(parsed.docids, separator)
+    empty = next((row for row, head in enumerate(heads) if not head), None)
+    if empty is not None:
+        docid = parsed.docids[empty].decode()
+        raise trec.TrecFormatError(
+            parsed.name, int(parsed.line[empty]),
+            f"document {docid!r}, with nothing before its chunk separator {separator!r}",
+            f"chunk ids such as 'doc12{separator}3' (the document, the separator, then the chunk), "
+            "or the option to count chunks as documents off")
+    return heads
+
+
+def _separator(separator: str) -> bytes:
+    """The separator as UTF-8 bytes; ValueError unless it is text without whitespace."""
+    sep = separator.encode("utf-8") if isinstance(separator, str) else b""
+    if not sep or any(c in sep for c in _SPACE):
+        raise ValueError(f"a chunk separator is text without whitespace, such as '#', got {separator!r}")
+    return sep

@@ -1,0 +1,828 @@
+"""Qrels and runs written as JSON or JSON Lines, read through the TREC reader.
+
+Two shapes of file:
+
+- **dict-of-dicts**, one JSON object, as pytrec_eval, ranx and ir_measures
+  take it: ``{"q1": {"d1": 2, "d2": 0}}`` for qrels (whole-number grades;
+  ``2.0`` counts as 2), ``{"q1": {"d1": 12.5, "d2": 3}}`` for a run
+  (numbers). A run is then in trec_eval's order: score descending, ties by
+  docid descending. A query's value may also be a list of ids,
+  ``{"q1": ["d1", "d2"]}``: each judged with grade 1 (qrels), or ranked in
+  the list's order (a run, see below).
+- **records**: JSON objects, one per line (JSON Lines), or in one JSON
+  array, or a single object. A record names a query id and its documents
+  (:class:`Fields` says under which keys); the documents are
+
+  - a list of ids, ``"relevant_ids": ["d1", "d2"]``: grades from a list as
+    long beside it (``"grades": [2, 1]``), else 1 each; a run's scores from
+    such a list (``"scores"``), else from the list's order;
+  - a list of objects, ``[{"id": "d1", "grade": 2}, ...]``, each with an id
+    and, optionally, a grade or a score;
+  - an object, ``{"d1": 2, "d2": 0}``: docid -> grade (or score);
+  - one id: a record per judgment or result, as the MTEB datasets write
+    BEIR's qrels (``{"query-id": "q1", "corpus-id": "d1", "score": 1}``),
+    with its grade (else 1) or score beside it.
+
+  A query may have several records (rows add up), except a run's list
+  without scores.
+
+A run's list without scores is its ranking: a list of n ids gets the scores
+n, n − 1, ..., 1, so that trec_eval's order is the list's
+(:attr:`Converted.scores_from_order`; a query then has one list, and a
+second record for it is refused). With scores, the scores decide the order,
+as in trec_eval; the lists whose order differs from their scores' are
+counted (:attr:`Converted.reordered`). The list's order gives scores up to
+:data:`MAX_ORDERED` = 2^24 ids, which 32-bit floats (trec_eval's) hold
+exactly.
+
+The keys of records are guessed from the first record (:func:`guess_fields`,
+tables :data:`QID_KEYS` and following), or given: an explicit
+:class:`Fields` is read as given, except a missing ``doc_id``, guessed from
+the first object of a list. When guessing fails, :class:`FieldsError` (a
+:class:`~components.formats.trec.TrecFormatError`) lists the keys it saw and
+the roles it could not fill, so that a page can ask for the mapping.
+
+How it reads: every judgment or result becomes one TREC line, and
+:func:`components.formats.trec.read_qrels` or
+:func:`components.formats.trec.read_run` reads the text, so that limits,
+order, ties, duplicates and number syntax are the TREC reader's; each row's
+``line`` is then its record's line (JSON Lines), the line where its record
+starts (an array), or the line of its query's key (dict-of-dicts): rows of
+one record share a line. What TREC text cannot hold is refused here:
+
+- ids are strings or whole numbers (written in decimal), not empty, without
+  ASCII whitespace or NUL characters, valid Unicode (no lone surrogate); a
+  query id does not start with ``#`` (a comment in TREC format);
+- grades and scores are JSON numbers (not strings, not true/false); the
+  TREC reader checks their values (whole grades from -1000 to 1000, finite
+  scores; NaN and Infinity are refused there);
+- a key twice in one object (a document twice in a query's object, a query
+  twice at the top), which :func:`json.loads` would silently keep once.
+
+Every problem raises :class:`~components.formats.trec.TrecFormatError` with
+the file, the line, what was found (naming the query and the document where
+there is one) and what was expected; ``column`` names the JSON key. Files are
+read whole (:func:`json.loads` speed); JSON Lines a line at a time.
+
+No Streamlit import here.
+"""
+from __future__ import annotations
+
+import codecs
+import json
+import re
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Iterable, Iterator, Literal, Mapping, overload
+
+import numpy as np
+
+from components.formats import tabular, trec
+
+Kind = Literal["qrels", "run"]
+JsonFormat = Literal["json", "jsonl"]
+
+QID_KEYS = ("query_id", "qid", "query-id", "queryid", "question_id", "topic", "id", "_id")  # a record's query id
+DOCS_KEYS: dict[str, tuple[str, ...]] = {  # a record's list (or object) of documents, by kind of file
+    "qrels": ("relevant_ids", "gold_ids", "expected_ids", "reference_context_ids", "relevant", "qrels",
+              "positive_ids", "relevant_docs", "relevant_doc_ids", "judgments"),
+    "run": ("retrieved_ids", "retrieved_context_ids", "retrieved", "results", "doc_ids", "ranking", "hits",
+            "retrieved_docs", "retrieved_doc_ids"),
+}
+ONE_DOC_KEYS = tabular.ALIASES["docid"]  # a record of one judgment or result: its one document id
+VALUE_KEYS: dict[str, tuple[str, ...]] = {  # beside the documents: a list of grades or scores, or one value
+    "qrels": ("grades", "relevances", "labels", *tabular.ALIASES["grade"]),
+    "run": ("scores", "similarities", *tabular.ALIASES["score"], "similarity"),
+}
+ITEM_ID_KEYS = ("id", "doc_id", "docid", "corpus_id", "corpus-id", "pid", "passage_id", "chunk_id", "context_id",
+                "docno", "_id")  # in a list of objects: each object's document id
+ITEM_VALUE_KEYS: dict[str, tuple[str, ...]] = {"qrels": (*tabular.ALIASES["grade"], "score"),
+                                               "run": ("score", "similarity")}
+MAX_ORDERED = 1 << 24  # the longest list the order gives scores to (32-bit floats hold whole numbers to 2^24)
+_ROLES = {"qid": "the query id", "docs": "the documents", "doc_id": "each object's document id"}
+_BAD_ID = re.compile("[ \t\n\r\v\f\x00]").search  # what an id in TREC text cannot hold
+_NOT_BLANK = re.compile(r"[^ \t\r\n]")  # JSON's whitespace is these four
+_NOT_BLANK_BYTE = re.compile(rb"[^ \t\r\n]")
+_JSON = "a JSON object or array, or one JSON object per line (JSON Lines)"
+_FIRST_ON_LINE = re.compile(r"\(first on line (\d+)\)")
+_SHOWN_CHARS = 60
+_SHOWN_KEYS = 12
+
+
+@dataclass(frozen=True)
+class Fields:
+    """Which keys of a record hold what (see the module's docstring for the shapes).
+
+    Attributes
+    ----------
+    qid : the query id's key.
+    docs : the documents' key: a list of ids, a list of objects, an object
+        ``{docid: value}``, or one id.
+    grade : qrels only: beside a list of ids, the key of a list of grades as
+        long; beside one id, the key of its grade; in a list of objects,
+        each object's key of its grade. None: grade 1 each.
+    score : runs only, as ``grade`` for scores. None: scores from the list's
+        order.
+    doc_id : in a list of objects, each object's key of its document id
+        (None: guessed from the first such object).
+    """
+
+    qid: str
+    docs: str
+    grade: str | None = None
+    score: str | None = None
+    doc_id: str | None = None
+
+    def value(self, kind: Kind) -> str | None:
+        """The key of the grades (qrels) or scores (run)."""
+        return self.grade if kind == "qrels" else self.score
+
+
+class FieldsError(trec.TrecFormatError):
+    """Records whose keys could not be guessed (:func:`guess_fields`).
+
+    Attributes, besides :class:`~components.formats.trec.TrecFormatError`'s
+    ----------
+    keys : the keys of the object looked at (a record, or the first object
+        of its list of documents).
+    missing : the roles no key filled: "qid", "docs" (a record's) or
+        "doc_id" (an object's in a list), as in :class:`Fields`.
+    """
+
+    def __init__(self, file: str, line: int, found: str, expected: str, column: str | None = None,
+                 keys: tuple[str, ...] = (), missing: tuple[str, ...] = ()):
+        super().__init__(file, line, found, expected, column)
+        self.keys, self.missing = keys, missing
+
+    def __reduce__(self):
+        return type(self), (self.file, self.line, self.found, self.expected, self.column, self.keys, self.missing)
+
+
+@dataclass(frozen=True)
+class Converted:
+    """A JSON file as TREC text, and what the conversion found.
+
+    Attributes
+    ----------
+    format : "json" (one JSON value) or "jsonl" (a JSON value per line).
+    text : the TREC text, one line per judgment or result.
+    origin : the file's line of each TREC line (an int64 array).
+    fields : the keys read, for records; None for a dict-of-dicts.
+    scores_from_order : whether some run scores were made from a list's
+        order (n, n − 1, ..., 1).
+    reordered : how many lists with scores are not in their scores' order
+        (trec_eval's: score descending, ties by docid descending).
+    empty : how many queries had no document (an empty list or object):
+        TREC format cannot hold them, so they are not in the result.
+    """
+
+    format: JsonFormat
+    text: bytes
+    origin: np.ndarray
+    fields: Fields | None
+    scores_from_order: bool
+    reordered: int
+    empty: int
+
+
+def json_format(data: bytes) -> JsonFormat | None:
+    """"json" or "jsonl" for a file whose first character (after blanks) is ``{`` or ``[``, else None.
+
+    JSON Lines when the first line that is not blank is a whole JSON value
+    and more follows; else one JSON value (a file of one line is both). Only
+    the first line is parsed, and only when more follows.
+
+    Examples
+    --------
+    >>> json_format(b'{"q1": {"d1": 1}}'), json_format(b'{"qid": 1, "relevant": [2]}\\n{"qid": 2, "relevant": [3]}\\n')
+    ('json', 'jsonl')
+    >>> json_format(b'{\\n "q1": {"d1": 1}\\n}\\n'), json_format(b"1 0 d1 1\\n")
+    ('json', None)
+    """
+    text = data.removeprefix(codecs.BOM_UTF8)
+    first = _NOT_BLANK_BYTE.search(text)
+    if first is None or text[first.start()] not in b"{[":
+        return None
+    end = text.find(b"\n", first.start())
+    if end < 0 or _NOT_BLANK_BYTE.search(text, end) is None:
+        return "json"
+    try:
+        json.loads(text[first.start():end].decode("utf-8"))
+    except (ValueError, RecursionError):
+        return "json"
+    return "jsonl"
+
+
+def guess_fields(record: Mapping[str, Any], kind: Kind, name: str = "file", line: int = 1) -> Fields:
+    """The keys of a record, guessed from its keys (:data:`QID_KEYS`, :data:`DOCS_KEYS` and the others).
+
+    Raises :class:`FieldsError` when no key names the query id or the documents.
+
+    Examples
+    --------
+    >>> guess_fields({"query_id": "q1", "retrieved_ids": ["a", "b"], "scores": [2, 1]}, "run")
+    Fields(qid='query_id', docs='retrieved_ids', grade=None, score='scores', doc_id=None)
+    >>> guess_fields({"query-id": "1", "corpus-id": "d1", "score": 1}, "qrels")  # MTEB's BEIR qrels
+    Fields(qid='query-id', docs='corpus-id', grade='score', score=None, doc_id=None)
+    >>> guess_fields({"question": "why?", "answer": "because"}, "qrels", "gold.jsonl", 3)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    components.formats.json_formats.FieldsError: gold.jsonl, line 3: found an object with the keys 'question', ...
+    """
+    qid = _first_key(record, QID_KEYS)
+    docs = _first_key(record, [k for k in (*DOCS_KEYS[kind], *ONE_DOC_KEYS) if k != qid])
+    if qid is None or docs is None:
+        missing = tuple(role for role, key in (("qid", qid), ("docs", docs)) if key is None)
+        raise _fields_error(name, line, record, missing, kind)
+    documents = record[docs]
+    value: str | None = None
+    doc_id = None
+    if isinstance(documents, list) and documents and isinstance(documents[0], dict):
+        doc_id = _item_id_key(documents[0], name, line, docs, kind)
+        value = _first_key(documents[0], [k for k in ITEM_VALUE_KEYS[kind] if k != doc_id])
+    elif not isinstance(documents, dict):
+        beir = ("score",) if kind == "qrels" and docs in tabular.BEIR_DOCIDS else ()
+        value = _first_key(record, [k for k in (*VALUE_KEYS[kind], *beir) if k not in (qid, docs)])
+    return Fields(qid, docs, grade=value if kind == "qrels" else None, score=value if kind == "run" else None,
+                  doc_id=doc_id)
+
+
+def to_trec(source: trec.Source, kind: Kind, name: str | None = None, *, fields: Fields | None = None) -> Converted:
+    """A JSON or JSON Lines file as TREC text (see the module's docstring), with what the conversion found.
+
+    ``fields`` applies to records (a dict-of-dicts has no keys to map; given
+    ``fields``, a single object is read as a record).
+
+    Examples
+    --------
+    >>> converted = to_trec(b'{"query_id": "q1", "retrieved_ids": ["b", "a"]}', "run")
+    >>> converted.text.decode(), converted.scores_from_order, converted.fields.docs
+    ('q1 Q0 b 0 2 json\\nq1 Q0 a 0 1 json\\n', True, 'retrieved_ids')
+    """
+    _check_kind(kind)
+    data, name = trec.read_source(source, name, kind)
+    text = tabular.decoded(data, name, kind)
+    return _Writer(name, kind).convert(_members(text, name), fields)
+
+
+@overload
+def read(source: trec.Source, kind: Literal["qrels"], name: str | None = None, *,
+         fields: Fields | None = None) -> tuple[trec.Qrels, Converted]: ...
+@overload
+def read(source: trec.Source, kind: Literal["run"], name: str | None = None, *,
+         fields: Fields | None = None) -> tuple[trec.Run, Converted]: ...
+def read(source: trec.Source, kind: Kind, name: str | None = None, *,
+         fields: Fields | None = None) -> tuple[trec.Qrels | trec.Run, Converted]:
+    """Read a JSON or JSON Lines qrels or run file; and what its conversion found (:func:`to_trec`).
+
+    Each row's ``line`` is its line in the JSON file (see the module's docstring).
+
+    Examples
+    --------
+    >>> run, converted = read(b'{"q1": {"a": 0.5, "b": 0.5, "c": 0.9}}', "run")
+    >>> [d.decode() for d in run.docids], run.line.tolist(), converted.fields
+    (['c', 'b', 'a'], [1, 1, 1], None)
+    """
+    data, name = trec.read_source(source, name, kind)
+    converted = to_trec(data, kind, name, fields=fields)
+    reader = trec.read_qrels if kind == "qrels" else trec.read_run
+    try:
+        parsed = reader(converted.text, name)
+    except trec.TrecFormatError as err:
+        raise _in_json_terms(err, converted, kind) from None
+    return replace(parsed, line=converted.origin[parsed.line - 1]), converted
+
+
+def read_qrels(source: trec.Source, name: str | None = None, *, fields: Fields | None = None) -> trec.Qrels:
+    """Read a JSON or JSON Lines qrels file (a dict-of-dicts, or records: see the module's docstring).
+
+    Examples
+    --------
+    >>> read_qrels(b'{"q1": {"d1": 2, "d2": 0}, "q2": {"d1": 1.0}}').grade.tolist()
+    [2, 0, 1]
+    >>> gold = b'{"qid": "q1", "gold_ids": ["d1", "d2"]}\\n{"qid": "q2", "gold_ids": ["d3"]}\\n'
+    >>> qrels = read_qrels(gold)
+    >>> qrels.qids, qrels.grade.tolist(), qrels.line.tolist()
+    (('q1', 'q2'), [1, 1, 1], [1, 1, 2])
+    """
+    return read(source, "qrels", name, fields=fields)[0]
+
+
+def read_run(source: trec.Source, name: str | None = None, *, fields: Fields | None = None) -> trec.Run:
+    """Read a JSON or JSON Lines run file: ordered by score descending, ties by docid descending (trec_eval's).
+
+    Examples
+    --------
+    >>> run = read_run(b'{"qid": "q1", "results": [{"id": "a", "score": 0.2}, {"id": "b", "score": 0.7}]}')
+    >>> [d.decode() for d in run.docids], run.score.tolist()
+    (['b', 'a'], [0.7, 0.2])
+    """
+    return read(source, "run", name, fields=fields)[0]
+
+
+# ----------------------------------------------------------------------------
+# Inside: JSON values, with their lines
+# ----------------------------------------------------------------------------
+
+class _RepeatedKey(Exception):
+    """A key twice in one JSON object (raised inside the decoder, worded by its caller)."""
+
+    def __init__(self, key: str):
+        super().__init__(key)
+        self.key = key
+
+
+def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object's members as a dict; _RepeatedKey if a key repeats (json.loads would keep the last)."""
+    members = dict(pairs)
+    if len(members) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _RepeatedKey(key)
+            seen.add(key)
+    return members
+
+
+_DECODER = json.JSONDecoder(object_pairs_hook=_unique)
+
+Member = tuple[int, "str | None", Any]  # (line, key, value): an object's member, or (line, None, value) otherwise
+
+
+@dataclass(frozen=True)
+class _Values:
+    """A file's top-level values: JSON Lines' lines, or the members of one JSON object or array."""
+
+    format: JsonFormat
+    members: Iterable[Member]  # a list for "json"; an iterator over the lines for "jsonl"
+    line: int  # where the first value starts
+
+
+def _members(text: str, name: str) -> _Values:
+    """The file's top-level values (:func:`json_format` decides which: the same test on the same text)."""
+    first = _NOT_BLANK.search(text)
+    if first is None:
+        raise trec.TrecFormatError(name, max(text.count("\n"), 1), "an empty file (end of file)", _JSON)
+    start = first.start()
+    line = text.count("\n", 0, start) + 1
+    if text[start] not in "{[":
+        raise trec.TrecFormatError(name, line, f"{_show(_line_at(text, start))} (not JSON)", _JSON)
+    end = text.find("\n", start)
+    if end >= 0 and _NOT_BLANK.search(text, end) is not None:
+        try:
+            json.loads(text[start:end])
+        except (ValueError, RecursionError):
+            pass  # not a whole value on its line: one JSON value over several lines
+        else:
+            return _Values("jsonl", _lines(text, name, start, line), line)
+    return _Values("json", _top_level(text, start, name), line)
+
+
+def _lines(text: str, name: str, start: int, number: int) -> Iterator[Member]:
+    """(line, None, value) of each line of JSON Lines that is not blank, from the one at text[start]."""
+    while start <= len(text):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        blank = _NOT_BLANK.search(text, start, end)
+        if blank is not None:
+            value, at = _raw_decode(text, blank.start(), name, number, lambda _: number)
+            rest = _NOT_BLANK.search(text, at, end)
+            if rest is not None:
+                raise trec.TrecFormatError(name, number, f"more after the JSON value: {_show(text[rest.start():end])}",
+                                           "one JSON value per line (JSON Lines)")
+            yield number, None, value
+        start, number = end + 1, number + 1
+
+
+def _top_level(text: str, start: int, name: str) -> list[Member]:
+    """(line, key, value) of each member of the object at text[start], or (line, None, value) of each element of
+    the array there, with the line where it starts; nothing but blanks may follow the object or array."""
+    lines = _LineCounter(text)
+    close = "}" if text[start] == "{" else "]"
+    members: list[Member] = []
+    first_line: dict[str, int] = {}
+    at = _skip(text, start + 1)
+    if text.startswith(close, at):
+        at += 1
+    else:
+        while True:
+            line, key = lines.at(at), None
+            if close == "}":
+                key, at = _key(text, at, name, lines)
+                if key in first_line:
+                    raise trec.TrecFormatError(name, line, f"the query {_show(key)} again (first on line "
+                                                           f"{first_line[key]})", "each query once in the object")
+                first_line[key] = line
+            value, at = _raw_decode(text, at, name, line, lines.at)
+            members.append((line, key, value))
+            at = _skip(text, at)
+            if text.startswith(close, at):
+                at += 1
+                break
+            if not text.startswith(",", at):
+                raise _syntax(name, text, at, lines, f"',' or '{close}'")
+            at = _skip(text, at + 1)
+    rest = _NOT_BLANK.search(text, at)
+    if rest is not None:
+        raise _syntax(name, text, rest.start(), lines,
+                      "the end of the file after the JSON value (or one JSON value per line: JSON Lines)")
+    return members
+
+
+class _LineCounter:
+    """The 1-based line of a position in a text; positions asked in increasing order are counted once."""
+
+    def __init__(self, text: str):
+        self.text, self.pos, self.line = text, 0, 1
+
+    def at(self, pos: int) -> int:
+        if pos < self.pos:
+            return self.text.count("\n", 0, pos) + 1
+        self.line += self.text.count("\n", self.pos, pos)
+        self.pos = pos
+        return self.line
+
+
+def _skip(text: str, at: int) -> int:
+    """Where the JSON whitespace from text[at] ends."""
+    found = _NOT_BLANK.search(text, at)
+    return len(text) if found is None else found.start()
+
+
+def _key(text: str, at: int, name: str, lines: _LineCounter) -> tuple[str, int]:
+    """A member's key at text[at] and where its value starts (after the colon)."""
+    if not text.startswith('"', at):
+        raise _syntax(name, text, at, lines, "a key in double quotes")
+    key, at = _raw_decode(text, at, name, lines.at(at), lines.at)
+    at = _skip(text, at)
+    if not text.startswith(":", at):
+        raise _syntax(name, text, at, lines, "':' after the key")
+    return key, _skip(text, at + 1)
+
+
+def _raw_decode(text: str, at: int, name: str, line: int, line_at: Callable[[int], int]) -> tuple[Any, int]:
+    """The JSON value at text[at] and where it ends; TrecFormatError for bad JSON, a repeated key, deep nesting or
+    an integer too long (``line`` is where the value starts, ``line_at`` the line of a position)."""
+    try:
+        return _DECODER.raw_decode(text, at)
+    except json.JSONDecodeError as err:
+        at_end = err.pos >= len(text)
+        shown = "the end of the file" if at_end else f"{_show(text[err.pos:err.pos + 20])} at character {err.colno}"
+        raise trec.TrecFormatError(name, line_at(err.pos), shown, f"valid JSON ({err.msg.lower()})") from None
+    except _RepeatedKey as err:
+        raise trec.TrecFormatError(name, line, f"the key {_show(err.key)} twice in one object",
+                                   "each key once in an object (a document once per query)") from None
+    except RecursionError:
+        raise trec.TrecFormatError(name, line, "JSON nested too deeply to read",
+                                   "records of a few levels: query id, documents, their grades or scores") from None
+    except ValueError as err:  # an integer of more than 4300 digits (sys.get_int_max_str_digits)
+        raise trec.TrecFormatError(name, line, f"a number too long to read ({err})", "numbers of a few digits") \
+            from None
+
+
+def _syntax(name: str, text: str, at: int, lines: _LineCounter, expected: str) -> trec.TrecFormatError:
+    shown = _show(text[at:at + 20]) if at < len(text) else "the end of the file"
+    return trec.TrecFormatError(name, lines.at(at), shown, expected + " (valid JSON)")
+
+
+def _line_at(text: str, pos: int) -> str:
+    """The line of text holding position pos."""
+    start = text.rfind("\n", 0, pos) + 1
+    end = text.find("\n", pos)
+    return text[start:end if end >= 0 else len(text)]
+
+
+# ----------------------------------------------------------------------------
+# Inside: JSON values to TREC lines
+# ----------------------------------------------------------------------------
+
+class _Writer:
+    """TREC lines for the rows of a file, with each row's line in the file and what the conversion found."""
+
+    def __init__(self, name: str, kind: Kind):
+        self.name, self.kind = name, kind
+        self.lines: list[str] = []
+        self.counts: list[int] = []  # rows of each query's documents added
+        self.record_lines: list[int] = []  # ... and their line
+        self.seen: dict[str, int] = {}  # every query -> its first line
+        self.ordered: dict[str, int] = {}  # run queries whose list gave the scores -> their line
+        self.from_order, self.reordered, self.empty = False, 0, 0
+
+    def convert(self, values: _Values, fields: Fields | None) -> Converted:
+        """The rows of every value: a dict-of-dicts' queries, or records (a single object is one record)."""
+        self.tag = values.format  # a run's tag (trec_eval's runid)
+        members = values.members
+        if isinstance(members, list):
+            if not members:
+                raise trec.TrecFormatError(self.name, values.line, "an empty JSON object or array",
+                                           "at least one query")
+            if members[0][1] is not None:  # one object
+                if fields is None and all(isinstance(value, (dict, list)) for _, _, value in members):
+                    self._queries(members)
+                    return self._converted(values, None)
+                return self._converted(values, self._one_record(members, values.line, fields))
+        return self._converted(values, self._records(members, fields))
+
+    def _one_record(self, members: list[Member], line: int, fields: Fields | None) -> Fields:
+        """An object that is not a dict of queries, read as one record; when its keys cannot be guessed, the error
+        also says what an object of queries holds."""
+        try:
+            return self._records([(line, None, {key: value for _, key, value in members})], fields)
+        except FieldsError as err:
+            if fields is not None:  # given keys: an object of queries was not meant
+                raise
+            key, value = next((key, value) for _, key, value in members if not isinstance(value, (dict, list)))
+            raise FieldsError(err.file, err.line, err.found,
+                              f"{err.expected}; or, for an object of queries, each query's documents as an object "
+                              f"(document id -> value) or a list of ids, not a JSON {_json_type(value)} as in "
+                              f"{_show(str(key))}", err.column, err.keys, err.missing) from None
+
+    def _converted(self, values: _Values, fields: Fields | None) -> Converted:
+        if not self.lines:
+            what = "judgment" if self.kind == "qrels" else "result"
+            raise trec.TrecFormatError(self.name, values.line,
+                                       f"no {what} ({self.empty} quer{'y' if self.empty == 1 else 'ies'} with none)",
+                                       f"at least one query with a {what}")
+        origin = np.repeat(np.array(self.record_lines, dtype=np.int64), self.counts)
+        return Converted(values.format, ("\n".join(self.lines) + "\n").encode("utf-8"), origin, fields,
+                         self.from_order, self.reordered, self.empty)
+
+    # --- the two shapes
+
+    def _queries(self, members: list[Member]) -> None:
+        """A dict-of-dicts (or of lists): each member is a query id and its documents."""
+        for line, qid, documents in members:
+            qid = self._id(qid, "query id", line, None)
+            if isinstance(documents, dict):
+                ids = list(documents)
+                self._add(qid, ids, self._values(list(documents.values()), line, None, qid, ids), line, None)
+            else:
+                self._add(qid, documents, None, line, None)
+
+    def _records(self, members: Iterable[Member], fields: Fields | None) -> Fields:
+        """Records: the keys are guessed from the first (unless given)."""
+        for line, _, record in members:
+            if not isinstance(record, dict):
+                raise self._error(line, f"a JSON {_json_type(record)}", "a JSON object for each record")
+            fields = self._record(record, line, fields or guess_fields(record, self.kind, self.name, line))
+        assert fields is not None  # there is a first record: _members found a value
+        return fields
+
+    def _record(self, record: dict, line: int, fields: Fields) -> Fields:
+        """Add one record's rows; the fields, with the objects' id key once guessed."""
+        qid = self._id(self._field(record, fields.qid, line, "the query id"), "query id", line, fields.qid)
+        documents = self._field(record, fields.docs, line, "the documents")
+        key = fields.value(self.kind)
+        values = None
+        if isinstance(documents, dict):
+            ids, values, key = list(documents), list(documents.values()), fields.docs
+        elif isinstance(documents, list) and any(isinstance(d, dict) for d in documents):
+            fields, ids, values = self._items(documents, fields, key, line)
+        elif isinstance(documents, list):
+            ids, values = documents, self._companion(record, key, len(documents), line)
+        else:
+            ids = [documents]
+            values = None if key is None else [self._field(record, key, line, "the value")]
+        if values is not None:
+            values = self._values(values, line, key, qid, ids)
+        self._add(qid, ids, values, line, fields.docs, ranked=isinstance(documents, list))
+        return fields
+
+    def _items(self, documents: list, fields: Fields, key: str | None,
+               line: int) -> tuple[Fields, list, list | None]:
+        """The fields (with the objects' id key, guessed from the first if not given), the ids and the values (None:
+        no key for them) of a list of objects."""
+        for position, item in enumerate(documents, 1):
+            if not isinstance(item, dict):
+                raise self._error(line, f"a JSON {_json_type(item)} as item {position} of {fields.docs!r}, among "
+                                        "objects", "a list of ids, or a list of objects", fields.docs)
+        if fields.doc_id is None:
+            fields = replace(fields, doc_id=_item_id_key(documents[0], self.name, line, fields.docs, self.kind))
+        ids, values = [], []
+        for position, item in enumerate(documents, 1):
+            where = f"object {position} of {fields.docs!r}"
+            ids.append(self._field(item, fields.doc_id, line, "the document id", where))
+            if key is not None:
+                values.append(self._field(item, key, line, "the value", where))
+        return fields, ids, values if key is not None else None
+
+    def _companion(self, record: dict, key: str | None, n: int, line: int) -> list | None:
+        """The list of values beside a list of n ids (None: no key for them)."""
+        if key is None:
+            return None
+        values = self._field(record, key, line, "the values")
+        if not isinstance(values, list) or len(values) != n:
+            found = f"a list of {len(values)}" if isinstance(values, list) else f"a JSON {_json_type(values)}"
+            what = "grades" if self.kind == "qrels" else "scores"
+            raise self._error(line, f"{found} in {key!r} beside {n} document id{'s' * (n != 1)}",
+                              f"a list of as many {what}, one per id", key)
+        return values
+
+    # --- one query's rows
+
+    def _add(self, qid: str, documents: Any, values: list[str] | None, line: int, key: str | None,
+             ranked: bool = False) -> None:
+        """The rows of one query's documents. ``values`` None: grade 1 each (qrels), or the list's order is the
+        ranking (a run); ``ranked``: the documents came as a list (whose order may differ from its scores')."""
+        if not isinstance(documents, list):
+            raise self._error(line, f"a JSON {_json_type(documents)} for query {_show(qid)}",
+                              "a list of document ids, or an object of document id -> value", key)
+        ids = self._ids(documents, line, key)
+        if not ids:
+            self.empty += 1
+            return
+        if values is None:
+            values = self._ranked(qid, ids, line) if self.kind == "run" else ["1"] * len(ids)
+        elif self.kind == "run":
+            self._check_not_ranked_before(qid, line)
+            self.reordered += ranked and len(ids) > 1 and _out_of_order(ids, values)
+        self.seen.setdefault(qid, line)
+        if self.kind == "qrels":
+            head = f"{qid} 0 "
+            self.lines.extend([f"{head}{d} {v}" for d, v in zip(ids, values)])
+        else:
+            head, tail = f"{qid} Q0 ", f" {self.tag}"
+            self.lines.extend([f"{head}{d} 0 {v}{tail}" for d, v in zip(ids, values)])
+        self.counts.append(len(ids))
+        self.record_lines.append(line)
+
+    def _ranked(self, qid: str, ids: list[str], line: int) -> list[str]:
+        """Scores n, n − 1, ..., 1 for a list of n ids in rank order: trec_eval's order is then the list's."""
+        if len(ids) > MAX_ORDERED:
+            raise self._error(line, f"a list of {len(ids):,} ids without scores",
+                              f"at most {MAX_ORDERED:,} ids, or scores beside them")
+        self._check_not_ranked_before(qid, line)
+        if qid in self.seen:
+            raise self._error(line, f"query {_show(qid)} again, in a list without scores (first on line "
+                                    f"{self.seen[qid]})", "one list per query when the list's order is its ranking")
+        self.ordered[qid] = line
+        self.from_order = True
+        return [str(n) for n in range(len(ids), 0, -1)]
+
+    def _check_not_ranked_before(self, qid: str, line: int) -> None:
+        if qid in self.ordered:
+            raise self._error(line, f"query {_show(qid)} again (first on line {self.ordered[qid]}, in a list "
+                                    "without scores)", "one list per query when the list's order is its ranking")
+
+    # --- one field
+
+    def _field(self, record: dict, key: str | None, line: int, role: str, where: str = "a record") -> Any:
+        if key in record:
+            return record[key]
+        raise self._error(line, f"{where} without the key {key!r} ({role}); its keys: {_keys(record)}",
+                          f"{role} in {key!r}, as in the first record", key)
+
+    def _ids(self, documents: list, line: int, key: str | None) -> list[str]:
+        """Each document id as TREC text holds it: a list of clean strings (the usual case) is checked at once;
+        any other, one id at a time (:meth:`_id`, which words the error)."""
+        try:
+            joined = "\x01".join(documents)  # an empty id shows as "\x01\x01", or one at an end
+        except TypeError:  # not all strings
+            joined = ""
+        if joined and "\x01\x01" not in joined and joined[0] != "\x01" and joined[-1] != "\x01" and \
+                _BAD_ID(joined) is None and (joined.isascii() or _encodes(joined)):
+            return documents
+        return [self._id(d, "document id", line, key) for d in documents]
+
+    def _id(self, value: Any, what: str, line: int, key: str | None) -> str:
+        """An id as TREC text holds it (a whole number as its decimal digits); else TrecFormatError."""
+        if isinstance(value, int) and not isinstance(value, bool):
+            return str(value)
+        if not isinstance(value, str):
+            raise self._error(line, f"a {what} that is a JSON {_json_type(value)}: {_show_json(value)}",
+                              f"a {what} as a string or a whole number", key)
+        bad = _BAD_ID(value)
+        if not value or bad is not None or (what == "query id" and value.startswith("#")):
+            found, expected = (("an empty " + what, f"a {what} that is not empty") if not value else
+                               (f"{what} {_show(value)}", "a query id that does not start with '#' (in TREC "
+                                                          "format, '#' starts a comment)") if bad is None else
+                               (f"{what} {_show(value)} holding a NUL character", f"a {what} without NUL characters")
+                               if bad[0] == "\x00" else
+                               (f"{what} {_show(value)} with a space, tab or line break inside",
+                                f"a {what} without spaces, tabs or line breaks (TREC ids are whitespace-free)"))
+            raise self._error(line, found, expected, key)
+        if not (value.isascii() or _encodes(value)):
+            raise self._error(line, f"{what} {_show(value)} holding a lone surrogate (\\ud800 to \\udfff)",
+                              f"a {what} of valid Unicode text", key)
+        return value
+
+    def _values(self, values: list, line: int, key: str | None, qid: str, ids: list) -> list[str]:
+        """Grades or scores as TREC text writes them: whole numbers (and a run's floats) at once, else one value at
+        a time (:meth:`_value`, which words the error)."""
+        types = set(map(type, values))
+        if types <= {int} or (self.kind == "run" and types <= {int, float}):
+            return list(map(repr, values))  # an int's repr is its digits; a float's, the shortest that reads back
+        return [self._value(v, line, key, qid, d) for d, v in zip(ids, values)]
+
+    def _value(self, value: Any, line: int, key: str | None, qid: str, doc: Any) -> str:
+        """A grade or score as TREC text writes it (the TREC reader checks its value); else TrecFormatError."""
+        if isinstance(value, float):
+            return str(int(value)) if self.kind == "qrels" and value.is_integer() else repr(value)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return str(value)
+        what = "grade" if self.kind == "qrels" else "score"
+        raise self._error(line, f"{what} {_show_json(value)} (a JSON {_json_type(value)}) for document "
+                                f"{_show(str(doc))} of query {_show(qid)}", f"a {what} as a JSON number", key)
+
+    def _error(self, line: int, found: str, expected: str, key: str | None = None) -> trec.TrecFormatError:
+        return trec.TrecFormatError(self.name, line, found, expected, None if key is None else f"field {key!r}")
+
+
+def _out_of_order(ids: list[str], values: list[str]) -> bool:
+    """Whether trec_eval's order (score as a 32-bit float descending, then docid descending in bytes) differs from
+    the list's. Values the TREC reader will refuse count as out of order.
+
+    Examples
+    --------
+    >>> _out_of_order(["a", "b"], ["2", "1"]), _out_of_order(["a", "b"], ["1", "1"]), _out_of_order(["b", "a"], ["1", "1.0"])
+    (False, True, False)
+    """
+    try:
+        with np.errstate(over="ignore", invalid="ignore"):
+            scores = np.array([float(v) for v in values]).astype(np.float32).tolist()
+    except (OverflowError, ValueError):
+        return True
+    keys = list(zip(scores, (d.encode("utf-8") for d in ids)))
+    return not all(a > b for a, b in zip(keys, keys[1:]))
+
+
+def _in_json_terms(err: trec.TrecFormatError, converted: Converted, kind: Kind) -> trec.TrecFormatError:
+    """The TREC reader's error about the converted text, on the JSON file's line, naming the query and document."""
+    if not 0 < err.line <= converted.origin.size:
+        return err
+    line = int(converted.origin[err.line - 1])
+
+    def first_on(match: re.Match) -> str:
+        first = int(converted.origin[int(match[1]) - 1])
+        return "(earlier in the same record)" if first == line else f"(first on line {first})"
+
+    found = _FIRST_ON_LINE.sub(first_on, err.found)
+    qid, _, doc = converted.text.split(b"\n", err.line)[err.line - 1].decode().split()[:3]
+    if "for query" not in found:
+        found += f" (query {_show(qid)}" + ("" if _show(doc)[:-1] in found else f", document {_show(doc)}") + ")"
+    column = None
+    if err.column is not None:
+        key = converted.fields.value(kind) if converted.fields else None
+        column = f"field {key!r}" if key else None
+    return type(err)(err.file, line, found, err.expected, column)
+
+
+# ----------------------------------------------------------------------------
+# Inside: small helpers
+# ----------------------------------------------------------------------------
+
+def _check_kind(kind: str) -> None:
+    if kind not in DOCS_KEYS:
+        raise ValueError(f"kind must be 'qrels' or 'run', got {kind!r}")
+
+
+def _encodes(text: str) -> bool:
+    """Whether text encodes as UTF-8 (it holds no lone surrogate)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _first_key(record: Mapping[str, Any], keys) -> str | None:
+    return next((k for k in keys if k in record), None)
+
+
+def _item_id_key(item: Any, name: str, line: int, docs: str, kind: Kind) -> str:
+    """The key of the document id in an object of a list of documents; FieldsError if none is known."""
+    key = _first_key(item, ITEM_ID_KEYS) if isinstance(item, dict) else None
+    if key is None:
+        raise _fields_error(name, line, item if isinstance(item, dict) else {}, ("doc_id",), kind, docs)
+    return key
+
+
+def _fields_error(name: str, line: int, record: Mapping[str, Any], missing: tuple[str, ...], kind: Kind,
+                  docs: str | None = None) -> FieldsError:
+    known = {"qid": QID_KEYS, "docs": (*DOCS_KEYS[kind], *ONE_DOC_KEYS), "doc_id": ITEM_ID_KEYS}
+    where = f"the first object of {docs!r}" if docs else "an object"
+    wanted = "; ".join(f"{_ROLES[role]} (a key such as {', '.join(known[role][:6])})" for role in missing)
+    return FieldsError(name, line, f"{where} with the keys {_keys(record)}",
+                       f"keys for {wanted}: say which keys to read", keys=tuple(record), missing=missing)
+
+
+def _keys(record: Mapping[str, Any]) -> str:
+    keys = [_show(k) for k in list(record)[:_SHOWN_KEYS]]
+    return (", ".join(keys) + (", ..." if len(record) > _SHOWN_KEYS else "")) or "none"
+
+
+def _json_type(value: Any) -> str:
+    return {dict: "object", list: "array", str: "string", bool: "true/false", type(None): "null"}.get(
+        type(value), "number")
+
+
+def _show(text: str) -> str:
+    """A string, quoted for a message (shortened; controls escaped)."""
+    return repr(text if len(text) <= _SHOWN_CHARS else text[:_SHOWN_CHARS] + "…")
+
+
+def _show_json(value: Any) -> str:
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (ValueError, RecursionError):
+        text = type(value).__name__
+    return text if len(text) <= _SHOWN_CHARS else text[:_SHOWN_CHARS] + "…"

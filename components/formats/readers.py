@@ -1,0 +1,260 @@
+"""The one front door for qrels and run files, whatever their format: for the "your data" page and the CLI.
+
+A file's format is found from its content (:func:`detect`), never its name:
+
+- "json" or "jsonl" when its first character (after blanks) is ``{`` or
+  ``[``: :mod:`components.formats.json_formats` (dict-of-dicts, records,
+  JSON Lines golden sets and results);
+- "csv" or "tsv" for a table with a header (BEIR's ``qrels/test.tsv``
+  among them): :mod:`components.formats.tabular`;
+- "trec" otherwise: :mod:`components.formats.trec`.
+
+Every reader ends in the TREC reader, so a file gives the same
+:class:`~components.formats.trec.Qrels` or :class:`~components.formats.trec.Run`
+(and the same numbers) in every format, and every problem is a
+:class:`~components.formats.trec.TrecFormatError` naming the file and line.
+
+Options, for every format:
+
+- ``fields`` (:class:`~components.formats.json_formats.Fields`): which keys
+  of JSON records hold the query id, the documents and their grades or
+  scores, instead of the guess; other formats ignore it;
+- ``chunks``: a separator (``"#"``: :data:`components.formats.chunks.DEFAULT_SEPARATOR`)
+  to count chunks as their document (``doc12#3`` -> ``doc12``:
+  :mod:`components.formats.chunks`), or None (the default) to keep ids
+  as they are.
+
+:func:`read` gives the parsed file and what was understood of it
+(:class:`Understood`: the format, the columns or keys read, whether a run's
+scores came from its lists' order, how many chunk rows merged, and the
+first rows), from one reading; :func:`understood` gives a preview only,
+cheaply for a big TREC or table file (its first lines).
+
+No Streamlit import here.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, Union, overload
+
+import numpy as np
+
+from components.formats import chunks as chunk_ids
+from components.formats import json_formats, tabular, trec
+from components.formats.json_formats import Fields
+
+Kind = Literal["qrels", "run"]
+Format = Literal["trec", "csv", "tsv", "json", "jsonl"]
+FORMATS: tuple[Format, ...] = ("trec", "csv", "tsv", "json", "jsonl")
+PREVIEW_ROWS = 5  # rows in Understood.preview
+_PREVIEW_LINES = 64  # understood() reads this many lines of a TREC file or table, when that is enough
+Parsed = Union[trec.Qrels, trec.Run]
+
+
+@dataclass(frozen=True)
+class Understood:
+    """What a reader understood of a file, for a page to show (and let a learner correct).
+
+    Attributes
+    ----------
+    format : one of :data:`FORMATS`.
+    kind : "qrels" or "run".
+    columns : a table's header names read as qid, docid and grade (or
+        score), as written (lower case); None for other formats.
+    fields : the keys of JSON records read (a guess, or the mapping given);
+        None for other formats and for a JSON dict-of-dicts.
+    scores_from_order : a run's scores (some of them) made from a list's
+        order, n, n − 1, ..., 1 (JSON lists without scores): ties cannot
+        occur there, and the tie rule does not apply.
+    reordered : JSON lists with scores whose order is not their scores'
+        (the scores decide, as in trec_eval).
+    empty : JSON queries with no document (not in the result: TREC format
+        cannot hold them).
+    merged_chunks : rows merged into another by counting chunks as their
+        document (0 without the option).
+    preview : the first rows as (qid, docid, grade or score), in the file's
+        order (a JSON list's documents in rank order), after any merge.
+    """
+
+    format: Format
+    kind: Kind
+    columns: tuple[str, ...] | None
+    fields: Fields | None
+    scores_from_order: bool
+    reordered: int
+    empty: int
+    merged_chunks: int
+    preview: tuple[tuple[str, str, int | float], ...]
+
+
+@dataclass(frozen=True)
+class Read:
+    """A file read: the parsed qrels or run, and what was understood of it."""
+
+    parsed: Parsed
+    understood: Understood
+
+
+def detect(source: trec.Source, kind: Kind) -> Format:
+    """How a qrels or run file is written, from its content (reads only its first lines).
+
+    Examples
+    --------
+    >>> detect(b"1 0 doc7 2\\n", "qrels"), detect(b"query-id\\tcorpus-id\\tscore\\n1\\tdoc7\\t1\\n", "qrels")
+    ('trec', 'tsv')
+    >>> detect(b'{"1": {"doc7": 2}}', "qrels"), detect(b'{"qid": "1", "gold_ids": ["doc7"]}\\n{"qid": "2", "gold_ids": []}\\n', "qrels")
+    ('json', 'jsonl')
+    """
+    data = trec.read_source(source, None, kind)[0]
+    return json_formats.json_format(data) or tabular.detect(data, kind)
+
+
+@overload
+def read(source: trec.Source, kind: Literal["qrels"], name: str | None = None, *, fields: Fields | None = None,
+         chunks: str | None = None) -> Read: ...
+@overload
+def read(source: trec.Source, kind: Literal["run"], name: str | None = None, *, fields: Fields | None = None,
+         chunks: str | None = None) -> Read: ...
+def read(source: trec.Source, kind: Kind, name: str | None = None, *, fields: Fields | None = None,
+         chunks: str | None = None) -> Read:
+    """Read a qrels or run file in any format (see the module's docstring), and say what was understood.
+
+    Raises :class:`~components.formats.trec.TrecFormatError` (or its subclass
+    :class:`~components.formats.json_formats.FieldsError` when the keys of
+    JSON records cannot be guessed).
+
+    Examples
+    --------
+    >>> done = read(b'{"qid": "q1", "retrieved_ids": ["d2#1", "d1#4", "d2#0"]}', "run", chunks="#")
+    >>> [d.decode() for d in done.parsed.docids], done.understood.format, done.understood.merged_chunks
+    (['d2', 'd1'], 'json', 1)
+    >>> done.understood.scores_from_order, done.understood.preview
+    (True, (('q1', 'd2', 3.0), ('q1', 'd1', 2.0)))
+    """
+    _check_kind(kind)
+    data, name = trec.read_source(source, name, kind)
+    fmt = detect(data, kind)
+    columns, converted = None, None
+    parsed: Parsed
+    if fmt in ("json", "jsonl"):
+        parsed, converted = json_formats.read(data, kind, name, fields=fields)
+    else:
+        parsed = (tabular.read_qrels if kind == "qrels" else tabular.read_run)(data, name)
+        columns = None if fmt == "trec" else tabular.columns_read(data, kind)
+    parsed, merged = _merged(parsed, chunks)
+    return Read(parsed, Understood(
+        format=fmt, kind=kind, columns=columns, fields=converted.fields if converted else None,
+        scores_from_order=bool(converted and converted.scores_from_order),
+        reordered=converted.reordered if converted else 0, empty=converted.empty if converted else 0,
+        merged_chunks=merged, preview=preview(parsed)))
+
+
+def read_qrels(source: trec.Source, name: str | None = None, *, fields: Fields | None = None,
+               chunks: str | None = None) -> trec.Qrels:
+    """Read a qrels file in any format (:func:`read`).
+
+    Examples
+    --------
+    >>> read_qrels(b"query-id\\tcorpus-id\\tscore\\nq1\\td1\\t2\\n").grade.tolist()
+    [2]
+    """
+    parsed = read(source, "qrels", name, fields=fields, chunks=chunks).parsed
+    assert isinstance(parsed, trec.Qrels)
+    return parsed
+
+
+def read_run(source: trec.Source, name: str | None = None, *, fields: Fields | None = None,
+             chunks: str | None = None) -> trec.Run:
+    """Read a run file in any format (:func:`read`), in trec_eval's order.
+
+    Examples
+    --------
+    >>> [d.decode() for d in read_run(b'{"q1": {"a": 0.5, "b": 0.9}}').docids]
+    ['b', 'a']
+    """
+    parsed = read(source, "run", name, fields=fields, chunks=chunks).parsed
+    assert isinstance(parsed, trec.Run)
+    return parsed
+
+
+def read_pair(qrels: trec.Source, run: trec.Source, gain: str | None = None, qrels_name: str | None = None,
+              run_name: str | None = None, *, qrels_fields: Fields | None = None, run_fields: Fields | None = None,
+              chunks: str | None = None) -> tuple[trec.Qrels, trec.Run]:
+    """:func:`components.formats.trec.read_pair` for files in any format: the qrels (checked to fit ``gain`` when
+    it is given, before the run is read), then the run; ``chunks`` applies to both.
+
+    Examples
+    --------
+    >>> judgments, results = read_pair(b'{"q1": {"a": 1}}', b"q1 Q0 a 1 0.5 r\\n")
+    >>> judgments.grade.tolist(), results.score.tolist()
+    ([1], [0.5])
+    """
+    judgments = read_qrels(qrels, qrels_name, fields=qrels_fields, chunks=chunks)
+    if gain is not None:
+        trec.check_gain_fits(judgments, gain)
+    return judgments, read_run(run, run_name, fields=run_fields, chunks=chunks)
+
+
+def understood(source: trec.Source, kind: Kind, name: str | None = None, *, fields: Fields | None = None,
+               chunks: str | None = None) -> Understood:
+    """What :func:`read` would understand of a file: for a TREC file or a table without ``chunks``, from its first
+    lines only (their rows are the file's first rows); else from reading it whole.
+
+    Raises what :func:`read` raises (for a TREC file or table, only about its first lines).
+
+    Examples
+    --------
+    >>> understood(b"qid,docid,relevance\\nq1,d1,2\\nq1,d2,0\\n", "qrels").columns
+    ('qid', 'docid', 'relevance')
+    """
+    data, name = trec.read_source(source, name, kind)
+    if chunks is None and json_formats.json_format(data) is None:
+        head = _head(data, _PREVIEW_LINES)
+        if len(head) < len(data):
+            try:
+                return read(head, kind, name).understood
+            except trec.TrecFormatError:
+                pass  # a cut that holds no data line, say: read the whole
+    return read(data, kind, name, fields=fields, chunks=chunks).understood
+
+
+def preview(parsed: Parsed, rows: int = PREVIEW_ROWS) -> tuple[tuple[str, str, int | float], ...]:
+    """The first rows of a parsed file as (qid, docid, grade or score): in the file's order (by line, then rank).
+
+    Examples
+    --------
+    >>> preview(trec.read_run("q2 Q0 a 1 1 r\\nq1 Q0 b 1 1 r\\nq1 Q0 c 2 2 r\\n"), 2)
+    (('q2', 'a', 1.0), ('q1', 'b', 1.0))
+    """
+    line = parsed.line
+    if not line.size:
+        return ()
+    last = np.partition(line, min(rows, line.size) - 1)[min(rows, line.size) - 1]
+    first = np.flatnonzero(line <= last)  # the rows on the first lines (many may share one line: JSON)
+    within = parsed.rank[first] if isinstance(parsed, trec.Run) else first
+    first = first[np.lexsort((within, line[first]))][:rows]
+    values = parsed.score if isinstance(parsed, trec.Run) else parsed.grade
+    return tuple((parsed.qids[parsed.qidx[r]], parsed.docids[r].decode(), values[r].item()) for r in first)
+
+
+def _merged(parsed: Parsed, separator: str | None) -> tuple[Parsed, int]:
+    if separator is None:
+        return parsed, 0
+    if isinstance(parsed, trec.Run):
+        return chunk_ids.merge_run(parsed, separator)
+    return chunk_ids.merge_qrels(parsed, separator)
+
+
+def _head(data: bytes, lines: int) -> bytes:
+    """The first ``lines`` lines of data (all of it when it has no more)."""
+    end = -1
+    for _ in range(lines):
+        end = data.find(b"\n", end + 1)
+        if end < 0:
+            return data
+    return data[:end + 1]
+
+
+def _check_kind(kind: str) -> None:
+    if kind not in ("qrels", "run"):
+        raise ValueError(f"kind must be 'qrels' or 'run', got {kind!r}")
