@@ -106,7 +106,7 @@ import sys
 import textwrap
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence, TypedDict
+from typing import Sequence, TypedDict, cast
 
 import numpy as np
 
@@ -128,7 +128,8 @@ from components.engine.measures import (
     uses_measure_set,
 )
 from components.engine.metrics import GAIN_FORMULAS, GAINS, Gain
-from components.formats import trec
+from components.formats import chunks as chunk_ids
+from components.formats import readers, trec
 
 FORMATS = ("table", "json", "trec")
 EXIT_BAD_FILE = 1
@@ -193,14 +194,16 @@ class JsonReport(_JsonReport, total=False):
 def run_evaluation(qrels: trec.Source, run: trec.Source, measures: Sequence[Measure | str] = DEFAULT_MEASURES,
                    gain: Gain = "linear", complete: bool = False, relevance_level: int = 1,
                    judged_only: bool = False, max_docs: int | None = None, diagnose: bool = False,
-                   diagnosis_k: int | None = None) -> Report:
+                   diagnosis_k: int | None = None, chunks: str | None = None) -> Report:
     """Read both files, judge the run and evaluate the measures on every evaluated query.
 
     ``relevance_level`` (trec_eval's -l): a grade at least this counts as relevant for the binary measures
     (nDCG keeps the grades). ``max_docs`` (trec_eval's -M): each query's top ``max_docs`` documents are kept,
     the rest dropped. ``judged_only`` (trec_eval's -J): then the run's unjudged documents are dropped, the rest
     ranked on. ``diagnose``: also diagnose the pair (:func:`components.engine.run_diagnosis.diagnose`, on the
-    files as read: -J and -M do not apply) at ``diagnosis_k`` (default: :func:`diagnosis_cutoff`).
+    files as read: -J and -M do not apply) at ``diagnosis_k`` (default: :func:`diagnosis_cutoff`). Files in
+    any format :mod:`components.formats.readers` reads (TREC, CSV/TSV, BEIR, JSON, JSONL); ``chunks``: a separator
+    to count chunks as their document (``doc12#3`` -> ``doc12``, best rank kept), or None.
 
     Raises :class:`components.formats.trec.TrecFormatError` for a file that cannot be
     read and ``ValueError`` for an unknown measure name.
@@ -211,12 +214,18 @@ def run_evaluation(qrels: trec.Source, run: trec.Source, measures: Sequence[Meas
     >>> report.mean
     {'RR': 0.75, 'P@1': 0.5}
     """
-    judgments, results = trec.read_pair(qrels, run, gain)
+    read_qrels = readers.read(qrels, "qrels", chunks=chunks)
+    judgments = cast(trec.Qrels, read_qrels.parsed)
+    trec.check_gain_fits(judgments, gain)
+    read_run = readers.read(run, "run", chunks=chunks)
+    results = cast(trec.Run, read_run.parsed)
     judged = trec.judge(judgments, results, complete)
     queries = judged.adjusted(relevance_level, judged_only, max_docs).queries
     diagnosis = None if not diagnose else run_diagnosis.diagnose(
         judgments, results, judged, k=diagnosis_k or diagnosis_cutoff(measures), measures=measures, gain=gain,
-        relevance_level=relevance_level)
+        relevance_level=relevance_level, scores_from_order=read_run.understood.scores_from_order,
+        merged_chunks=read_qrels.understood.merged_chunks + read_run.understood.merged_chunks,
+        chunk_separator=chunks or chunk_ids.DEFAULT_SEPARATOR)
     return Report(gain, evaluate(queries, measures, gain), judged, results.trailing_lines, results.tag, diagnosis)
 
 
@@ -436,6 +445,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--compare", type=Path, metavar="RUN2", help=_text("Help compare"))
     parser.add_argument("--diagnose", action="store_true", help=_text("Help diagnose"))
     parser.add_argument("--diagnose-k", type=int, metavar="K", help=_text("Help diagnose-k"))
+    parser.add_argument("--chunks", nargs="?", const=chunk_ids.DEFAULT_SEPARATOR, metavar="SEP",
+                        help=_text("Help chunks", default=chunk_ids.DEFAULT_SEPARATOR))
     return parser
 
 
@@ -506,7 +517,7 @@ def eval_main(argv: Sequence[str] | None = None) -> int:
         parser.error(_text("Not in trec format", names=", ".join(untranslatable)))
     try:
         report = run_evaluation(args.qrels, args.run, measures, args.gain, args.complete, args.rel_level,
-                                args.judged_only, args.max_docs, diagnose, args.diagnose_k)
+                                args.judged_only, args.max_docs, diagnose, args.diagnose_k, args.chunks)
     except (OSError, MemoryError, trec.TrecFormatError) as err:
         return _file_error(err, (args.qrels, args.run))
     to_stderr = notes(report.judged, report.trailing_lines)

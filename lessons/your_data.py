@@ -12,6 +12,7 @@ Markdown code spans built by :func:`components.engine.formatting.literal`.
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 from pathlib import Path
@@ -23,14 +24,15 @@ import pandas as pd
 import streamlit as st
 
 from components.course import export, prose
-from components.engine import compare, metrics
+from components.engine import compare, metrics, run_diagnosis
 from components.engine.formatting import fmt, literal, signed
 from components.engine.measures import GEOMETRIC_MEAN, aggregate, aggregation, evaluate, parse_measure
-from components.formats import tabular, trec
+from components.formats import chunks, json_formats, tabular, trec
 from components.ranking_editor import EditorItem, Scoreboard, describe_change, ranking_editor, set_editor_state
 from components.serving import uploads
 from components.serving.shared_cache import Holder, freeze
 from components.ui import charts, registry, state, upload_flow
+from components.ui.diagnosis_view import show_diagnosis
 from components.ui.widgets import chart_scale, read_control, show_chart
 
 NAME = "your_data"
@@ -38,6 +40,10 @@ ASSETS = Path(__file__).resolve().parents[1] / "assets"
 SAMPLE_QRELS = ASSETS / "sample_qrels.txt"
 SAMPLE_RUN = ASSETS / "sample_run.txt"
 SAMPLE_RUN_B = ASSETS / "sample_run_b.txt"
+# The same collection in the formats practitioners bring: a BEIR folder's qrels and results, a JSONL golden set and
+# results (with chunk ids: doc#chunk).
+OTHER_SAMPLES = {"beir": (ASSETS / "beir_sample" / "qrels" / "test.tsv", ASSETS / "beir_sample" / "results.json"),
+                 "jsonl": (ASSETS / "sample_golden.jsonl", ASSETS / "sample_results.jsonl")}
 KINDS = upload_flow.KINDS
 UPLOADERS = {"qrels": state.YOUR_DATA_QRELS_UPLOADER, "run": state.YOUR_DATA_RUN_UPLOADER}
 
@@ -49,6 +55,8 @@ GRADE_LIMITS = (-10, 10)  # grades the editor shows as badges; others are named 
 CURVE_POINTS = 100  # at most this many k on the Recall@k / hit rate@k chart
 TABLE_ROWS = 5_000  # at most this many queries in the per-query table (the CSV download has them all)
 CARDS_PER_ROW = 4  # the means' cards per row: five in a row cut their values short at 1024 px and projected
+FIELD_ROLES = ("qid", "docs", "value")  # what a learner maps in a JSON record: query id, documents, grade or score
+OPTIONAL_ROLE = FIELD_ROLES[-1]  # without grades: 1 each; without scores: the list's order
 SELECT_OPTIONS = 5_000  # up to this many queries, a select box picks one; beyond, a text box takes its id
 # measure families offered, with their canonical names ("k" stands for the chosen k)
 FAMILIES = {"R": "R@k", "Success": "Success@k", "P": "P@k", "RR": "RR", "RR@k": "RR@k", "AP": "AP", "AP@k": "AP@k",
@@ -69,10 +77,31 @@ NOTE_CHAR_PX = 6.5  # the grid's width of a character of its 14 px font, a littl
 # Evaluating the loaded pair (cached by content hash)
 # ----------------------------------------------------------------------------
 
-def _use_samples() -> None:
-    upload_flow.receive("qrels", SAMPLE_QRELS.name, SAMPLE_QRELS.read_bytes())
-    upload_flow.receive("run", SAMPLE_RUN.name, SAMPLE_RUN.read_bytes())
+def _use_samples(qrels: Path = SAMPLE_QRELS, run: Path = SAMPLE_RUN) -> None:
+    upload_flow.receive("qrels", qrels.name, qrels.read_bytes())
+    upload_flow.receive("run", run.name, run.read_bytes())
     upload_flow.empty_uploaders()
+
+
+def _sync_chunks(separator: str | None) -> None:
+    """Both received files are read with the chunk option as set (a file received later too): a record whose
+    option differs is replaced, so the pair's key changes and it is read again."""
+    for kind in KINDS:
+        record = st.session_state.get(upload_flow.RECEIVED[kind])
+        if record is not None and uploads.reading(record)[1] != separator:
+            st.session_state[upload_flow.RECEIVED[kind]] = uploads.with_reading(record, uploads.reading(record)[0],
+                                                                                 separator)
+
+
+def _map_fields(kind: str) -> None:
+    """The learner's mapping of a JSON file's keys: that file is read again with it."""
+    chosen = {role: st.session_state.get(f"{state.YOUR_DATA_FIELDS}.{kind}.{role}") for role in FIELD_ROLES}
+    record = st.session_state.get(upload_flow.RECEIVED[kind])
+    qid, docs, value = (chosen[role] for role in FIELD_ROLES)
+    if record is not None and qid and docs:
+        fields = (json_formats.Fields(qid, docs, grade=value) if kind == KINDS[0] else
+                  json_formats.Fields(qid, docs, score=value))
+        st.session_state[upload_flow.RECEIVED[kind]] = uploads.with_reading(record, fields, uploads.reading(record)[1])
 
 
 @st.cache_resource(max_entries=8, show_spinner=prose.text(NAME, "Evaluating"))
@@ -86,6 +115,22 @@ def _evaluate(files: tuple, names: tuple[str, ...], gain: str,
               _judged: trec.JudgedRun) -> Mapping[str, np.ndarray]:
     """Per-query values of each measure (the engine's, as the command line computes them); shared, so read-only."""
     return MappingProxyType(freeze(evaluate(_judged.queries, names, gain)))
+
+
+@st.cache_resource(max_entries=8, show_spinner=prose.text(NAME, "Diagnosing"))
+def _diagnosis(files: tuple, k: int, names: tuple[str, ...], gain: str, level: int, _loaded: upload_flow.LoadedPair
+               ) -> run_diagnosis.Diagnosis:
+    qrels, run = (_loaded.read(kind) for kind in KINDS)
+    return run_diagnosis.diagnose(qrels.parsed, run.parsed, _loaded.judged(), k=k, measures=names, gain=gain,
+                                  relevance_level=level, scores_from_order=run.understood.scores_from_order,
+                                  merged_chunks=qrels.understood.merged_chunks + run.understood.merged_chunks,
+                                  chunk_separator=uploads.reading(_loaded.run)[1] or chunks.DEFAULT_SEPARATOR)
+
+
+def _open_query(qid: str) -> None:
+    """A diagnosis example's button: that query opens in the editor below (and a toast says so)."""
+    st.session_state[state.YOUR_DATA_QUERY] = qid
+    st.toast(prose.text(NAME, "Diagnosis opened", qid=literal(qid)), icon="🔎")
 
 
 @st.cache_resource(max_entries=16, show_spinner=prose.text(NAME, "Computing curves"))
@@ -213,7 +258,7 @@ def _files_section() -> tuple[upload_flow.LoadedPair | None, upload_flow.FailedP
         key = f"{UPLOADERS[kind]}.{upload_round}"
         with column:
             uploaded = st.file_uploader(prose.text(NAME, f"Uploader {kind}"), type=None, key=key,
-                                        help=prose.text(NAME, "Uploader help", columns=", ".join(tabular.COLUMNS[kind])))
+                                        help=prose.text(NAME, "Uploader help", columns=tabular.column_names(kind)))
             upload_flow.take_upload(kind, uploaded, key)
             _show_refusal(kind)
             received = st.session_state.get(upload_flow.RECEIVED[kind])
@@ -222,10 +267,14 @@ def _files_section() -> tuple[upload_flow.LoadedPair | None, upload_flow.FailedP
             else:
                 st.caption(prose.text(NAME, "Received", name=literal(received["name"]),
                                       size=uploads.size_text(len(received["data"]))))
-    button, note = st.columns([1, 3], vertical_alignment="center")
-    button.button(prose.text(NAME, "Use samples"), key=state.YOUR_DATA_SAMPLES, on_click=_use_samples, icon="🧪",
-                  width="stretch")
-    note.caption(prose.section(NAME, "Samples"))
+    buttons = st.columns(3)
+    buttons[0].button(prose.text(NAME, "Use samples"), key=state.YOUR_DATA_SAMPLES, on_click=_use_samples, icon="🧪",
+                      width="stretch")
+    for column, (name, files) in zip(buttons[1:], OTHER_SAMPLES.items()):
+        column.button(prose.text(NAME, f"Use samples {name}"), key=f"{state.YOUR_DATA_SAMPLES}.{name}",
+                      on_click=_use_samples, args=files, icon="🧪", width="stretch")
+    st.caption(prose.section(NAME, "Samples"))
+    _chunk_option()
     holding = upload_flow.held()
     if holding:
         button, note = st.columns([1, 3], vertical_alignment="center")
@@ -243,8 +292,34 @@ def _files_section() -> tuple[upload_flow.LoadedPair | None, upload_flow.FailedP
             st.code(failed.message, language=None, wrap_lines=True)
             if failed.no_common_query:
                 st.markdown(prose.section(NAME, "No common query"))
+            if failed.unmapped is not None:
+                _field_mapping(*failed.unmapped)
             st.caption(prose.section(NAME, "Error kept" if loaded is not None else "Error nothing before"))
     return loaded, failed
+
+
+def _chunk_option() -> None:
+    """Count chunks as their document (doc12#3 -> doc12, best rank kept): a toggle and its separator."""
+    toggle_column, separator_column = st.columns([3, 1], vertical_alignment="bottom")
+    on = toggle_column.toggle(prose.text(NAME, "Chunks label"), key=state.YOUR_DATA_CHUNKS,
+                              help=prose.text(NAME, "Chunks help"))
+    separator = separator_column.text_input(prose.text(NAME, "Chunks separator"), value=chunks.DEFAULT_SEPARATOR,
+                                            max_chars=3, key=state.YOUR_DATA_CHUNK_SEPARATOR)
+    _sync_chunks((separator.strip() or chunks.DEFAULT_SEPARATOR) if on else None)
+
+
+def _field_mapping(kind: str, err: json_formats.FieldsError) -> None:
+    """The reader could not tell which keys of the JSON records hold what: the learner says, from the keys seen."""
+    st.markdown(prose.text(NAME, "Fields heading", kind=kind))
+    keys = list(err.keys)
+    columns = st.columns(len(FIELD_ROLES))
+    for column, role in zip(columns, FIELD_ROLES):
+        optional = role == OPTIONAL_ROLE
+        column.selectbox(prose.text(NAME, f"Field {role} {kind}"), [None, *keys] if optional else keys,
+                         key=f"{state.YOUR_DATA_FIELDS}.{kind}.{role}", index=0 if optional else None,
+                         format_func=lambda key: prose.section(NAME, "Field none") if key is None else key)
+    st.button(prose.text(NAME, "Fields read"), key=f"{state.YOUR_DATA_FIELDS}.{kind}.read", on_click=_map_fields,
+              args=(kind,), type="primary", icon="🔁")
 
 
 def _show_refusal(kind: str) -> None:
@@ -310,13 +385,13 @@ def _trec_options(qrels: trec.Qrels) -> tuple[int, bool]:
 def _summary(loaded: upload_flow.LoadedPair, judged: trec.JudgedRun, qrels: trec.Qrels, values: dict[str, np.ndarray],
              gain: str) -> None:
     st.subheader(prose.text(NAME, "Results heading"))
-    qrels_format = tabular.detect(loaded.qrels["data"], "qrels").upper()
-    run_format = tabular.detect(loaded.run["data"], "run").upper()
+    qrels_format, run_format = (loaded.read(kind).understood.format.upper() for kind in KINDS)
     formats = (qrels_format if qrels_format == run_format
                else prose.text(NAME, "Two formats", qrels=qrels_format, run=run_format))
     st.caption(prose.text(NAME, "Files shown", qrels=literal(loaded.qrels["name"]), judgments=f"{len(qrels.line):,}",
                           run=literal(loaded.run["name"]), results=f"{judged.queries.qidx.size:,}", formats=formats))
-    _trailing_note(loaded.run, loaded.holder)
+    _trailing_note(loaded.parsed_run(), loaded.run["name"])
+    _understood(loaded)
     names = list(values)
     means = st.container(key="your-data-means")
     cards = [column for row in range(0, len(names) + 1, CARDS_PER_ROW)
@@ -344,15 +419,31 @@ def _summary(loaded: upload_flow.LoadedPair, judged: trec.JudgedRun, qrels: trec
                              hide_index=True, width="stretch", height=min(38 + 35 * len(reasons), 300))
 
 
-def _trailing_note(run: dict, holder: Holder) -> None:
-    """Say how many lines of a received run had text after the tag, which the reader ignored (nothing when none did).
+def _understood(loaded: upload_flow.LoadedPair) -> None:
+    """What the readers understood of each file: its format, the columns or keys read, and its first rows."""
+    with st.expander(prose.text(NAME, "Understood heading"), icon="🔍"):
+        for kind, column in zip(KINDS, st.columns(2, gap="large")):
+            seen = loaded.read(kind).understood
+            with column:
+                read_as = (", ".join(seen.columns) if seen.columns else
+                           ", ".join(f"{role} = {key}" for role, key in dataclasses.asdict(seen.fields).items() if key)
+                           if seen.fields else prose.section(NAME, "Understood positions"))
+                st.markdown(prose.text(NAME, "Understood file", kind=kind, format=seen.format.upper(),
+                                       fields=literal(read_as)))
+                notes = [prose.section(NAME, "Understood order")] if seen.scores_from_order else []
+                if seen.merged_chunks:
+                    notes.append(prose.text(NAME, "Understood merged", merged=f"{seen.merged_chunks:,}"))
+                if notes:
+                    st.caption(" ".join(notes))
+                st.dataframe(pd.DataFrame(seen.preview, columns=[
+                    prose.text(NAME, "Column query"), prose.text(NAME, "Understood docid"),
+                    prose.text(NAME, f"Understood value {kind}")]), hide_index=True, width="stretch")
 
-    ``run`` is the received file's record; its parsed copy comes from the
-    shared cache, where judging the pair put it.
-    """
-    parsed = uploads.read_file("run", run["sha256"], run["name"], run["data"], holder)
+
+def _trailing_note(parsed: trec.Run, name: str) -> None:
+    """Say how many lines of a run had text after the tag, which the reader ignored (nothing when none did)."""
     if parsed.trailing_lines:
-        values = {"count": f"{parsed.trailing_lines:,}", "run": literal(run["name"])}
+        values = {"count": f"{parsed.trailing_lines:,}", "run": literal(name)}
         st.caption(prose.text_choosing(NAME, "Trailing fields one" if parsed.trailing_lines == 1
                                        else "Trailing fields many", values))
 
@@ -626,7 +717,8 @@ def _compare_section(loaded: upload_flow.LoadedPair, judged: trec.JudgedRun, nam
         st.error(prose.section(NAME, "Error heading"), icon="🚫")
         st.code(str(err), language=None, wrap_lines=True)
         return
-    _trailing_note(run_b, _compare_holder(files_b))
+    _trailing_note(uploads.read_file("run", run_b["sha256"], run_b["name"], run_b["data"], _compare_holder(files_b)),
+                   run_b["name"])
     if st.session_state.get(state.YOUR_DATA_COMPARE_MEASURE) not in names:
         st.session_state[state.YOUR_DATA_COMPARE_MEASURE] = names[0]
     name = read_control(st.segmented_control(prose.text(NAME, "Compare measure"), names,
@@ -678,6 +770,8 @@ def render() -> None:
     values = _evaluate(view, names, gain, judged)
     st.divider()
     _summary(loaded, judged, qrels, values, gain)
+    show_diagnosis(_diagnosis(loaded.key, k, names, gain, level, loaded),
+                   openable=frozenset(judged.query_index), open_query=_open_query, key=state.YOUR_DATA_DIAGNOSIS)
     _per_query(judged, values, families, k, gain, view)
     st.divider()
     _query_view(judged, values, names, k, gain, view)

@@ -22,14 +22,17 @@ import hashlib
 import sys
 from typing import Iterable, Literal, overload
 
-from components.formats import tabular, trec
+from components.formats import readers, trec
+from components.formats.json_formats import Fields
 from components.serving import settings
 from components.serving.settings import MIB
 from components.serving.shared_cache import Holder, SharedCache
 
 PARSED = SharedCache(settings.LIMITS.parsed_cache_bytes)
 _cached_before = 0  # PARSED.size at the last collect_released()
-Files = tuple[str, str, str, str]  # (qrels SHA-256, qrels name, run SHA-256, run name)
+# (qrels SHA-256, qrels name, run SHA-256, run name), then each file's reading options (fields, chunks) when one
+# is set (see :func:`reading`)
+Files = tuple
 
 
 def upload_record(name: str, data: bytes) -> dict:
@@ -61,33 +64,61 @@ def shown_name(name) -> str:
     return raw.decode("utf-8", "replace")
 
 
+def reading(record: dict) -> tuple[Fields | None, str | None]:
+    """A received file's reading options: the JSON fields a learner mapped (None: guessed) and the chunk
+    separator (None: ids as they are); :func:`with_reading` sets them."""
+    return record.get("fields"), record.get("chunks")
+
+
+def with_reading(record: dict, fields: Fields | None, chunks: str | None) -> dict:
+    """The record read with other options (the same bytes: a new dict, so the pair's key changes)."""
+    return {**record, "fields": fields, "chunks": chunks}
+
+
 def files_key(qrels: dict, run: dict) -> Files:
-    """What identifies a pair of received files: (qrels SHA-256, qrels name, run SHA-256, run name)."""
-    return qrels["sha256"], qrels["name"], run["sha256"], run["name"]
+    """What identifies a pair of received files as read: (qrels SHA-256, qrels name, run SHA-256, run name), and
+    both files' reading options when either is set."""
+    key = (qrels["sha256"], qrels["name"], run["sha256"], run["name"])
+    options = (reading(qrels), reading(run))
+    return key if options == ((None, None), (None, None)) else (*key, *options)
 
 
-@overload
-def read_file(kind: Literal["qrels"], sha256: str, name: str, data: bytes, holder: Holder) -> trec.Qrels: ...
-@overload
-def read_file(kind: Literal["run"], sha256: str, name: str, data: bytes, holder: Holder) -> trec.Run: ...
-@overload
-def read_file(kind: str, sha256: str, name: str, data: bytes, holder: Holder) -> trec.Qrels | trec.Run: ...
-def read_file(kind: str, sha256: str, name: str, data: bytes, holder: Holder) -> trec.Qrels | trec.Run:
-    """One file, parsed (TREC, CSV or TSV): shared, cached by (kind, content hash, name) while ``holder`` lives.
+def read(kind: str, sha256: str, name: str, data: bytes, holder: Holder, fields: Fields | None = None,
+         chunks: str | None = None) -> readers.Read:
+    """One file, parsed in whatever format it is written (:mod:`components.formats.readers`) with what was
+    understood of it: shared, cached by (kind, content hash, name, options) while ``holder`` lives.
 
     Errors are not kept.
     """
     if kind not in ("qrels", "run"):
         raise ValueError(f"kind must be 'qrels' or 'run', got {kind!r}")
-    reader = tabular.read_qrels if kind == "qrels" else tabular.read_run
-    return PARSED.get(("read", kind, sha256, name), lambda: reader(data, name), holder)
+    return PARSED.get(("read", kind, sha256, name, fields, chunks),
+                      lambda: readers.read(data, kind, name, fields=fields, chunks=chunks), holder)
+
+
+@overload
+def read_file(kind: Literal["qrels"], sha256: str, name: str, data: bytes, holder: Holder, fields: Fields | None = None,
+              chunks: str | None = None) -> trec.Qrels: ...
+@overload
+def read_file(kind: Literal["run"], sha256: str, name: str, data: bytes, holder: Holder, fields: Fields | None = None,
+              chunks: str | None = None) -> trec.Run: ...
+@overload
+def read_file(kind: str, sha256: str, name: str, data: bytes, holder: Holder, fields: Fields | None = None,
+              chunks: str | None = None) -> trec.Qrels | trec.Run: ...
+def read_file(kind: str, sha256: str, name: str, data: bytes, holder: Holder, fields: Fields | None = None,
+              chunks: str | None = None) -> trec.Qrels | trec.Run:
+    """The parsed file of :func:`read`."""
+    return read(kind, sha256, name, data, holder, fields, chunks).parsed
 
 
 def judge_files(files: Files, qrels: bytes, run: bytes, holder: Holder) -> trec.JudgedRun:
-    """The run joined with its qrels (each read through :func:`read_file`): shared, cached by ``files``."""
-    qsha, qname, rsha, rname = files
-    return PARSED.get(("judge", files), lambda: trec.judge(read_file("qrels", qsha, qname, qrels, holder),
-                                                           read_file("run", rsha, rname, run, holder)), holder)
+    """The run joined with its qrels (each read through :func:`read_file` with the options in ``files``): shared,
+    cached by ``files``."""
+    qsha, qname, rsha, rname, *options = files
+    (qfields, qchunks), (rfields, rchunks) = options or ((None, None), (None, None))
+    return PARSED.get(("judge", files), lambda: trec.judge(read_file("qrels", qsha, qname, qrels, holder, qfields, qchunks),
+                                                           read_file("run", rsha, rname, run, holder, rfields, rchunks)),
+                      holder)
 
 
 def collect_released() -> None:

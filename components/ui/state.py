@@ -288,6 +288,10 @@ YOUR_DATA_TABLE = "your_data.table"  # the per-query table (a row selection open
 YOUR_DATA_DOWNLOAD = "your_data.download"  # the per-query CSV download button
 YOUR_DATA_SHOWN_MEASURE = "your_data.shown_measure"  # the measure whose distribution is drawn
 YOUR_DATA_QUERY = "your_data.query"  # the qid opened in the editor (selectbox; a table click sets it)
+YOUR_DATA_DIAGNOSIS = "your_data.diagnosis"  # prefixes the diagnosis's example buttons
+YOUR_DATA_CHUNKS = "your_data.chunks"  # count chunks (doc#3) as their document
+YOUR_DATA_CHUNK_SEPARATOR = "your_data.chunk_separator"
+YOUR_DATA_FIELDS = "your_data.fields"  # prefixes the JSON field mapping's select boxes
 YOUR_DATA_EDITOR = "your_data.editor"  # prefix of each opened query's ranking-editor key
 YOUR_DATA_RESET = "your_data.reset"  # the "back to the run's order" button
 

@@ -22,12 +22,13 @@ The status lines come from lessons/text/your_data.md, the page's own text.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from components.course import prose
-from components.formats import trec
+from components.formats import json_formats, readers, trec
 from components.serving import uploads
 from components.serving.shared_cache import Holder
 from components.ui import browser_store, state
@@ -65,9 +66,19 @@ class LoadedPair:
         """The pair, joined (from the shared cache; read again only if the cache let it go)."""
         return uploads.judge_files(self.key, self.qrels["data"], self.run["data"], self.holder)
 
+    def read(self, kind: str) -> readers.Read:
+        """The qrels or run file as read, and what was understood of it (shared, like :meth:`judged`)."""
+        record = self.qrels if kind == "qrels" else self.run
+        return uploads.read(kind, record["sha256"], record["name"], record["data"], self.holder,
+                            *uploads.reading(record))
+
     def parsed_qrels(self) -> trec.Qrels:
-        """The qrels file, parsed (shared, like :meth:`judged`)."""
-        return uploads.read_file("qrels", self.qrels["sha256"], self.qrels["name"], self.qrels["data"], self.holder)
+        """The qrels file, parsed."""
+        return cast(trec.Qrels, self.read("qrels").parsed)
+
+    def parsed_run(self) -> trec.Run:
+        """The run file, parsed."""
+        return cast(trec.Run, self.read("run").parsed)
 
 
 @dataclass(frozen=True)
@@ -77,6 +88,7 @@ class FailedPair:
     key: uploads.Files
     message: str
     no_common_query: bool
+    unmapped: tuple[str, json_formats.FieldsError] | None = None  # (kind, error): JSON keys the reader could not guess
 
 
 _NO_SIZE_LINE = '<style>[data-testid="stFileUploaderDropzoneInstructions"] { display: none; }</style>'
@@ -207,17 +219,23 @@ def _attempt(qrels: dict, run: dict) -> None:
     """Read a new pair, showing each step; on success it becomes what the page shows."""
     key = uploads.files_key(qrels, run)
     holder = Holder()  # claims the parsed files for this session once they are on show; dropped if they fail
+    unmapped = None
     with st.status(prose.text(TEXT, "Reading"), expanded=False) as status:
         try:
             for kind, record in (("qrels", qrels), ("run", run)):
-                parsed = uploads.read_file(kind, record["sha256"], record["name"], record["data"], holder)
+                try:
+                    parsed = uploads.read_file(kind, record["sha256"], record["name"], record["data"], holder,
+                                               *uploads.reading(record))
+                except json_formats.FieldsError as err:
+                    unmapped = (kind, err)
+                    raise
                 status.write(prose.text(TEXT, "Read file", kind=kind, lines=f"{len(parsed.line):,}",
                                         queries=f"{len(parsed.qids):,}"))
             judged = uploads.judge_files(key, qrels["data"], run["data"], holder)
             status.write(prose.text(TEXT, "Read joined", queries=f"{len(judged.qids):,}"))
         except (ValueError, MemoryError) as err:  # TrecFormatError is a ValueError
             st.session_state[state.YOUR_DATA_FAILED] = FailedPair(key, str(err) or type(err).__name__,
-                                                                  isinstance(err, trec.NoCommonQueryError))
+                                                                  isinstance(err, trec.NoCommonQueryError), unmapped)
             status.update(label=prose.text(TEXT, "Read failed"), state="error")
             return
         status.update(label=prose.text(TEXT, "Read done"), state="complete")

@@ -670,3 +670,26 @@ def test_help_names_the_diagnosis(capsys):
         main(["--help"])
     shown = capsys.readouterr().out
     assert "--diagnose" in shown and "--diagnose-k K" in shown
+
+
+@pytest.mark.parametrize("qrels, run, options", [
+    ("beir_sample/qrels/test.tsv", "beir_sample/results.json", []),
+    ("sample_golden.jsonl", "sample_results.jsonl", ["--chunks"]),
+    ("sample_golden.jsonl", "sample_results.jsonl", ["--chunks", "#"]),
+])
+def test_the_samples_in_every_format_give_the_trec_samples_numbers(capsys, qrels, run, options):
+    measures = ["-m", "AP", "-m", "nDCG@10", "-m", "R@5", "-m", "RR", "--json"]
+    assets = ROOT / "assets"
+    assert main([str(assets / "sample_qrels.txt"), str(assets / "sample_run.txt"), *measures]) == 0
+    expected = json.loads(capsys.readouterr().out)["mean"]
+    assert main([str(assets / qrels), str(assets / run), *measures, *options]) == 0
+    assert json.loads(capsys.readouterr().out)["mean"] == pytest.approx(expected, abs=1e-12)
+
+
+def test_chunk_ids_without_the_option_are_diagnosed(capsys):
+    assets = ROOT / "assets"
+    assert main([str(assets / "sample_golden.jsonl"), str(assets / "sample_results.jsonl"), "--diagnose",
+                 "--json"]) == 0
+    findings = {f["check"]: f for f in json.loads(capsys.readouterr().out)["diagnosis"]}
+    assert findings["chunk_ids"]["severity"] == "warning" and findings["chunk_ids"]["count"] > 0
+    assert findings["ties"]["values"]["applies"] is False  # the lists have no scores: their order is the ranking

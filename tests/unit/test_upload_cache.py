@@ -183,7 +183,7 @@ def test_twenty_simultaneous_uploads_of_one_file_parse_it_once(parses, monkeypat
 
 
 def test_distinct_files_are_bounded_by_the_byte_budget(parses, monkeypatch):
-    one = nbytes(uploads.read_file("run", sha(run_file(99)), "probe.txt", run_file(99), HOLDER))
+    one = nbytes(uploads.read("run", sha(run_file(99)), "probe.txt", run_file(99), HOLDER))  # what the cache holds
     budget = 3 * one + one // 2  # room for three parsed runs of this size
     monkeypatch.setattr(uploads, "PARSED", SharedCache(budget))
     files = [(f"run{i}.txt", run_file(i + 1)) for i in range(7)]
