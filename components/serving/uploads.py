@@ -20,7 +20,7 @@ import ctypes
 import gc
 import hashlib
 import sys
-from typing import Iterable, Literal, overload
+from typing import Iterable, Literal, cast, overload
 
 from components.formats import readers, trec
 from components.formats.json_formats import Fields
@@ -92,8 +92,9 @@ def read(kind: str, sha256: str, name: str, data: bytes, holder: Holder, fields:
     """
     if kind not in ("qrels", "run"):
         raise ValueError(f"kind must be 'qrels' or 'run', got {kind!r}")
+    checked = cast(readers.Kind, kind)
     return PARSED.get(("read", kind, sha256, name, fields, chunks),
-                      lambda: readers.read(data, kind, name, fields=fields, chunks=chunks), holder)
+                      lambda: readers.read(data, checked, name, fields=fields, chunks=chunks), holder)
 
 
 @overload
