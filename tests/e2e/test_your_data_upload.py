@@ -7,6 +7,7 @@ would mean one did).
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -261,3 +262,22 @@ def test_the_relevance_level_and_judged_only_change_the_cards_as_trec_eval_would
     both = run_evaluation(SAMPLE_QRELS, SAMPLE_RUN, ["R@10", "AP"], relevance_level=2, judged_only=True).mean
     expect(mean_card(page, "MAP")).to_have_text(fmt(both["AP"]))
     expect(mean_card(page, "R@10")).to_have_text(fmt(both["R@10"]))
+
+
+def test_a_jsonl_pair_reads_with_chunks_and_a_diagnosed_query_opens_in_the_editor(your_data):
+    """A JSONL golden set and results with chunk ids: the diagnosis warns about the chunk ids; counting chunks as
+    their document gives the TREC samples' numbers; an example query of a finding opens in the editor."""
+    page, dialogs = your_data
+    upload(page, "1. Qrels", ROOT / "assets" / "sample_golden.jsonl")
+    upload(page, "2. Run", ROOT / "assets" / "sample_results.jsonl")
+    diagnosis = page.get_by_test_id("stExpander").filter(has_text="Diagnosis at k = 10")
+    expect(diagnosis.get_by_text("Chunk ids against document ids").first).to_be_visible(timeout=30_000)
+    page.get_by_text("Count chunks as their document", exact=True).click()
+    report = run_evaluation(SAMPLE_QRELS, SAMPLE_RUN, ["AP"])
+    expect(mean_card(page, "MAP")).to_have_text(fmt(report.mean["AP"]))
+    example = diagnosis.get_by_role("button", name=re.compile(r"^1\d\d$")).first  # a topic id: 101 to 112
+    qid = example.inner_text().strip()
+    example.click()
+    expect(current(page).get_by_role("combobox", name="Query")).to_have_value(qid)
+    expect(page.get_by_text(f"Query {qid}: the run's top 20")).to_be_visible()
+    assert not dialogs
