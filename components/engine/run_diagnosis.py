@@ -52,6 +52,7 @@ from components.formats import trec
 from components.formats.trec import _pair_keys  # the reader's 64-bit (query, docid) key: one definition
 
 Severity = Literal["warning", "note", "ok"]
+ID_CHECKS = ("query_ids", "doc_ids", "chunk_ids")  # ids written two ways: told first
 Effect = tuple[Union[float, None], Union[float, None]]  # a measure's value as reported, and under an alternative
 EXAMPLES = 5  # example query ids kept per finding
 VISIBLE_CHANGE = 0.0005  # a mean that moves this much shows in the third decimal: a tie warning
@@ -120,8 +121,10 @@ class Diagnosis:
 
     @property
     def problems(self) -> tuple[Finding, ...]:
-        """The findings with something to report (severity other than "ok"), warnings first."""
-        return tuple(sorted((f for f in self.findings if f.severity != "ok"), key=lambda f: f.severity != "warning"))
+        """The findings with something to report (severity other than "ok"), warnings first, and among them the ids
+        written two ways first (:data:`ID_CHECKS`: such a format problem can explain every other number)."""
+        return tuple(sorted((f for f in self.findings if f.severity != "ok"),
+                            key=lambda f: (f.severity != "warning", f.check not in ID_CHECKS)))
 
     def finding(self, check: str) -> Finding:
         """The finding of one check, by name."""
