@@ -130,6 +130,7 @@ from components.engine.measures import (
 from components.engine.metrics import GAIN_FORMULAS, GAINS, Gain
 from components.formats import chunks as chunk_ids
 from components.formats import readers, trec
+from components.formats.json_formats import Fields, parse_fields
 
 FORMATS = ("table", "json", "trec")
 EXIT_BAD_FILE = 1
@@ -194,7 +195,8 @@ class JsonReport(_JsonReport, total=False):
 def run_evaluation(qrels: trec.Source, run: trec.Source, measures: Sequence[Measure | str] = DEFAULT_MEASURES,
                    gain: Gain = "linear", complete: bool = False, relevance_level: int = 1,
                    judged_only: bool = False, max_docs: int | None = None, diagnose: bool = False,
-                   diagnosis_k: int | None = None, chunks: str | None = None) -> Report:
+                   diagnosis_k: int | None = None, chunks: str | None = None, qrels_fields: Fields | None = None,
+                   run_fields: Fields | None = None) -> Report:
     """Read both files, judge the run and evaluate the measures on every evaluated query.
 
     ``relevance_level`` (trec_eval's -l): a grade at least this counts as relevant for the binary measures
@@ -203,7 +205,8 @@ def run_evaluation(qrels: trec.Source, run: trec.Source, measures: Sequence[Meas
     ranked on. ``diagnose``: also diagnose the pair (:func:`components.engine.run_diagnosis.diagnose`, on the
     files as read: -J and -M do not apply) at ``diagnosis_k`` (default: :func:`diagnosis_cutoff`). Files in
     any format :mod:`components.formats.readers` reads (TREC, CSV/TSV, BEIR, JSON, JSONL); ``chunks``: a separator
-    to count chunks as their document (``doc12#3`` -> ``doc12``, best rank kept), or None.
+    to count chunks as their document (``doc12#3`` -> ``doc12``, best rank kept), or None; ``qrels_fields``,
+    ``run_fields``: which keys of JSON records hold what, instead of the guess.
 
     Raises :class:`components.formats.trec.TrecFormatError` for a file that cannot be
     read and ``ValueError`` for an unknown measure name.
@@ -214,10 +217,10 @@ def run_evaluation(qrels: trec.Source, run: trec.Source, measures: Sequence[Meas
     >>> report.mean
     {'RR': 0.75, 'P@1': 0.5}
     """
-    read_qrels = readers.read(qrels, "qrels", chunks=chunks)
+    read_qrels = readers.read(qrels, "qrels", fields=qrels_fields, chunks=chunks)
     judgments = cast(trec.Qrels, read_qrels.parsed)
     trec.check_gain_fits(judgments, gain)
-    read_run = readers.read(run, "run", chunks=chunks)
+    read_run = readers.read(run, "run", fields=run_fields, chunks=chunks)
     results = cast(trec.Run, read_run.parsed)
     judged = trec.judge(judgments, results, complete)
     queries = judged.adjusted(relevance_level, judged_only, max_docs).queries
@@ -447,7 +450,17 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--diagnose-k", type=int, metavar="K", help=_text("Help diagnose-k"))
     parser.add_argument("--chunks", nargs="?", const=chunk_ids.DEFAULT_SEPARATOR, metavar="SEP",
                         help=_text("Help chunks", default=chunk_ids.DEFAULT_SEPARATOR))
+    for kind in ("qrels", "run"):
+        parser.add_argument(f"--{kind}-fields", type=_fields, metavar="ROLE=KEY,...", help=_text(f"Help {kind}-fields"))
     return parser
+
+
+def _fields(spec: str) -> Fields:
+    """``--qrels-fields`` / ``--run-fields``: a usage error for a mapping that does not parse."""
+    try:
+        return parse_fields(spec)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -517,7 +530,8 @@ def eval_main(argv: Sequence[str] | None = None) -> int:
         parser.error(_text("Not in trec format", names=", ".join(untranslatable)))
     try:
         report = run_evaluation(args.qrels, args.run, measures, args.gain, args.complete, args.rel_level,
-                                args.judged_only, args.max_docs, diagnose, args.diagnose_k, args.chunks)
+                                args.judged_only, args.max_docs, diagnose, args.diagnose_k, args.chunks,
+                                args.qrels_fields, args.run_fields)
     except (OSError, MemoryError, trec.TrecFormatError) as err:
         return _file_error(err, (args.qrels, args.run))
     to_stderr = notes(report.judged, report.trailing_lines)

@@ -69,6 +69,7 @@ No Streamlit import here.
 from __future__ import annotations
 
 import codecs
+import dataclasses
 import json
 import re
 from dataclasses import dataclass, replace
@@ -135,6 +136,35 @@ class Fields:
     def value(self, kind: Kind) -> str | None:
         """The key of the grades (qrels) or scores (run)."""
         return self.grade if kind == "qrels" else self.score
+
+
+def parse_fields(spec: str) -> Fields:
+    """A mapping written ``role=key`` with commas (the command line's ``--qrels-fields`` and ``--run-fields``);
+    the roles are :class:`Fields`' attributes, ``qid`` and ``docs`` required. ``ValueError`` names what is wrong.
+
+    Examples
+    --------
+    >>> parse_fields("qid=question, docs=hits, score=scores")
+    Fields(qid='question', docs='hits', grade=None, score='scores', doc_id=None)
+    >>> parse_fields("docs=hits")
+    Traceback (most recent call last):
+    ...
+    ValueError: fields 'docs=hits': qid is missing; write role=key pairs with commas, e.g. qid=query_id,docs=relevant_ids
+    """
+    roles = {f.name for f in dataclasses.fields(Fields)}
+    example = "write role=key pairs with commas, e.g. qid=query_id,docs=relevant_ids"
+    given: dict[str, str] = {}
+    for part in filter(None, (p.strip() for p in spec.split(","))):
+        role, equals, key = (x.strip() for x in part.partition("="))
+        if not equals or not key or role not in roles or role in given:
+            why = (f"{role!r} is not one of {', '.join(sorted(roles))}" if role not in roles else
+                   f"{role} is named twice" if role in given else f"{part!r} has no key")
+            raise ValueError(f"fields {spec!r}: {why}; {example}")
+        given[role] = key
+    for role in ("qid", "docs"):
+        if role not in given:
+            raise ValueError(f"fields {spec!r}: {role} is missing; {example}")
+    return Fields(**given)
 
 
 class FieldsError(trec.TrecFormatError):

@@ -17,6 +17,7 @@ from unittest import mock
 import pytest
 
 from components.cli import eval_main as main
+from components.cli import run_evaluation
 from components.formats import trec
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -693,3 +694,19 @@ def test_chunk_ids_without_the_option_are_diagnosed(capsys):
     findings = {f["check"]: f for f in json.loads(capsys.readouterr().out)["diagnosis"]}
     assert findings["chunk_ids"]["severity"] == "warning" and findings["chunk_ids"]["count"] > 0
     assert findings["ties"]["values"]["applies"] is False  # the lists have no scores: their order is the ranking
+
+
+def test_field_mappings_read_json_records_whose_keys_cannot_be_guessed(tmp_path, capsys):
+    qrels, run = tmp_path / "gold.jsonl", tmp_path / "hits.jsonl"
+    qrels.write_text('{"q": "1", "gold": ["a", "b"]}\n{"q": "2", "gold": ["c"]}\n')
+    run.write_text('{"q": "1", "hits": ["x", "a", "b"]}\n{"q": "2", "hits": ["c"]}\n')
+    assert main([str(qrels), str(run), "-m", "AP", "--json"]) == 1  # unguessable keys: the reader says which it saw
+    assert "'q', 'gold'" in capsys.readouterr().err
+    assert main([str(qrels), str(run), "-m", "AP", "--json", "--qrels-fields", "qid=q,docs=gold",
+                 "--run-fields", "qid=q, docs=hits"]) == 0
+    as_trec = run_evaluation("1 0 a 1\n1 0 b 1\n2 0 c 1\n", "1 Q0 x 1 3 r\n1 Q0 a 2 2 r\n1 Q0 b 3 1 r\n2 Q0 c 1 1 r\n",
+                             ["AP"])
+    assert json.loads(capsys.readouterr().out)["mean"]["AP"] == pytest.approx(as_trec.mean["AP"])
+    with pytest.raises(SystemExit) as usage:
+        main([str(qrels), str(run), "--run-fields", "docs=hits"])
+    assert usage.value.code == 2 and "qid is missing" in capsys.readouterr().err
