@@ -283,7 +283,7 @@ def _files_section() -> tuple[upload_flow.LoadedPair | None, upload_flow.FailedP
         note.caption(prose.text(NAME, "Held", held=uploads.size_text(holding),
                                 cap=uploads.size_text(uploads.session_cap())))
     with st.expander(prose.text(NAME, "Formats heading"), icon="📄"):
-        st.markdown(prose.section(NAME, "Formats"))
+        st.markdown(prose.fill(prose.section(NAME, "Formats")))  # its JSON examples write each brace twice
     loaded, failed = upload_flow.current_files()
     upload_flow.remember_in_tab(loaded)
     if failed is not None:

@@ -121,9 +121,10 @@ def detect(source: TableSource, kind: Kind) -> Format:
     A file is a table when its first line that is not blank is a header: it
     names ``qid`` and ``docid`` (or another of their :data:`ALIASES`) among
     fields separated by tabs or commas. A
-    first line with commas that does not split into TREC's columns is
-    treated as a table too, so that a table without a header gets a message
-    about its header rather than about TREC columns.
+    first line with commas that splits into fewer fields than TREC's columns
+    is treated as a table too, so that a table without a header gets a message
+    about its header rather than about TREC columns (more fields is a TREC run
+    line with text after its tag, which may hold a comma).
 
     Examples
     --------
@@ -142,7 +143,8 @@ def detect(source: TableSource, kind: Kind) -> Format:
     header = _header_names(line)
     if header is not None:
         return "csv" if header[0] == "," else "tsv"
-    if "," in line and not line.lstrip(_SPACE).startswith("#") and len(line.encode().split()) != _TREC_COLUMNS[kind]:
+    # fewer fields than TREC's columns (more is TREC with text after the tag, which may hold a comma)
+    if "," in line and not line.lstrip(_SPACE).startswith("#") and len(line.encode().split()) < _TREC_COLUMNS[kind]:
         return "csv"
     return "trec"
 

@@ -134,6 +134,7 @@ def test_no_measure_chosen_says_so():
 
 def test_moving_k_or_the_gain_does_not_read_the_files_again(monkeypatch):
     at = with_samples()
+    expected = fmt(sample_report(["R@3"]).mean["R@3"])  # before counting: the command line reads through tabular too
     calls = []
     for name in ("read_qrels", "read_run"):
         original = getattr(tabular, name)
@@ -142,7 +143,7 @@ def test_moving_k_or_the_gain_does_not_read_the_files_again(monkeypatch):
     at.segmented_control(key=state.YOUR_DATA_GAIN).set_value("exponential").run()
     assert not at.exception
     assert calls == []
-    assert summary_value(at, "R@3") == fmt(sample_report(["R@3"]).mean["R@3"])
+    assert summary_value(at, "R@3") == expected
     with_files(("new.qrels", b"1 0 a 1\n"), ("new.run", b"1 Q0 a 1 1.0 r\n"), at)  # new bytes are read
     assert not at.exception
     assert calls == ["read_qrels", "read_run"]
