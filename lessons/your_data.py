@@ -27,7 +27,7 @@ from components.course import export, prose
 from components.engine import compare, metrics, run_diagnosis
 from components.engine.formatting import fmt, literal, signed
 from components.engine.measures import GEOMETRIC_MEAN, aggregate, aggregation, evaluate, parse_measure
-from components.formats import chunks, json_formats, tabular, trec
+from components.formats import chunks, json_formats, readers, tabular, trec
 from components.ranking_editor import EditorItem, Scoreboard, describe_change, ranking_editor, set_editor_state
 from components.serving import uploads
 from components.serving.shared_cache import Holder, freeze
@@ -425,11 +425,8 @@ def _understood(loaded: upload_flow.LoadedPair) -> None:
         for kind, column in zip(KINDS, st.columns(2, gap="large")):
             seen = loaded.read(kind).understood
             with column:
-                read_as = (", ".join(seen.columns) if seen.columns else
-                           ", ".join(f"{role} = {key}" for role, key in dataclasses.asdict(seen.fields).items() if key)
-                           if seen.fields else prose.section(NAME, "Understood positions"))
                 st.markdown(prose.text(NAME, "Understood file", kind=kind, format=seen.format.upper(),
-                                       fields=literal(read_as)))
+                                       fields=literal(_read_as(seen))))
                 notes = [prose.section(NAME, "Understood order")] if seen.scores_from_order else []
                 if seen.merged_chunks:
                     notes.append(prose.text(NAME, "Understood merged", merged=f"{seen.merged_chunks:,}"))
@@ -438,6 +435,15 @@ def _understood(loaded: upload_flow.LoadedPair) -> None:
                 st.dataframe(pd.DataFrame(seen.preview, columns=[
                     prose.text(NAME, "Column query"), prose.text(NAME, "Understood docid"),
                     prose.text(NAME, f"Understood value {kind}")]), hide_index=True, width="stretch")
+
+
+def _read_as(seen: readers.Understood) -> str:
+    """The columns of a table, or the keys of JSON records (role = key), or, for TREC, "by position"."""
+    if seen.columns:
+        return ", ".join(seen.columns)
+    if seen.fields:
+        return ", ".join(f"{role} = {key}" for role, key in dataclasses.asdict(seen.fields).items() if key)
+    return prose.section(NAME, "Understood positions")
 
 
 def _trailing_note(parsed: trec.Run, name: str) -> None:
@@ -771,7 +777,7 @@ def render() -> None:
     st.divider()
     _summary(loaded, judged, qrels, values, gain)
     show_diagnosis(_diagnosis(loaded.key, k, names, gain, level, loaded),
-                   openable=frozenset(judged.query_index), open_query=_open_query, key=state.YOUR_DATA_DIAGNOSIS)
+                   openable=judged.query_index, open_query=_open_query, key=state.YOUR_DATA_DIAGNOSIS)
     _per_query(judged, values, families, k, gain, view)
     st.divider()
     _query_view(judged, values, names, k, gain, view)

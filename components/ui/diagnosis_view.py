@@ -9,7 +9,7 @@ the page's query editor. Ids from the files show through :func:`components.engin
 """
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Container
 
 import streamlit as st
 
@@ -32,7 +32,7 @@ def _page_of(link: str | None):
     return registry.page_for(spec) if spec is not None else None
 
 
-def _finding(finding: Finding, openable: frozenset[str], open_query: Callable[[str], None], key: str) -> None:
+def _finding(finding: Finding, openable: Container[str], open_query: Callable[[str], None], key: str) -> None:
     text = describe(finding, quote=literal)
     with st.container(border=True):
         st.markdown(prose.text(TEXT, f"Diagnosis {finding.severity}", icon=ICONS[finding.severity], title=text.title))
@@ -55,7 +55,7 @@ def _finding(finding: Finding, openable: frozenset[str], open_query: Callable[[s
             st.page_link(page, label=prose.section(TEXT, "Diagnosis read more"), icon="📖")
 
 
-def show_diagnosis(diagnosis: Diagnosis, *, openable: frozenset[str], open_query: Callable[[str], None],
+def show_diagnosis(diagnosis: Diagnosis, *, openable: Container[str], open_query: Callable[[str], None],
                    key: str) -> None:
     """The diagnosis in an expander, open when a finding has something to report.
 

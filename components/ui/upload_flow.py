@@ -219,21 +219,17 @@ def _attempt(qrels: dict, run: dict) -> None:
     """Read a new pair, showing each step; on success it becomes what the page shows."""
     key = uploads.files_key(qrels, run)
     holder = Holder()  # claims the parsed files for this session once they are on show; dropped if they fail
-    unmapped = None
     with st.status(prose.text(TEXT, "Reading"), expanded=False) as status:
         try:
             for kind, record in (("qrels", qrels), ("run", run)):
-                try:
-                    parsed = uploads.read_file(kind, record["sha256"], record["name"], record["data"], holder,
-                                               *uploads.reading(record))
-                except json_formats.FieldsError as err:
-                    unmapped = (kind, err)
-                    raise
+                parsed = uploads.read_file(kind, record["sha256"], record["name"], record["data"], holder,
+                                           *uploads.reading(record))
                 status.write(prose.text(TEXT, "Read file", kind=kind, lines=f"{len(parsed.line):,}",
                                         queries=f"{len(parsed.qids):,}"))
             judged = uploads.judge_files(key, qrels["data"], run["data"], holder)
             status.write(prose.text(TEXT, "Read joined", queries=f"{len(judged.qids):,}"))
         except (ValueError, MemoryError) as err:  # TrecFormatError is a ValueError
+            unmapped = (kind, err) if isinstance(err, json_formats.FieldsError) else None  # kind: the file that failed
             st.session_state[state.YOUR_DATA_FAILED] = FailedPair(key, str(err) or type(err).__name__,
                                                                   isinstance(err, trec.NoCommonQueryError), unmapped)
             status.update(label=prose.text(TEXT, "Read failed"), state="error")
