@@ -11,6 +11,7 @@ from playwright.sync_api import Page, expect
 from components.course import prose, quiz
 from components.ui import quiz_ui
 from lessons import practice
+from tests.e2e.helpers import settle
 
 pytestmark = pytest.mark.e2e
 
@@ -32,6 +33,7 @@ def open_section(page: Page, app_url: str, section: str, query: str = "") -> Non
     group = page.get_by_role("radiogroup", name=SECTIONS_LABEL)
     group.get_by_role("radio", name=label).click()
     expect(group.get_by_role("radio", name=label)).to_be_checked()
+    settle(page)  # a click on a card during the section's rerun is lost when the rerun redraws it
 
 
 @pytest.mark.parametrize("width, height, query", [(1024, 768, ""), (1280, 720, "?projector=1")])
