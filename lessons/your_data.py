@@ -56,7 +56,8 @@ CURVE_POINTS = 100  # at most this many k on the Recall@k / hit rate@k chart
 TABLE_ROWS = 5_000  # at most this many queries in the per-query table (the CSV download has them all)
 CARDS_PER_ROW = 4  # the means' cards per row: five in a row cut their values short at 1024 px and projected
 FIELD_ROLES = ("qid", "docs", "value")  # what a learner maps in a JSON record: query id, documents, grade or score
-OPTIONAL_ROLE = FIELD_ROLES[-1]  # without grades: 1 each; without scores: the list's order
+OBJECT_ROLES = ("doc_id", "value")  # and in a record's list of objects: each one's document id, grade or score
+OPTIONAL_ROLE = "value"  # without grades: 1 each; without scores: the list's order
 SELECT_OPTIONS = 5_000  # up to this many queries, a select box picks one; beyond, a text box takes its id
 # measure families offered, with their canonical names ("k" stands for the chosen k)
 FAMILIES = {"R": "R@k", "Success": "Success@k", "P": "P@k", "RR": "RR", "RR@k": "RR@k", "AP": "AP", "AP@k": "AP@k",
@@ -93,15 +94,18 @@ def _sync_chunks(separator: str | None) -> None:
                                                                                  separator)
 
 
-def _map_fields(kind: str) -> None:
-    """The learner's mapping of a JSON file's keys: that file is read again with it."""
-    chosen = {role: st.session_state.get(f"{state.YOUR_DATA_FIELDS}.{kind}.{role}") for role in FIELD_ROLES}
+def _map_fields(kind: str, known: json_formats.Fields | None) -> None:
+    """The learner's mapping of a JSON file's keys: that file is read again with it. ``known``: the record's keys
+    already known, when the mapping is of the objects in its list of documents (:data:`OBJECT_ROLES`)."""
+    roles = FIELD_ROLES if known is None else OBJECT_ROLES
+    chosen = {role: st.session_state.get(f"{state.YOUR_DATA_FIELDS}.{kind}.{role}") for role in roles}
     record = st.session_state.get(upload_flow.RECEIVED[kind])
-    qid, docs, value = (chosen[role] for role in FIELD_ROLES)
-    if record is not None and qid and docs:
-        fields = (json_formats.Fields(qid, docs, grade=value) if kind == KINDS[0] else
-                  json_formats.Fields(qid, docs, score=value))
-        st.session_state[upload_flow.RECEIVED[kind]] = uploads.with_reading(record, fields, uploads.reading(record)[1])
+    if record is None or not all(chosen[role] for role in roles if role != OPTIONAL_ROLE):
+        return
+    value = {"grade" if kind == KINDS[0] else "score": chosen[OPTIONAL_ROLE]}
+    fields = (json_formats.Fields(chosen["qid"], chosen["docs"], **value) if known is None else
+              dataclasses.replace(known, doc_id=chosen["doc_id"], **value))
+    st.session_state[upload_flow.RECEIVED[kind]] = uploads.with_reading(record, fields, uploads.reading(record)[1])
 
 
 @st.cache_resource(max_entries=8, show_spinner=prose.text(NAME, "Evaluating"))
@@ -309,17 +313,21 @@ def _chunk_option() -> None:
 
 
 def _field_mapping(kind: str, err: json_formats.FieldsError) -> None:
-    """The reader could not tell which keys of the JSON records hold what: the learner says, from the keys seen."""
-    st.markdown(prose.text(NAME, "Fields heading", kind=kind))
+    """The reader could not tell which keys of the JSON records (or of the objects in a record's list of documents)
+    hold what: the learner says, from the keys seen."""
+    roles = FIELD_ROLES if err.record is None else OBJECT_ROLES
+    heading = (prose.text(NAME, "Fields heading", kind=kind) if err.record is None else
+               prose.text(NAME, "Object fields heading", kind=kind, docs=literal(err.record.docs)))
+    st.markdown(heading)
     keys = list(err.keys)
-    columns = st.columns(len(FIELD_ROLES))
-    for column, role in zip(columns, FIELD_ROLES):
+    columns = st.columns(len(roles))
+    for column, role in zip(columns, roles):
         optional = role == OPTIONAL_ROLE
         column.selectbox(prose.text(NAME, f"Field {role} {kind}"), [None, *keys] if optional else keys,
                          key=f"{state.YOUR_DATA_FIELDS}.{kind}.{role}", index=0 if optional else None,
                          format_func=lambda key: prose.section(NAME, "Field none") if key is None else key)
     st.button(prose.text(NAME, "Fields read"), key=f"{state.YOUR_DATA_FIELDS}.{kind}.read", on_click=_map_fields,
-              args=(kind,), type="primary", icon="🔁")
+              args=(kind, err.record), type="primary", icon="🔁")
 
 
 def _show_refusal(kind: str) -> None:

@@ -176,15 +176,18 @@ class FieldsError(trec.TrecFormatError):
         of its list of documents).
     missing : the roles no key filled: "qid", "docs" (a record's) or
         "doc_id" (an object's in a list), as in :class:`Fields`.
+    record : for a missing "doc_id", the record's fields already known
+        (its query id and documents keys); None otherwise.
     """
 
     def __init__(self, file: str, line: int, found: str, expected: str, column: str | None = None,
-                 keys: tuple[str, ...] = (), missing: tuple[str, ...] = ()):
+                 keys: tuple[str, ...] = (), missing: tuple[str, ...] = (), record: Fields | None = None):
         super().__init__(file, line, found, expected, column)
-        self.keys, self.missing = keys, missing
+        self.keys, self.missing, self.record = keys, missing, record
 
     def __reduce__(self):
-        return type(self), (self.file, self.line, self.found, self.expected, self.column, self.keys, self.missing)
+        return type(self), (self.file, self.line, self.found, self.expected, self.column, self.keys, self.missing,
+                            self.record)
 
 
 @dataclass(frozen=True)
@@ -267,7 +270,7 @@ def guess_fields(record: Mapping[str, Any], kind: Kind, name: str = "file", line
     value: str | None = None
     doc_id = None
     if isinstance(documents, list) and documents and isinstance(documents[0], dict):
-        doc_id = _item_id_key(documents[0], name, line, docs, kind)
+        doc_id = _item_id_key(documents[0], name, line, Fields(qid, docs), kind)
         value = _first_key(documents[0], [k for k in ITEM_VALUE_KEYS[kind] if k != doc_id])
     elif not isinstance(documents, dict):
         beir = ("score",) if kind == "qrels" and docs in tabular.BEIR_DOCIDS else ()
@@ -564,7 +567,7 @@ class _Writer:
             raise FieldsError(err.file, err.line, err.found,
                               f"{err.expected}; or, for an object of queries, each query's documents as an object "
                               f"(document id -> value) or a list of ids, not a JSON {_json_type(value)} as in "
-                              f"{_show(str(key))}", err.column, err.keys, err.missing) from None
+                              f"{_show(str(key))}", err.column, err.keys, err.missing, err.record) from None
 
     def _converted(self, values: _Values, fields: Fields | None) -> Converted:
         if not self.lines:
@@ -626,7 +629,7 @@ class _Writer:
                 raise self._error(line, f"a JSON {_json_type(item)} as item {position} of {fields.docs!r}, among "
                                         "objects", "a list of ids, or a list of objects", fields.docs)
         if fields.doc_id is None:
-            fields = replace(fields, doc_id=_item_id_key(documents[0], self.name, line, fields.docs, self.kind))
+            fields = replace(fields, doc_id=_item_id_key(documents[0], self.name, line, fields, self.kind))
         ids, values = [], []
         for position, item in enumerate(documents, 1):
             where = f"object {position} of {fields.docs!r}"
@@ -818,21 +821,25 @@ def _first_key(record: Mapping[str, Any], keys) -> str | None:
     return next((k for k in keys if k in record), None)
 
 
-def _item_id_key(item: Any, name: str, line: int, docs: str, kind: Kind) -> str:
-    """The key of the document id in an object of a list of documents; FieldsError if none is known."""
+def _item_id_key(item: Any, name: str, line: int, fields: Fields, kind: Kind) -> str:
+    """The key of the document id in an object of a record's list of documents (the record read with ``fields``);
+    FieldsError, carrying ``fields``, if none is known."""
     key = _first_key(item, ITEM_ID_KEYS) if isinstance(item, dict) else None
     if key is None:
-        raise _fields_error(name, line, item if isinstance(item, dict) else {}, ("doc_id",), kind, docs)
+        raise _fields_error(name, line, item if isinstance(item, dict) else {}, ("doc_id",), kind, fields)
     return key
 
 
 def _fields_error(name: str, line: int, record: Mapping[str, Any], missing: tuple[str, ...], kind: Kind,
-                  docs: str | None = None) -> FieldsError:
+                  known_fields: Fields | None = None) -> FieldsError:
+    """``record``: the object whose keys are shown; ``known_fields``: the record's keys already known, when that
+    object is the first of its list of documents."""
     known = {"qid": QID_KEYS, "docs": (*DOCS_KEYS[kind], *ONE_DOC_KEYS), "doc_id": ITEM_ID_KEYS}
-    where = f"the first object of {docs!r}" if docs else "an object"
+    where = f"the first object of {known_fields.docs!r}" if known_fields else "an object"
     wanted = "; ".join(f"{_ROLES[role]} (a key such as {', '.join(known[role][:6])})" for role in missing)
     return FieldsError(name, line, f"{where} with the keys {_keys(record)}",
-                       f"keys for {wanted}: say which keys to read", keys=tuple(record), missing=missing)
+                       f"keys for {wanted}: say which keys to read", keys=tuple(record), missing=missing,
+                       record=known_fields)
 
 
 def _keys(record: Mapping[str, Any]) -> str:

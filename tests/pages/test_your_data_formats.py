@@ -80,6 +80,23 @@ def test_json_records_with_unknown_keys_ask_for_a_mapping_and_read_with_it():
     assert any("their order is the ranking" in c.value for c in at.caption)
 
 
+def test_objects_whose_id_key_is_unknown_ask_for_it_and_keep_the_records_keys():
+    qrels = b'{"qid": "1", "relevant": [{"page": "a", "label": 2}, {"page": "b", "label": 1}]}\n'
+    run = b'{"qid": "1", "retrieved_ids": ["x", "b", "a"]}\n'
+    at = open_page(PAGE, session={state.YOUR_DATA_QRELS: uploads.upload_record("gold.jsonl", qrels),
+                                  state.YOUR_DATA_RUN: uploads.upload_record("hits.jsonl", run)})
+    assert not at.exception
+    assert any("as objects under" in m.value and "relevant" in m.value for m in at.markdown)
+    fields = f"{state.YOUR_DATA_FIELDS}.qrels"
+    assert at.selectbox(key=f"{fields}.doc_id").options == ["page", "label"]
+    at.selectbox(key=f"{fields}.doc_id").set_value("page")
+    at.selectbox(key=f"{fields}.value").set_value("label")
+    at.button(key=f"{fields}.read").click().run()
+    assert not at.exception and not at.error
+    as_trec = run_evaluation("1 0 a 2\n1 0 b 1\n", "1 Q0 x 1 3 r\n1 Q0 b 2 2 r\n1 Q0 a 3 1 r\n", ["nDCG@10"])
+    assert cards(at)[page.mean_name("nDCG@10", "linear")] == fmt(as_trec.mean["nDCG@10"])
+
+
 def test_a_bad_json_file_names_the_line_and_keeps_the_earlier_pair():
     at = open_page(PAGE)
     at.button(key=state.YOUR_DATA_SAMPLES).click().run()

@@ -177,6 +177,12 @@ def test_a_failed_guess_of_an_objects_id_key():
     with pytest.raises(FieldsError) as caught:
         json_formats.read_run(jsonl({"qid": "q", "results": [{"title": "A", "score": 1}]}))
     assert (caught.value.keys, caught.value.missing) == (("title", "score"), ("doc_id",))
+    assert caught.value.record == Fields("qid", "results")  # the record's keys, known: a page asks only the object's
+    assert pickle.loads(pickle.dumps(caught.value)).record == caught.value.record
+    two = jsonl({"qid": "q", "results": [{"title": "A"}]}, {"qid": "r", "results": [{"title": "B"}]})
+    with pytest.raises(FieldsError) as caught:  # records through the loop, not the one-object path
+        json_formats.read_run(two)
+    assert caught.value.record == Fields("qid", "results")
     assert json_formats.read_run(jsonl({"qid": "q", "results": [{"title": "A", "score": 1}]}),
                                  fields=Fields("qid", "results", score="score", doc_id="title")).docids.tolist() == [
         b"A"]
