@@ -1,0 +1,193 @@
+"""A baseline against several runs, over several measures, with the p-values corrected as one family.
+
+Each run other than the baseline is compared with it as
+:mod:`components.engine.compare` compares two runs (the same pairing rule:
+the queries judged and answered by both), measure by measure:
+
+- each run's own mean per measure with its 95% t-interval
+  :math:`\\bar x \\pm t_{0.975,\\,n-1}\\, s/\\sqrt n` over its evaluated
+  queries (what ``rankwise eval`` of that run alone gives);
+- against the baseline: the mean difference, its 95% t-interval and its
+  paired BCa bootstrap interval (:mod:`components.engine.bootstrap`), the
+  wins, ties and losses, the paired t-test and the randomisation test;
+- the randomisation tests' p-values (the primary test: it assumes no shape of
+  the differences) and the t-tests' are each corrected across the whole
+  family of m = (runs − 1) × measures comparisons
+  (:mod:`components.engine.corrections`, Holm by default). A difference is
+  *significant* only when its corrected randomisation p is below α.
+
+A run that scores 0 on every query for every measure (a variant that never
+ran, or whose ids match nothing) is **flagged** and left out of the family:
+its comparisons are shown but never called significant, and it does not
+make the correction of the others harsher. No Streamlit import here.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+
+from components.engine import bootstrap, compare, corrections
+from components.engine.measures import Measure, evaluate, parse_measure
+from components.engine.metrics import Gain
+from components.formats import trec
+
+MAX_RUNS = 10  # the baseline included
+ALPHA = compare.ALPHA
+
+
+@dataclass(frozen=True)
+class RunSummary:
+    """One run on its own: its evaluated queries, each measure's mean and 95% t-interval, and the flag.
+
+    never_ran : every per-query value of every measure is 0 (the run is left out of the correction).
+    """
+
+    name: str
+    queries: int
+    mean: dict[str, float]
+    ci95: dict[str, tuple[float, float]]
+    never_ran: bool
+
+
+@dataclass(frozen=True)
+class Versus:
+    """One run against the baseline on one measure.
+
+    comparison : the paired comparison (:class:`components.engine.compare.Comparison`).
+    boot : the paired BCa bootstrap interval of the mean difference.
+    p_t, p_rand : the t-test's and the randomisation test's p-values corrected across the family (nan when the
+        run is flagged: it is not in the family).
+    significant : the corrected randomisation p is below α (never for a flagged run).
+    """
+
+    run: str
+    measure: str
+    comparison: compare.Comparison
+    boot: bootstrap.Interval
+    p_t: float
+    p_rand: float
+    significant: bool
+
+    @property
+    def intervals_disagree(self) -> bool:
+        """Whether the t-interval and the bootstrap interval disagree on whether 0 is inside."""
+        return bootstrap.disagree(self.comparison.ci95, self.boot)
+
+
+@dataclass(frozen=True)
+class ManyRuns:
+    """The whole comparison: ``runs[baseline]`` is the baseline; ``versus[(run, measure)]`` each pair."""
+
+    names: tuple[str, ...]
+    baseline: int
+    measures: tuple[str, ...]
+    runs: tuple[RunSummary, ...]
+    versus: dict[tuple[str, str], Versus]
+    pairings: dict[str, compare.Pairing]
+    correction: corrections.Correction
+    alpha: float
+    family: int  # m, the number of comparisons corrected together
+
+    @property
+    def others(self) -> tuple[str, ...]:
+        """The runs compared with the baseline, in the order given."""
+        return tuple(n for i, n in enumerate(self.names) if i != self.baseline)
+
+    @property
+    def flagged(self) -> tuple[str, ...]:
+        return tuple(r.name for r in self.runs if r.never_ran)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON document: the settings, each run's means and intervals, each comparison with raw and
+        corrected p-values and both intervals (nan and inf become None)."""
+        def num(x: float) -> float | None:
+            return float(x) if math.isfinite(x) else None
+
+        return {
+            "baseline": self.names[self.baseline], "correction": self.correction, "alpha": self.alpha,
+            "family": self.family, "flagged": list(self.flagged),
+            "runs": {r.name: {"queries": r.queries, "never_ran": r.never_ran,
+                              "mean": {m: num(v) for m, v in r.mean.items()},
+                              "ci95": {m: [num(lo), num(hi)] for m, (lo, hi) in r.ci95.items()}} for r in self.runs},
+            "versus_baseline": {run: {m: {**self.versus[run, m].comparison.as_dict(),
+                                          "bootstrap": self.versus[run, m].boot.as_dict(),
+                                          "t_test_p_corrected": num(self.versus[run, m].p_t),
+                                          "randomisation_p_corrected": num(self.versus[run, m].p_rand),
+                                          "significant": self.versus[run, m].significant}
+                                      for m in self.measures} for run in self.others},
+        }
+
+
+def summarise(name: str, judged: trec.JudgedRun, values: dict[str, np.ndarray]) -> RunSummary:
+    """A run's means and 95% t-intervals (:func:`components.engine.compare.confidence_interval`), and its flag."""
+    mean = {m: float(v.mean()) if v.size else math.nan for m, v in values.items()}
+    ci95 = {m: compare.confidence_interval(v) for m, v in values.items()}
+    never_ran = all(not np.any(v) for v in values.values())
+    return RunSummary(name, len(judged.qids), mean, ci95, never_ran)
+
+
+def compare_many(judged: Sequence[trec.JudgedRun], names: Sequence[str], measures: Iterable[Measure | str],
+                 gain: Gain = "linear", baseline: int = 0, correction: corrections.Correction = "holm",
+                 alpha: float = ALPHA, *, permutations: int = compare.PERMUTATIONS, seed: int = compare.SEED,
+                 resamples: int = bootstrap.RESAMPLES) -> ManyRuns:
+    """Compare every run with ``judged[baseline]`` on each measure (the module's docstring says how).
+
+    Raises ``ValueError`` for fewer than 2 or more than :data:`MAX_RUNS` runs, names that repeat, or a run
+    that shares no judged query with the baseline (naming it).
+
+    Examples
+    --------
+    >>> qrels = "1 0 a 1\\n2 0 b 1\\n"
+    >>> runs = [trec.load(qrels, r) for r in ("1 Q0 a 1 1 r\\n2 Q0 x 1 1 r\\n", "1 Q0 a 1 1 r\\n2 Q0 b 1 1 r\\n",
+    ...                                         "1 Q0 y 1 1 r\\n2 Q0 y 1 1 r\\n")]
+    >>> result = compare_many(runs, ["base", "better", "broken"], ["RR"])
+    >>> result.versus["better", "RR"].comparison.mean_diff, result.flagged, result.family
+    (0.5, ('broken',), 1)
+    """
+    parsed = [m if isinstance(m, Measure) else parse_measure(m) for m in measures]
+    names = tuple(names)
+    if not 2 <= len(judged) <= MAX_RUNS or len(names) != len(judged):
+        raise ValueError(f"compare 2 to {MAX_RUNS} runs, one name each; got {len(judged)} runs")
+    if len(set(names)) != len(names):
+        raise ValueError(f"each run needs its own name; these repeat: {sorted({n for n in names if names.count(n) > 1})}")
+    if not 0 <= baseline < len(judged):
+        raise ValueError(f"the baseline must be one of the {len(judged)} runs")
+    values = [evaluate(j.queries, parsed, gain) for j in judged]
+    runs = tuple(summarise(n, j, v) for n, j, v in zip(names, judged, values))
+    pairs: dict[str, compare.RunComparison] = {}
+    for i, (name, run) in enumerate(zip(names, judged)):
+        if i == baseline:
+            continue
+        try:
+            pairs[name] = compare.compare_judged(judged[baseline], run, parsed, gain, permutations=permutations,
+                                                 seed=seed)
+        except ValueError as err:
+            raise ValueError(f"{name} against {names[baseline]}: {err}") from None
+    return _corrected(names, baseline, tuple(m.name for m in parsed), runs, pairs, correction, alpha, resamples)
+
+
+def _corrected(names: tuple[str, ...], baseline: int, measures: tuple[str, ...], runs: tuple[RunSummary, ...],
+               pairs: dict[str, compare.RunComparison], correction: corrections.Correction, alpha: float,
+               resamples: int) -> ManyRuns:
+    """The bootstrap intervals and the corrected p-values of every (run, measure) pair."""
+    flagged = {r.name for r in runs if r.never_ran}
+    family = [(run, m) for run in pairs if run not in flagged for m in measures]
+    p_rand = corrections.adjust([pairs[run].measures[m].randomisation_p for run, m in family], correction)
+    p_t = corrections.adjust([_finite_p(pairs[run].measures[m].t_test_p) for run, m in family], correction)
+    corrected = {pair: (float(t), float(r)) for pair, t, r in zip(family, p_t, p_rand)}
+    versus: dict[tuple[str, str], Versus] = {}
+    for run, result in pairs.items():
+        diffs = np.column_stack([result.measures[m].diff for m in measures])
+        for m, boot in zip(measures, bootstrap.intervals(diffs, resamples=resamples)):
+            t, r = corrected.get((run, m), (math.nan, math.nan))
+            versus[run, m] = Versus(run, m, result.measures[m], boot, t, r, bool(r < alpha))
+    return ManyRuns(names, baseline, measures, runs, versus, {run: r.pairing for run, r in pairs.items()},
+                    correction, alpha, len(family))
+
+
+def _finite_p(p: float) -> float:
+    """A t-test p for the correction: nan (one query, or no spread) counts as 1 (no evidence)."""
+    return p if math.isfinite(p) else 1.0
