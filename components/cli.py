@@ -102,6 +102,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import string
 import sys
 import textwrap
 from dataclasses import dataclass
@@ -113,6 +114,7 @@ import numpy as np
 from components.course import prose
 from components.course.findings import counted, describe
 from components.engine import run_diagnosis
+from components.engine.corrections import CORRECTIONS, DEFAULT_CORRECTION
 from components.engine.formatting import fmt, signed
 from components.engine.measures import (
     DEFAULT_MEASURES,
@@ -135,6 +137,7 @@ from components.formats.json_formats import Fields, parse_fields
 FORMATS = ("table", "json", "trec")
 EXIT_BAD_FILE = 1
 EXIT_BROKEN_PIPE = 128 + 13  # what a shell shows for a program killed by SIGPIPE (signal 13)
+RUN_LABELS = string.ascii_uppercase  # the runs' letters in a comparison
 _SHOWN_QIDS = 5  # query ids listed in a note
 DEFAULT_DIAGNOSIS_K = 10  # the diagnosis's cutoff when no measure has one
 _WRAP = 100  # the diagnosis's sentences are wrapped at this width, indented by two spaces
@@ -364,12 +367,12 @@ def _text(section: str, **values) -> str:
     return prose.text(prose.CLI, section, **values)
 
 
-def _note(section: str, qids: tuple[str, ...]) -> str:
+def _note(section: str, qids: tuple[str, ...], **values) -> str:
     """The note ``section`` ("... one" or "... many" by the count) about these queries, the first few named."""
     ids = _ids(qids, len(qids))
     if len(qids) == 1:
-        return _text(f"{section} one", ids=ids)
-    return _text(f"{section} many", n=len(qids), ids=ids)
+        return _text(f"{section} one", ids=ids, **values)
+    return _text(f"{section} many", n=len(qids), ids=ids, **values)
 
 
 def _ids(qids: Sequence[str], total: int) -> str:
@@ -434,7 +437,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="rankwise eval", description=_text("Description"), epilog=_text("Epilog"),
                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("qrels", type=Path, help=_text("Help qrels"))
-    parser.add_argument("run", type=Path, help=_text("Help run"))
+    parser.add_argument("runs", type=Path, nargs="+", metavar="RUN", help=_text("Help run"))
     parser.add_argument("-m", "--measure", action="append", dest="measures", metavar="MEASURE",
                         help=_text("Help measure", default=" ".join(DEFAULT_MEASURES)))
     parser.add_argument("--gain", choices=GAINS, default="linear", help=_text("Help gain"))
@@ -446,6 +449,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--format", choices=FORMATS, default="table", help=_text("Help format"))
     parser.add_argument("--json", action="store_true", help=_text("Help json"))
     parser.add_argument("--compare", type=Path, metavar="RUN2", help=_text("Help compare"))
+    parser.add_argument("--baseline", metavar="RUN", help=_text("Help baseline"))
+    parser.add_argument("--correction", choices=CORRECTIONS, default=DEFAULT_CORRECTION,
+                        help=_text("Help correction"))
     parser.add_argument("--diagnose", action="store_true", help=_text("Help diagnose"))
     parser.add_argument("--diagnose-k", type=int, metavar="K", help=_text("Help diagnose-k"))
     parser.add_argument("--chunks", nargs="?", const=chunk_ids.DEFAULT_SEPARATOR, metavar="SEP",
@@ -519,12 +525,22 @@ def eval_main(argv: Sequence[str] | None = None) -> int:
         parser.error(_text("Diagnose-k not positive", value=args.diagnose_k))
     diagnose = args.diagnose or args.diagnose_k is not None
     layout = "json" if args.json else args.format
-    if args.compare is not None:
+    runs = [*args.runs, *([args.compare] if args.compare is not None else [])]
+    args.run = runs[0]
+    if len(runs) > 1:
+        from components.engine.many_runs import MAX_RUNS  # scipy loads only when runs are compared
+
         if layout == "trec":
             parser.error(_text("Compare options"))
         if diagnose:
             parser.error(_text("Diagnose options"))
-        return _main_compare(args, measures)
+        if len(runs) > MAX_RUNS:
+            parser.error(_text("Too many runs", n=len(runs), most=MAX_RUNS))
+        if len(set(map(str, runs))) < len(runs):
+            parser.error(_text("Run twice"))
+        return _main_many(args, measures, runs, _baseline(parser, args.baseline, runs))
+    if args.baseline is not None:
+        parser.error(_text("Baseline alone"))
     untranslatable = [m.name for m in measures if trec_name(m) is None]
     if layout == "trec" and untranslatable:
         parser.error(_text("Not in trec format", names=", ".join(untranslatable)))
@@ -546,77 +562,165 @@ def eval_main(argv: Sequence[str] | None = None) -> int:
     return _emit(output, to_stderr, escaped=layout == "trec")
 
 
-def _main_compare(args: argparse.Namespace, measures: Sequence[Measure]) -> int:
-    """``--compare RUN2``: the comparison of the two runs, as a table or JSON (the page's code path)."""
-    from components.engine import compare  # scipy loads only when a comparison is asked for
+def _baseline(parser: argparse.ArgumentParser, given: str | None, runs: Sequence[Path]) -> int:
+    """``--baseline``: which of the runs, by its path as given or its file name (default: the first)."""
+    if given is None:
+        return 0
+    matches = [i for i, run in enumerate(runs) if given in (str(run), run.name)]
+    if len(matches) != 1:
+        parser.error(_text("Baseline unknown", given=given, runs=", ".join(map(str, runs))))
+    return matches[0]
+
+
+def judge_runs(qrels: trec.Source, runs: Sequence[trec.Source], gain: Gain = "linear", complete: bool = False,
+               relevance_level: int = 1, judged_only: bool = False, max_docs: int | None = None,
+               chunks: str | None = None, qrels_fields: Fields | None = None,
+               run_fields: Fields | None = None) -> list[trec.JudgedRun]:
+    """Read the qrels and each run (any format :mod:`components.formats.readers` reads, as
+    :func:`run_evaluation` reads them) and judge each run with trec_eval's -c, -l, -J and -M."""
+    judgments = cast(trec.Qrels, readers.read(qrels, "qrels", fields=qrels_fields, chunks=chunks).parsed)
+    trec.check_gain_fits(judgments, gain)
+    return [trec.judge(judgments, cast(trec.Run, readers.read(run, "run", fields=run_fields, chunks=chunks).parsed),
+                       complete).adjusted(relevance_level, judged_only, max_docs) for run in runs]
+
+
+def _main_many(args: argparse.Namespace, measures: Sequence[Measure], runs: Sequence[Path], baseline: int) -> int:
+    """Several runs (``RUN RUN2 ...`` or ``--compare RUN2``): each against the baseline, as a table or JSON."""
+    from components.engine import many_runs  # scipy loads only when runs are compared
 
     try:
-        result = compare.compare_files(args.qrels, args.run, args.compare, measures, args.gain, args.complete,
-                                       run_a_name=str(args.run), run_b_name=str(args.compare),
-                                       relevance_level=args.rel_level, judged_only=args.judged_only,
-                                       max_docs=args.max_docs)
+        judged = judge_runs(args.qrels, runs, args.gain, args.complete, args.rel_level, args.judged_only,
+                            args.max_docs, args.chunks, args.qrels_fields, args.run_fields)
+        result = many_runs.compare_many(judged, [str(r) for r in runs], measures, args.gain, baseline,
+                                        args.correction)
     except (OSError, MemoryError, ValueError) as err:  # a file that cannot be read, or no query both runs answer
-        return _file_error(err, (args.qrels, args.run, args.compare))
+        return _file_error(err, (args.qrels, *runs))
+    labels = run_labels(result)
     if args.json:
-        document = result.as_dict()
+        document = {"gain": args.gain, "labels": labels, **result.as_dict(),
+                    "skipped": {run: p.skipped for run, p in result.pairings.items()}}
         if args.per_query:
-            document["per_query"] = {qid: {name: float(c.diff[i]) for name, c in result.measures.items()}
-                                     for i, qid in enumerate(result.qids)}
+            document["per_query"] = {run: {qid: {m: float(result.versus[run, m].comparison.diff[i])
+                                                 for m in result.measures}
+                                           for i, qid in enumerate(result.pairings[run].qids)}
+                                     for run in result.others}
         output = json.dumps(document, allow_nan=False)
     else:
-        output = format_comparison(result, args.per_query, str(args.qrels), str(args.run), str(args.compare))
-    return _emit(output, compare_notes(result.pairing))
+        output = format_many(result, args.gain, args.per_query, str(args.qrels))
+    notes_about = [note for run in result.others
+                   for note in compare_notes(result.pairings[run], labels[result.names[baseline]], labels[run])]
+    return _emit(output, notes_about)
 
 
-def format_comparison(result, per_query: bool = False, qrels_name: str = "qrels", run_a_name: str = "run A",
-                      run_b_name: str = "run B") -> str:
-    """The comparison of two runs as text: the files, the query counts, a table per measure, and the readings.
+def run_labels(result) -> dict[str, str]:
+    """Each run's letter, in the order given (A, B, C, ...): the tables' short names."""
+    return {name: RUN_LABELS[i] for i, name in enumerate(result.names)}
 
-    ``result`` is a :class:`components.engine.compare.RunComparison`. Values are
-    rounded for display; the readings come from ``lessons/text/cli.md``.
+
+def format_many(result, gain: Gain = "linear", per_query: bool = False, qrels_name: str = "qrels") -> str:
+    """Several runs against a baseline as text: the files, how the tests and intervals are made, each run's
+    means with their intervals, each comparison with raw and corrected p-values, and the readings.
+
+    ``result`` is a :class:`components.engine.many_runs.ManyRuns`. Values are rounded for display; the words
+    come from ``lessons/text/cli.md``.
 
     Examples
     --------
-    >>> from components.engine.compare import compare_files
-    >>> result = compare_files("1 0 a 1\\n2 0 a 1\\n", "1 Q0 a 1 1 r\\n2 Q0 x 1 1 r\\n",
-    ...                        "1 Q0 a 1 1 r\\n2 Q0 a 1 1 r\\n", ["RR"])
-    >>> print(format_comparison(result).split("\\n\\n")[1])
-    measure  mean A  mean B   B − A  95% CI            improved  hurt  tied  t-test p  randomisation p
-    RR        0.500   1.000  +0.500  −5.853 to +6.853         1     0     1     0.500            1.000
+    >>> from components.engine.many_runs import compare_many
+    >>> runs = [trec.load("1 0 a 1\\n2 0 a 1\\n", r) for r in ("1 Q0 a 1 1 r\\n2 Q0 x 1 1 r\\n",
+    ...                                                         "1 Q0 a 1 1 r\\n2 Q0 a 1 1 r\\n")]
+    >>> print(format_many(compare_many(runs, ["a.run", "b.run"], ["RR"])).split("\\n\\n")[2])
+    run  measure     − A  95% t-interval    95% bootstrap    win/tie/loss  t-test p  corrected  randomisation p  corrected
+    B    RR       +0.500  −5.853 to +6.853  0.000 to +1.000         1/1/0     0.500      0.500            1.000      1.000
     """
-    from components.engine.compare import EXACT_LIMIT, READING_TESTS_DISAGREE, format_p, p_values_disagree, reading
+    from components.engine import bootstrap, compare, corrections
 
-    skipped = result.skipped
-    first = next(iter(result.measures.values()))
-    header = [["qrels", qrels_name], ["run A", run_a_name], ["run B", run_b_name],
-              ["gain", f"{result.gain} ({GAIN_FORMULAS[result.gain]})"],
-              ["queries", _text("Header compared", compared=len(result.qids), **skipped)],
-              ["tests", _text("Header tests", exact_queries=EXACT_LIMIT.bit_length() - 1,
-                              permutations=f"{first.permutations:,}", seed=first.seed)]]
-    rows = [["measure", "mean A", "mean B", "B − A", "95% CI", "improved", "hurt", "tied", "t-test p",
-             "randomisation p"]]
-    for name, c in result.measures.items():
-        ci = "undefined" if c.n < 2 else f"{signed(c.ci95[0])} to {signed(c.ci95[1])}"
-        rows.append([name, fmt(c.mean_a), fmt(c.mean_b), signed(c.mean_diff), ci, str(c.improved),
-                     str(c.hurt), str(c.tied), format_p(c.t_test_p), randomisation_cell(c)])
-    ci_column = 4
-    lines = _aligned(header, numbers=False) + [""] + [
-        "  ".join(cell.ljust(w) if c in (0, ci_column) else cell.rjust(w)
-                  for c, (cell, w) in enumerate(zip(row, [max(len(r[i]) for r in rows) for i in range(len(row))])))
-        .rstrip() for row in rows]
+    labels = run_labels(result)
+    base = result.names[result.baseline]
+    first = next(iter(result.versus.values())).comparison
+    header = [["qrels", qrels_name],
+              *[["runs" if i == 0 else "", " ".join([f"{labels[n]}: {n}", *([_text("Baseline mark")] if n == base else [])])]
+                for i, n in enumerate(result.names)],
+              ["gain", f"{gain} ({GAIN_FORMULAS[gain]})"],
+              ["tests", _text("Header tests", exact_queries=compare.EXACT_LIMIT.bit_length() - 1,
+                              permutations=f"{first.permutations:,}", seed=first.seed)],
+              ["correction", _text("Header correction", family=result.family,
+                                   runs=len(result.others) - len(result.flagged), measures=len(result.measures),
+                                   method=corrections.NAMES[result.correction],
+                                   controls=corrections.CONTROLS[result.correction], alpha=f"{result.alpha:g}")],
+              ["intervals", _text("Header intervals", method=bootstrap.METHOD,
+                                  resamples=f"{first_boot(result).resamples:,}", seed=first_boot(result).seed)]]
+    means = [["run", "queries", *result.measures]]
+    means += [[labels[r.name] + (" ⚠" if r.never_ran else ""), f"{r.queries:,}",
+               *(f"{fmt(r.mean[m])} ({_span(r.ci95[m])})" for m in result.measures)] for r in result.runs]
+    rows = [["run", "measure", f"− {labels[base]}", "95% t-interval", "95% bootstrap", "win/tie/loss", "t-test p",
+             "corrected", "randomisation p", "corrected"]]
+    for run in result.others:
+        for m in result.measures:
+            v = result.versus[run, m]
+            c = v.comparison
+            rows.append([labels[run], m, signed(c.mean_diff) + (" *" if v.significant else ""),
+                         _span(c.ci95, " to "), _span((v.boot.low, v.boot.high), " to "),
+                         f"{c.improved}/{c.tied}/{c.hurt}", compare.format_p(c.t_test_p), compare.format_p(v.p_t),
+                         randomisation_cell(c), compare.format_p(v.p_rand)])
+    lines = [*_aligned(header, numbers=False), "", *_table(means, left=1), "", *_table(rows, left=2, also=(3, 4))]
     if per_query:
-        table = [["query", *(f"{name} B − A" for name in result.measures)]]
-        table += [[qid, *(signed(c.diff[i]) for c in result.measures.values())]
-                  for i, qid in enumerate(result.qids)]
-        lines += ["", *_aligned(table)]
-    lines.append("")
-    for name, c in result.measures.items():
-        heading, values = reading(c, name)
-        text = prose.text_choosing(prose.CLI, heading, values)
-        if p_values_disagree(c):
-            text += " " + prose.text_choosing(prose.CLI, READING_TESTS_DISAGREE, values)
-        lines.append(f"{name}: {' '.join(text.split())}")
+        for run in result.others:
+            table = [["query", *(f"{m} {labels[run]} − {labels[base]}" for m in result.measures)]]
+            table += [[qid, *(signed(result.versus[run, m].comparison.diff[i]) for m in result.measures)]
+                      for i, qid in enumerate(result.pairings[run].qids)]
+            lines += ["", *_aligned(table)]
+    lines += ["", *(" ".join(text.split()) for text in many_readings(result, labels))]
     return "\n".join(lines)
+
+
+def first_boot(result):
+    """The bootstrap interval of the first comparison (all share the resamples and the seed)."""
+    return next(iter(result.versus.values())).boot
+
+
+def _span(interval: tuple[float, float], between: str = "–") -> str:
+    """An interval for a table: "low–high" (means) or "low to high" with signs (differences); "undefined" for
+    one query."""
+    low, high = interval
+    if not (np.isfinite(low) and np.isfinite(high)):
+        return "undefined"
+    return f"{fmt(low)}–{fmt(high)}" if between == "–" else f"{signed(low)}{between}{signed(high)}"
+
+
+def _table(rows: list[list[str]], left: int, also: tuple[int, ...] = ()) -> list[str]:
+    """Rows aligned in columns: the first ``left`` columns (and those in ``also``) to the left, the rest right."""
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return ["  ".join(cell.ljust(w) if c < left or c in also else cell.rjust(w)
+                      for c, (cell, w) in enumerate(zip(row, widths))).rstrip() for row in rows]
+
+
+def many_readings(result, labels: dict[str, str]) -> list[str]:
+    """The plain readings of a comparison of several runs: what survives the correction, what does not, the
+    flagged runs, and where the two intervals disagree (sections of ``lessons/text/cli.md``)."""
+    from components.engine import bootstrap, compare, corrections
+
+    method = corrections.NAMES[result.correction]
+
+    def named(v) -> str:
+        return _text("Reading pair", run=labels[v.run], measure=v.measure, diff=signed(v.comparison.mean_diff),
+                     p=compare.format_p(v.comparison.randomisation_p), corrected=compare.format_p(v.p_rand))
+
+    family = [v for v in result.versus.values() if v.run not in result.flagged]
+    won = [named(v) for v in family if v.significant]
+    lost = [named(v) for v in family if v.comparison.randomisation_p < result.alpha and not v.significant]
+    found = {"pairs": "; ".join(won)} if won else {}
+    lines = [_text("Reading survived" if won else "Reading none survived", method=method, family=result.family,
+                   alpha=f"{result.alpha:g}", **found)]
+    if lost:
+        lines.append(_text("Reading lost", pairs="; ".join(lost), family=result.family, alpha=f"{result.alpha:g}",
+                           luck=f"{result.family * result.alpha:.2g}"))
+    lines += [_text("Reading flagged", run=labels[name]) for name in result.flagged]
+    lines += [_text("Reading intervals disagree", run=labels[v.run], measure=v.measure,
+                    t=_span(v.comparison.ci95, " to "), boot=_span((v.boot.low, v.boot.high), " to "),
+                    skew=fmt(bootstrap.skewness(v.comparison.diff)))
+              for v in family if v.intervals_disagree]
+    return lines
 
 
 def randomisation_cell(c) -> str:
@@ -626,24 +730,25 @@ def randomisation_cell(c) -> str:
     return ("≈ " if c.randomisation_method == NORMAL_APPROXIMATION else "") + format_p(c.randomisation_p)
 
 
-def compare_notes(pairing) -> list[str]:
-    """Notes for stderr on the queries a comparison skipped (``pairing``: a :class:`components.engine.compare.Pairing`).
+def compare_notes(pairing, a: str = "A", b: str = "B") -> list[str]:
+    """Notes for stderr on the queries a comparison of run ``b`` with run ``a`` skipped (``pairing``: a
+    :class:`components.engine.compare.Pairing`).
 
     Examples
     --------
     >>> from components.engine.compare import compare_files
     >>> result = compare_files("1 0 a 1\\n2 0 a 1\\n3 0 a 1\\n", "1 Q0 a 1 1 r\\n2 Q0 a 1 1 r\\n",
     ...                        "1 Q0 a 1 1 r\\n7 Q0 a 1 1 r\\n", ["RR"])
-    >>> for note in compare_notes(result.pairing):
+    >>> for note in compare_notes(result.pairing, "A", "C"):
     ...     print(note)
-    note: 1 judged query is in neither run and was skipped (--complete counts it as 0): '3'
-    note: 1 judged query is answered by run A only and was skipped (--complete counts it as 0 for run B): '2'
-    note: 1 query of the runs has no judgments and was skipped: '7'
+    note: 1 judged query is in neither run A nor run C and was skipped (--complete counts it as 0): '3'
+    note: 1 judged query is answered by run A only, not by run C, and was skipped (--complete counts it as 0 for run C): '2'
+    note: 1 query of run A or run C has no judgments and was skipped: '7'
     """
-    return [_note(section, qids) for section, qids in (("Note neither run", pairing.qrels_only),
-                                                        ("Note run A only", pairing.a_only),
-                                                        ("Note run B only", pairing.b_only),
-                                                        ("Note runs unjudged", pairing.run_only)) if qids]
+    return [_note(section, qids, a=a, b=b) for section, qids in (("Note neither run", pairing.qrels_only),
+                                                                  ("Note run A only", pairing.a_only),
+                                                                  ("Note run B only", pairing.b_only),
+                                                                  ("Note runs unjudged", pairing.run_only)) if qids]
 
 
 def _file_error(err: Exception, files: Sequence[Path]) -> int:

@@ -19,7 +19,7 @@ from scipy import stats
 from components.cli import eval_main as main
 from components.cli import run_evaluation
 from components.course import prose
-from components.engine import compare
+from components.engine import compare, corrections
 from components.engine.formatting import signed
 from components.formats import trec
 from components.ui import charts
@@ -548,33 +548,40 @@ def test_compare_json(tmp_path, capsys):
     status, out, err = compare_cli(tmp_path, capsys, "--json", "-m", "MRR", "-m", "recall@1")
     assert status == 0
     result = json.loads(out)
-    assert list(result) == ["gain", "num_queries", "skipped", "compare"]
-    assert result["gain"] == "linear" and result["num_queries"] == 12
-    assert result["skipped"] == {"qrels_only": 1, "a_only": 0, "b_only": 0, "run_only": 1}  # q13; q99
-    rr = result["compare"]["RR"]
+    b = str(tmp_path / "b.txt")
+    assert result["gain"] == "linear" and result["baseline"] == str(tmp_path / "a.txt")
+    assert result["labels"] == {str(tmp_path / "a.txt"): "A", b: "B"}
+    assert result["skipped"][b] == {"qrels_only": 1, "a_only": 0, "b_only": 0, "run_only": 1}  # q13; q99
+    assert result["runs"][b]["queries"] == 12 and result["family"] == 2 and result["correction"] == "holm"
+    rr = result["versus_baseline"][b]["RR"]
     assert list(rr) == ["mean_a", "mean_b", "mean_diff", "ci95", "improved", "hurt", "tied", "t_test_p",
                         "randomisation_p", "randomisation_method", "randomisation_exact",
-                        "randomisation_assignments", "randomisation_error_bound", "permutations", "seed"]
-    a, b = expected_rr(RANKS_A), expected_rr(RANKS_B)
-    assert rr["mean_a"] == pytest.approx(sum(a) / 12, abs=1e-15)
-    assert rr["mean_b"] == pytest.approx(sum(b) / 12, abs=1e-15)
+                        "randomisation_assignments", "randomisation_error_bound", "permutations", "seed",
+                        "bootstrap", "t_test_p_corrected", "randomisation_p_corrected", "significant"]
+    a_rr, b_rr = expected_rr(RANKS_A), expected_rr(RANKS_B)
+    assert rr["mean_a"] == pytest.approx(sum(a_rr) / 12, abs=1e-15)
+    assert rr["mean_b"] == pytest.approx(sum(b_rr) / 12, abs=1e-15)
     assert (rr["improved"], rr["hurt"], rr["tied"]) == (8, 1, 3)  # query 7: rank 1 -> 2
-    direct = compare.compare_values(a, b)
+    direct = compare.compare_values(a_rr, b_rr)
     assert rr["t_test_p"] == pytest.approx(direct.t_test_p, rel=1e-12)
     assert rr["randomisation_p"] == direct.randomisation_p
     assert rr["ci95"] == pytest.approx(list(direct.ci95), abs=1e-12)
     assert rr["permutations"] == compare.PERMUTATIONS and rr["seed"] == compare.SEED
     assert rr["randomisation_method"] == compare.SIGN_FLIPS == direct.randomisation_method  # 12 queries: flips,
     assert rr["randomisation_exact"] is True and rr["randomisation_assignments"] == 2 ** 9  # all 2^9 (3 tied)
-    assert rr["randomisation_p"] == exact_sign_flip_p(np.subtract(b, a))
+    assert rr["randomisation_p"] == exact_sign_flip_p(np.subtract(b_rr, a_rr))
     assert rr["randomisation_error_bound"] == direct.randomisation_error_bound > 0.0098
-    assert set(result["compare"]) == {"RR", "R@1"}
+    r1 = result["versus_baseline"][b]["R@1"]
+    holm = corrections.adjust([rr["randomisation_p"], r1["randomisation_p"]], "holm")
+    assert [rr["randomisation_p_corrected"], r1["randomisation_p_corrected"]] == holm.tolist()
+    assert rr["bootstrap"]["method"] == "BCa" and rr["bootstrap"]["low"] <= rr["mean_diff"] <= rr["bootstrap"]["high"]
+    assert set(result["versus_baseline"][b]) == {"RR", "R@1"}
     assert "'q13'" in err and "'q99'" in err  # the skipped queries are noted on stderr
 
 
 def test_compare_json_per_query(tmp_path, capsys):
     _, out, _ = compare_cli(tmp_path, capsys, "--json", "--per-query", "-m", "RR")
-    per_query = json.loads(out)["per_query"]
+    per_query = json.loads(out)["per_query"][str(tmp_path / "b.txt")]
     assert per_query["q1"] == {"RR": 0.0} and per_query["q2"] == {"RR": pytest.approx(1 - 1 / 2)}
     assert per_query["q9"] == {"RR": pytest.approx(1 / 3)}  # A misses, B at rank 3
 
@@ -583,16 +590,16 @@ def test_compare_table(tmp_path, capsys):
     status, out, _ = compare_cli(tmp_path, capsys, "-m", "RR", "-m", "nDCG@10")
     assert status == 0
     lines = out.splitlines()
-    assert lines[0].split()[0] == "qrels" and lines[1].split()[:2] == ["run", "A"]
-    assert "12 compared; skipped: 1 in neither run, 0 only in run A, 0 only in run B, 1 not judged" in out
-    header = next(line for line in lines if line.startswith("measure"))
-    assert header.split()[:4] == ["measure", "mean", "A", "mean"]
-    row = next(line for line in lines if line.startswith("RR "))
+    assert lines[0].split()[0] == "qrels" and lines[1].split()[:3] == ["runs", "A:", str(tmp_path / "a.txt")]
+    assert lines[1].endswith("(baseline)") and lines[2].split() == ["B:", str(tmp_path / "b.txt")]
+    assert "with Holm's method" in out
+    header = next(line for line in lines if line.startswith("run  measure"))
+    assert header.split()[:4] == ["run", "measure", "−", "A"]
+    row = next(line for line in lines if line.startswith("B    RR "))
     direct = compare.compare_values(expected_rr(RANKS_A), expected_rr(RANKS_B))
-    assert f"{direct.mean_a:.3f}" in row and signed(direct.mean_diff) in row
-    assert row.split()[-5:] == ["8", "1", "3", compare.format_p(direct.t_test_p),
-                                compare.format_p(direct.randomisation_p)]
-    assert any(line.startswith("RR: ") for line in lines) and any(line.startswith("nDCG@10: ") for line in lines)
+    assert signed(direct.mean_diff) in row and "8/3/1" in row
+    assert compare.format_p(direct.t_test_p) in row and compare.format_p(direct.randomisation_p) in row
+    assert any(line.startswith("After Holm's correction across 2 comparisons") for line in lines)
 
 
 def test_compare_errors(tmp_path, capsys):

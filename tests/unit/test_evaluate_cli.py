@@ -377,7 +377,9 @@ def test_error_messages_and_file_names_show_escape_sequences_escaped(tmp_path):
     for args, status in (((qrels, run), 1),  # the file's name and its line in the message
                          ((folder / "missing.txt", run), 1),
                          ((write(folder / "good.txt", OK_QRELS), run), 0),  # the names in the table's header
-                         ((qrels, run, folder / "extra.txt"), 2)):  # argparse's usage error
+                         ((qrels, run, folder / "extra.txt"), 1),  # a second run that is missing
+                         ((qrels, run, write(folder / "run2.txt", OK_RUN), "--baseline", folder / "other.txt"),
+                          2)):  # a usage error
         done = evaluate_cli(*args)
         assert done.returncode == status
         assert_shown_escaped(done)
@@ -397,7 +399,7 @@ def test_running_out_of_memory_reading_a_file_names_it(tmp_path, capsys, monkeyp
     status, out, err = cli(tmp_path, capsys, OK_QRELS, OK_RUN)
     assert (status, out) == (1, "")
     assert err == f"error: {tmp_path / 'run.txt'}: not enough memory to read this file (15 bytes)\n"
-    status, out, err = cli(tmp_path, capsys, OK_QRELS, OK_RUN, "--compare", str(tmp_path / "run.txt"))
+    status, out, err = cli(tmp_path, capsys, OK_QRELS, OK_RUN, "--compare", str(write(tmp_path / "b.txt", OK_RUN)))
     assert (status, out) == (1, "") and err.startswith(f"error: {tmp_path / 'run.txt'}: not enough memory")
 
 
@@ -583,7 +585,7 @@ def test_compare_takes_the_relevance_level_judged_only_and_max_docs(tmp_path, ca
     options = ["-l", "2", "-J", "-M", "2", "-m", "RR"]
     status, out, _ = cli(tmp_path, capsys, qrels, run_a, "--json", "--compare", str(tmp_path / "b.txt"), *options)
     assert status == 0
-    result = as_json(out)["compare"]["RR"]
+    result = as_json(out)["versus_baseline"][str(tmp_path / "b.txt")]["RR"]
     mean_a = as_json(cli(tmp_path, capsys, qrels, run_a, "--json", *options)[1])["mean"]["RR"]
     mean_b = as_json(cli(tmp_path, capsys, qrels, run_b, "--json", *options)[1])["mean"]["RR"]
     assert (result["mean_a"], result["mean_b"]) == (mean_a, mean_b)

@@ -1,0 +1,110 @@
+"""``rankwise eval QRELS RUN RUN2 ...``: several runs against a baseline, corrected, in any format the readers read."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from components.cli import main
+from components.engine import corrections, many_runs
+from components.formats import trec
+
+ASSETS = Path(__file__).resolve().parents[2] / "assets"
+QRELS, RUN, RUN_B = (ASSETS / n for n in ("sample_qrels.txt", "sample_run.txt", "sample_run_b.txt"))
+
+
+def cli(capsys, *args) -> tuple[int, str, str]:
+    try:
+        status = main(["eval", *map(str, args)])
+    except SystemExit as exit_:
+        status = exit_.code
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.fixture
+def run_c(tmp_path) -> Path:
+    """A third run: the sample run with each query's list reversed (its scores too)."""
+    lines = [line.split() for line in RUN.read_text().splitlines()]
+    by_query: dict[str, list[list[str]]] = {}
+    for line in lines:
+        by_query.setdefault(line[0], []).append(line)
+    out = []
+    for rows in by_query.values():
+        for rank, row in enumerate(reversed(rows), 1):
+            out.append(f"{row[0]} Q0 {row[2]} {rank} {100 - rank} c\n")
+    path = tmp_path / "run_c.txt"
+    path.write_text("".join(out))
+    return path
+
+
+def test_three_runs_in_json_are_the_engines_comparison_corrected_together(capsys, run_c):
+    status, out, _ = cli(capsys, QRELS, RUN, RUN_B, run_c, "--json", "-m", "RR", "-m", "nDCG@10")
+    assert status == 0
+    document = json.loads(out)
+    judged = [trec.load(QRELS, r) for r in (RUN, RUN_B, run_c)]
+    expected = many_runs.compare_many(judged, [str(RUN), str(RUN_B), str(run_c)], ["RR", "nDCG@10"]).as_dict()
+    assert document["versus_baseline"] == expected["versus_baseline"]
+    assert document["family"] == 4 and document["labels"][str(run_c)] == "C"
+
+
+def test_the_baseline_is_chosen_by_file_name_and_the_correction_by_name(capsys, run_c):
+    status, out, _ = cli(capsys, QRELS, RUN, RUN_B, run_c, "--json", "--baseline", RUN_B.name, "--correction", "bh",
+                         "-m", "RR")
+    document = json.loads(out)
+    assert status == 0 and document["baseline"] == str(RUN_B) and document["correction"] == "bh"
+    raw = [document["versus_baseline"][str(r)]["RR"]["randomisation_p"] for r in (RUN, run_c)]
+    corrected = [document["versus_baseline"][str(r)]["RR"]["randomisation_p_corrected"] for r in (RUN, run_c)]
+    assert corrected == corrections.adjust(raw, "bh").tolist()
+
+
+def test_the_table_names_each_run_by_letter_and_the_correction(capsys, run_c):
+    status, out, _ = cli(capsys, QRELS, RUN, RUN_B, run_c, "-m", "RR")
+    assert status == 0
+    assert f"A: {RUN} (baseline)" in out and f"B: {RUN_B}" in out and f"C: {run_c}" in out
+    assert "corrected across the 2 comparisons (runs × measures: 2 × 1) with Holm's method" in out
+    assert any(line.startswith("C    RR ") for line in out.splitlines())
+
+
+def test_a_run_in_another_format_compares_as_its_trec_twin(capsys, tmp_path):
+    as_jsonl = tmp_path / "b.jsonl"
+    rows: dict[str, list[str]] = {}
+    for line in RUN_B.read_text().splitlines():
+        qid, _, doc, *_ = line.split()
+        rows.setdefault(qid, []).append(doc)  # the file is in rank order: the list's order is the ranking
+    as_jsonl.write_text("".join(json.dumps({"qid": q, "retrieved_ids": d}) + "\n" for q, d in rows.items()))
+    _, trec_out, _ = cli(capsys, QRELS, RUN, RUN_B, "--json", "-m", "nDCG@10")
+    status, jsonl_out, _ = cli(capsys, QRELS, RUN, as_jsonl, "--json", "-m", "nDCG@10")
+    assert status == 0
+    ours = json.loads(jsonl_out)["versus_baseline"][str(as_jsonl)]["nDCG@10"]
+    theirs = json.loads(trec_out)["versus_baseline"][str(RUN_B)]["nDCG@10"]
+    assert ours["mean_diff"] == pytest.approx(theirs["mean_diff"], abs=1e-12)
+
+
+def test_a_run_that_never_ran_is_flagged(capsys, tmp_path):
+    empty = tmp_path / "broken.txt"
+    empty.write_text("".join(f"{q} Q0 nothing 1 1 x\n" for q in ("101", "102", "103")))
+    status, out, _ = cli(capsys, QRELS, RUN, RUN_B, empty, "-m", "RR")
+    assert status == 0 and "Run C scores 0 on every query for every measure" in out
+    assert "(runs × measures: 1 × 1)" in out
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--baseline", "nowhere.txt"], "--baseline nowhere.txt is not one of the runs"),
+    (["--format", "trec"], "--compare has no trec_eval layout"),
+    (["--diagnose"], "--diagnose looks at one run"),
+])
+def test_usage_errors_with_several_runs(capsys, args, message):
+    status, _, err = cli(capsys, QRELS, RUN, RUN_B, *args)
+    assert status == 2 and message in err
+
+
+def test_usage_errors_about_the_runs_given(capsys, tmp_path):
+    status, _, err = cli(capsys, QRELS, RUN, RUN)
+    assert status == 2 and "a run is given twice" in err
+    status, _, err = cli(capsys, QRELS, RUN, "--baseline", RUN.name)
+    assert status == 2 and "--baseline needs several runs" in err
+    many = [tmp_path / f"r{i}.txt" for i in range(11)]
+    status, _, err = cli(capsys, QRELS, *many)
+    assert status == 2 and "11 runs given: compare at most 10" in err
