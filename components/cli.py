@@ -452,6 +452,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--baseline", metavar="RUN", help=_text("Help baseline"))
     parser.add_argument("--correction", choices=CORRECTIONS, default=DEFAULT_CORRECTION,
                         help=_text("Help correction"))
+    parser.add_argument("--power", type=_positive_float, metavar="DELTA", help=_text("Help power"))
     parser.add_argument("--diagnose", action="store_true", help=_text("Help diagnose"))
     parser.add_argument("--diagnose-k", type=int, metavar="K", help=_text("Help diagnose-k"))
     parser.add_argument("--chunks", nargs="?", const=chunk_ids.DEFAULT_SEPARATOR, metavar="SEP",
@@ -459,6 +460,17 @@ def build_parser() -> argparse.ArgumentParser:
     for kind in ("qrels", "run"):
         parser.add_argument(f"--{kind}-fields", type=_fields, metavar="ROLE=KEY,...", help=_text(f"Help {kind}-fields"))
     return parser
+
+
+def _positive_float(text: str) -> float:
+    """``--power DELTA``: a usage error for anything but a positive finite number."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not (np.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(_text("Not a positive number", value=text))
+    return value
 
 
 def _fields(spec: str) -> Fields:
@@ -539,8 +551,9 @@ def eval_main(argv: Sequence[str] | None = None) -> int:
         if len(set(map(str, runs))) < len(runs):
             parser.error(_text("Run twice"))
         return _main_many(args, measures, runs, _baseline(parser, args.baseline, runs))
-    if args.baseline is not None:
-        parser.error(_text("Baseline alone"))
+    for option, given in (("--baseline", args.baseline), ("--power", args.power)):
+        if given is not None:
+            parser.error(_text("Needs several runs", option=option))
     untranslatable = [m.name for m in measures if trec_name(m) is None]
     if layout == "trec" and untranslatable:
         parser.error(_text("Not in trec format", names=", ".join(untranslatable)))
@@ -604,9 +617,14 @@ def _main_many(args: argparse.Namespace, measures: Sequence[Measure], runs: Sequ
                                                  for m in result.measures}
                                            for i, qid in enumerate(result.pairings[run].qids)}
                                      for run in result.others}
+        if args.power is not None:
+            document["power"] = {run: {m: power_plan(result, run, m, args.power).as_dict() for m in result.measures}
+                                 for run in result.others}
         output = json.dumps(document, allow_nan=False)
     else:
         output = format_many(result, args.gain, args.per_query, str(args.qrels))
+        if args.power is not None:
+            output += "\n\n" + format_power(result, args.power)
     notes_about = [note for run in result.others
                    for note in compare_notes(result.pairings[run], labels[result.names[baseline]], labels[run])]
     return _emit(output, notes_about)
@@ -672,6 +690,40 @@ def format_many(result, gain: Gain = "linear", per_query: bool = False, qrels_na
             lines += ["", *_aligned(table)]
     lines += ["", *(" ".join(text.split()) for text in many_readings(result, labels))]
     return "\n".join(lines)
+
+
+def power_plan(result, run: str, measure: str, delta: float):
+    """What the run's differences from the baseline on ``measure`` say about the queries needed to detect
+    ``delta`` (:func:`components.engine.power.plan`; None with fewer than 2 compared queries)."""
+    from components.engine import power
+
+    diff = result.versus[run, measure].comparison.diff
+    return power.plan(diff, delta) if diff.size >= 2 else None
+
+
+def format_power(result, delta: float) -> str:
+    """``--power DELTA``: for each run and measure, the queries a paired t-test needs to detect ``delta``, the
+    smallest difference detectable with the queries compared, and the power they give; the formula first."""
+    from components.engine import power
+
+    labels = run_labels(result)
+    rows = [["run", "measure", "queries", "sd of differences", "needed", "detectable now", "power now"]]
+    formulas = []
+    for run in result.others:
+        for m in result.measures:
+            plan = power_plan(result, run, m, delta)
+            if plan is None:
+                continue
+            needed = f"{plan.queries_needed:,}" if plan.queries_needed is not None else \
+                _text("Power unreachable", most=f"{power.MAX_QUERIES:,}")
+            rows.append([labels[run], m, f"{plan.n_have:,}", fmt(plan.sd), needed, fmt(plan.detectable),
+                         fmt(plan.power_have, "percent")])
+            if not formulas and plan.queries_needed is not None:
+                formulas.append(_text("Power formula", run=labels[run], measure=m, z_alpha=f"{plan.z_alpha:.3f}",
+                                      z_power=f"{plan.z_power:.3f}", sd=fmt(plan.sd), delta=f"{delta:g}",
+                                      normal=f"{plan.normal_queries:,.1f}", needed=f"{plan.queries_needed:,}"))
+    heading = _text("Power heading", delta=f"{delta:g}", alpha=f"{power.ALPHA:g}", power=fmt(power.POWER, "percent"))
+    return "\n".join([heading, *formulas, "", *_table(rows, left=2)])
 
 
 def first_boot(result):

@@ -37,6 +37,7 @@ Edge cases
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 import operator
 from dataclasses import dataclass
@@ -237,6 +238,11 @@ class Plan:
         """The normal approximation rounded up to whole queries, within 2 .. :data:`MAX_QUERIES` (where
         :func:`queries_needed` starts its search)."""
         return _whole_queries(self.normal_queries)
+
+    def as_dict(self) -> dict[str, float | int | None]:
+        """The JSON fields: every attribute, and the normal approximation rounded up (inf and nan: None)."""
+        fields = {**dataclasses.asdict(self), "normal_whole": self.normal_whole}
+        return {k: v if not isinstance(v, float) or math.isfinite(v) else None for k, v in fields.items()}
 
     def curve(self, ns: Sequence[int] | npt.NDArray[np.integer] | None = None) -> Floats:
         """The detectable difference at each query count of ``ns`` (default :func:`query_counts`), for a chart

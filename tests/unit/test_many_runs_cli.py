@@ -108,3 +108,27 @@ def test_usage_errors_about_the_runs_given(capsys, tmp_path):
     many = [tmp_path / f"r{i}.txt" for i in range(11)]
     status, _, err = cli(capsys, QRELS, *many)
     assert status == 2 and "11 runs given: compare at most 10" in err
+
+
+def test_power_gives_the_queries_needed_from_each_runs_differences(capsys):
+    from components.engine import power
+
+    status, out, _ = cli(capsys, QRELS, RUN, RUN_B, "--json", "-m", "nDCG@10", "--power", "0.05")
+    assert status == 0
+    planned = json.loads(out)["power"][str(RUN_B)]["nDCG@10"]
+    diff = json.loads(cli(capsys, QRELS, RUN, RUN_B, "--json", "--per-query", "-m", "nDCG@10")[1])["per_query"]
+    expected = power.plan([d["nDCG@10"] for d in diff[str(RUN_B)].values()], 0.05)
+    assert planned["queries_needed"] == expected.queries_needed and planned["n_have"] == 11
+    status, out, _ = cli(capsys, QRELS, RUN, RUN_B, "-m", "nDCG@10", "--power", "0.05")
+    assert f"with the t distribution's exact power: {expected.queries_needed:,} queries" in out
+
+
+@pytest.mark.parametrize("value", ["0", "-0.1", "nan", "big"])
+def test_power_needs_a_positive_difference(capsys, value):
+    status, _, err = cli(capsys, QRELS, RUN, RUN_B, "--power", value)
+    assert status == 2 and f"'{value}' is not a positive number" in err
+
+
+def test_power_needs_several_runs(capsys):
+    status, _, err = cli(capsys, QRELS, RUN, "--power", "0.02")
+    assert status == 2 and "--power needs several runs" in err
