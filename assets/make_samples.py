@@ -6,8 +6,10 @@ A small made-up test collection in TREC format: 12 judged topics (101 to 112)
 with grades 0, 1 and 2, and two systems' runs of 30 results per topic:
 
 - ``sample_qrels.txt``: ``qid iter docid grade``;
-- ``sample_run.txt`` (tag ``bm25``) and ``sample_run_b.txt`` (tag ``rerank``,
-  a second system on the same topics, for comparing two systems):
+- ``sample_run.txt`` (tag ``bm25``), ``sample_run_b.txt`` (tag ``rerank``,
+  a second system on the same topics, for comparing systems) and
+  ``sample_run_c.txt`` (tag ``hybrid``, a third, a little better than the
+  first, for comparing several variants with a baseline):
   ``qid Q0 docid rank score tag``, written in trec_eval's order (score
   descending, ties by docid descending).
 
@@ -45,7 +47,8 @@ from pathlib import Path
 SEED = 14
 HERE = Path(__file__).resolve().parent
 QRELS = "sample_qrels.txt"
-RUNS = {"sample_run.txt": ("bm25", 0.0), "sample_run_b.txt": ("rerank", 0.6)}  # file: (tag, how much better)
+RUNS = {"sample_run.txt": ("bm25", 0.0), "sample_run_b.txt": ("rerank", 0.6),  # file: (tag, how much better)
+        "sample_run_c.txt": ("hybrid", 0.2)}
 TOPICS = [str(t) for t in range(101, 113)]
 NO_RELEVANT = "105"
 JUDGED_ONLY = "112"

@@ -361,7 +361,7 @@ def test_the_samples_are_what_the_generator_writes():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     files = module.samples()
-    assert set(files) == {"sample_qrels.txt", "sample_run.txt", "sample_run_b.txt"}
+    assert set(files) == {"sample_qrels.txt", "sample_run.txt", "sample_run_b.txt", "sample_run_c.txt"}
     for name, content in files.items():
         assert (ROOT / "assets" / name).read_text(encoding="utf-8") == content, f"run assets/make_samples.py ({name})"
     second = run_evaluation(SAMPLE_QRELS, ROOT / "assets" / "sample_run_b.txt", ["nDCG@10"])
