@@ -102,7 +102,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import string
 import sys
 import textwrap
 from dataclasses import dataclass
@@ -137,7 +136,6 @@ from components.formats.json_formats import Fields, parse_fields
 FORMATS = ("table", "json", "trec")
 EXIT_BAD_FILE = 1
 EXIT_BROKEN_PIPE = 128 + 13  # what a shell shows for a program killed by SIGPIPE (signal 13)
-RUN_LABELS = string.ascii_uppercase  # the runs' letters in a comparison
 _SHOWN_QIDS = 5  # query ids listed in a note
 DEFAULT_DIAGNOSIS_K = 10  # the diagnosis's cutoff when no measure has one
 _WRAP = 100  # the diagnosis's sentences are wrapped at this width, indented by two spaces
@@ -599,6 +597,7 @@ def judge_runs(qrels: trec.Source, runs: Sequence[trec.Source], gain: Gain = "li
 
 def _main_many(args: argparse.Namespace, measures: Sequence[Measure], runs: Sequence[Path], baseline: int) -> int:
     """Several runs (``RUN RUN2 ...`` or ``--compare RUN2``): each against the baseline, as a table or JSON."""
+    from components.course.run_comparison import run_labels
     from components.engine import many_runs  # scipy loads only when runs are compared
 
     try:
@@ -630,11 +629,6 @@ def _main_many(args: argparse.Namespace, measures: Sequence[Measure], runs: Sequ
     return _emit(output, notes_about)
 
 
-def run_labels(result) -> dict[str, str]:
-    """Each run's letter, in the order given (A, B, C, ...): the tables' short names."""
-    return {name: RUN_LABELS[i] for i, name in enumerate(result.names)}
-
-
 def format_many(result, gain: Gain = "linear", per_query: bool = False, qrels_name: str = "qrels") -> str:
     """Several runs against a baseline as text: the files, how the tests and intervals are made, each run's
     means with their intervals, each comparison with raw and corrected p-values, and the readings.
@@ -651,6 +645,7 @@ def format_many(result, gain: Gain = "linear", per_query: bool = False, qrels_na
     run  measure     − A  95% t-interval    95% bootstrap    win/tie/loss  t-test p  corrected  randomisation p  corrected
     B    RR       +0.500  −5.853 to +6.853  0.000 to +1.000         1/1/0     0.500      0.500            1.000      1.000
     """
+    from components.course.run_comparison import many_readings, run_labels, span
     from components.engine import bootstrap, compare, corrections
 
     labels = run_labels(result)
@@ -670,7 +665,7 @@ def format_many(result, gain: Gain = "linear", per_query: bool = False, qrels_na
                                   resamples=f"{first_boot(result).resamples:,}", seed=first_boot(result).seed)]]
     means = [["run", "queries", *result.measures]]
     means += [[labels[r.name] + (" ⚠" if r.never_ran else ""), f"{r.queries:,}",
-               *(f"{fmt(r.mean[m])} ({_span(r.ci95[m])})" for m in result.measures)] for r in result.runs]
+               *(f"{fmt(r.mean[m])} ({span(r.ci95[m])})" for m in result.measures)] for r in result.runs]
     rows = [["run", "measure", f"− {labels[base]}", "95% t-interval", "95% bootstrap", "win/tie/loss", "t-test p",
              "corrected", "randomisation p", "corrected"]]
     for run in result.others:
@@ -678,7 +673,7 @@ def format_many(result, gain: Gain = "linear", per_query: bool = False, qrels_na
             v = result.versus[run, m]
             c = v.comparison
             rows.append([labels[run], m, signed(c.mean_diff) + (" *" if v.significant else ""),
-                         _span(c.ci95, " to "), _span((v.boot.low, v.boot.high), " to "),
+                         span(c.ci95, " to "), span((v.boot.low, v.boot.high), " to "),
                          f"{c.improved}/{c.tied}/{c.hurt}", compare.format_p(c.t_test_p), compare.format_p(v.p_t),
                          randomisation_cell(c), compare.format_p(v.p_rand)])
     lines = [*_aligned(header, numbers=False), "", *_table(means, left=1), "", *_table(rows, left=2, also=(3, 4))]
@@ -704,11 +699,12 @@ def power_plan(result, run: str, measure: str, delta: float):
 def format_power(result, delta: float) -> str:
     """``--power DELTA``: for each run and measure, the queries a paired t-test needs to detect ``delta``, the
     smallest difference detectable with the queries compared, and the power they give; the formula first."""
+    from components.course.run_comparison import run_labels
     from components.engine import power
 
     labels = run_labels(result)
     rows = [["run", "measure", "queries", "sd of differences", "needed", "detectable now", "power now"]]
-    formulas = []
+    formulas: list[str] = []
     for run in result.others:
         for m in result.measures:
             plan = power_plan(result, run, m, delta)
@@ -731,48 +727,11 @@ def first_boot(result):
     return next(iter(result.versus.values())).boot
 
 
-def _span(interval: tuple[float, float], between: str = "–") -> str:
-    """An interval for a table: "low–high" (means) or "low to high" with signs (differences); "undefined" for
-    one query."""
-    low, high = interval
-    if not (np.isfinite(low) and np.isfinite(high)):
-        return "undefined"
-    return f"{fmt(low)}–{fmt(high)}" if between == "–" else f"{signed(low)}{between}{signed(high)}"
-
-
 def _table(rows: list[list[str]], left: int, also: tuple[int, ...] = ()) -> list[str]:
     """Rows aligned in columns: the first ``left`` columns (and those in ``also``) to the left, the rest right."""
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     return ["  ".join(cell.ljust(w) if c < left or c in also else cell.rjust(w)
                       for c, (cell, w) in enumerate(zip(row, widths))).rstrip() for row in rows]
-
-
-def many_readings(result, labels: dict[str, str]) -> list[str]:
-    """The plain readings of a comparison of several runs: what survives the correction, what does not, the
-    flagged runs, and where the two intervals disagree (sections of ``lessons/text/cli.md``)."""
-    from components.engine import bootstrap, compare, corrections
-
-    method = corrections.NAMES[result.correction]
-
-    def named(v) -> str:
-        return _text("Reading pair", run=labels[v.run], measure=v.measure, diff=signed(v.comparison.mean_diff),
-                     p=compare.format_p(v.comparison.randomisation_p), corrected=compare.format_p(v.p_rand))
-
-    family = [v for v in result.versus.values() if v.run not in result.flagged]
-    won = [named(v) for v in family if v.significant]
-    lost = [named(v) for v in family if v.comparison.randomisation_p < result.alpha and not v.significant]
-    found = {"pairs": "; ".join(won)} if won else {}
-    lines = [_text("Reading survived" if won else "Reading none survived", method=method, family=result.family,
-                   alpha=f"{result.alpha:g}", **found)]
-    if lost:
-        lines.append(_text("Reading lost", pairs="; ".join(lost), family=result.family, alpha=f"{result.alpha:g}",
-                           luck=f"{result.family * result.alpha:.2g}"))
-    lines += [_text("Reading flagged", run=labels[name]) for name in result.flagged]
-    lines += [_text("Reading intervals disagree", run=labels[v.run], measure=v.measure,
-                    t=_span(v.comparison.ci95, " to "), boot=_span((v.boot.low, v.boot.high), " to "),
-                    skew=fmt(bootstrap.skewness(v.comparison.diff)))
-              for v in family if v.intervals_disagree]
-    return lines
 
 
 def randomisation_cell(c) -> str:
