@@ -451,6 +451,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--correction", choices=CORRECTIONS, default=DEFAULT_CORRECTION,
                         help=_text("Help correction"))
     parser.add_argument("--power", type=_positive_float, metavar="DELTA", help=_text("Help power"))
+    parser.add_argument("--explain", metavar="QID", help=_text("Help explain"))
     parser.add_argument("--diagnose", action="store_true", help=_text("Help diagnose"))
     parser.add_argument("--diagnose-k", type=int, metavar="K", help=_text("Help diagnose-k"))
     parser.add_argument("--chunks", nargs="?", const=chunk_ids.DEFAULT_SEPARATOR, metavar="SEP",
@@ -548,8 +549,10 @@ def eval_main(argv: Sequence[str] | None = None) -> int:
             parser.error(_text("Too many runs", n=len(runs), most=MAX_RUNS))
         if len(set(map(str, runs))) < len(runs):
             parser.error(_text("Run twice"))
+        if args.explain is not None and args.rel_level != 1:
+            parser.error(_text("Explain needs level one"))
         return _main_many(args, measures, runs, _baseline(parser, args.baseline, runs))
-    for option, given in (("--baseline", args.baseline), ("--power", args.power)):
+    for option, given in (("--baseline", args.baseline), ("--power", args.power), ("--explain", args.explain)):
         if given is not None:
             parser.error(_text("Needs several runs", option=option))
     untranslatable = [m.name for m in measures if trec_name(m) is None]
@@ -617,13 +620,19 @@ def _main_many(args: argparse.Namespace, measures: Sequence[Measure], runs: Sequ
                                            for i, qid in enumerate(result.pairings[run].qids)}
                                      for run in result.others}
         if args.power is not None:
-            document["power"] = {run: {m: power_plan(result, run, m, args.power).as_dict() for m in result.measures}
+            document["power"] = {run: {m: _as_dict(power_plan(result, run, m, args.power)) for m in result.measures}
                                  for run in result.others}
+        if args.explain is not None:
+            document["explain"] = {run: {m: _as_dict(e) for m, e in (why or {}).items()} if why is not None else None
+                                   for run, why in explained(result, judged, args.explain, args.gain).items()}
         output = json.dumps(document, allow_nan=False)
     else:
         output = format_many(result, args.gain, args.per_query, str(args.qrels))
         if args.power is not None:
             output += "\n\n" + format_power(result, args.power)
+        if args.explain is not None:
+            output += "\n\n" + format_explain(result, explained(result, judged, args.explain, args.gain),
+                                               args.explain)
     notes_about = [note for run in result.others
                    for note in compare_notes(result.pairings[run], labels[result.names[baseline]], labels[run])]
     return _emit(output, notes_about)
@@ -685,6 +694,45 @@ def format_many(result, gain: Gain = "linear", per_query: bool = False, qrels_na
             lines += ["", *_aligned(table)]
     lines += ["", *(" ".join(text.split()) for text in many_readings(result, labels))]
     return "\n".join(lines)
+
+
+def _as_dict(value):
+    """A plan or attribution as JSON fields; None stays None."""
+    return None if value is None else value.as_dict()
+
+
+def explained(result, judged: Sequence[trec.JudgedRun], qid: str, gain: Gain) -> dict:
+    """``--explain QID``: for each run against the baseline, each measure's change on that query split over the
+    documents (:func:`components.engine.many_runs.explain_query`), or None when the query is not in both."""
+    from components.engine import many_runs
+
+    base = judged[result.baseline]
+    out: dict[str, dict | None] = {}
+    for run in result.others:
+        try:
+            out[run] = many_runs.explain_query(base, judged[result.names.index(run)], qid, result.measures, gain)
+        except ValueError:  # the query is not judged and answered by both runs
+            out[run] = None
+    return out
+
+
+def format_explain(result, why: dict, qid: str) -> str:
+    """``--explain QID`` as text: a block per run, a heading line per measure and a line per document."""
+    from components.course.run_comparison import change_lines, run_labels
+
+    labels = run_labels(result)
+    base = labels[result.names[result.baseline]]
+    blocks = []
+    for run, measures in why.items():
+        if measures is None:
+            blocks.append(_text("Explain not both", qid=qid, base=base, run=labels[run]))
+            continue
+        lines = [_text("Explain heading", qid=qid, run=labels[run], base=base)]
+        for m, explained_measure in measures.items():
+            first, *rest = change_lines(explained_measure, m)
+            lines += [f"  {first}", *(f"    {line}" for line in rest)]
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks)
 
 
 def power_plan(result, run: str, measure: str, delta: float):

@@ -238,13 +238,6 @@ def curve_ks(k: int, depth: int) -> tuple[int, ...]:
     return tuple(ks)
 
 
-def _query_docs(judged: trec.JudgedRun, q: int) -> dict[str, int]:
-    """docid -> judged grade of every judged document of evaluated query q."""
-    mask = judged.queries.judged_qidx == q
-    return {d.decode("utf-8"): int(g) for d, g in zip(judged.judged_docids[mask].tolist(),
-                                                      judged.queries.judged_grade[mask].tolist())}
-
-
 # ----------------------------------------------------------------------------
 # Page sections
 # ----------------------------------------------------------------------------
@@ -556,7 +549,7 @@ def query_pool(judged: trec.JudgedRun, q: int) -> tuple[list[EditorItem], list[s
     Returns (items, default order, tray, facts), facts holding the counts the page reports.
     """
     ranking = judged.ranking(q)
-    grades = _query_docs(judged, q)
+    grades = judged.grades(q)
     returned = {doc for doc, _, _ in ranking}
     top = ranking[:POOL]
     missing = sorted(((d, g) for d, g in grades.items() if d not in returned), key=lambda dg: -dg[1])
@@ -588,7 +581,7 @@ def what_if_values(judged: trec.JudgedRun, q: int, order, edited_grades: dict[st
     still see all of them.
     """
     ranking = judged.ranking(q)
-    judged_grades = {**_query_docs(judged, q), **edited_grades}
+    judged_grades = {**judged.grades(q), **edited_grades}
     rest = [doc for doc, _, _ in ranking[POOL:]]
     grades = [judged_grades.get(doc, 0) for doc in [*order, *rest]]
     qs = metrics.with_relevance_level(metrics.from_rankings([grades], [list(judged_grades.values())]),
@@ -600,7 +593,7 @@ def query_scoreboard(judged: trec.JudgedRun, q: int, items: list[EditorItem], na
     """The editor's live scoreboard for query q: the page's measures, counting the run below the editor's list
     and the judged documents outside it (as :func:`what_if_values` does). None when an item's grade is beyond
     what the editor shows (it keeps its value there, which the editor's state cannot say)."""
-    grades = _query_docs(judged, q)
+    grades = judged.grades(q)
     if any(i.grade is None and i.id in grades for i in items):
         return None
     in_editor = {i.id for i in items}

@@ -11,11 +11,13 @@ import string
 import numpy as np
 
 from components.course import prose
-from components.engine import bootstrap, compare, corrections
+from components.engine import attribution, bootstrap, compare, corrections
+from components.engine.attribution import Attribution, DocumentChange
 from components.engine.formatting import fmt, signed
 from components.engine.many_runs import ManyRuns
 
 RUN_LABELS = string.ascii_uppercase  # the runs' letters in a comparison, in the order given
+SHOWN_DOCUMENTS = 8  # the documents named for one measure's change; the others are summed
 
 
 def _text(section: str, **values) -> str:
@@ -60,3 +62,37 @@ def many_readings(result: ManyRuns, labels: dict[str, str]) -> list[str]:
                     skew=fmt(bootstrap.skewness(v.comparison.diff)))
               for v in family if v.intervals_disagree]
     return lines
+
+
+def change_lines(explained: Attribution | None, measure: str, shown: int = SHOWN_DOCUMENTS) -> list[str]:
+    """One measure's change on one query in words: a heading line, then one line per document (the ``shown``
+    largest shares; the rest summed), each group, and the unjudged documents' part when there is one."""
+    if explained is None:
+        return [_text("Explain unsupported", measure=measure)]
+    if not explained.documents and not explained.groups:
+        return [_text("Explain same", measure=measure, value=fmt(explained.value_a))]
+    lines = [_text("Explain measure", measure=measure, value_a=fmt(explained.value_a), value_b=fmt(explained.value_b),
+                   change=signed(explained.change), how=_text(f"Explain method {explained.method}"))]
+    lines += [document_line(d) for d in explained.documents[:shown]]
+    rest = explained.documents[shown:]
+    if rest:
+        lines.append(_text("Explain more", n=len(rest), share=signed(sum(d.contribution for d in rest))))
+    lines += [_text(f"Explain group {'unjudged' if g.unjudged else 'judged'}", n=len(g.docids),
+                    share=signed(g.contribution)) for g in explained.groups]
+    if abs(explained.unjudged) > attribution.ZERO:
+        lines.append(_text("Explain unjudged", share=signed(explained.unjudged)))
+    return lines
+
+
+def document_line(d: DocumentChange) -> str:
+    """One document's move and share: "D12 (grade 2) fell from 2 to 14: −0.210"."""
+    grade = _text("Explain unjudged grade") if d.grade is None else _text("Explain grade", grade=d.grade)
+    values = {"doc": d.docid, "grade": grade, "share": signed(d.contribution)}
+    kind = d.kind
+    if kind == "entered":
+        return (_text("Explain entered", b=d.rank_b, **values) if d.rank_a is None else
+                _text("Explain came in", k=d.depth, a=d.rank_a, b=d.rank_b, **values))
+    if kind == "left":
+        return (_text("Explain left", a=d.rank_a, **values) if d.rank_b is None else
+                _text("Explain fell out", k=d.depth, a=d.rank_a, b=d.rank_b, **values))
+    return _text("Explain rose" if kind == "moved up" else "Explain fell", a=d.rank_a, b=d.rank_b, **values)

@@ -197,6 +197,16 @@ class Attribution:
         """The part of the change due to judged documents (relevant or not); judged + unjudged = change."""
         return self._part(unjudged=False)
 
+    def as_dict(self) -> dict[str, object]:
+        """The JSON fields: the values, the change, the method, each document (with its move) and group, and the
+        unjudged documents' part of the change."""
+        return {"value_a": self.value_a, "value_b": self.value_b, "change": self.change, "method": self.method,
+                "unjudged": self.unjudged,
+                "documents": [{"docid": d.docid, "grade": d.grade, "rank_a": d.rank_a, "rank_b": d.rank_b,
+                               "move": d.kind, "contribution": d.contribution} for d in self.documents],
+                "groups": [{"unjudged": g.unjudged, "documents": len(g.docids), "contribution": g.contribution}
+                           for g in self.groups]}
+
     def _part(self, unjudged: bool) -> float:
         return (sum((d.contribution for d in self.documents if (d.grade is None) == unjudged), 0.0)
                 + sum((g.contribution for g in self.groups if g.unjudged == unjudged), 0.0))
@@ -269,9 +279,19 @@ def explain(ranking_a: Sequence[str], ranking_b: Sequence[str], judgments: Mappi
     return _attribution(parsed, value_a, value_b, SHAPLEY_EXACT, changes, groups)
 
 
+def supports(measure: Measure | str) -> bool:
+    """Whether :func:`explain` can split this measure's change over documents.
+
+    >>> supports("nDCG@10"), supports("AP"), supports("bpref")
+    (True, True, False)
+    """
+    parsed = measure if isinstance(measure, Measure) else parse_measure(measure)
+    return parsed.family in ADDITIVE + SHAPLEY
+
+
 def _supported(measure: Measure | str) -> Measure:
     parsed = measure if isinstance(measure, Measure) else parse_measure(measure)
-    if parsed.family not in ADDITIVE + SHAPLEY:
+    if not supports(parsed):
         raise ValueError(f"cannot split {parsed.name} over documents; supported measures: {SUPPORTED}")
     return parsed
 

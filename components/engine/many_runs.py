@@ -29,7 +29,7 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from components.engine import bootstrap, compare, corrections
+from components.engine import attribution, bootstrap, compare, corrections
 from components.engine.measures import Measure, evaluate, parse_measure
 from components.engine.metrics import Gain
 from components.formats import trec
@@ -186,6 +186,32 @@ def _corrected(names: tuple[str, ...], baseline: int, measures: tuple[str, ...],
             versus[run, m] = Versus(run, m, result.measures[m], boot, t, r, bool(r < alpha))
     return ManyRuns(names, baseline, measures, runs, versus, {run: r.pairing for run, r in pairs.items()},
                     correction, alpha, len(family))
+
+
+def explain_query(base: trec.JudgedRun, other: trec.JudgedRun, qid: str, measures: Iterable[Measure | str],
+                  gain: Gain = "linear") -> dict[str, attribution.Attribution | None]:
+    """Why query ``qid``'s values differ from the baseline's run to the other: each measure's change split over
+    the documents (:func:`components.engine.attribution.explain`; None for a measure it cannot split).
+
+    The rankings are each run's list for the query as judged (after -J and -M); relevant means grade >= 1.
+    Raises ``ValueError`` when the query is not judged and answered by both runs.
+
+    >>> qrels = "1 0 a 1\\n"
+    >>> base, other = trec.load(qrels, "1 Q0 x 2 2 r\\n1 Q0 a 1 1 r\\n"), trec.load(qrels, "1 Q0 a 1 1 r\\n")
+    >>> why = explain_query(base, other, "1", ["RR", "bpref"])
+    >>> why["RR"].change, [d.docid for d in why["RR"].documents], why["bpref"]
+    (0.5, ['a', 'x'], None)
+    """
+    qa, qb = base.query_index.get(qid), other.query_index.get(qid)
+    if qa is None or qb is None:
+        raise ValueError(f"query {qid!r} is not judged and answered by both runs")
+    ranking_a, ranking_b = ([d for d, _, _ in run.ranking(q)] for run, q in ((base, qa), (other, qb)))
+    explained: dict[str, attribution.Attribution | None] = {}
+    for m in measures:
+        parsed = m if isinstance(m, Measure) else parse_measure(m)
+        explained[parsed.name] = (attribution.explain(ranking_a, ranking_b, base.grades(qa), parsed, gain)
+                                  if attribution.supports(parsed) else None)
+    return explained
 
 
 def _finite_p(p: float) -> float:

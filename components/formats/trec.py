@@ -342,6 +342,16 @@ class JudgedRun:
         return [(d.decode(), float(s), int(g)) for d, s, g in
                 zip(self.docids[lo:hi], self.scores[lo:hi], self.queries.grade[lo:hi])]
 
+    def grades(self, q: int) -> dict[str, int]:
+        """docid -> judged grade of every judged document of query index q (unjudged documents are absent).
+
+        >>> load("1 0 a 1\\n1 0 c 0\\n", "1 Q0 a 1 0.5 r\\n").grades(0)
+        {'a': 1, 'c': 0}
+        """
+        mask = self.queries.judged_qidx == q
+        return {d.decode("utf-8"): int(g) for d, g in zip(self.judged_docids[mask].tolist(),
+                                                          self.queries.judged_grade[mask].tolist())}
+
 
 # ----------------------------------------------------------------------------
 # Public functions

@@ -132,3 +132,37 @@ def test_power_needs_a_positive_difference(capsys, value):
 def test_power_needs_several_runs(capsys):
     status, _, err = cli(capsys, QRELS, RUN, "--power", "0.02")
     assert status == 2 and "--power needs several runs" in err
+
+
+def test_explain_splits_each_measures_change_on_the_query_over_documents(capsys):
+    status, out, _ = cli(capsys, QRELS, RUN, RUN_B, "--json", "-m", "nDCG@10", "-m", "RR", "--explain", "103")
+    assert status == 0
+    document = json.loads(out)
+    why = document["explain"][str(RUN_B)]
+    per_query = json.loads(cli(capsys, QRELS, RUN, RUN_B, "--json", "--per-query", "-m", "nDCG@10", "-m", "RR")[1])
+    for measure in ("nDCG@10", "RR"):
+        shares = sum(d["contribution"] for d in why[measure]["documents"]) + sum(
+            g["contribution"] for g in why[measure]["groups"])
+        assert shares == pytest.approx(why[measure]["change"], abs=1e-9)
+        assert why[measure]["change"] == pytest.approx(per_query["per_query"][str(RUN_B)]["103"][measure], abs=1e-12)
+    assert why["nDCG@10"]["method"] == "exact" and why["RR"]["method"] == "shapley-exact"
+    top = why["nDCG@10"]["documents"][0]
+    assert (top["docid"], top["grade"], top["rank_a"], top["rank_b"]) == ("D1221", 2, 5, 1)
+
+
+def test_explain_in_the_table_names_each_documents_move(capsys):
+    status, out, _ = cli(capsys, QRELS, RUN, RUN_B, "-m", "nDCG@10", "--explain", "103")
+    assert status == 0 and "Why query 103 changed, run B against run A:" in out
+    assert "D1221 (grade 2) rose from 5 to 1: +0.466" in out
+
+
+def test_explain_a_query_one_run_lacks_says_so_and_the_others_still_explain(capsys):
+    status, out, _ = cli(capsys, QRELS, RUN, RUN_B, "-m", "RR", "--explain", "112")  # judged, in neither run
+    assert status == 0 and "Query 112 is not judged and answered by both run A and run B" in out
+
+
+def test_explain_needs_several_runs_and_relevance_at_grade_one(capsys):
+    status, _, err = cli(capsys, QRELS, RUN, "--explain", "103")
+    assert status == 2 and "--explain needs several runs" in err
+    status, _, err = cli(capsys, QRELS, RUN, RUN_B, "--explain", "103", "-l", "2")
+    assert status == 2 and "leave out -l" in err
