@@ -24,13 +24,13 @@ import pandas as pd
 import streamlit as st
 
 from components.course import export, prose
-from components.engine import compare, metrics, run_diagnosis
+from components.engine import metrics, run_diagnosis
 from components.engine.formatting import fmt, literal, signed
 from components.engine.measures import GEOMETRIC_MEAN, aggregate, aggregation, evaluate, parse_measure
 from components.formats import chunks, json_formats, readers, tabular, trec
 from components.ranking_editor import EditorItem, Scoreboard, describe_change, ranking_editor, set_editor_state
 from components.serving import uploads
-from components.serving.shared_cache import Holder, freeze
+from components.serving.shared_cache import freeze
 from components.ui import charts, registry, state, upload_flow
 from components.ui.diagnosis_view import show_diagnosis
 from components.ui.widgets import chart_scale, read_control, show_chart
@@ -378,7 +378,7 @@ def _trec_options(qrels: trec.Qrels) -> tuple[int, bool]:
         judged_only = bool(read_control(st.toggle(prose.text(NAME, "Judged only label"),
                                                   key=state.YOUR_DATA_JUDGED_ONLY), False))
         st.caption(prose.section(NAME, "Judged only note"))
-    differ = next(spec for spec in registry.PAGES if spec.module == "differ")
+    differ = registry.spec("differ")
     st.page_link(registry.page_for(differ), label=prose.section(NAME, "Options link"), icon=differ.icon)
     return level, judged_only
 
@@ -391,7 +391,7 @@ def _summary(loaded: upload_flow.LoadedPair, judged: trec.JudgedRun, qrels: trec
                else prose.text(NAME, "Two formats", qrels=qrels_format, run=run_format))
     st.caption(prose.text(NAME, "Files shown", qrels=literal(loaded.qrels["name"]), judgments=f"{len(qrels.line):,}",
                           run=literal(loaded.run["name"]), results=f"{judged.queries.qidx.size:,}", formats=formats))
-    _trailing_note(loaded.parsed_run(), loaded.run["name"])
+    show_trailing_note(loaded.parsed_run(), loaded.run["name"])
     _understood(loaded)
     names = list(values)
     means = st.container(key="your-data-means")
@@ -447,7 +447,7 @@ def _read_as(seen: readers.Understood) -> str:
     return prose.section(NAME, "Understood positions")
 
 
-def _trailing_note(parsed: trec.Run, name: str) -> None:
+def show_trailing_note(parsed: trec.Run, name: str) -> None:
     """Say how many lines of a run had text after the tag, which the reader ignored (nothing when none did)."""
     if parsed.trailing_lines:
         values = {"count": f"{parsed.trailing_lines:,}", "run": literal(name)}
@@ -676,83 +676,13 @@ def _query_view(judged: trec.JudgedRun, values: dict[str, np.ndarray], names: tu
         st.caption(" ".join(lines))
 
 
-# ----------------------------------------------------------------------------
-# Comparing with a second run (the same reader, the same engine)
-# ----------------------------------------------------------------------------
-
-@st.cache_resource(max_entries=8, show_spinner=prose.text(NAME, "Comparing"))
-def _compare(files_a: tuple, files_b: tuple, names: tuple[str, ...], gain: str, _a: trec.JudgedRun,
-             _b: trec.JudgedRun) -> compare.RunComparison:
-    """Both runs on the queries they share with the qrels; cached by the files' hashes."""
-    return freeze(compare.compare_judged(_a, _b, names, gain))
-
-
-def _compare_holder(files_b: uploads.Files) -> Holder:
-    """The holder of the second run's pair: a new one (the old pair let go) when the pair changes."""
-    held = st.session_state.get(state.YOUR_DATA_COMPARE_HOLDER)
-    if held is None or held[0] != files_b:
-        held = st.session_state[state.YOUR_DATA_COMPARE_HOLDER] = (files_b, Holder())
-    return held[1]
-
-
-def _use_sample_b() -> None:
-    upload_flow.receive("run_b", SAMPLE_RUN_B.name, SAMPLE_RUN_B.read_bytes())
-
-
-def _compare_section(loaded: upload_flow.LoadedPair, judged: trec.JudgedRun, names: tuple[str, ...], gain: str,
-                     view: tuple) -> None:
+def _compare_link() -> None:
+    """Comparing runs has a page of its own, on these judgments: say so, with a link."""
     st.subheader(prose.text(NAME, "Compare heading"))
-    st.markdown(prose.section("compare", "Intro"))
-    key = f"{state.YOUR_DATA_RUN_B_UPLOADER}.{upload_flow.upload_round()}"
-    left, right = st.columns([2, 1], vertical_alignment="bottom")
-    uploaded = left.file_uploader(prose.text(NAME, "Uploader run_b"), key=key)
-    right.button(prose.text(NAME, "Use sample B"), key=state.YOUR_DATA_SAMPLE_B, on_click=_use_sample_b, icon="🧪")
-    upload_flow.take_upload("run_b", uploaded, key)
-    with left:
-        _show_refusal("run_b")
-    run_b = st.session_state.get(state.YOUR_DATA_RUN_B)
-    if run_b is None:
-        return
-    qrels = loaded.qrels
-    files_b = (qrels["sha256"], qrels["name"], run_b["sha256"], run_b["name"])
-    try:
-        level, judged_only = view[1:]
-        judged_b = uploads.judge_files(files_b, qrels["data"], run_b["data"], _compare_holder(files_b))
-        result = _compare(view, (*files_b, level, judged_only), names, gain, judged,
-                          judged_b.adjusted(level, judged_only))
-    except ValueError as err:  # a bad run B (TrecFormatError), or no judged query that both runs answer
-        st.error(prose.section(NAME, "Error heading"), icon="🚫")
-        st.code(str(err), language=None, wrap_lines=True)
-        return
-    _trailing_note(uploads.read_file("run", run_b["sha256"], run_b["name"], run_b["data"], _compare_holder(files_b)),
-                   run_b["name"])
-    if st.session_state.get(state.YOUR_DATA_COMPARE_MEASURE) not in names:
-        st.session_state[state.YOUR_DATA_COMPARE_MEASURE] = names[0]
-    name = read_control(st.segmented_control(prose.text(NAME, "Compare measure"), names,
-                                             key=state.YOUR_DATA_COMPARE_MEASURE, required=True,
-                                             format_func=lambda n: shown_name(n, gain)),
-                        names[0], names)
-    c = result.measures[name]
-    label = shown_name(name, gain)
-    heading, values = compare.reading(c, label)
-    values["p_rand_how"] = prose.text_choosing(prose.CLI, compare.randomisation_how(c), values)
-    st.caption(prose.text("compare", "Counts", n=f"{len(result.qids):,}",
-                          **{k: f"{v:,}" for k, v in result.skipped.items()}))
-    cards = st.columns(4)
-    cards[0].metric(prose.text(NAME, "Card mean difference"), signed(c.mean_diff),
-                    help=prose.text(NAME, "Interval help", low=values["low"], high=values["high"]))
-    cards[1].metric(prose.text(NAME, "Card counts"), f"{c.improved} / {c.hurt} / {c.tied}")
-    cards[2].metric(prose.text(NAME, "Card t-test"), compare.format_p(c.t_test_p))
-    cards[3].metric(prose.text(NAME, "Card randomisation"), compare.format_p(c.randomisation_p))
-    st.markdown(prose.section("compare", "Chart key"))
-    show_chart(charts.win_loss_bars, result.qids, c.diff, metric=label, key="your_data.compare")
-    st.markdown(prose.text_choosing("compare", "Outcome", values))
-    st.info(prose.text_choosing(prose.CLI, heading, values), icon="🧮")
-    if compare.p_values_disagree(c):
-        st.caption(prose.text_choosing(prose.CLI, compare.READING_TESTS_DISAGREE, values))
-    with st.expander(prose.text(NAME, "Few queries heading")):
-        st.markdown(prose.section("compare", compare.WHY_FEW_QUERIES))
-        st.markdown(prose.section("compare", "Tests"))
+    compare_runs = registry.spec("compare_runs")
+    text, link = st.columns([3, 1], vertical_alignment="center")
+    text.markdown(prose.section(NAME, "Compare link intro"))
+    link.page_link(registry.page_for(compare_runs), label=compare_runs.title, icon=compare_runs.icon)
 
 
 # ----------------------------------------------------------------------------
@@ -783,7 +713,7 @@ def render() -> None:
     st.divider()
     _query_view(judged, values, names, k, gain, view)
     st.divider()
-    _compare_section(loaded, judged, names, gain, view)
+    _compare_link()
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ here.
 from __future__ import annotations
 
 import string
+from typing import Callable
 
 import numpy as np
 
@@ -15,6 +16,7 @@ from components.engine import attribution, bootstrap, compare, corrections
 from components.engine.attribution import Attribution, DocumentChange
 from components.engine.formatting import fmt, signed
 from components.engine.many_runs import ManyRuns
+from components.engine.power import Plan
 
 RUN_LABELS = string.ascii_uppercase  # the runs' letters in a comparison, in the order given
 SHOWN_DOCUMENTS = 8  # the documents named for one measure's change; the others are summed
@@ -64,16 +66,18 @@ def many_readings(result: ManyRuns, labels: dict[str, str]) -> list[str]:
     return lines
 
 
-def change_lines(explained: Attribution | None, measure: str, shown: int = SHOWN_DOCUMENTS) -> list[str]:
+def change_lines(explained: Attribution | None, measure: str, shown: int = SHOWN_DOCUMENTS,
+                 show_id: Callable[[str], str] = str) -> list[str]:
     """One measure's change on one query in words: a heading line, then one line per document (the ``shown``
-    largest shares; the rest summed), each group, and the unjudged documents' part when there is one."""
+    largest shares; the rest summed), each group, and the unjudged documents' part when there is one.
+    ``show_id`` writes a document id (a page passes one that keeps it from being read as Markdown)."""
     if explained is None:
         return [_text("Explain unsupported", measure=measure)]
     if not explained.documents and not explained.groups:
         return [_text("Explain same", measure=measure, value=fmt(explained.value_a))]
     lines = [_text("Explain measure", measure=measure, value_a=fmt(explained.value_a), value_b=fmt(explained.value_b),
                    change=signed(explained.change), how=_text(f"Explain method {explained.method}"))]
-    lines += [document_line(d) for d in explained.documents[:shown]]
+    lines += [document_line(d, show_id) for d in explained.documents[:shown]]
     rest = explained.documents[shown:]
     if rest:
         lines.append(_text("Explain more", n=len(rest), share=signed(sum(d.contribution for d in rest))))
@@ -84,10 +88,10 @@ def change_lines(explained: Attribution | None, measure: str, shown: int = SHOWN
     return lines
 
 
-def document_line(d: DocumentChange) -> str:
+def document_line(d: DocumentChange, show_id: Callable[[str], str] = str) -> str:
     """One document's move and share: "D12 (grade 2) fell from 2 to 14: −0.210"."""
     grade = _text("Explain unjudged grade") if d.grade is None else _text("Explain grade", grade=d.grade)
-    values = {"doc": d.docid, "grade": grade, "share": signed(d.contribution)}
+    values = {"doc": show_id(d.docid), "grade": grade, "share": signed(d.contribution)}
     kind = d.kind
     if kind == "entered":
         return (_text("Explain entered", b=d.rank_b, **values) if d.rank_a is None else
@@ -96,3 +100,16 @@ def document_line(d: DocumentChange) -> str:
         return (_text("Explain left", a=d.rank_a, **values) if d.rank_b is None else
                 _text("Explain fell out", k=d.depth, a=d.rank_a, b=d.rank_b, **values))
     return _text("Explain rose" if kind == "moved up" else "Explain fell", a=d.rank_a, b=d.rank_b, **values)
+
+
+def power_formula(plan: Plan) -> str:
+    """The normal approximation of the queries needed, in LaTeX, with the plan's numbers filled in:
+    :math:`n \\approx ((z_{1-\\alpha/2} + z_{power})\\, s / \\delta)^2`.
+
+    >>> from components.engine.power import plan
+    >>> print(power_formula(plan([0.1, -0.1, 0.2, 0.0, -0.2], 0.1)))
+    n \\approx \\left(\\frac{(z_{1-\\alpha/2} + z_{\\mathrm{power}})\\,s}{\\delta}\\right)^2 = \\left(\\frac{(1.96 + 0.84) \\times 0.158}{0.1}\\right)^2 = 19.6
+    """
+    symbolic = r"\left(\frac{(z_{1-\alpha/2} + z_{\mathrm{power}})\,s}{\delta}\right)^2"
+    numbers = rf"\left(\frac{{({plan.z_alpha:.2f} + {plan.z_power:.2f}) \times {fmt(plan.sd)}}}{{{plan.delta:g}}}\right)^2"
+    return rf"n \approx {symbolic} = {numbers} = {plan.normal_queries:,.1f}"

@@ -740,7 +740,7 @@ def randomisation_how(c: Comparison) -> str:
     return RANDOMISATION_EXACT if c.randomisation_exact else RANDOMISATION_SAMPLED
 
 
-def reading(c: Comparison, measure: str) -> tuple[str, dict[str, str]]:
+def reading(c: Comparison, measure: str, a: str = "A", b: str = "B") -> tuple[str, dict[str, str]]:
     """Which section of ``lessons/text/cli.md`` reads this comparison, and the values for its placeholders.
 
     The randomisation test's p decides (it assumes nothing about the shape of
@@ -748,7 +748,8 @@ def reading(c: Comparison, measure: str) -> tuple[str, dict[str, str]]:
     "evidence", otherwise "weak". Identical runs and a single query have their
     own sections. The values (all strings) fit every reading section, so a page
     fills the chosen one with ``prose.text_choosing(prose.CLI, heading, values)``.
-    When the two tests fall on different sides of :data:`ALPHA`, add the
+    ``a`` and ``b`` name the runs (their letters). When the two tests fall on different sides of :data:`ALPHA`,
+    add the
     section :data:`READING_TESTS_DISAGREE` (same values): see :func:`p_values_disagree`.
     ``p_rand_method`` says how the randomisation p was computed
     (:data:`SIGN_FLIPS` or :data:`NORMAL_APPROXIMATION`) and ``p_rand_error``
@@ -783,7 +784,7 @@ def reading(c: Comparison, measure: str) -> tuple[str, dict[str, str]]:
     values = {
         "measure": measure, "n": f"{c.n:,}", "mean_a": fmt(c.mean_a), "mean_b": fmt(c.mean_b),
         "diff": fmt(abs(c.mean_diff)), "signed_diff": signed(c.mean_diff),
-        "better": "B" if b_better else "A", "worse": "A" if b_better else "B",
+        "better": b if b_better else a, "worse": a if b_better else b, "run_a": a, "run_b": b,
         "direction": "higher" if b_better else "lower",
         "low": signed(c.ci95[0]), "high": signed(c.ci95[1]),
         "p_rand": format_p(c.randomisation_p), "p_t": format_p(c.t_test_p),

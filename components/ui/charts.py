@@ -332,7 +332,6 @@ WIN = "#0072B2"  # Okabe-Ito blue: B better
 LOSS = "#D55E00"  # Okabe-Ito vermillion: B worse (blue against vermillion holds for every common colour blindness)
 _TIE = "#8b949e"
 WIN_SHAPE, TIE_SHAPE, LOSS_SHAPE = "triangle-up", "circle", "triangle-down"  # the marks, so shape says it too
-OUTCOMES = ("B better", "B worse", "tied")  # their sections in lessons/text/charts.md: the legend's names
 _MAX_LABELLED_QUERIES = 40  # more queries than this: no query ids under the bars (the tooltip still names them)
 MAX_BARS = 2_000  # more queries than this: the win/loss chart draws at most this many places of the sorted list
 
@@ -343,8 +342,10 @@ def _named_query(qid: str, where: str) -> str:
     return prose.text(TEXT, "named query", qid=qid) if re.fullmatch(r"[\w.:-]{1,40}", qid) else where
 
 
-def win_loss_bars(qids: Sequence[str], differences: Sequence[float], *, metric: str, scale: float = 1.0) -> Figure:
-    """Per-query differences B − A as bars sorted from the largest win to the largest loss.
+def win_loss_bars(qids: Sequence[str], differences: Sequence[float], *, metric: str, run_a: str = "A",
+                  run_b: str = "B", scale: float = 1.0) -> Figure:
+    """Per-query differences B − A (``run_b`` − ``run_a``: the runs' letters) as bars sorted from the largest win
+    to the largest loss.
 
     Wins (B better) rise above a zero rule in blue, each bar tipped with an
     upward triangle; losses (B worse) fall below it in vermillion, tipped with
@@ -379,7 +380,7 @@ def win_loss_bars(qids: Sequence[str], differences: Sequence[float], *, metric: 
     order = np.argsort(-values, kind="stable")  # largest win first; equal differences in the given order
     wins, losses = int((values > 0).sum()), int((values < 0).sum())
     places = sample_places(n, (wins, n - wins - losses, losses), MAX_BARS)
-    better, worse, tied = (prose.text(TEXT, name) for name in OUTCOMES)
+    better, worse, tied = _outcomes(run_b)
     rows = []
     for place in places.tolist():
         i = int(order[place])
@@ -388,14 +389,14 @@ def win_loss_bars(qids: Sequence[str], differences: Sequence[float], *, metric: 
                      "outcome": better if v > 0 else worse if v < 0 else tied, "label": signed(v)})
     sample = Sample(len(rows), n) if len(rows) < n else None
     chart = _win_loss_template(n <= _MAX_LABELLED_QUERIES, sample is not None, metric,
-                               float(np.abs(values).max()) or 1.0, scale)
+                               float(np.abs(values).max()) or 1.0, run_a, run_b, scale)
     data = {"bars": [row for row in rows if row["outcome"] != tied],
             "ties": [row for row in rows if row["outcome"] == tied], "zero": [{"y": 0.0}]}
     best, worst = int(order[0]), int(order[-1])
     showing = (prose.text(TEXT, "showing", shown=f"{sample.shown:,}", n=f"{n:,}", how=prose.text(TEXT, "sampled"))
                if sample else "")
     parts = [prose.text(TEXT, "wins alt", metric=metric, queries=_queries(n), showing=showing, wins=f"{wins:,}",
-                        losses=f"{losses:,}", ties=f"{n - wins - losses:,}")]
+                        losses=f"{losses:,}", ties=f"{n - wins - losses:,}", run_a=run_a, run_b=run_b)]
     if wins:
         where = prose.text(TEXT, "leftmost bar")
         parts.append(prose.text(TEXT, "largest win", query=_named_query(str(qids[best]), where),
@@ -437,17 +438,23 @@ def sample_places(n: int, runs: Sequence[int], limit: int) -> np.ndarray:
     return np.union1d(ends, spaced)
 
 
+def _outcomes(run: str) -> tuple[str, str, str]:
+    """The legend's names: "B better", "B worse", "tied"."""
+    return prose.text(TEXT, "better", run=run), prose.text(TEXT, "worse", run=run), prose.text(TEXT, "tied")
+
+
 @_template_cache
-def _win_loss_template(labelled: bool, sampled: bool, metric: str, top: float, scale: float) -> dict:
+def _win_loss_template(labelled: bool, sampled: bool, metric: str, top: float, run_a: str, run_b: str,
+                       scale: float) -> dict:
     # the queries are ordered by their "place" field (0 = largest win), not by a list in the template, so one
     # template serves every comparison; "min" lets the bars' and the ties' domains be unioned in that order
     order = alt.EncodingSortField(field="place", op="min")
     how = " " + prose.text(TEXT, "wins axis sampled", how=prose.text(TEXT, "sampled")) if sampled else ""
     x = alt.X("query:N", sort=order, title=prose.text(TEXT, "wins axis x", sampled=how),
               axis=alt.Axis(labels=labelled, ticks=labelled, labelAngle=-45 if labelled else 0))
-    difference = prose.text(TEXT, "wins axis y", metric=metric)
+    difference = prose.text(TEXT, "wins axis y", metric=metric, run_a=run_a, run_b=run_b)
     y = alt.Y("diff:Q", title=difference, scale=alt.Scale(domain=[-top * 1.1, top * 1.1], nice=True))
-    better, worse, tied = (prose.text(TEXT, name) for name in OUTCOMES)
+    better, worse, tied = _outcomes(run_b)
     outcomes = [better, tied, worse]
     legend = alt.Legend(title=None, orient="top")  # one legend: colour and shape share the field and its names
     colour = alt.Color("outcome:N", scale=alt.Scale(domain=outcomes, range=[WIN, _TIE, LOSS]), legend=legend)

@@ -51,6 +51,7 @@ PAGES: tuple[PageSpec, ...] = (
     PageSpec("together", "differ", "why-does-my-number-differ", "⚖️"),
     PageSpec("together", "glossary", "glossary", "📖", in_sequence=False),
     PageSpec("data", "your_data", "your-data", "📂", in_sequence=False),
+    PageSpec("data", "compare_runs", "compare-runs", "🧪", in_sequence=False),
     PageSpec("practice", "practice", "practice", "✏️", in_sequence=False),
 )
 
@@ -62,6 +63,11 @@ def page_for(spec: PageSpec) -> st.Page:
     """The st.Page for a spec: the file lessons/<module>.py (the same spec gives the same page)."""
     return st.Page(LESSONS_DIR / f"{spec.module}.py", title=spec.title, icon=spec.icon, url_path=spec.url_path,
                    default=spec is PAGES[0])
+
+
+def spec(module: str) -> PageSpec:
+    """The page of lessons/<module>.py."""
+    return next(p for p in PAGES if p.module == module)
 
 
 def navigation() -> dict[str, list[st.Page]]:

@@ -295,14 +295,29 @@ YOUR_DATA_FIELDS = "your_data.fields"  # prefixes the JSON field mapping's selec
 YOUR_DATA_EDITOR = "your_data.editor"  # prefix of each opened query's ranking-editor key
 YOUR_DATA_RESET = "your_data.reset"  # the "back to the run's order" button
 
-YOUR_DATA_RUN_B = "your_data.run_b"  # the second run received: {"name", "data", "sha256"}
-YOUR_DATA_RUN_B_UPLOADER = "your_data.run_b_uploader"  # prefix of its st.file_uploader's key (+ ".<round>")
-YOUR_DATA_COMPARE_MEASURE = "your_data.compare_measure"  # the measure the comparison shows
-YOUR_DATA_SAMPLE_B = "your_data.sample_b"  # the "use the sample second run" button
+# the runs compared with the first (the "Compare runs" page), one key per slot, B to J: {"name", "data", "sha256"}
+YOUR_DATA_OTHER_RUNS = tuple(f"your_data.run_{letter}" for letter in "bcdefghij")
+YOUR_DATA_RUN_B = YOUR_DATA_OTHER_RUNS[0]
 YOUR_DATA_TAB_STORE = "your_data.tab_store"  # key of the sessionStorage helper: were files on show in this tab?
 YOUR_DATA_TAB_SYNCED = "your_data.tab_synced"  # bool: the tab's stored flag has been read
 YOUR_DATA_FILES_GONE = "your_data.files_gone"  # bool: this tab had files on show in a session the server lost
-YOUR_DATA_COMPARE_HOLDER = "your_data.compare_holder"  # (run B's files key, the Holder claiming that parsed pair)
+
+# --- compare runs -----------------------------------------------------------------------
+COMPARE_HOLDERS = "compare_runs.holders"  # slot -> (its files key, the Holder claiming that parsed pair)
+COMPARE_UPLOADER = "compare_runs.uploader"  # prefix of the runs' st.file_uploader's key (+ ".<round>")
+COMPARE_NO_ROOM = "compare_runs.no_room"  # names of the latest upload's files that found no free slot
+COMPARE_SAMPLES = "compare_runs.samples"  # the "use the samples" button (qrels, A, B and C)
+COMPARE_SAMPLE_RUNS = "compare_runs.sample_runs"  # the "add sample runs B and C" button
+COMPARE_REMOVE = "compare_runs.remove"  # prefixes each run's remove button (+ ".<slot>")
+COMPARE_BASELINE = "compare_runs.baseline"  # the baseline: a run's letter
+COMPARE_CORRECTION = "compare_runs.correction"  # holm, bonferroni or bh
+COMPARE_K = "compare_runs.k"
+COMPARE_MEASURES = "compare_runs.measures"  # the measure families compared
+COMPARE_GAIN = "compare_runs.gain"
+COMPARE_RUN = "compare_runs.run"  # the run whose query changes are explained (a letter)
+COMPARE_MEASURE = "compare_runs.measure"  # the measure explained and planned for
+COMPARE_QUERY = "compare_runs.query"  # the query explained
+COMPARE_DELTA = "compare_runs.delta"  # the difference to detect (how many queries)
 
 # --- glossary ---------------------------------------------------------------------------
 GLOSSARY_FILTER = "glossary.filter"

@@ -4,8 +4,8 @@ Data flow (one direction):
 
 - the uploaders and the "use the sample files" buttons hand the bytes to
   :func:`receive`, the only writer of ``state.YOUR_DATA_QRELS``,
-  ``state.YOUR_DATA_RUN`` and ``state.YOUR_DATA_RUN_B`` (a page test sets
-  those keys itself); it refuses a file that would take the session past its
+  ``state.YOUR_DATA_RUN`` and the other runs' slots ``state.YOUR_DATA_OTHER_RUNS``
+  (a page test sets those keys itself); it refuses a file that would take the session past its
   upload cap (:func:`components.serving.uploads.refusal`), keeping what came before;
 - :func:`current_files` reads a new pair once (a status box shows the steps),
   through :mod:`components.serving.uploads`: parsed and joined once per distinct
@@ -36,7 +36,8 @@ from components.ui import browser_store, state
 TEXT = "your_data"
 TAB_STORAGE_KEY = "rankwise.your_data.v1"  # this tab's sessionStorage entry: {"files": true} while files are on show
 KINDS = ("qrels", "run")
-RECEIVED = {"qrels": state.YOUR_DATA_QRELS, "run": state.YOUR_DATA_RUN, "run_b": state.YOUR_DATA_RUN_B}
+OTHER_RUNS = tuple(key.rsplit(".", 1)[1] for key in state.YOUR_DATA_OTHER_RUNS)  # "run_b" to "run_j": the slots
+RECEIVED = {"qrels": state.YOUR_DATA_QRELS, "run": state.YOUR_DATA_RUN, **dict(zip(OTHER_RUNS, state.YOUR_DATA_OTHER_RUNS))}
 
 
 @dataclass(frozen=True)
@@ -123,7 +124,7 @@ def refused(kind: str) -> Refusal | None:
 def receive(kind: str, name: str, data: bytes) -> bool:
     """Hand a received file to the page: the one way uploaded bytes reach session state.
 
-    ``kind`` is "qrels", "run" or "run_b". A file that would take the session
+    ``kind`` is "qrels", "run" or another run's slot (:data:`OTHER_RUNS`). A file that would take the session
     past its upload cap (:func:`components.serving.uploads.refusal`) is refused: the
     files received before stay, and the :class:`Refusal` is kept for the page
     to show. Returns whether the file was taken.
@@ -140,6 +141,48 @@ def receive(kind: str, name: str, data: bytes) -> bool:
         st.session_state[state.YOUR_DATA_FILES_GONE] = False
     st.session_state[state.YOUR_DATA_REFUSED] = refusals
     return why is None
+
+
+def free_slot() -> str | None:
+    """The first slot for another run that holds none (None: all :data:`OTHER_RUNS` are taken)."""
+    return next((kind for kind in OTHER_RUNS if st.session_state.get(RECEIVED[kind]) is None), None)
+
+
+def other_runs() -> dict[str, dict]:
+    """The other runs received, by slot, in slot order."""
+    return {kind: record for kind in OTHER_RUNS if (record := st.session_state.get(RECEIVED[kind])) is not None}
+
+
+def remove(kind: str) -> None:
+    """Let go of the run in this slot."""
+    st.session_state.pop(RECEIVED[kind], None)
+
+
+def take_uploads(uploaded: list, key: str) -> None:
+    """Receive each new file of a many-file uploader into the next free slot (:func:`free_slot`), once; the
+    names of those that found none (all taken) are kept for :func:`no_room`. Then, as :func:`take_upload`, the
+    files leave Streamlit's upload store, the uploaders start empty again and the page runs again."""
+    seen = key + state.YOUR_DATA_SEEN_SUFFIX
+    fresh = [f for f in uploaded or [] if f.file_id not in st.session_state.get(seen, ())]
+    if not fresh:
+        return
+    st.session_state[seen] = tuple(f.file_id for f in uploaded)
+    left_out = []
+    for file in fresh:
+        slot = free_slot()
+        if slot is None:
+            left_out.append(uploads.shown_name(file.name))
+        else:
+            receive(slot, file.name, file.getvalue())
+    st.session_state[state.COMPARE_NO_ROOM] = tuple(left_out)
+    _release_uploads([f.file_id for f in fresh])
+    empty_uploaders()
+    st.rerun()
+
+
+def no_room() -> tuple[str, ...]:
+    """The files of the latest upload that found no free slot."""
+    return tuple(st.session_state.get(state.COMPARE_NO_ROOM, ()))
 
 
 def take_upload(kind: str, uploaded, key: str) -> None:
@@ -181,10 +224,11 @@ def empty_uploaders() -> None:
 def forget_files() -> None:
     """Drop every file this session holds (received, loaded, failed, refused, in the uploaders); empty them."""
     for key in (*RECEIVED.values(), state.YOUR_DATA_LOADED, state.YOUR_DATA_FAILED, state.YOUR_DATA_REFUSED,
-                state.YOUR_DATA_COMPARE_HOLDER):
+                state.COMPARE_HOLDERS):
         st.session_state.pop(key, None)  # deleted, not set to None: Streamlit keeps a set key's old value a run longer
     seen = [key for key in st.session_state if str(key).endswith(state.YOUR_DATA_SEEN_SUFFIX)]
-    _release_uploads([st.session_state.pop(key) for key in seen])
+    ids = [st.session_state.pop(key) for key in seen]  # a file_id, or a many-file uploader's tuple of them
+    _release_uploads([i for held_ids in ids for i in (held_ids if isinstance(held_ids, tuple) else (held_ids,))])
     empty_uploaders()
 
 

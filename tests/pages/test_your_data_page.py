@@ -573,18 +573,6 @@ def test_no_note_on_text_after_the_tag_when_no_line_has_any():
     assert not any("after the tag" in c.value for c in at.caption)
 
 
-def test_one_line_with_text_after_the_tag_in_run_b_gets_the_singular_note():
-    at = with_samples()
-    lines = (ROOT / "assets" / "sample_run_b.txt").read_text().splitlines()
-    run_b = ("\n".join([lines[0] + " notes", *lines[1:]]) + "\n").encode()
-    at.session_state[state.YOUR_DATA_RUN_B] = uploads.upload_record("b.run", run_b)
-    at.run()
-    assert not at.exception
-    captions = [c.value for c in at.caption]
-    assert trailing_note(1, "b.run") in captions
-    assert not any(trailing_note(1, "sample_run.txt") == c for c in captions)
-
-
 # --- trec_eval's measures and options ------------------------------------------------------------------
 
 def test_map_is_shown_by_default_and_equals_trec_evals_map():

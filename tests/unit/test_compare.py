@@ -470,8 +470,10 @@ def test_every_reading_section_fills_from_the_reading_values():
         assert "{" not in prose.text_choosing(prose.CLI, heading, values)
     assert "{" not in prose.text_choosing("compare", "Outcome", values)
     assert prose.section("compare", compare.WHY_FEW_QUERIES)
-    counts = prose.text("compare", "Counts", n="3", qrels_only="1", a_only="0", b_only="0", run_only="2")
-    assert "3" in counts
+    counts = prose.text("compare", "Counts", n="3", qrels_only="1", a_only="0", b_only="0", run_only="2",
+                        run_a="A", run_b="C")
+    assert "3" in counts and "run C only" in counts
+    assert compare.reading(compare.compare_values([0.1] * 12, [0.9] * 12), "RR", a="A", b="C")[1]["better"] == "C"
 
 
 # ----------------------------------------------------------------------------

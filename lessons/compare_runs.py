@@ -1,0 +1,347 @@
+"""Compare runs: a baseline against up to nine variants on the judgments loaded on "Your data".
+
+The page only composes: the numbers are :mod:`components.engine.many_runs`' (tests, intervals, corrections),
+:mod:`components.engine.attribution`'s (why a query changed) and :mod:`components.engine.power`'s (how many
+queries); the sentences are :mod:`components.course.run_comparison`'s and lessons/text/compare_runs.md's.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from components.course import prose
+from components.course.run_comparison import RUN_LABELS, change_lines, many_readings, power_formula, span
+from components.engine import bootstrap, compare, corrections, many_runs, power
+from components.engine.compare import format_p
+from components.engine.formatting import fmt, literal, signed
+from components.formats import trec
+from components.serving import uploads
+from components.serving.shared_cache import Holder, freeze
+from components.ui import charts, comparison_charts, registry, state, upload_flow
+from components.ui.widgets import read_control, show_chart
+from lessons.your_data import FAMILIES, GAIN_CHOICES, measure_names, show_trailing_note, shown_name
+
+NAME = "compare_runs"
+YOUR_DATA = "your_data"  # the page that loads the judgments and run A, and whose words this page shares
+PERCENT = "percent"  # fmt's style for a share
+ASSETS = Path(__file__).resolve().parents[1] / "assets"
+SAMPLE_QRELS, SAMPLE_RUN = ASSETS / "sample_qrels.txt", ASSETS / "sample_run.txt"
+SAMPLE_OTHERS = (ASSETS / "sample_run_b.txt", ASSETS / "sample_run_c.txt")
+CHOICES = ("R", "Success", "P", "RR", "AP", "nDCG", "DCG")  # families whose change the page can also explain
+DEFAULT_FAMILIES = ["R", "RR", "AP", "nDCG"]
+DEFAULT_K = 10
+DEFAULT_DELTA = 0.05
+QUERY_OPTIONS = 2_000  # the query picker lists the queries with the largest changes, at most this many
+
+
+def _use_samples() -> None:
+    """The sample qrels and first run on "Your data", and runs B and C here."""
+    upload_flow.receive("qrels", SAMPLE_QRELS.name, SAMPLE_QRELS.read_bytes())
+    upload_flow.receive("run", SAMPLE_RUN.name, SAMPLE_RUN.read_bytes())
+    _add_sample_runs()
+
+
+def _add_sample_runs() -> None:
+    names = {record["name"] for record in upload_flow.other_runs().values()}
+    for path in SAMPLE_OTHERS:
+        slot = upload_flow.free_slot()
+        if path.name not in names and slot is not None:
+            upload_flow.receive(slot, path.name, path.read_bytes())
+
+
+def _holder(slot: str, files: uploads.Files) -> Holder:
+    """The holder of a slot's pair: a new one (the old pair let go) when the pair changes."""
+    holders = st.session_state.setdefault(state.COMPARE_HOLDERS, {})
+    held = holders.get(slot)
+    if held is None or held[0] != files:
+        held = holders[slot] = (files, Holder())
+    return held[1]
+
+
+def _other_runs(loaded: upload_flow.LoadedPair) -> list[tuple[str, dict, trec.JudgedRun]]:
+    """Each other run that reads cleanly, judged against the loaded qrels (read with the first run's chunk
+    option): (slot, record, judged). A run that fails shows its message and is left out."""
+    chunks = uploads.reading(loaded.run)[1]
+    runs = []
+    for slot, record in upload_flow.other_runs().items():
+        read = uploads.with_reading(record, None, chunks)
+        files = uploads.files_key(loaded.qrels, read)
+        try:
+            judged = uploads.judge_files(files, loaded.qrels["data"], record["data"], _holder(slot, files))
+        except ValueError as err:  # the reader's TrecFormatError, or no query in common with the qrels
+            st.error(prose.text(NAME, "Run error", letter=_letter(slot), file=literal(record["name"])), icon="🚫")
+            st.code(str(err), language=None, wrap_lines=True)
+            continue
+        show_trailing_note(uploads.read("run", read["sha256"], read["name"], read["data"], _holder(slot, files),
+                                        *uploads.reading(read)).parsed, read["name"])
+        runs.append((slot, record, judged))
+    return runs
+
+
+def _letter(slot: str) -> str:
+    return RUN_LABELS[1 + upload_flow.OTHER_RUNS.index(slot)]
+
+
+def _runs_section(loaded: upload_flow.LoadedPair, others: list[tuple[str, dict, trec.JudgedRun]]) -> None:
+    st.subheader(prose.text(NAME, "Runs heading"))
+    st.markdown(prose.text(NAME, "Runs intro", file=literal(loaded.run["name"]), more=len(upload_flow.OTHER_RUNS)))
+    first = loaded.judged()
+    st.markdown(prose.text(NAME, "Run line", letter="A", file=literal(loaded.run["name"]),
+                           queries=f"{len(first.qids):,}"))
+    for slot, record, judged in others:
+        line, remove = st.columns([5, 1], vertical_alignment="center")
+        line.markdown(prose.text(NAME, "Run line", letter=_letter(slot), file=literal(record["name"]),
+                                 queries=f"{len(judged.qids):,}"))
+        remove.button(prose.text(NAME, "Remove", letter=_letter(slot)), key=f"{state.COMPARE_REMOVE}.{slot}",
+                      on_click=upload_flow.remove, args=(slot,), icon="✖️", width="stretch")
+    upload_flow.hide_uploader_size_line()
+    key = f"{state.COMPARE_UPLOADER}.{upload_flow.upload_round()}"
+    upload, samples = st.columns([3, 1], vertical_alignment="bottom")
+    uploaded = upload.file_uploader(prose.text(NAME, "Uploader"), accept_multiple_files=True, key=key)
+    samples.button(prose.text(NAME, "Add samples"), key=state.COMPARE_SAMPLE_RUNS, on_click=_add_sample_runs,
+                   icon="🧪", width="stretch")
+    upload.caption(prose.text(YOUR_DATA, "Limit", limit=uploads.size_text(upload_flow.file_limit()),
+                              cap=uploads.size_text(uploads.session_cap())))
+    upload_flow.take_uploads(uploaded, key)
+    if upload_flow.no_room():
+        st.warning(prose.text(NAME, "No room", files=", ".join(map(literal, upload_flow.no_room()))), icon="🧳")
+    for slot in upload_flow.OTHER_RUNS:
+        refused = upload_flow.refused(slot)
+        if refused is not None:
+            st.error(prose.text(YOUR_DATA, "Upload refused", file=literal(refused.file), size=refused.size,
+                                total=refused.total, cap=refused.cap), icon="🧳")
+
+
+def _settings(letters: list[str]) -> tuple[tuple[str, ...], str, int, corrections.Correction]:
+    """The measures, the gain, the baseline's index and the correction."""
+    st.subheader(prose.text(NAME, "Settings heading"))
+    st.session_state.setdefault(state.COMPARE_K, DEFAULT_K)
+    st.session_state.setdefault(state.COMPARE_MEASURES, list(DEFAULT_FAMILIES))
+    k_column, measures_column, gain_column = st.columns([1, 4, 2], vertical_alignment="bottom")
+    k = int(read_control(k_column.number_input(prose.text(NAME, "K label"), min_value=1, max_value=1000, step=1,
+                                               key=state.COMPARE_K), DEFAULT_K))
+    families = read_control(measures_column.multiselect(prose.text(NAME, "Measures label"), CHOICES,
+                                                        key=state.COMPARE_MEASURES, format_func=FAMILIES.get), [])
+    gain = read_control(gain_column.segmented_control(prose.text(NAME, "Gain label"), GAIN_CHOICES,
+                                                      key=state.COMPARE_GAIN, default=GAIN_CHOICES[0], required=True),
+                        GAIN_CHOICES[0], GAIN_CHOICES)
+    baseline_column, correction_column = st.columns([1, 2], vertical_alignment="bottom")
+    baseline = read_control(baseline_column.segmented_control(prose.text(NAME, "Baseline label"), letters,
+                                                              key=state.COMPARE_BASELINE, default=letters[0],
+                                                              required=True), letters[0], letters)
+    correction = read_control(correction_column.segmented_control(
+        prose.text(NAME, "Correction label"), corrections.CORRECTIONS, key=state.COMPARE_CORRECTION,
+        default=corrections.DEFAULT_CORRECTION, required=True, format_func=corrections.NAMES.get,
+        help=prose.section(NAME, "Correction help")), corrections.DEFAULT_CORRECTION, corrections.CORRECTIONS)
+    st.caption(prose.section(NAME, "Defaults note"))
+    names = measure_names([f for f in CHOICES if f in families], k)
+    return names, gain, letters.index(baseline), correction
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _compare(files: tuple, names: tuple[str, ...], measures: tuple[str, ...], gain: str, baseline: int,
+             correction: corrections.Correction, _judged: tuple[trec.JudgedRun, ...]) -> many_runs.ManyRuns:
+    """Every run against the baseline; shared by every session, cached by the files' keys and the settings."""
+    return freeze(many_runs.compare_many(_judged, names, measures, gain, baseline, correction))
+
+
+def _table_section(result: many_runs.ManyRuns, gain: str) -> None:
+    st.subheader(prose.text(NAME, "Table heading"))
+    base = result.names[result.baseline]
+    st.caption(prose.text(NAME, "Method", family=result.family, runs=len(result.others) - len(result.flagged),
+                          measures=len(result.measures), method=corrections.NAMES[result.correction],
+                          controls=corrections.CONTROLS[result.correction], boot_method=bootstrap.METHOD,
+                          resamples=f"{bootstrap.RESAMPLES:,}"))
+    flagged = [prose.text(prose.CLI, "Reading flagged", run=name) for name in result.flagged]
+    for warning in flagged:
+        st.warning(warning, icon="⚠️")
+    rows = [{"run": v.run, "measure": shown_name(v.measure, gain), "diff": v.comparison.mean_diff,
+             "t_low": v.comparison.ci95[0], "t_high": v.comparison.ci95[1], "boot_low": v.boot.low,
+             "boot_high": v.boot.high, "significant": v.significant} for v in result.versus.values()]
+    chart_column, readings_column = st.columns([3, 2], gap="medium")
+    with chart_column:
+        show_chart(comparison_charts.difference_intervals, rows, baseline=base, key="compare_runs.intervals")
+    with readings_column:
+        st.markdown(prose.text(NAME, "Readings heading"))
+        for reading in many_readings(result, {n: n for n in result.names}):
+            if reading not in flagged:
+                st.markdown(f"- {reading}")
+    st.dataframe(_table(result, gain), hide_index=True, width="stretch")
+    with st.expander(prose.text(NAME, "Tests heading")):
+        st.markdown(prose.section("compare", compare.WHY_FEW_QUERIES))
+        st.markdown(prose.section("compare", "Tests"))
+    with st.expander(prose.text(NAME, "Means heading")):
+        st.dataframe(pd.DataFrame([{prose.text(NAME, "Column run"): r.name,
+                                    **{shown_name(m, gain): f"{fmt(r.mean[m])} ({span(r.ci95[m])})"
+                                       for m in result.measures}} for r in result.runs]),
+                     hide_index=True, width="stretch")
+
+
+def _table(result: many_runs.ManyRuns, gain: str) -> pd.DataFrame:
+    """One row per run and measure against the baseline."""
+    base = result.names[result.baseline]
+    column = {name: prose.text(NAME, f"Column {name}") for name in
+              ("run", "measure", "mean", "t interval", "bootstrap", "counts", "p", "corrected", "significant")}
+    difference = prose.text(NAME, "Column difference", baseline=base)
+    yes, no = prose.text(NAME, "Significant yes"), prose.text(NAME, "Significant no")
+    means = {r.name: r.mean for r in result.runs}
+    return pd.DataFrame([{
+        column["run"]: v.run, column["measure"]: shown_name(v.measure, gain), column["mean"]: fmt(means[v.run][v.measure]),
+        difference: signed(v.comparison.mean_diff), column["t interval"]: span(v.comparison.ci95, " to "),
+        column["bootstrap"]: span((v.boot.low, v.boot.high), " to "),
+        column["counts"]: f"{v.comparison.improved} / {v.comparison.tied} / {v.comparison.hurt}",
+        column["p"]: fmt_p(v.comparison.randomisation_p), column["corrected"]: fmt_p(v.p_rand),
+        column["significant"]: yes if v.significant else no} for v in result.versus.values()])
+
+
+def fmt_p(p: float) -> str:
+    """A p-value for the table; a dash where there is none (a flagged run's corrected p)."""
+    return format_p(p) if np.isfinite(p) else "–"
+
+
+def _explain_section(result: many_runs.ManyRuns, judged: dict[str, trec.JudgedRun], gain: str) -> None:
+    st.subheader(prose.text(NAME, "Explain heading"))
+    st.markdown(prose.section(NAME, "Explain intro"))
+    run, measure = _pick_pair(result, state.COMPARE_RUN, state.COMPARE_MEASURE, "Explain", gain)
+    diff = result.versus[run, measure].comparison.diff
+    qids = result.pairings[run].qids
+    base = result.names[result.baseline]
+    _pair_reading(result, result.versus[run, measure], shown_name(measure, gain))
+    st.markdown(prose.text("compare", "Chart key", run_a=base, run_b=run))
+    show_chart(charts.win_loss_bars, qids, diff, metric=shown_name(measure, gain), run_a=base, run_b=run,
+               key="compare_runs.wins")
+    order = np.argsort(-np.abs(diff), kind="stable")[:QUERY_OPTIONS]
+    options = [qids[i] for i in order]
+    change = {qids[i]: signed(diff[i]) for i in order}
+    qid = read_control(st.selectbox(prose.text(NAME, "Explain query"), options, key=state.COMPARE_QUERY,
+                                    format_func=lambda q: f"{q} ({change[q]})"), options[0], options)
+    why = many_runs.explain_query(judged[base], judged[run], qid, [measure], gain)[measure]
+    chart_column, lines_column = st.columns([3, 2], gap="medium")
+    with chart_column:
+        show_chart(comparison_charts.two_rankings, _top(judged[base], qid), _top(judged[run], qid), run_a=base,
+                   run_b=run, qid=qid, key="compare_runs.rankings")
+    with lines_column:
+        first, *rest = change_lines(why, shown_name(measure, gain), show_id=literal)
+        st.markdown(f"**{first}**")
+        for line in rest:
+            st.markdown(f"- {line}")
+
+
+def _pair_reading(result: many_runs.ManyRuns, v: many_runs.Versus, label: str) -> None:
+    """One run against the baseline on one measure in words: the queries compared, the outcome, the reading of
+    its p-value and what the correction makes of it."""
+    base, c = result.names[result.baseline], v.comparison
+    heading, values = compare.reading(c, label, a=base, b=v.run)
+    values["p_rand_how"] = prose.text_choosing(prose.CLI, compare.randomisation_how(c), values)
+    skipped = {k: f"{n:,}" for k, n in result.pairings[v.run].skipped.items()}
+    st.caption(prose.text("compare", "Counts", n=f"{c.n:,}", run_a=base, run_b=v.run, **skipped))
+    st.markdown(prose.text_choosing("compare", "Outcome", values))
+    after = "" if v.run in result.flagged else prose.text(
+        NAME, "Corrected significant" if v.significant else "Corrected not significant", family=result.family,
+        method=corrections.NAMES[result.correction], corrected=format_p(v.p_rand), alpha=f"{result.alpha:g}")
+    st.info(" ".join([prose.text_choosing(prose.CLI, heading, values), after]), icon="🧮")
+    if compare.p_values_disagree(c):
+        st.caption(prose.text_choosing(prose.CLI, compare.READING_TESTS_DISAGREE, values))
+
+
+def _top(judged: trec.JudgedRun, qid: str) -> list[tuple[str, int | None]]:
+    """A query's top documents with their grades (None: unjudged)."""
+    q = judged.query_index[qid]
+    grades = judged.grades(q)
+    return [(doc, grades.get(doc)) for doc, _, _ in judged.ranking(q)[:comparison_charts.RANKS_SHOWN]]
+
+
+def _pick_pair(result: many_runs.ManyRuns, run_key: str, measure_key: str, label: str, gain: str,
+               room: bool = False):
+    """A run (other than the baseline) and a measure, side by side; with ``room``, a third column for another
+    control is returned too."""
+    run_column, measure_column, *rest = st.columns([1, 3, 1.2] if room else [1, 3], vertical_alignment="bottom")
+    others = list(result.others)
+    run = read_control(run_column.segmented_control(prose.text(NAME, f"{label} run"), others, key=run_key,
+                                                    default=others[0], required=True), others[0], others)
+    measures = list(result.measures)
+    measure = read_control(measure_column.segmented_control(
+        prose.text(NAME, f"{label} measure"), measures, key=measure_key, default=measures[0], required=True,
+        format_func=lambda m: shown_name(m, gain)), measures[0], measures)
+    return (run, measure, *rest)
+
+
+def _power_section(result: many_runs.ManyRuns, gain: str) -> None:
+    st.subheader(prose.text(NAME, "Power heading"))
+    st.markdown(prose.section(NAME, "Power intro"))
+    run, measure, delta_column = _pick_pair(result, f"{state.COMPARE_RUN}.power", f"{state.COMPARE_MEASURE}.power",
+                                            "Power", gain, room=True)
+    st.session_state.setdefault(state.COMPARE_DELTA, DEFAULT_DELTA)
+    delta = float(read_control(delta_column.number_input(
+        prose.text(NAME, "Power delta"), min_value=0.001, max_value=1.0, step=0.005, format="%.3f",
+        key=state.COMPARE_DELTA, help=prose.section(NAME, "Power delta help")), DEFAULT_DELTA))
+    diff = result.versus[run, measure].comparison.diff
+    base, label = result.names[result.baseline], shown_name(measure, gain)
+    if diff.size < 2 or float(np.ptp(diff)) == 0.0:
+        st.info(prose.text(NAME, "Power no spread", run=run, base=base, measure=label), icon="🧮")
+        return
+    plan = power.plan(diff, delta)
+    needed = f"{plan.queries_needed:,}" if plan.queries_needed is not None else "–"
+    cards = st.columns(4)
+    cards[0].metric(prose.text(NAME, "Card needed"), needed)
+    cards[1].metric(prose.text(NAME, "Card have"), f"{plan.n_have:,}")
+    cards[2].metric(prose.text(NAME, "Card detectable"), fmt(plan.detectable))
+    cards[3].metric(prose.text(NAME, "Card power"), fmt(plan.power_have, PERCENT))
+    st.markdown(prose.text(NAME, "Power formula", run=run, base=base, measure=label, sd=fmt(plan.sd),
+                           n=f"{plan.n_have:,}"))
+    st.latex(power_formula(plan))
+    formula_column, chart_column = st.columns([2, 3], gap="medium")
+    with formula_column:
+        if plan.queries_needed is None:
+            st.markdown(prose.text(NAME, "Power unreachable", most=f"{power.MAX_QUERIES:,}", delta=f"{delta:g}"))
+        else:
+            st.markdown(prose.text(NAME, "Power formula exact", needed=needed))
+            st.markdown(prose.text(NAME, "Power reading", delta=f"{delta:g}", measure=label, needed=needed,
+                                   n=f"{plan.n_have:,}", detectable=fmt(plan.detectable),
+                                   power=fmt(plan.power_have, PERCENT)))
+        st.caption(prose.text(NAME, "Power caution", n=f"{plan.n_have:,}"))
+    with chart_column:
+        ns = power.query_counts()
+        show_chart(comparison_charts.detectable_curve, ns, plan.curve(ns), n_have=plan.n_have, delta=delta,
+                   needed=plan.queries_needed, measure=label, key="compare_runs.power")
+
+
+def render() -> None:
+    st.title(prose.section(NAME, "Title"))
+    st.markdown(prose.section(NAME, "Intro"))
+    loaded, _ = upload_flow.current_files()
+    if loaded is None:
+        st.info(prose.section(NAME, "No pair"), icon="📂")
+        left, right = st.columns(2)
+        left.button(prose.text(NAME, "Use samples"), key=state.COMPARE_SAMPLES, on_click=_use_samples, icon="🧪",
+                    width="stretch")
+        right.page_link(registry.page_for(registry.spec(YOUR_DATA)), label=prose.text(NAME, "Your data link"),
+                        icon="📂")
+        return
+    others = _other_runs(loaded)
+    _runs_section(loaded, others)
+    if not others:
+        st.info(prose.section(NAME, "One run"), icon="☝️")
+        return
+    st.divider()
+    letters = ["A", *(_letter(slot) for slot, _, _ in others)]
+    measures, gain, baseline, correction = _settings(letters)
+    if not measures:
+        st.info(prose.section(YOUR_DATA, "No measure"), icon="☝️")
+        return
+    judged = {"A": loaded.judged(), **{_letter(slot): j for slot, _, j in others}}
+    files = (loaded.key, *(uploads.files_key(loaded.qrels, record) for _, record, _ in others))
+    result = _compare(files, tuple(letters), measures, gain, baseline, correction,
+                      tuple(judged[letter] for letter in letters))
+    _table_section(result, gain)
+    st.divider()
+    _explain_section(result, judged, gain)
+    st.divider()
+    _power_section(result, gain)
+
+
+if __name__ == "__main__":
+    render()
