@@ -115,8 +115,8 @@ def _runs_section(loaded: upload_flow.LoadedPair, others: list[tuple[str, dict, 
                                 total=refused.total, cap=refused.cap), icon="🧳")
 
 
-def _settings(letters: list[str]) -> tuple[tuple[str, ...], str, int, corrections.Correction]:
-    """The measures, the gain, the baseline's index and the correction."""
+def _settings() -> tuple[tuple[str, ...], str]:
+    """The measures (canonical names) and the gain."""
     st.subheader(prose.text(NAME, "Settings heading"))
     st.session_state.setdefault(state.COMPARE_K, DEFAULT_K)
     st.session_state.setdefault(state.COMPARE_MEASURES, list(DEFAULT_FAMILIES))
@@ -128,6 +128,12 @@ def _settings(letters: list[str]) -> tuple[tuple[str, ...], str, int, correction
     gain = read_control(gain_column.segmented_control(prose.text(NAME, "Gain label"), GAIN_CHOICES,
                                                       key=state.COMPARE_GAIN, default=GAIN_CHOICES[0], required=True),
                         GAIN_CHOICES[0], GAIN_CHOICES)
+    st.caption(prose.section(NAME, "Defaults note"))
+    return measure_names([f for f in CHOICES if f in families], k), gain
+
+
+def _test_settings(letters: list[str]) -> tuple[int, corrections.Correction]:
+    """The baseline's index and the correction: right above the results they change."""
     baseline_column, correction_column = st.columns([1, 2], vertical_alignment="bottom")
     baseline = read_control(baseline_column.segmented_control(prose.text(NAME, "Baseline label"), letters,
                                                               key=state.COMPARE_BASELINE, default=letters[0],
@@ -136,9 +142,7 @@ def _settings(letters: list[str]) -> tuple[tuple[str, ...], str, int, correction
         prose.text(NAME, "Correction label"), corrections.CORRECTIONS, key=state.COMPARE_CORRECTION,
         default=corrections.DEFAULT_CORRECTION, required=True, format_func=corrections.NAMES.get,
         help=prose.section(NAME, "Correction help")), corrections.DEFAULT_CORRECTION, corrections.CORRECTIONS)
-    st.caption(prose.section(NAME, "Defaults note"))
-    names = measure_names([f for f in CHOICES if f in families], k)
-    return names, gain, letters.index(baseline), correction
+    return letters.index(baseline), correction
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
@@ -149,12 +153,7 @@ def _compare(files: tuple, names: tuple[str, ...], measures: tuple[str, ...], ga
 
 
 def _table_section(result: many_runs.ManyRuns, gain: str) -> None:
-    st.subheader(prose.text(NAME, "Table heading"))
     base = result.names[result.baseline]
-    st.caption(prose.text(NAME, "Method", family=result.family, runs=len(result.others) - len(result.flagged),
-                          measures=len(result.measures), method=corrections.NAMES[result.correction],
-                          controls=corrections.CONTROLS[result.correction], boot_method=bootstrap.METHOD,
-                          resamples=f"{bootstrap.RESAMPLES:,}"))
     flagged = [prose.text(prose.CLI, "Reading flagged", run=name) for name in result.flagged]
     for warning in flagged:
         st.warning(warning, icon="⚠️")
@@ -170,6 +169,10 @@ def _table_section(result: many_runs.ManyRuns, gain: str) -> None:
             if reading not in flagged:
                 st.markdown(f"- {reading}")
     st.dataframe(_table(result, gain), hide_index=True, width="stretch")
+    st.caption(prose.text(NAME, "Method", family=result.family, runs=len(result.others) - len(result.flagged),
+                          measures=len(result.measures), method=corrections.NAMES[result.correction],
+                          controls=corrections.CONTROLS[result.correction], boot_method=bootstrap.METHOD,
+                          resamples=f"{bootstrap.RESAMPLES:,}"))
     with st.expander(prose.text(NAME, "Tests heading")):
         st.markdown(prose.section("compare", compare.WHY_FEW_QUERIES))
         st.markdown(prose.section("compare", "Tests"))
@@ -328,10 +331,12 @@ def render() -> None:
         return
     st.divider()
     letters = ["A", *(_letter(slot) for slot, _, _ in others)]
-    measures, gain, baseline, correction = _settings(letters)
+    measures, gain = _settings()
     if not measures:
         st.info(prose.section(YOUR_DATA, "No measure"), icon="☝️")
         return
+    st.subheader(prose.text(NAME, "Table heading"))
+    baseline, correction = _test_settings(letters)
     judged = {"A": loaded.judged(), **{_letter(slot): j for slot, _, j in others}}
     files = (loaded.key, *(uploads.files_key(loaded.qrels, record) for _, record, _ in others))
     result = _compare(files, tuple(letters), measures, gain, baseline, correction,
