@@ -92,14 +92,14 @@ def _runs_section(loaded: upload_flow.LoadedPair, others: list[tuple[str, dict, 
     st.markdown(prose.text(NAME, "Run line", letter="A", file=literal(loaded.run["name"]),
                            queries=f"{len(first.qids):,}"))
     for slot, record, judged in others:
-        line, remove = st.columns([5, 1], vertical_alignment="center")
+        line, remove = st.columns([4, 1.4], vertical_alignment="center")
         line.markdown(prose.text(NAME, "Run line", letter=_letter(slot), file=literal(record["name"]),
                                  queries=f"{len(judged.qids):,}"))
-        remove.button(prose.text(NAME, "Remove", letter=_letter(slot)), key=f"{state.COMPARE_REMOVE}.{slot}",
-                      on_click=upload_flow.remove, args=(slot,), icon="✖️", width="stretch")
+        remove.button(prose.text(NAME, "Remove"), key=f"{state.COMPARE_REMOVE}.{slot}", on_click=upload_flow.remove,
+                      args=(slot,), icon="✖️", width="stretch", help=prose.text(NAME, "Remove help", letter=_letter(slot)))
     upload_flow.hide_uploader_size_line()
     key = f"{state.COMPARE_UPLOADER}.{upload_flow.upload_round()}"
-    upload, samples = st.columns([3, 1], vertical_alignment="bottom")
+    upload, samples = st.columns([2, 1], vertical_alignment="top")
     uploaded = upload.file_uploader(prose.text(NAME, "Uploader"), accept_multiple_files=True, key=key)
     samples.button(prose.text(NAME, "Add samples"), key=state.COMPARE_SAMPLE_RUNS, on_click=_add_sample_runs,
                    icon="🧪", width="stretch")
@@ -222,7 +222,7 @@ def _explain_section(result: many_runs.ManyRuns, judged: dict[str, trec.JudgedRu
     qid = read_control(st.selectbox(prose.text(NAME, "Explain query"), options, key=state.COMPARE_QUERY,
                                     format_func=lambda q: f"{q} ({change[q]})"), options[0], options)
     why = many_runs.explain_query(judged[base], judged[run], qid, [measure], gain)[measure]
-    chart_column, lines_column = st.columns([3, 2], gap="medium")
+    chart_column, lines_column = st.columns([7, 4], gap="medium")
     with chart_column:
         show_chart(comparison_charts.two_rankings, _top(judged[base], qid), _top(judged[run], qid), run_a=base,
                    run_b=run, qid=qid, key="compare_runs.rankings")

@@ -103,13 +103,13 @@ def document_line(d: DocumentChange, show_id: Callable[[str], str] = str) -> str
 
 
 def power_formula(plan: Plan) -> str:
-    """The normal approximation of the queries needed, in LaTeX, with the plan's numbers filled in:
-    :math:`n \\approx ((z_{1-\\alpha/2} + z_{power})\\, s / \\delta)^2`.
+    """The normal approximation of the queries needed, in LaTeX on two lines (narrow screens), with the plan's
+    numbers filled in: :math:`n \\approx ((z_{1-\\alpha/2} + z_{power})\\, s / \\delta)^2`.
 
     >>> from components.engine.power import plan
     >>> print(power_formula(plan([0.1, -0.1, 0.2, 0.0, -0.2], 0.1)))
-    n \\approx \\left(\\frac{(z_{1-\\alpha/2} + z_{\\mathrm{power}})\\,s}{\\delta}\\right)^2 = \\left(\\frac{(1.96 + 0.84) \\times 0.158}{0.1}\\right)^2 = 19.6
+    \\begin{aligned} n &\\approx \\left(\\frac{(z_{1-\\alpha/2} + z_{\\mathrm{power}})\\,s}{\\delta}\\right)^2 \\\\ &= \\left(\\frac{(1.96 + 0.84) \\times 0.158}{0.1}\\right)^2 = 19.6 \\end{aligned}
     """
     symbolic = r"\left(\frac{(z_{1-\alpha/2} + z_{\mathrm{power}})\,s}{\delta}\right)^2"
     numbers = rf"\left(\frac{{({plan.z_alpha:.2f} + {plan.z_power:.2f}) \times {fmt(plan.sd)}}}{{{plan.delta:g}}}\right)^2"
-    return rf"n \approx {symbolic} = {numbers} = {plan.normal_queries:,.1f}"
+    return rf"\begin{{aligned}} n &\approx {symbolic} \\ &= {numbers} = {plan.normal_queries:,.1f} \end{{aligned}}"

@@ -60,11 +60,11 @@ def _between(low: float, high: float) -> str:
 
 @_template_cache
 def _intervals_template(labels: tuple[str, ...], baseline: str, top: float, scale: float) -> dict:
-    y = alt.Y("label:N", sort=list(labels), title=None)
+    y = alt.Y("label:N", sort=list(labels), title=None, axis=alt.Axis(labelOverlap=False, labelLimit=0))
     x = alt.X("diff:Q", title=prose.text(TEXT, "differences axis", baseline=baseline),
               scale=alt.Scale(domain=[-top * 1.1, top * 1.1], nice=True))
     significant, other = prose.text(TEXT, "difference significant"), prose.text(TEXT, "difference not significant")
-    legend = alt.Legend(title=None, orient="top")
+    legend = alt.Legend(title=None, orient="top", labelLimit=0)
     shape = alt.Shape("mark:N", scale=alt.Scale(domain=[significant, other], range=["diamond", "circle"]),
                       legend=legend)
     colour = alt.Color("mark:N", scale=alt.Scale(domain=[significant, other], range=[WIN, "#57606a"]), legend=legend)
@@ -76,7 +76,7 @@ def _intervals_template(labels: tuple[str, ...], baseline: str, top: float, scal
     points = named("rows").mark_point(filled=True, size=110 * scale, opacity=1).encode(
         y=y, x=x, shape=shape, color=colour, tooltip=tooltip)
     zero = named("zero").mark_rule(color="#24292f", strokeWidth=1.2 * scale).encode(x="x:Q")
-    height = round((28 + 26 * len(labels)) * scale)
+    height = round((30 + 32 * len(labels)) * scale)
     return template((t_bars + boot + points + zero).properties(height=height, width="container"), scale)
 
 
@@ -86,7 +86,8 @@ def two_rankings(ranking_a: Sequence[tuple[str, int | None]], ranking_b: Sequenc
 
     ``ranking_a`` / ``ranking_b``: (docid, grade or None for unjudged), top first. A document in one top list
     only is drawn on that side, its line running to the bottom edge ("below 10" or "not returned"). Each point
-    is labelled with its id and grade (so the colour, which also follows the grade, is never the only cue); a
+    is labelled with its rank, id and grade (so the colour, which also follows the grade, is never the only
+    cue); a
     line is solid for a document in both top lists, dashed and faint for one in only one.
 
     >>> figure = two_rankings([("x", 0), ("r", 1)], [("r", 1), ("y", None)], run_a="A", run_b="B", qid="q1")
@@ -100,10 +101,11 @@ def two_rankings(ranking_a: Sequence[tuple[str, int | None]], ranking_b: Sequenc
     points, lines = [], []
     for doc, grade in grades.items():
         group = _grade_group(grade)
-        label = prose.text(TEXT, "ranking label", doc=_short(doc), grade=_grade_mark(grade))
         for side, places in ((run_a, place_a), (run_b, place_b)):
             rank = places.get(doc)
             if rank is not None:
+                label = prose.text(TEXT, "ranking label left" if side == run_a else "ranking label right",
+                                   doc=_short(doc), grade=_grade_mark(grade), rank=rank)
                 points.append({"run": side, "rank": rank, "label": label, "grade": group, "doc": doc})
             lines.append({"run": side, "rank": below if rank is None else rank, "doc": doc, "grade": group,
                           "both": doc in place_a and doc in place_b})
@@ -136,13 +138,13 @@ def _short(doc: str, limit: int = 18) -> str:
 
 @_template_cache
 def _rankings_template(run_a: str, run_b: str, scale: float) -> dict:
-    x = alt.X("run:N", sort=[run_a, run_b], title=None, axis=alt.Axis(labelAngle=0, orient="top"),
-              scale=alt.Scale(paddingOuter=0.9))
-    y = alt.Y("rank:Q", scale=alt.Scale(domain=[RANKS_SHOWN + 1.6, 0.5], nice=False), title=prose.text(TEXT, "rank"),
-              axis=alt.Axis(values=list(range(1, RANKS_SHOWN + 1)), tickMinStep=1))
+    x = alt.X("run:N", sort=[run_a, run_b], title=None, axis=alt.Axis(labelAngle=0, orient="top", domain=False,
+                                                                          ticks=False),
+              scale=alt.Scale(paddingOuter=1))
+    y = alt.Y("rank:Q", scale=alt.Scale(domain=[RANKS_SHOWN + 1.6, 0.5], nice=False), axis=None)  # ranks: in labels
     domain = list(GRADE_COLOURS)
     colour = alt.Color("grade:N", scale=alt.Scale(domain=domain, range=list(GRADE_COLOURS.values())),
-                       legend=alt.Legend(title=prose.text(TEXT, "ranking legend"), orient="bottom"))
+                       legend=alt.Legend(title=prose.text(TEXT, "ranking legend"), orient="bottom", titleLimit=0))
     lines = named("lines").mark_line(strokeWidth=2 * scale, opacity=0.75).encode(
         x=x, y=y, detail="doc:N", color=colour,
         strokeDash=alt.condition(alt.datum.both, alt.value([1, 0]), alt.value([3, 3])),

@@ -38,11 +38,11 @@ def test_runs_compared_corrected_explained_and_planned(page: Page, app_url):
     page.set_viewport_size({"width": 1400, "height": 900})
     page.goto(app_url + "/compare-runs")
     page.get_by_role("button", name="Use the samples").click()
-    expect(page.get_by_text("Remove run C")).to_be_visible(timeout=30_000)
+    expect(page.get_by_text("sample_run_c.txt")).to_be_visible(timeout=30_000)
     settle(page)
     uploader = page.get_by_test_id("stFileUploader").locator("input[type=file]")
     uploader.set_input_files({"name": "reversed.txt", "mimeType": "text/plain", "buffer": reversed_run()})
-    expect(page.get_by_text("Remove run D")).to_be_visible(timeout=30_000)
+    expect(page.get_by_text("reversed.txt")).to_be_visible(timeout=30_000)
     settle(page)
 
     result = expected()
