@@ -8,7 +8,8 @@ the queries judged and answered by both), measure by measure:
   :math:`\\bar x \\pm t_{0.975,\\,n-1}\\, s/\\sqrt n` over its evaluated
   queries (what ``rankwise eval`` of that run alone gives);
 - against the baseline: the mean difference, its 95% t-interval and its
-  paired BCa bootstrap interval (:mod:`components.engine.bootstrap`), the
+  paired BCa bootstrap interval (:mod:`components.engine.bootstrap`; runs on the same queries are
+  resampled together, the same draws for all), the
   wins, ties and losses, the paired t-test and the randomisation test;
 - the randomisation tests' p-values (the primary test: it assumes no shape of
   the differences) and the t-tests' are each corrected across the whole
@@ -178,12 +179,16 @@ def _corrected(names: tuple[str, ...], baseline: int, measures: tuple[str, ...],
     p_rand = corrections.adjust([pairs[run].measures[m].randomisation_p for run, m in family], correction)
     p_t = corrections.adjust([_finite_p(pairs[run].measures[m].t_test_p) for run, m in family], correction)
     corrected = {pair: (float(t), float(r)) for pair, t, r in zip(family, p_t, p_rand)}
+    boots: dict[tuple[str, str], bootstrap.Interval] = {}
+    for runs_on_queries in _same_queries(pairs).values():  # resampled together: one pass per query set
+        columns = [(run, m) for run in runs_on_queries for m in measures]
+        diffs = np.column_stack([pairs[run].measures[m].diff for run, m in columns])
+        boots.update(zip(columns, bootstrap.intervals(diffs, resamples=resamples)))
     versus: dict[tuple[str, str], Versus] = {}
     for run, result in pairs.items():
-        diffs = np.column_stack([result.measures[m].diff for m in measures])
-        for m, boot in zip(measures, bootstrap.intervals(diffs, resamples=resamples)):
+        for m in measures:
             t, r = corrected.get((run, m), (math.nan, math.nan))
-            versus[run, m] = Versus(run, m, result.measures[m], boot, t, r, bool(r < alpha))
+            versus[run, m] = Versus(run, m, result.measures[m], boots[run, m], t, r, bool(r < alpha))
     return ManyRuns(names, baseline, measures, runs, versus, {run: r.pairing for run, r in pairs.items()},
                     correction, alpha, len(family))
 
@@ -212,6 +217,15 @@ def explain_query(base: trec.JudgedRun, other: trec.JudgedRun, qid: str, measure
         explained[parsed.name] = (attribution.explain(ranking_a, ranking_b, base.grades(qa), parsed, gain)
                                   if attribution.supports(parsed) else None)
     return explained
+
+
+def _same_queries(pairs: dict[str, compare.RunComparison]) -> dict[tuple[str, ...], list[str]]:
+    """The runs grouped by the queries they share with the baseline (usually one group: every run answers
+    every judged query)."""
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for run, result in pairs.items():
+        groups.setdefault(result.qids, []).append(run)
+    return groups
 
 
 def _finite_p(p: float) -> float:
