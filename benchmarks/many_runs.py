@@ -14,10 +14,9 @@ average is printed, since the machine may be shared.
 from __future__ import annotations
 
 import argparse
-import os
-import time
 
 import numpy as np
+from diagnose import best, load_average  # benchmarks/ is on the path when this file runs as a script
 
 from components.engine import bootstrap, compare, many_runs, power
 from components.formats import trec
@@ -43,15 +42,6 @@ def collection(queries: int, variants: int, seed: int = 7) -> tuple[str, list[st
     return qrels, runs
 
 
-def best(repeats: int, work):
-    times, result = [], None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        result = work()
-        times.append(time.perf_counter() - start)
-    return min(times), result
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--queries", type=int, default=5000)
@@ -59,23 +49,22 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
     qrels, runs = collection(args.queries, args.variants)
-    seconds, judged = best(1, lambda: [trec.load(qrels, r) for r in runs])
+    seconds, judged = best(1, lambda _: [trec.load(qrels, r) for r in runs])
     print(f"{args.queries:,} queries, a baseline and {args.variants} variants of {DEPTH} documents per query")
     print(f"  judge the {len(runs)} runs          {seconds:7.2f} s")
     names = [f"r{i}" for i in range(len(runs))]
-    seconds, result = best(args.repeats, lambda: many_runs.compare_many(judged, names, MEASURES))
+    seconds, result = best(args.repeats, lambda _: many_runs.compare_many(judged, names, MEASURES))
     print(f"  compare_many (all)          {seconds:7.2f} s   {result.family} comparisons corrected together")
-    seconds, pair = best(args.repeats, lambda: compare.compare_judged(judged[0], judged[1], MEASURES, "linear"))
+    seconds, pair = best(args.repeats, lambda _: compare.compare_judged(judged[0], judged[1], MEASURES, "linear"))
     print(f"  one pair's tests            {seconds:7.2f} s")
     diffs = np.column_stack([pair.measures[m].diff for m in MEASURES])
-    seconds, _ = best(args.repeats, lambda: bootstrap.intervals(diffs))
+    seconds, _ = best(args.repeats, lambda _: bootstrap.intervals(diffs))
     print(f"  one pair's bootstrap        {seconds:7.2f} s   {len(MEASURES)} measures × {bootstrap.RESAMPLES:,} resamples")
-    seconds, _ = best(args.repeats, lambda: many_runs.explain_query(judged[0], judged[1], "q0", MEASURES))
+    seconds, _ = best(args.repeats, lambda _: many_runs.explain_query(judged[0], judged[1], "q0", MEASURES))
     print(f"  explain one query           {seconds:7.3f} s   {len(MEASURES)} measures")
-    seconds, _ = best(args.repeats, lambda: power.plan(pair.measures["nDCG@10"].diff, 0.02))
+    seconds, _ = best(args.repeats, lambda _: power.plan(pair.measures["nDCG@10"].diff, 0.02))
     print(f"  power.plan for one pair     {seconds:7.3f} s")
-    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
-    print(f"load average {load} (1, 5, 15 min) on {os.cpu_count()} cores")
+    print(load_average())
 
 
 if __name__ == "__main__":

@@ -59,12 +59,18 @@ def test_chunk_ids_unmerged_are_a_diagnosed_id_problem_and_the_toggle_merges_the
     assert any("chunk rows merged" in c.value for c in at.caption)
 
 
-def test_json_records_with_unknown_keys_ask_for_a_mapping_and_read_with_it():
-    qrels = b'{"q": "1", "gold": ["a", "b"]}\n{"q": "2", "gold": ["c"]}\n'
-    run = b'{"q": "1", "hits": ["x", "a", "b"]}\n{"q": "2", "hits": ["c"]}\n'
+def open_pair(qrels: bytes, run: bytes):
+    """The page with this JSONL pair received (gold.jsonl, hits.jsonl)."""
     at = open_page(PAGE, session={state.YOUR_DATA_QRELS: uploads.upload_record("gold.jsonl", qrels),
                                   state.YOUR_DATA_RUN: uploads.upload_record("hits.jsonl", run)})
     assert not at.exception
+    return at
+
+
+def test_json_records_with_unknown_keys_ask_for_a_mapping_and_read_with_it():
+    qrels = b'{"q": "1", "gold": ["a", "b"]}\n{"q": "2", "gold": ["c"]}\n'
+    run = b'{"q": "1", "hits": ["x", "a", "b"]}\n{"q": "2", "hits": ["c"]}\n'
+    at = open_pair(qrels, run)
     assert any("Which keys of the qrels file's records" in m.value for m in at.markdown)
     at.selectbox(key=f"{state.YOUR_DATA_FIELDS}.qrels.qid").set_value("q")
     at.selectbox(key=f"{state.YOUR_DATA_FIELDS}.qrels.docs").set_value("gold")
@@ -83,9 +89,7 @@ def test_json_records_with_unknown_keys_ask_for_a_mapping_and_read_with_it():
 def test_objects_whose_id_key_is_unknown_ask_for_it_and_keep_the_records_keys():
     qrels = b'{"qid": "1", "relevant": [{"page": "a", "label": 2}, {"page": "b", "label": 1}]}\n'
     run = b'{"qid": "1", "retrieved_ids": ["x", "b", "a"]}\n'
-    at = open_page(PAGE, session={state.YOUR_DATA_QRELS: uploads.upload_record("gold.jsonl", qrels),
-                                  state.YOUR_DATA_RUN: uploads.upload_record("hits.jsonl", run)})
-    assert not at.exception
+    at = open_pair(qrels, run)
     assert any("as objects under" in m.value and "relevant" in m.value for m in at.markdown)
     fields = f"{state.YOUR_DATA_FIELDS}.qrels"
     assert at.selectbox(key=f"{fields}.doc_id").options == ["page", "label"]
