@@ -1,0 +1,212 @@
+"""Where a live class's state lives: one small store interface, two implementations.
+
+A class is a JSON record under its code, with a **version** that grows by one
+on every write, so that a following learner's session polls only that number
+(one cheap read a second) and reads the record when it moved; and, per
+question, the list of the class's answers. Everything expires ``ttl`` seconds
+after the class's last change (the instructor's write or a learner's answer);
+nothing in it names a person.
+
+- :class:`MemoryStore`, the default: a dict in the server process, behind a
+  lock. One process serves the whole class with no set-up.
+- :class:`RedisStore`: the same in Redis, for a class spread over several
+  replicas (``RANKWISE_CLASS_STORE=redis://host:6379/0``). A class is a hash
+  ``rankwise:class:<code>`` (fields ``version`` and ``record``), written in
+  one transaction, its answers lists ``rankwise:class:<code>:answers:<question>`` and the set of
+  those questions ``rankwise:class:<code>:questions`` (each expiring ``ttl`` after its last answer).
+
+:func:`store_from_env` picks one from ``RANKWISE_CLASS_STORE``. No Streamlit import here.
+"""
+from __future__ import annotations
+
+import json
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Protocol
+
+CLASS_TTL = 12 * 3600  # seconds a class lives after its last change
+STORE_ENV = "RANKWISE_CLASS_STORE"  # unset or "memory": in the process; "redis://...": Redis
+_PREFIX = "rankwise:class:"
+
+Record = Mapping[str, Any]
+
+
+class ClassStore(Protocol):
+    """The store's contract (tests/unit/test_class_store.py runs it against every implementation)."""
+
+    def create(self, code: str, record: Record, ttl: int = CLASS_TTL) -> bool:
+        """Store a new class at version 1; False (nothing written) when the code is taken."""
+
+    def version(self, code: str) -> int | None:
+        """The class's version, or None when there is no such class (never was, ended or expired)."""
+
+    def read(self, code: str) -> tuple[int, dict] | None:
+        """(version, record), or None as :meth:`version`."""
+
+    def write(self, code: str, record: Record, ttl: int = CLASS_TTL) -> int | None:
+        """Replace the record and add one to the version (returned); None when there is no such class."""
+
+    def answer(self, code: str, question: str, value: str, ttl: int = CLASS_TTL) -> bool:
+        """Add one answer to a question of the class; False when there is no such class."""
+
+    def answers(self, code: str, question: str) -> list[str]:
+        """The question's answers in the order they came ([] when none, or no such class)."""
+
+    def delete(self, code: str) -> None:
+        """Remove the class and its answers (ending it)."""
+
+
+@dataclass
+class _Held:
+    version: int
+    record: dict
+    expires: float
+    answers: dict[str, list[str]] = field(default_factory=dict)
+
+
+class MemoryStore:
+    """:class:`ClassStore` in this process: a dict behind a lock (``clock`` for the tests)."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic):
+        self._classes: dict[str, _Held] = {}
+        self._lock = threading.Lock()
+        self._clock = clock
+
+    def _live(self, code: str) -> _Held | None:
+        held = self._classes.get(code)
+        if held is not None and held.expires <= self._clock():
+            del self._classes[code]
+            return None
+        return held
+
+    def create(self, code: str, record: Record, ttl: int = CLASS_TTL) -> bool:
+        with self._lock:
+            if self._live(code) is not None:
+                return False
+            self._classes[code] = _Held(1, _copy(record), self._clock() + ttl)
+            return True
+
+    def version(self, code: str) -> int | None:
+        with self._lock:
+            held = self._live(code)
+            return None if held is None else held.version
+
+    def read(self, code: str) -> tuple[int, dict] | None:
+        with self._lock:
+            held = self._live(code)
+            return None if held is None else (held.version, _copy(held.record))
+
+    def write(self, code: str, record: Record, ttl: int = CLASS_TTL) -> int | None:
+        with self._lock:
+            held = self._live(code)
+            if held is None:
+                return None
+            held.version, held.record, held.expires = held.version + 1, _copy(record), self._clock() + ttl
+            return held.version
+
+    def answer(self, code: str, question: str, value: str, ttl: int = CLASS_TTL) -> bool:
+        with self._lock:
+            held = self._live(code)
+            if held is None:
+                return False
+            held.answers.setdefault(question, []).append(str(value))
+            held.expires = self._clock() + ttl
+            return True
+
+    def answers(self, code: str, question: str) -> list[str]:
+        with self._lock:
+            held = self._live(code)
+            return [] if held is None else list(held.answers.get(question, []))
+
+    def delete(self, code: str) -> None:
+        with self._lock:
+            self._classes.pop(code, None)
+
+
+class RedisStore:
+    """:class:`ClassStore` in Redis (``redis.Redis.from_url(url)``): every replica sees the same classes."""
+
+    def __init__(self, url: str):
+        import redis  # only a Redis-backed deployment needs the client
+
+        self._redis = redis.Redis.from_url(url, decode_responses=True)
+
+    def _key(self, code: str) -> str:
+        return _PREFIX + code
+
+    def _answers_key(self, code: str, question: str) -> str:
+        return f"{_PREFIX}{code}:answers:{question}"
+
+    def _questions_key(self, code: str) -> str:
+        """The set of the questions answered so far (so that ending the class finds their lists)."""
+        return f"{_PREFIX}{code}:questions"
+
+    def create(self, code: str, record: Record, ttl: int = CLASS_TTL) -> bool:
+        key = self._key(code)
+        if not self._redis.hsetnx(key, "version", 1):
+            return False
+        with self._redis.pipeline() as pipe:
+            pipe.hset(key, "record", json.dumps(record))
+            pipe.expire(key, ttl)
+            pipe.execute()
+        return True
+
+    def version(self, code: str) -> int | None:
+        value = self._redis.hget(self._key(code), "version")
+        return None if value is None else int(value)
+
+    def read(self, code: str) -> tuple[int, dict] | None:
+        version, record = self._redis.hmget(self._key(code), ["version", "record"])
+        return None if version is None or record is None else (int(version), json.loads(record))
+
+    def write(self, code: str, record: Record, ttl: int = CLASS_TTL) -> int | None:
+        key = self._key(code)
+        with self._redis.pipeline() as pipe:  # MULTI/EXEC: the version and the record change together
+            pipe.exists(key)
+            pipe.hincrby(key, "version", 1)
+            pipe.hset(key, "record", json.dumps(record))
+            pipe.expire(key, ttl)
+            existed, version, *_ = pipe.execute()
+        if not existed:  # the class had ended or expired: undo the write that made a new hash
+            self._redis.delete(key)
+            return None
+        return int(version)
+
+    def answer(self, code: str, question: str, value: str, ttl: int = CLASS_TTL) -> bool:
+        if not self._redis.exists(self._key(code)):
+            return False
+        key, questions = self._answers_key(code, question), self._questions_key(code)
+        with self._redis.pipeline() as pipe:
+            pipe.rpush(key, str(value))
+            pipe.sadd(questions, question)
+            for each in (key, questions, self._key(code)):
+                pipe.expire(each, ttl)
+            pipe.execute()
+        return True
+
+    def answers(self, code: str, question: str) -> list[str]:
+        if not self._redis.exists(self._key(code)):
+            return []
+        return [str(a) for a in self._redis.lrange(self._answers_key(code, question), 0, -1)]
+
+    def delete(self, code: str) -> None:
+        questions = self._redis.smembers(self._questions_key(code))
+        self._redis.delete(self._key(code), self._questions_key(code),
+                           *(self._answers_key(code, str(q)) for q in questions))
+
+
+def store_from_env(environ: Mapping[str, str]) -> ClassStore:
+    """The store ``RANKWISE_CLASS_STORE`` names: unset, empty or "memory" → :class:`MemoryStore`;
+    ``redis://`` or ``rediss://`` URL → :class:`RedisStore`; anything else is a ``ValueError`` naming it."""
+    value = environ.get(STORE_ENV, "").strip()
+    if value in ("", "memory"):
+        return MemoryStore()
+    if value.startswith(("redis://", "rediss://", "unix://")):
+        return RedisStore(value)
+    raise ValueError(f"{STORE_ENV}={value!r}: expected 'memory' or a redis:// URL")
+
+
+def _copy(record: Record) -> dict:
+    """A deep copy through JSON: what the Redis store keeps, so both stores hold the same kinds of values."""
+    return json.loads(json.dumps(record))

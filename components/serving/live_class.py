@@ -1,0 +1,180 @@
+"""A live class: the instructor leads, the learners follow, the class answers together.
+
+The protocol over a :class:`components.serving.class_store.ClassStore`:
+
+- :func:`start` makes a class under a new short **code** (:data:`CODE_LENGTH`
+  characters from :data:`CODE_ALPHABET`, which leaves out look-alikes such as
+  0/O and 1/I/L, so it reads aloud) and returns the :class:`Lead`: the code
+  and a secret **lead token**. The store keeps only the token's SHA-256, so
+  knowing the code lets anyone follow and nobody lead; the instructor's browser
+  keeps the token (never in a URL).
+- :func:`lead` changes what the class shows: the page, the widget values the
+  learners' pages take (orderings, grades, k, gain, the classroom modes) and the
+  question being asked; each change adds one to the class's version.
+- A learner's session polls :func:`version` (one number) and, when it moved,
+  reads :func:`view`.
+- :func:`ask` opens a question, :func:`guess` adds a learner's answer while it
+  is open, :func:`reveal` closes it, and :func:`tally` counts the answers.
+- :func:`end` removes the class; so does its expiry (``ttl`` after the last change).
+
+No Streamlit import here; no personal data (answers are values, not names).
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from components.serving.class_store import CLASS_TTL, ClassStore
+
+CODE_ALPHABET = "ACDEFGHJKMNPRTUVWXY34679"  # no look-alikes: not 0, 1, 2, 5, 8, B, I, L, O, Q, S, Z
+CODE_LENGTH = 5  # 24^5 ≈ 8 million codes
+MAX_ANSWER = 40  # characters kept of one answer (a number or an option's id)
+_TRIES = 20  # new codes tried before giving up (a store nearly full of classes)
+
+
+class NotLeader(PermissionError):
+    """A change asked without the class's lead token."""
+
+
+@dataclass(frozen=True)
+class Lead:
+    """What the instructor's browser keeps: the class code and the secret lead token."""
+
+    code: str
+    token: str
+
+
+@dataclass(frozen=True)
+class Question:
+    """The question the class is asked: its id (the question bank's, or a demonstration's), the kind ("number"
+    or "choice") and, for a choice, the options' ids."""
+
+    id: str
+    kind: str
+    options: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ClassView:
+    """What a following learner's page takes from the class, at ``version``."""
+
+    code: str
+    version: int
+    page: str | None  # the url path of the instructor's page
+    target: dict[str, Any]  # widget key -> value, applied before the page's widgets are built
+    question: Question | None
+    revealed: bool
+
+
+def normal_code(text: str) -> str | None:
+    """A typed code, upper-cased, spaces and dashes dropped; None when it cannot be a code.
+
+    >>> normal_code(" h7k-3m "), normal_code("hello!")
+    ('H7K3M', None)
+    """
+    code = "".join(text.split()).replace("-", "").upper()
+    return code if len(code) == CODE_LENGTH and all(c in CODE_ALPHABET for c in code) else None
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def start(store: ClassStore, ttl: int = CLASS_TTL) -> Lead:
+    """A new class, led by the returned :class:`Lead`; ``RuntimeError`` when no free code was found."""
+    token = secrets.token_urlsafe(24)
+    record: dict[str, Any] = {"lead": _digest(token), "page": None, "target": {}, "question": None,
+                              "revealed": False}
+    for _ in range(_TRIES):
+        code = new_code()
+        if store.create(code, record, ttl):
+            return Lead(code, token)
+    raise RuntimeError("no free class code: too many classes at once")
+
+
+def version(store: ClassStore, code: str) -> int | None:
+    """The class's version (None: no such class, ended or expired): what a follower polls."""
+    return store.version(code)
+
+
+def view(store: ClassStore, code: str) -> ClassView | None:
+    """What the class shows now, or None when there is no such class."""
+    held = store.read(code)
+    if held is None:
+        return None
+    number, record = held
+    question = record.get("question")
+    return ClassView(code, number, record.get("page"), dict(record.get("target") or {}),
+                     None if question is None else Question(question["id"], question["kind"],
+                                                            tuple(question.get("options", ()))),
+                     bool(record.get("revealed")))
+
+
+def is_leader(store: ClassStore, lead: Lead) -> bool:
+    """Whether ``lead`` holds the class's lead token (False when the class is gone)."""
+    held = store.read(lead.code)
+    return held is not None and hmac.compare_digest(held[1]["lead"], _digest(lead.token))
+
+
+def lead(store: ClassStore, lead: Lead, *, page: str | None = None, target: Mapping[str, Any] | None = None,
+         ttl: int = CLASS_TTL) -> int | None:
+    """Show the class this page and these widget values (merged into those it has); the new version, or None
+    when the class is gone. ``NotLeader`` without the lead token."""
+    return _change(store, lead, ttl, lambda record: record.update(
+        page=record["page"] if page is None else page, target={**record["target"], **(target or {})}))
+
+
+def ask(store: ClassStore, lead: Lead, question: Question, ttl: int = CLASS_TTL) -> int | None:
+    """Open ``question`` for the class's answers (closing any other)."""
+    return _change(store, lead, ttl, lambda record: record.update(
+        question={"id": question.id, "kind": question.kind, "options": list(question.options)}, revealed=False))
+
+
+def reveal(store: ClassStore, lead: Lead, ttl: int = CLASS_TTL) -> int | None:
+    """Close the open question and show its answer to everyone."""
+    return _change(store, lead, ttl, lambda record: record.update(revealed=True))
+
+
+def end(store: ClassStore, lead: Lead) -> None:
+    """End the class for everyone (``NotLeader`` without the lead token; nothing when it is gone already)."""
+    if store.read(lead.code) is None:
+        return
+    if not is_leader(store, lead):
+        raise NotLeader(f"class {lead.code}: only its instructor can end it")
+    store.delete(lead.code)
+
+
+def guess(store: ClassStore, code: str, question_id: str, value: str, ttl: int = CLASS_TTL) -> bool:
+    """A learner's answer to the open question; False (not counted) when the class is gone, the question is
+    not the one open, it has been revealed, or a choice is not one of its options."""
+    now = view(store, code)
+    if now is None or now.question is None or now.question.id != question_id or now.revealed:
+        return False
+    answer = str(value).strip()[:MAX_ANSWER]
+    if now.question.kind == "choice" and answer not in now.question.options:
+        return False
+    return store.answer(code, question_id, answer, ttl)
+
+
+def tally(store: ClassStore, code: str, question_id: str) -> Counter:
+    """How many learners gave each answer to the question."""
+    return Counter(store.answers(code, question_id))
+
+
+def _change(store: ClassStore, lead: Lead, ttl: int, change) -> int | None:
+    held = store.read(lead.code)
+    if held is None:
+        return None
+    record = held[1]
+    if not hmac.compare_digest(record["lead"], _digest(lead.token)):
+        raise NotLeader(f"class {lead.code}: only its instructor can lead it")
+    change(record)
+    return store.write(lead.code, record, ttl)
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()

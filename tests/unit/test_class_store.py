@@ -1,0 +1,128 @@
+"""The class store's contract, run against the in-process store and against a real redis-server (started on a
+free loopback port; skipped, with the reason, where redis-server is not installed)."""
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import time
+
+import pytest
+
+from components.serving import class_store
+from components.serving.class_store import MemoryStore, RedisStore
+
+REDIS_SERVER = shutil.which("redis-server")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def redis_url():
+    if REDIS_SERVER is None:
+        pytest.skip("redis-server not found (apt-get install -y redis-server): the Redis store is not tested")
+    port = _free_port()
+    proc = subprocess.Popen([REDIS_SERVER, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly",
+                             "no"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            break
+        except OSError:
+            time.sleep(0.05)
+    yield f"redis://127.0.0.1:{port}/0"
+    proc.terminate()
+    proc.wait(timeout=10)
+
+
+@pytest.fixture(params=["memory", "redis"])
+def store(request):
+    if request.param == "memory":
+        return MemoryStore()
+    url = request.getfixturevalue("redis_url")
+    made = RedisStore(url)
+    made._redis.flushdb()
+    return made
+
+
+def test_a_class_starts_at_version_one_and_each_write_adds_one(store):
+    assert store.create("ABCDE", {"page": "home"})
+    assert store.read("ABCDE") == (1, {"page": "home"})
+    assert store.write("ABCDE", {"page": "recall", "target": {"k": 3}}) == 2
+    assert store.version("ABCDE") == 2 and store.read("ABCDE") == (2, {"page": "recall", "target": {"k": 3}})
+
+
+def test_a_taken_code_is_refused_and_kept(store):
+    assert store.create("ABCDE", {"n": 1})
+    assert not store.create("ABCDE", {"n": 2})
+    assert store.read("ABCDE") == (1, {"n": 1})
+
+
+def test_an_unknown_class_reads_as_none_and_takes_no_write(store):
+    assert store.version("NOPE1") is None and store.read("NOPE1") is None
+    assert store.write("NOPE1", {"x": 1}) is None
+    assert store.read("NOPE1") is None  # the write made nothing
+    assert not store.answer("NOPE1", "q", "0.5") and store.answers("NOPE1", "q") == []
+
+
+def test_answers_are_kept_per_question_in_order(store):
+    store.create("ABCDE", {})
+    for value in ("0.5", "0.667", "0.5"):
+        assert store.answer("ABCDE", "ndcg", value)
+    store.answer("ABCDE", "other", "b")
+    assert store.answers("ABCDE", "ndcg") == ["0.5", "0.667", "0.5"] and store.answers("ABCDE", "other") == ["b"]
+
+
+def test_deleting_ends_the_class_and_its_answers(store):
+    store.create("ABCDE", {})
+    store.answer("ABCDE", "q", "1")
+    store.delete("ABCDE")
+    assert store.read("ABCDE") is None and store.answers("ABCDE", "q") == []
+    assert store.create("ABCDE", {"fresh": True}) and store.answers("ABCDE", "q") == []
+
+
+def test_records_come_back_as_plain_json(store):
+    store.create("ABCDE", {"target": {"order": ["a", "b"], "k": 3, "gain": None}})
+    record = store.read("ABCDE")[1]
+    record["target"]["order"].append("c")  # a copy: changing it changes nothing stored
+    assert store.read("ABCDE")[1] == {"target": {"order": ["a", "b"], "k": 3, "gain": None}}
+
+
+def test_a_class_expires_its_time_after_the_last_change():
+    now = [0.0]
+    store = MemoryStore(clock=lambda: now[0])
+    store.create("ABCDE", {}, ttl=60)
+    now[0] = 50
+    store.write("ABCDE", {"page": "x"}, ttl=60)  # a change: another 60 s
+    now[0] = 100
+    assert store.version("ABCDE") == 2
+    store.answer("ABCDE", "q", "1", ttl=60)  # an answer is a change too
+    now[0] = 159
+    assert store.version("ABCDE") == 2
+    now[0] = 161
+    assert store.version("ABCDE") is None and store.answers("ABCDE", "q") == []
+
+
+def test_redis_expires_a_class_too(redis_url):
+    store = RedisStore(redis_url)
+    store.create("EXPRE", {}, ttl=1)
+    assert store._redis.ttl("rankwise:class:EXPRE") in (0, 1)
+    time.sleep(1.2)
+    assert store.read("EXPRE") is None
+
+
+@pytest.mark.parametrize("value, kind", [(None, MemoryStore), ("memory", MemoryStore), ("", MemoryStore),
+                                         ("redis://127.0.0.1:1/0", RedisStore)])
+def test_the_store_is_chosen_from_the_environment(value, kind):
+    environ = {} if value is None else {class_store.STORE_ENV: value}
+    assert isinstance(class_store.store_from_env(environ), kind)
+
+
+def test_an_unknown_store_is_named():
+    with pytest.raises(ValueError, match="RANKWISE_CLASS_STORE='postgres://x'"):
+        class_store.store_from_env({class_store.STORE_ENV: "postgres://x"})

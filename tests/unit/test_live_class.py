@@ -1,0 +1,120 @@
+"""The live class's protocol: the code, who leads (only the token's holder), what followers see, questions
+answered and tallied, the end and the expiry of a class."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from components.serving import live_class
+from components.serving.class_store import MemoryStore
+from components.serving.live_class import Lead, NotLeader, Question
+
+
+@pytest.fixture
+def store():
+    return MemoryStore()
+
+
+def test_a_new_class_has_a_readable_code_and_nothing_to_show_yet(store):
+    lead = live_class.start(store)
+    assert len(lead.code) == live_class.CODE_LENGTH and set(lead.code) <= set(live_class.CODE_ALPHABET)
+    assert not set(lead.code) & set("0O1IL2Z5S8B")  # no look-alikes to misread from a projector
+    now = live_class.view(store, lead.code)
+    assert (now.version, now.page, now.target, now.question, now.revealed) == (1, None, {}, None, False)
+
+
+def test_the_store_keeps_a_digest_of_the_token_never_the_token(store):
+    lead = live_class.start(store)
+    record = store.read(lead.code)[1]
+    assert lead.token not in str(record) and len(record["lead"]) == 64
+
+
+def test_the_leader_moves_the_class_and_each_change_is_a_new_version(store):
+    lead = live_class.start(store)
+    assert live_class.lead(store, lead, page="recall", target={"recall.k": 3}) == 2
+    assert live_class.lead(store, lead, target={"recall.order": ["c1", "c2"]}) == 3
+    now = live_class.view(store, lead.code)
+    assert now.page == "recall" and now.target == {"recall.k": 3, "recall.order": ["c1", "c2"]}
+    assert live_class.version(store, lead.code) == 3
+
+
+def test_the_code_alone_cannot_lead_or_end_the_class(store):
+    lead = live_class.start(store)
+    follower = Lead(lead.code, "a guess at the token")
+    with pytest.raises(NotLeader):
+        live_class.lead(store, follower, page="ndcg")
+    with pytest.raises(NotLeader):
+        live_class.end(store, follower)
+    assert not live_class.is_leader(store, follower) and live_class.is_leader(store, lead)
+    assert live_class.view(store, lead.code).page is None
+
+
+def test_an_ended_class_is_gone_for_everyone(store):
+    lead = live_class.start(store)
+    live_class.end(store, lead)
+    assert live_class.view(store, lead.code) is None and live_class.version(store, lead.code) is None
+    assert live_class.lead(store, lead, page="x") is None  # nothing to lead
+    live_class.end(store, lead)  # ending twice is harmless
+
+
+def test_a_class_expires_after_its_last_change():
+    now = [0.0]
+    store = MemoryStore(clock=lambda: now[0])
+    lead = live_class.start(store, ttl=100)
+    now[0] = 90
+    live_class.lead(store, lead, page="mrr", ttl=100)
+    now[0] = 180
+    assert live_class.view(store, lead.code).page == "mrr"
+    now[0] = 200
+    assert live_class.view(store, lead.code) is None
+
+
+def test_guesses_count_only_for_the_open_question_until_it_is_revealed(store):
+    lead = live_class.start(store)
+    assert not live_class.guess(store, lead.code, "ndcg3", "0.7")  # nothing asked yet
+    live_class.ask(store, lead, Question("ndcg3", "number"))
+    for value in ("0.667", "0.667", " 0.913 ", "0.5"):
+        assert live_class.guess(store, lead.code, "ndcg3", value)
+    assert not live_class.guess(store, lead.code, "other", "1")  # not the open question
+    live_class.reveal(store, lead)
+    assert not live_class.guess(store, lead.code, "ndcg3", "0.1")  # too late
+    assert live_class.tally(store, lead.code, "ndcg3") == {"0.667": 2, "0.913": 1, "0.5": 1}
+    assert live_class.view(store, lead.code).revealed
+
+
+def test_a_choice_counts_only_its_options(store):
+    lead = live_class.start(store)
+    live_class.ask(store, lead, Question("ap.map_vs_mrr", "choice", ("a", "b", "c")))
+    assert live_class.guess(store, lead.code, "ap.map_vs_mrr", "b")
+    assert not live_class.guess(store, lead.code, "ap.map_vs_mrr", "d")
+    assert live_class.view(store, lead.code).question == Question("ap.map_vs_mrr", "choice", ("a", "b", "c"))
+    live_class.ask(store, lead, Question("next", "number"))  # a new question opens, unrevealed
+    assert not live_class.view(store, lead.code).revealed
+
+
+def test_an_answer_is_cut_to_its_limit(store):
+    lead = live_class.start(store)
+    live_class.ask(store, lead, Question("q", "number"))
+    live_class.guess(store, lead.code, "q", "9" * 500)
+    assert live_class.tally(store, lead.code, "q") == {"9" * live_class.MAX_ANSWER: 1}
+
+
+def test_codes_are_typed_loosely(store):
+    lead = live_class.start(store)
+    typed = f" {lead.code[:2].lower()}-{lead.code[2:]} "
+    assert live_class.normal_code(typed) == lead.code
+    assert live_class.normal_code("0O1IL") is None and live_class.normal_code("ABC") is None
+
+
+@given(st.text(max_size=12))
+def test_any_text_is_a_code_or_none(text):
+    code = live_class.normal_code(text)
+    assert code is None or (len(code) == live_class.CODE_LENGTH and set(code) <= set(live_class.CODE_ALPHABET))
+
+
+def test_a_full_store_gives_up_with_a_clear_error(monkeypatch, store):
+    monkeypatch.setattr(live_class, "new_code", lambda: "AAAAA")
+    live_class.start(store)
+    with pytest.raises(RuntimeError, match="no free class code"):
+        live_class.start(store)
