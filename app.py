@@ -3,7 +3,7 @@ import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from components.serving import upload_store, uploads
-from components.ui import state
+from components.ui import live_class_ui, state
 from components.ui.quiz_ui import show_progress_sidebar
 from components.ui.registry import navigation
 from components.ui.widgets import show_link_notes, show_mode_controls
@@ -15,9 +15,14 @@ st.set_page_config(page_title="Rankwise", page_icon="📐", layout="wide",
 run = get_script_run_ctx()
 upload_store.guard(run.uploaded_file_mgr, every_sweep=uploads.collect_released)  # strays bounded and swept away
 page = st.navigation(navigation(), expanded=True)
+live_class_ui.join_from_link()
+live_class_ui.apply_pending(page)  # a follower takes the class's page and values before any widget is built
 show_mode_controls()
 show_progress_sidebar()
+live_class_ui.show_banner()
 link_notes = st.container()  # above the page: notes about the link's bad values, filled once the page ran
 page.run()
 show_link_notes(link_notes)
+live_class_ui.broadcast(page)  # the instructor's page and values, to the class
+live_class_ui.show_follow_poll()
 upload_store.sweep(run.uploaded_file_mgr, run.session_id)

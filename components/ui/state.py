@@ -31,6 +31,21 @@ PREDICT_FIRST = "predict_first"  # bool: live values hidden after each change un
 STEP_MODE = "steps"  # bool: worked arithmetic shown one step at a time
 MODE_FLAGS = (PROJECTOR, REVEAL, PREDICT_FIRST, STEP_MODE)
 CLASSROOM_OPEN = "classroom.open"  # bool: the Classroom panel has been open this session (it stays open)
+# --- a live class (components/ui/live_class_ui.py) ------------------------------------
+PARAM_CLASS = "class"  # ?class=CODE joins that class
+CLASS_LEAD = "class.lead"  # the Lead (code, token) of the class this session leads
+CLASS_SENT = "class.sent"  # (page, values) last sent to the class
+CLASS_PAGE = "class.page"  # the url path of the page the instructor's session shows
+CLASS_JOINED = "class.joined"  # the code of the class this session joined
+CLASS_EXPLORING = "class.exploring"  # bool: joined, but exploring on its own (not following)
+CLASS_APPLIED = "class.applied"  # the class version this session's page shows
+CLASS_PENDING = "class.pending"  # the class's view, to apply at the top of the next run
+CLASS_ENDED = "class.ended"  # bool: the class this session followed has ended
+CLASS_LINK_READ = "class.link_read"  # bool: the ?class= link has been read
+CLASS_START, CLASS_END, CLASS_JOIN, CLASS_LEAVE = "class.start", "class.end", "class.join", "class.leave"  # buttons
+CLASS_EXPLORE, CLASS_FOLLOW_AGAIN = "class.explore", "class.follow_again"  # the banner's buttons
+CLASS_CODE_INPUT = "class.code_input"  # the code a learner types
+CLASS_JOIN_ERROR = "class.join_error"  # bool: the code typed is no class
 LINK_NOTES = "link_notes"  # tuple of notes about unusable link values, shown until dismissed (widgets.keep_link_note)
 LINK_NOTES_DISMISSED = "link_notes.dismissed"  # tuple of the notes the learner dismissed
 

@@ -12,7 +12,7 @@ from components.engine.formatting import Style, fmt
 from components.rank_figure import rank_figure
 from components.ranking_editor import EditorState, Scoreboard, editor_state, ranking_editor, set_editor_state
 from components.ranking_editor.model import initial_state
-from components.ui import state
+from components.ui import live_class_ui, state
 from components.ui.charts import Figure
 
 TEXT = "ui"  # lessons/text/ui.md: the labels of the shared controls
@@ -133,8 +133,10 @@ def show_k_slider(key: str, *, hi: int, default: int, label: str | None = None, 
         reading = state.read_k(st.query_params.get(param), default=default, hi=hi, lo=lo, name=param)
         st.session_state[initial_key] = reading.value
         keep_link_note(reading.note)
-    value = read_control(st.slider(label or prose.text(TEXT, "Cutoff k"), lo, hi, value=st.session_state[initial_key], key=key, help=help),
-                         st.session_state[initial_key])
+    # a value already held (a live class sets it before the page runs) is the slider's: no default then
+    default_value = None if key in st.session_state else st.session_state[initial_key]
+    value = read_control(st.slider(label or prose.text(TEXT, "Cutoff k"), lo, hi, value=default_value, key=key,
+                                   help=help), st.session_state[initial_key])
     set_url_param(param, str(value))
     return int(value)
 
@@ -155,6 +157,7 @@ def show_classroom_controls() -> None:
         st.toggle(prose.text(TEXT, "Predict first"), key=state.PREDICT_FIRST,
                   help=prose.text(TEXT, "Predict first help"))
         st.toggle(prose.text(TEXT, "Step mode"), key=state.STEP_MODE, help=prose.text(TEXT, "Step mode help"))
+        live_class_ui.show_class_controls()
 
 
 def _reveal(key: str, signature: str) -> None:

@@ -1,0 +1,237 @@
+"""The live class in the app: start or join it (the sidebar's Classroom panel), lead it, follow it.
+
+The protocol and the store are :mod:`components.serving.live_class` and
+:mod:`components.serving.class_store`; this module wires them to a session:
+
+- the instructor starts a class: the session keeps its :class:`Lead` (code
+  and token; the token never goes into a URL), shows the code, the join link
+  and its QR code, and after every run :func:`broadcast` sends the page and the
+  followed widget values (:data:`FOLLOWED`) when they changed, and keeps
+  sending them from a fragment (a lesson's own fragment reruns alone);
+- a learner joins with the code (the panel, or a ``?class=`` link) and
+  follows: while following, :func:`show_follow_poll`, a fragment that reruns
+  every :data:`POLL_SECONDS`, reads the class's version (one number) and,
+  when it moved, keeps the class's view as pending and asks for a full-app
+  rerun; at the top of that run, before any widget is built, :func:`apply_pending`
+  sets the widget values and goes to the class's page. "Explore on my own"
+  stops following; "Follow the class" takes the class's latest view again.
+"""
+from __future__ import annotations
+
+import dataclasses
+import os
+
+import segno
+import streamlit as st
+
+from components.course import prose
+from components.serving import class_store, live_class
+from components.serving.live_class import Lead
+from components.ui import registry, state
+
+TEXT = "ui"
+POLL_SECONDS = 1.0  # how often a follower's session reads the class's version
+LEAD_POLL_SECONDS = 0.5  # how often the instructor's session sends what changed inside a lesson's fragment
+# widget values a class follows: the classroom modes and each lesson's cutoffs and choices
+FOLLOWED = (state.REVEAL, state.PREDICT_FIRST, state.STEP_MODE, state.RECALL_K, state.RECALL_COMPARE_K,
+            state.RECALL_HIT_RATE_K, state.RECALL_BLIND_K, state.MRR_CUTOFF, state.AP_K, state.AP_DUEL_K,
+            state.AP_LEVEL, state.NDCG_K, state.NDCG_GAIN, state.NDCG_GAINS_K, state.NDCG_IDEAL_K,
+            state.NDCG_SHORT_K, state.FOUR_K, state.CHOOSING_K, state.DIFFER_K)
+
+
+@st.cache_resource
+def store() -> class_store.ClassStore:
+    """The server's class store (``RANKWISE_CLASS_STORE``: in this process by default, or Redis)."""
+    return class_store.store_from_env(os.environ)
+
+
+def leading() -> Lead | None:
+    return st.session_state.get(state.CLASS_LEAD)
+
+
+def following() -> str | None:
+    """The code of the class this session follows now (None: not joined, or exploring on its own)."""
+    if st.session_state.get(state.CLASS_EXPLORING):
+        return None
+    return st.session_state.get(state.CLASS_JOINED)
+
+
+def _start() -> None:
+    st.session_state[state.CLASS_LEAD] = live_class.start(store())
+    st.session_state.pop(state.CLASS_SENT, None)
+
+
+def _end() -> None:
+    lead = st.session_state.pop(state.CLASS_LEAD, None)
+    if lead is not None:
+        live_class.end(store(), lead)
+
+
+def _join() -> None:
+    code = live_class.normal_code(st.session_state.get(state.CLASS_CODE_INPUT) or "")
+    found = code is not None and live_class.version(store(), code) is not None
+    st.session_state[state.CLASS_JOIN_ERROR] = not found
+    if code is not None and found:
+        join(code)
+
+
+def join(code: str) -> None:
+    """Follow the class ``code`` from its latest view."""
+    st.session_state[state.CLASS_JOINED] = code
+    st.session_state[state.CLASS_EXPLORING] = False
+    st.session_state[state.CLASS_APPLIED] = None
+    st.session_state[state.CLASS_ENDED] = False
+
+
+def _leave() -> None:
+    for key in (state.CLASS_JOINED, state.CLASS_EXPLORING, state.CLASS_APPLIED, state.CLASS_PENDING):
+        st.session_state.pop(key, None)
+
+
+def _explore() -> None:
+    st.session_state[state.CLASS_EXPLORING] = True
+
+
+def _follow_again() -> None:
+    st.session_state[state.CLASS_EXPLORING] = False
+    st.session_state[state.CLASS_APPLIED] = None  # take the class's latest view at the next poll
+
+
+def join_from_link() -> None:
+    """A ``?class=CODE`` link joins that class once, on the session's first run."""
+    if state.CLASS_LINK_READ in st.session_state:
+        return
+    st.session_state[state.CLASS_LINK_READ] = True
+    code = live_class.normal_code(st.query_params.get(state.PARAM_CLASS) or "")
+    if code is not None and live_class.version(store(), code) is not None:
+        join(code)
+
+
+def apply_pending(page: st.Page) -> None:
+    """At the top of the app's run, before any widget: a follower takes the class's pending view. When the class
+    is on another page, that page first (the view stays pending: values set now would not survive the switch);
+    then, on the class's page, its widget values."""
+    pending = st.session_state.get(state.CLASS_PENDING)
+    if pending is None:
+        return
+    if following() != pending["code"]:
+        st.session_state.pop(state.CLASS_PENDING)
+        return
+    target = next((spec for spec in registry.PAGES if spec.url_path == pending["page"]), None)
+    if target is not None and target.url_path != page.url_path:
+        st.switch_page(registry.page_for(target))
+    st.session_state.pop(state.CLASS_PENDING)
+    for key, value in pending["target"].items():
+        if key in FOLLOWED:
+            st.session_state[key] = value
+    st.session_state[state.CLASS_APPLIED] = pending["version"]
+
+
+def broadcast(page: st.Page) -> None:
+    """After the instructor's run: send the page and the followed values when they changed (one write); then
+    keep sending from a fragment (:data:`LEAD_POLL_SECONDS`), since a change inside a lesson's fragment reruns
+    that fragment only, not the app."""
+    if leading() is None:
+        return
+    st.session_state[state.CLASS_PAGE] = page.url_path
+    _send()
+    _lead_poll()
+
+
+@st.fragment(run_every=LEAD_POLL_SECONDS)
+def _lead_poll() -> None:
+    _send()
+
+
+def _send() -> None:
+    """The page and the followed values to the class, when they changed since the last send."""
+    lead = leading()
+    if lead is None:
+        return
+    page = st.session_state.get(state.CLASS_PAGE)
+    target = {key: st.session_state[key] for key in FOLLOWED if key in st.session_state}
+    sent = (page, target)
+    if st.session_state.get(state.CLASS_SENT) == sent:
+        return
+    try:
+        version = live_class.lead(store(), lead, page=page, target=target)
+    except live_class.NotLeader:
+        version = None
+    if version is None:  # the class is gone (expired, or ended elsewhere)
+        st.session_state.pop(state.CLASS_LEAD, None)
+        return
+    st.session_state[state.CLASS_SENT] = sent
+
+
+def show_follow_poll() -> None:
+    """While following: the polling fragment (nothing otherwise)."""
+    if following() is not None:
+        _poll()
+
+
+@st.fragment(run_every=POLL_SECONDS)
+def _poll() -> None:
+    code = following()
+    if code is None:
+        return
+    version = live_class.version(store(), code)
+    if version is None:
+        _leave()
+        st.session_state[state.CLASS_ENDED] = True
+        st.rerun(scope="app")
+    if version != st.session_state.get(state.CLASS_APPLIED):
+        view = live_class.view(store(), code)
+        if view is not None:
+            st.session_state[state.CLASS_PENDING] = dataclasses.asdict(view)
+            st.rerun(scope="app")
+
+
+def show_banner() -> None:
+    """Above the page: which mode a joined learner is in, and the one click that changes it."""
+    joined = st.session_state.get(state.CLASS_JOINED)
+    if st.session_state.get(state.CLASS_ENDED):
+        st.info(prose.text(TEXT, "Class ended"), icon="🏁")
+        return
+    if joined is None:
+        return
+    text, button = st.columns([4, 1], vertical_alignment="center")
+    if following():
+        text.info(prose.text(TEXT, "Class following", code=joined), icon="🧑‍🏫")
+        button.button(prose.text(TEXT, "Class explore"), key=state.CLASS_EXPLORE, on_click=_explore, width="stretch")
+    else:
+        text.warning(prose.text(TEXT, "Class exploring", code=joined), icon="🧭")
+        button.button(prose.text(TEXT, "Class follow"), key=state.CLASS_FOLLOW_AGAIN, on_click=_follow_again,
+                      type="primary", width="stretch")
+
+
+def show_class_controls() -> None:
+    """In the Classroom panel: start a class (and, once started, its code, link, QR code and end), or join one."""
+    lead = leading()
+    if lead is not None:
+        st.markdown(prose.text(TEXT, "Class code", code=lead.code))
+        link = _join_link(lead.code)
+        st.caption(prose.text(TEXT, "Class link", link=link))
+        st.image(_qr_svg(link), caption=prose.text(TEXT, "Class QR"), width="stretch")
+        st.button(prose.text(TEXT, "Class end"), key=state.CLASS_END, on_click=_end, icon="🏁", width="stretch")
+        return
+    if st.session_state.get(state.CLASS_JOINED) is not None:
+        st.button(prose.text(TEXT, "Class leave"), key=state.CLASS_LEAVE, on_click=_leave, width="stretch")
+        return
+    st.button(prose.text(TEXT, "Class start"), key=state.CLASS_START, on_click=_start, icon="📣", width="stretch",
+              help=prose.text(TEXT, "Class start help"))
+    st.text_input(prose.text(TEXT, "Class join code"), key=state.CLASS_CODE_INPUT, max_chars=12,
+                  on_change=_join)
+    st.button(prose.text(TEXT, "Class join"), key=state.CLASS_JOIN, on_click=_join, width="stretch")
+    if st.session_state.get(state.CLASS_JOIN_ERROR):
+        st.error(prose.text(TEXT, "Class join error"), icon="🔎")
+
+
+def _join_link(code: str) -> str:
+    """This app's address with ``?class=CODE`` (the address the instructor's browser uses)."""
+    base = (st.context.url or "").split("?")[0]
+    return f"{base}?{state.PARAM_CLASS}={code}"
+
+
+def _qr_svg(link: str) -> str:
+    """The join link as a QR code, drawn here as SVG (segno; nothing fetched)."""
+    return segno.make(link, error="m").svg_inline(scale=6, dark="#1b1f24", light="#ffffff")

@@ -1,0 +1,74 @@
+"""A live class in real browsers: an instructor and two learners, each in a browser context of their own.
+
+The instructor starts a class and moves the k slider and then the page; both learners' screens follow. One
+learner steps away ("Explore on my own") and stops following; the other keeps following.
+"""
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.helpers import settle
+
+pytestmark = pytest.mark.e2e
+
+K_SLIDER = "Cutoff k"
+
+
+def open_app(browser, app_url: str, path: str) -> Page:
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page.goto(app_url + path)
+    settle(page)
+    return page
+
+
+def classroom(page: Page):
+    """The sidebar's Classroom panel, opened."""
+    panel = page.get_by_test_id("stSidebar").get_by_test_id("stExpander").filter(has_text="Classroom")
+    if not panel.get_by_text("Hide answers").is_visible():
+        panel.get_by_text("Classroom").first.click()
+    return panel
+
+
+def k_slider(page: Page):
+    return page.get_by_role("slider", name=K_SLIDER).first
+
+
+def test_learners_follow_the_instructor_until_one_steps_away(browser, app_url):
+    teacher = open_app(browser, app_url, "/recall")
+    panel = classroom(teacher)
+    panel.get_by_role("button", name="Start a class").click()
+    code_line = panel.get_by_text("Class code:")
+    expect(code_line).to_be_visible(timeout=30_000)
+    code = code_line.inner_text().split(":")[1].strip()
+    expect(panel.get_by_role("img")).to_be_visible()  # the QR code, drawn here
+
+    learners = []
+    for _ in range(2):
+        page = open_app(browser, app_url, "/")
+        box = classroom(page).get_by_role("textbox", name="Join a class: its code")
+        box.fill(code.lower())
+        box.press("Enter")
+        expect(page.get_by_text(f"You are following class {code}")).to_be_visible(timeout=30_000)
+        learners.append(page)
+    for page in learners:
+        expect(k_slider(page)).to_be_visible(timeout=30_000)  # the class's page: Recall@k
+
+    k_slider(teacher).focus()
+    teacher.keyboard.press("Home")  # k = 1
+    for page in learners:
+        expect(k_slider(page)).to_have_attribute("aria-valuetext", "1", timeout=15_000)
+
+    learners[1].get_by_role("button", name="Explore on my own").click()
+    expect(learners[1].get_by_text("You are exploring on your own")).to_be_visible()
+    teacher.get_by_test_id("stSidebar").get_by_role("link", name="MRR").click()
+    expect(learners[0].get_by_role("heading", name="MRR").first).to_be_visible(timeout=15_000)
+    learners[1].wait_for_timeout(3000)  # three polls' time: the one who stepped away stays
+    expect(k_slider(learners[1])).to_have_attribute("aria-valuetext", "1")
+    assert "/mrr" not in learners[1].url
+
+    panel = classroom(teacher)
+    panel.get_by_role("button", name="End class").click()
+    expect(learners[0].get_by_text("The class has ended")).to_be_visible(timeout=15_000)
+    for page in (teacher, *learners):
+        page.context.close()

@@ -1,0 +1,104 @@
+"""AppTest: a live class between an instructor's session and learners' sessions (one server process, so they
+share the in-process class store): lead, follow, explore, the end and the expiry of a class."""
+from __future__ import annotations
+
+from components.serving import live_class
+from components.ui import live_class_ui, state
+from tests.pages.helpers import open_page
+
+RECALL = "lessons/recall.py"
+
+
+def instructor():
+    at = open_page(RECALL)
+    at.button(key=state.CLASS_START).click().run()
+    assert not at.exception
+    return at, at.session_state[state.CLASS_LEAD]
+
+
+def learner(code: str):
+    at = open_page("lessons/home.py")
+    at.text_input(key=state.CLASS_CODE_INPUT).set_value(f" {code.lower()} ").run()  # typed loosely
+    assert not at.exception and at.session_state[state.CLASS_JOINED] == code
+    return at
+
+
+def test_starting_a_class_shows_its_code_link_and_qr_code_and_sends_the_page():
+    at, lead = instructor()
+    assert any(f"Class code: **{lead.code}**" == m.value for m in at.markdown)
+    assert any(c.value.startswith("Join link:") and c.value.endswith(f"?class={lead.code}") for c in at.caption)
+    assert any(t in ("imgs", "image") for t in _types(at)), "the QR code"
+    assert live_class.view(live_class_ui.store(), lead.code).page == "recall"
+
+
+def test_a_learner_takes_the_instructors_values_and_says_so():
+    teacher, lead = instructor()
+    teacher.slider(key=state.RECALL_K).set_value(3).run()
+    teacher.toggle(key=state.REVEAL).set_value(True).run()
+    student = learner(lead.code)  # joining, the poll finds the class's view: its page, then its values
+    assert [t.value for t in student.title] == ["Recall@k"]
+    assert student.session_state[state.RECALL_K] == 3 and student.session_state[state.REVEAL] is True
+    assert any("You are following class" in i.value for i in student.info)
+    assert student.session_state[state.CLASS_APPLIED] == live_class.version(live_class_ui.store(), lead.code)
+
+
+def test_a_learner_cannot_lead():
+    teacher, lead = instructor()
+    student = learner(lead.code)
+    student.toggle(key=state.STEP_MODE).set_value(True).run()
+    assert state.CLASS_LEAD not in student.session_state
+    assert live_class.view(live_class_ui.store(), lead.code).target.get(state.STEP_MODE) is not True
+
+
+def test_exploring_stops_following_and_following_again_catches_up():
+    teacher, lead = instructor()
+    student = learner(lead.code)
+    student.switch_page(RECALL).run()  # where the class took it (the test's own idea of the page follows)
+    student.button(key=state.CLASS_EXPLORE).click().run()
+    assert any("exploring on your own" in w.value for w in student.warning)
+    teacher.slider(key=state.RECALL_K).set_value(7).run()
+    student.run()
+    assert student.session_state[state.RECALL_K] == 5  # the lesson's own default, not the class's 7
+    student.button(key=state.CLASS_FOLLOW_AGAIN).click().run()
+    student.run()  # the poll takes the class's latest view; already on its page
+    assert student.session_state[state.RECALL_K] == 7
+
+
+def test_an_ended_class_stops_following_for_everyone():
+    teacher, lead = instructor()
+    student = learner(lead.code)
+    student.run()
+    teacher.button(key=state.CLASS_END).click().run()
+    assert state.CLASS_LEAD not in teacher.session_state and teacher.button(key=state.CLASS_START)
+    student.run()
+    assert any("The class has ended" in i.value for i in student.info)
+    assert state.CLASS_JOINED not in student.session_state
+
+
+def test_an_expired_class_is_gone_for_its_learners():
+    teacher, lead = instructor()
+    student = learner(lead.code)
+    live_class_ui.store().delete(lead.code)  # what its expiry does, 12 hours after the last change
+    student.run()
+    assert any("The class has ended" in i.value for i in student.info)
+    teacher.slider(key=state.RECALL_K).set_value(4).run()  # leading a gone class lets go of the lead
+    assert state.CLASS_LEAD not in teacher.session_state
+
+
+def test_a_wrong_code_says_so_and_a_link_joins():
+    at = open_page("lessons/home.py")
+    at.text_input(key=state.CLASS_CODE_INPUT).set_value("HHHHH").run()
+    assert any("No class has that code" in e.value for e in at.error)
+    _, lead = instructor()
+    linked = open_page("lessons/home.py", query={state.PARAM_CLASS: lead.code})
+    assert linked.session_state[state.CLASS_JOINED] == lead.code
+
+
+def _types(at) -> set[str]:
+    """The element types of the whole page tree, sidebar included."""
+    seen, todo = set(), [at._tree]
+    while todo:
+        node = todo.pop()
+        seen.add(getattr(node, "type", type(node).__name__))
+        todo.extend(getattr(node, "children", {}).values())
+    return seen
