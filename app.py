@@ -19,6 +19,7 @@ live_class_ui.join_from_link()
 live_class_ui.apply_pending(page)  # a follower takes the class's page and values before any widget is built
 show_mode_controls()
 show_progress_sidebar()
+live_class_ui.keep_lead_in_browser()
 live_class_ui.show_banner()
 link_notes = st.container()  # above the page: notes about the link's bad values, filled once the page ran
 page.run()

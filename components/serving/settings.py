@@ -16,6 +16,9 @@ A workshop organiser sets them before ``streamlit run app.py`` (the README's
     how many chart templates (one per chart shape: axes, series, fonts; the
     rows are filled in on each run) are kept for every session to reuse, a
     few KiB each. Default 2000.
+``RANKWISE_CLASS_HOURS``
+    how long a live class is kept after its last change (the instructor's
+    move or a learner's answer), in hours. Default 12.
 
 A value that is not a whole number inside its bounds is ignored (the default
 applies) and named in a note, which the app writes to the server's log.
@@ -46,7 +49,8 @@ class Setting:
 SESSION_UPLOAD = Setting("RANKWISE_SESSION_UPLOAD_MB", 700, 1, 1_000_000, "MiB")
 PARSED_CACHE = Setting("RANKWISE_PARSED_CACHE_MB", 2048, 16, 10_000_000, "MiB")
 CHART_CACHE = Setting("RANKWISE_CHART_CACHE_ENTRIES", 2000, 10, 10_000_000, "entries")
-SETTINGS = (SESSION_UPLOAD, PARSED_CACHE, CHART_CACHE)
+CLASS_HOURS = Setting("RANKWISE_CLASS_HOURS", 12, 1, 168, "hours")
+SETTINGS = (SESSION_UPLOAD, PARSED_CACHE, CHART_CACHE, CLASS_HOURS)
 
 
 @dataclass(frozen=True)
@@ -56,6 +60,7 @@ class Limits:
     session_upload_bytes: int
     parsed_cache_bytes: int
     chart_cache_entries: int
+    class_seconds: int = CLASS_HOURS.default * 3600
 
 
 def read_limits(environ: Mapping[str, str]) -> tuple[Limits, list[str]]:
@@ -86,7 +91,7 @@ def read_limits(environ: Mapping[str, str]) -> tuple[Limits, list[str]]:
             values[setting] = value
     return Limits(session_upload_bytes=values[SESSION_UPLOAD] * MIB,
                   parsed_cache_bytes=values[PARSED_CACHE] * MIB,
-                  chart_cache_entries=values[CHART_CACHE]), notes
+                  chart_cache_entries=values[CHART_CACHE], class_seconds=values[CLASS_HOURS] * 3600), notes
 
 
 LIMITS, NOTES = read_limits(os.environ)

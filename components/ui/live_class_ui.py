@@ -27,10 +27,12 @@ import streamlit as st
 from components.course import prose
 from components.serving import class_store, live_class
 from components.serving.live_class import Lead
-from components.ui import registry, state
+from components.serving.settings import LIMITS
+from components.ui import browser_store, registry, state
 
 TEXT = "ui"
 POLL_SECONDS = 1.0  # how often a follower's session reads the class's version
+LEAD_STORAGE_KEY = "rankwise.class.lead.v1"  # the instructor's localStorage entry: {"code", "token"}
 LEAD_POLL_SECONDS = 0.5  # how often the instructor's session sends what changed inside a lesson's fragment
 # widget values a class follows: the classroom modes and each lesson's cutoffs and choices
 FOLLOWED = (state.REVEAL, state.PREDICT_FIRST, state.STEP_MODE, state.RECALL_K, state.RECALL_COMPARE_K,
@@ -57,7 +59,7 @@ def following() -> str | None:
 
 
 def _start() -> None:
-    st.session_state[state.CLASS_LEAD] = live_class.start(store())
+    st.session_state[state.CLASS_LEAD] = live_class.start(store(), LIMITS.class_seconds)
     st.session_state.pop(state.CLASS_SENT, None)
 
 
@@ -76,7 +78,8 @@ def _join() -> None:
 
 
 def join(code: str) -> None:
-    """Follow the class ``code`` from its latest view."""
+    """Follow the class ``code`` from its latest view (the address says ``?class=CODE``: a reload joins again)."""
+    st.query_params[state.PARAM_CLASS] = code
     st.session_state[state.CLASS_JOINED] = code
     st.session_state[state.CLASS_EXPLORING] = False
     st.session_state[state.CLASS_APPLIED] = None
@@ -86,6 +89,34 @@ def join(code: str) -> None:
 def _leave() -> None:
     for key in (state.CLASS_JOINED, state.CLASS_EXPLORING, state.CLASS_APPLIED, state.CLASS_PENDING):
         st.session_state.pop(key, None)
+    st.query_params.pop(state.PARAM_CLASS, None)
+
+
+def keep_lead_in_browser() -> None:
+    """The lead token in this browser's localStorage, never in a URL: a reload (a new session) keeps leading.
+
+    On the session's first run the stored lead is read back (:func:`_on_lead_loaded`); then every run
+    writes the session's lead, or null once the class is over.
+    """
+    lead = leading()
+    with st.sidebar:
+        browser_store.browser_store(key=state.CLASS_LEAD_STORE, storage_key=LEAD_STORAGE_KEY, storage="local",
+                                    synced=bool(st.session_state.get(state.CLASS_LEAD_SYNCED)),
+                                    value=None if lead is None else {"code": lead.code, "token": lead.token},
+                                    on_loaded=_on_lead_loaded)
+
+
+def _on_lead_loaded() -> None:
+    """The stored lead (untrusted): kept only when it still leads a live class."""
+    st.session_state[state.CLASS_LEAD_SYNCED] = True
+    stored = browser_store.loaded(state.CLASS_LEAD_STORE)
+    if leading() is not None or not isinstance(stored, dict):
+        return
+    code, token = stored.get("code"), stored.get("token")
+    if isinstance(code, str) and isinstance(token, str) and live_class.normal_code(code) == code:
+        lead = Lead(code, token)
+        if live_class.is_leader(store(), lead):
+            st.session_state[state.CLASS_LEAD] = lead
 
 
 def _explore() -> None:
@@ -154,7 +185,7 @@ def _send() -> None:
     if st.session_state.get(state.CLASS_SENT) == sent:
         return
     try:
-        version = live_class.lead(store(), lead, page=page, target=target)
+        version = live_class.lead(store(), lead, page=page, target=target, ttl=LIMITS.class_seconds)
     except live_class.NotLeader:
         version = None
     if version is None:  # the class is gone (expired, or ended elsewhere)
@@ -187,13 +218,16 @@ def _poll() -> None:
 
 
 def show_banner() -> None:
-    """Above the page: which mode a joined learner is in, and the one click that changes it."""
+    """Above the page: which mode a joined learner is in, and the one click that changes it (and ``?class=CODE``
+    kept in the address, so that a reload joins again)."""
     joined = st.session_state.get(state.CLASS_JOINED)
     if st.session_state.get(state.CLASS_ENDED):
         st.info(prose.text(TEXT, "Class ended"), icon="🏁")
         return
     if joined is None:
         return
+    if st.query_params.get(state.PARAM_CLASS) != joined:  # a page switch drops the address's parameters
+        st.query_params[state.PARAM_CLASS] = joined
     text, button = st.columns([4, 1], vertical_alignment="center")
     if following():
         text.info(prose.text(TEXT, "Class following", code=joined), icon="🧑‍🏫")

@@ -36,6 +36,8 @@ PARAM_CLASS = "class"  # ?class=CODE joins that class
 CLASS_LEAD = "class.lead"  # the Lead (code, token) of the class this session leads
 CLASS_SENT = "class.sent"  # (page, values) last sent to the class
 CLASS_PAGE = "class.page"  # the url path of the page the instructor's session shows
+CLASS_LEAD_STORE = "class.lead_store"  # key of the localStorage helper that keeps the lead token
+CLASS_LEAD_SYNCED = "class.lead_synced"  # bool: the browser's stored lead has been read
 CLASS_JOINED = "class.joined"  # the code of the class this session joined
 CLASS_EXPLORING = "class.exploring"  # bool: joined, but exploring on its own (not following)
 CLASS_APPLIED = "class.applied"  # the class version this session's page shows

@@ -42,6 +42,8 @@ def test_learners_follow_the_instructor_until_one_steps_away(browser, app_url):
     expect(code_line).to_be_visible(timeout=30_000)
     code = code_line.inner_text().split(":")[1].strip()
     expect(panel.get_by_role("img")).to_be_visible()  # the QR code, drawn here
+    teacher.reload()  # a new session: the lead comes back from this browser's storage
+    expect(classroom(teacher).get_by_text(f"Class code: {code}")).to_be_visible(timeout=30_000)
 
     learners = []
     for _ in range(2):
@@ -59,6 +61,8 @@ def test_learners_follow_the_instructor_until_one_steps_away(browser, app_url):
     for page in learners:
         expect(k_slider(page)).to_have_attribute("aria-valuetext", "1", timeout=15_000)
 
+    learners[0].reload()  # a learner's reload joins again (the address holds the class's code)
+    expect(learners[0].get_by_text(f"You are following class {code}")).to_be_visible(timeout=30_000)
     learners[1].get_by_role("button", name="Explore on my own").click()
     expect(learners[1].get_by_text("You are exploring on your own")).to_be_visible()
     teacher.get_by_test_id("stSidebar").get_by_role("link", name="MRR").click()
