@@ -6,7 +6,7 @@ The protocol and the store are :mod:`components.serving.live_class` and
 - the instructor starts a class: the session keeps its :class:`Lead` (code
   and token; the token never goes into a URL), shows the code, the join link
   and its QR code, and after every run :func:`broadcast` sends the page and the
-  followed widget values (:data:`FOLLOWED`) when they changed, and keeps
+  followed widget values (:data:`FOLLOWED`) and editors (:data:`EDITORS`) when they changed, and keeps
   sending them from a fragment (a lesson's own fragment reruns alone);
 - a learner joins with the code (the panel, or a ``?class=`` link) and
   follows: while following, :func:`show_follow_poll`, a fragment that reruns
@@ -25,6 +25,7 @@ import segno
 import streamlit as st
 
 from components.course import prose
+from components.ranking_editor import editor_state, set_editor_state
 from components.serving import class_store, live_class
 from components.serving.live_class import Lead
 from components.serving.settings import LIMITS
@@ -39,6 +40,9 @@ FOLLOWED = (state.REVEAL, state.PREDICT_FIRST, state.STEP_MODE, state.RECALL_K, 
             state.RECALL_HIT_RATE_K, state.RECALL_BLIND_K, state.MRR_CUTOFF, state.AP_K, state.AP_DUEL_K,
             state.AP_LEVEL, state.NDCG_K, state.NDCG_GAIN, state.NDCG_GAINS_K, state.NDCG_IDEAL_K,
             state.NDCG_SHORT_K, state.FOUR_K, state.CHOOSING_K, state.DIFFER_K)
+# each lesson's main ranking editor: its order, tray and grades follow too
+EDITORS = (state.RECALL_EDITOR, *state.MRR_EDITORS, state.AP_EDITOR, state.NDCG_EDITOR, state.CHOOSING_EDITOR,
+           state.DIFFER_EDITOR)
 
 
 @st.cache_resource
@@ -155,7 +159,26 @@ def apply_pending(page: st.Page) -> None:
     for key, value in pending["target"].items():
         if key in FOLLOWED:
             st.session_state[key] = value
+        elif key in EDITORS and isinstance(value, dict):
+            _apply_editor(key, value)
     st.session_state[state.CLASS_APPLIED] = pending["version"]
+
+
+def _apply_editor(key: str, value: dict) -> None:
+    """An editor's order, tray and grades from the class (checked by the editor: a state that does not fit its
+    items is left out, and the learner's own stays)."""
+    try:
+        set_editor_state(key, list(value.get("order", ())), list(value.get("tray", ())),
+                         {str(d): int(g) for d, g in dict(value.get("grades", {})).items()})
+    except (ValueError, TypeError):
+        pass
+
+
+def _editor_values() -> dict[str, dict]:
+    """The session's followed editors' states, as JSON."""
+    held = {key: editor_state(key) for key in EDITORS}
+    return {key: {"order": list(e.order), "tray": list(e.tray), "grades": dict(e.grades)}
+            for key, e in held.items() if e is not None}
 
 
 def broadcast(page: st.Page) -> None:
@@ -180,7 +203,7 @@ def _send() -> None:
     if lead is None:
         return
     page = st.session_state.get(state.CLASS_PAGE)
-    target = {key: st.session_state[key] for key in FOLLOWED if key in st.session_state}
+    target = {**{key: st.session_state[key] for key in FOLLOWED if key in st.session_state}, **_editor_values()}
     sent = (page, target)
     if st.session_state.get(state.CLASS_SENT) == sent:
         return

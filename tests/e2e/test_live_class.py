@@ -1,6 +1,7 @@
 """A live class in real browsers: an instructor and two learners, each in a browser context of their own.
 
-The instructor starts a class and moves the k slider and then the page; both learners' screens follow. One
+The instructor starts a class, moves the k slider, drags a case in the lesson's editor and then changes the
+page; both learners' screens follow. One
 learner steps away ("Explore on my own") and stops following; the other keeps following.
 """
 from __future__ import annotations
@@ -8,7 +9,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.helpers import settle
+from tests.e2e.helpers import drag, lesson_editor, settle
 
 pytestmark = pytest.mark.e2e
 
@@ -60,6 +61,13 @@ def test_learners_follow_the_instructor_until_one_steps_away(browser, app_url):
     teacher.keyboard.press("Home")  # k = 1
     for page in learners:
         expect(k_slider(page)).to_have_attribute("aria-valuetext", "1", timeout=15_000)
+
+    editor = lesson_editor(teacher)
+    drag(teacher, editor.get_by_test_id("rw-row-c03"), editor.get_by_test_id("rw-row-c01"))  # c03 to the top
+    expect(editor.get_by_test_id("rw-row-c03").get_by_test_id("rw-pos")).to_have_text("1")
+    for page in learners:
+        moved = lesson_editor(page).get_by_test_id("rw-row-c03").get_by_test_id("rw-pos")
+        expect(moved).to_have_text("1", timeout=15_000)
 
     learners[0].reload()  # a learner's reload joins again (the address holds the class's code)
     expect(learners[0].get_by_text(f"You are following class {code}")).to_be_visible(timeout=30_000)

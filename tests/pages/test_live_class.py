@@ -2,6 +2,7 @@
 share the in-process class store): lead, follow, explore, the end and the expiry of a class."""
 from __future__ import annotations
 
+from components.ranking_editor import EditorState
 from components.serving import live_class
 from components.ui import live_class_ui, state
 from tests.pages.helpers import open_page
@@ -102,3 +103,14 @@ def _types(at) -> set[str]:
         seen.add(getattr(node, "type", type(node).__name__))
         todo.extend(getattr(node, "children", {}).values())
     return seen
+
+
+def test_a_learner_takes_the_instructors_ordering_of_the_lessons_editor():
+    teacher, lead = instructor()
+    shown = teacher.session_state[state.RECALL_EDITOR]
+    moved = EditorState(order=(shown.order[3], *shown.order[:3], *shown.order[4:]), tray=shown.tray,
+                        grades=dict(shown.grades))
+    teacher.session_state[state.RECALL_EDITOR] = moved  # what a drag leaves behind
+    teacher.run()
+    student = learner(lead.code)
+    assert student.session_state[state.RECALL_EDITOR].order == moved.order
