@@ -2,10 +2,11 @@
 
 Usage (``python -m components.cli`` is the same command)::
 
-    rankwise eval QRELS RUN [-m MEASURE ...] [--gain linear|exponential]
+    rankwise eval QRELS RUN [RUN2 ...] [-m MEASURE ...] [--gain linear|exponential]
                             [-q|--per-query] [-c|--complete] [-l N] [-J] [-M N]
                             [--format table|json|trec] [--json] [--compare RUN2]
-                            [--diagnose [--diagnose-k K]]
+                            [--diagnose [--diagnose-k K]] [--baseline RUN]
+                            [--correction holm|bonferroni|bh] [--explain QID] [--power DELTA]
     rankwise app [STREAMLIT OPTIONS]   # e.g. --server.address 0.0.0.0
 
 ``rankwise app`` runs the installed app (``app.py`` and its
@@ -47,22 +48,33 @@ unrounded values ("mean" holds the value of trec_eval's "all" line: the sum
 for the counts, the geometric mean for GMAP); notes go to stderr: the queries skipped, and how many lines
 of the run had text after the tag (ignored, as trec_eval ignores it).
 
-``--compare RUN2`` compares RUN2 (system B) against RUN (system A) on the
-queries judged in QRELS and answered by both runs (see
-:mod:`components.engine.compare`, the code the "your data" page uses too): for each
-measure, the means, the mean difference B − A with its 95% confidence
-interval, the queries improved, hurt and tied, a paired t-test and a paired
-randomisation test, and a plain-language reading. With ``--json``::
+Several runs (``RUN RUN2 ...``, up to 10; ``--compare RUN2`` is the same as
+a second run) are each compared with the baseline (the first run, or
+``--baseline RUN``, by path or file name) on the queries judged in QRELS and
+answered by both (see :mod:`components.engine.many_runs`, the code the
+"Compare runs" page uses too): each run's means with 95% t-intervals; for
+each run and measure, the mean difference with its t-interval and its paired
+BCa bootstrap interval, the queries improved, tied and hurt, a paired t-test
+and a paired randomisation test, both p-values corrected across the runs ×
+measures (``--correction holm|bonferroni|bh``, Holm by default); then the
+readings of what survives the correction. ``--explain QID`` adds, for each
+run, each measure's change on that query split over the documents;
+``--power DELTA`` the queries a paired t-test needs to detect DELTA. With
+``--json``::
 
-    {"gain": ..., "num_queries": N,
-     "skipped": {"qrels_only": n, "a_only": n, "b_only": n, "run_only": n},
-     "compare": {measure: {"mean_a", "mean_b", "mean_diff", "ci95": [lo, hi], "improved", "hurt",
-                           "tied", "t_test_p", "randomisation_p", "randomisation_method",
-                           "randomisation_exact", "randomisation_assignments", "randomisation_error_bound",
-                           "permutations", "seed"}}}
+    {"gain": ..., "labels": {run: letter}, "baseline": run, "correction": ..., "alpha": 0.05,
+     "family": m, "flagged": [run, ...],
+     "runs": {run: {"queries", "never_ran", "mean": {measure: v}, "ci95": {measure: [lo, hi]}}},
+     "versus_baseline": {run: {measure: {"mean_a", "mean_b", "mean_diff", "ci95", "improved", "hurt",
+                                         "tied", "t_test_p", "randomisation_p", "randomisation_method",
+                                         "randomisation_exact", "randomisation_assignments",
+                                         "randomisation_error_bound", "permutations", "seed", "bootstrap",
+                                         "t_test_p_corrected", "randomisation_p_corrected", "significant"}}},
+     "skipped": {run: {"qrels_only", "a_only", "b_only", "run_only"}}}
 
 (undefined values, such as the t-test on a single query, are ``null``), plus
-``"per_query": {qid: {measure: b − a}}`` with ``--per-query``. Every other
+``"per_query": {run: {qid: {measure: run − baseline}}}`` with ``--per-query``,
+``"power"`` with ``--power`` and ``"explain"`` with ``--explain``. Every other
 value is a finite number (the readers' limits keep them so), and the JSON is
 strict: never ``NaN`` or ``Infinity``.
 
@@ -81,9 +93,9 @@ holds the numbers of the sentences; its ``effects`` map each measure to its
 value as reported and under the alternative, null where undefined); with
 ``--format trec`` on stderr, so stdout stays trec_eval's. The words are in
 ``lessons/text/diagnose.md``. The exit status does not change. It diagnoses
-one run: ``--compare`` refuses it.
+one run: several runs refuse it.
 
-Without ``--json``: an aligned table (with ``--compare``, followed by the
+Without ``--json``: an aligned table (with several runs, followed by the
 readings), values rounded to 3 decimals. A file that cannot be read (not what
 the reader expects, missing, unreadable, or too large for the memory) prints
 one line on stderr and exits with status 1 (a usage error: status 2), never a

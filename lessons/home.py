@@ -4,14 +4,16 @@ from __future__ import annotations
 import streamlit as st
 
 from components.course import prose
-from components.ui import registry
+from components.ui import live_class_ui, registry
 
 NAME = "home"
+EXTRAS_PER_ROW = 2  # the pages beside the course, two to a row: their summaries stay readable at 1024 px
 
 
 def render() -> None:
     st.title(prose.section(NAME, "Title"))
     st.markdown(prose.section(NAME, "Welcome"))
+    live_class_ui.show_join_box()
     left, right = st.columns(2, gap="large")
     with left:
         st.subheader(prose.section(NAME, "Heading able"))
@@ -29,10 +31,12 @@ def render() -> None:
     st.subheader(prose.section(NAME, "Heading more"))
     st.markdown(prose.section(NAME, "More"))
     extras = [spec for spec in registry.PAGES if not spec.in_sequence and spec.module != NAME]
-    for column, spec in zip(st.columns(len(extras)), extras):
-        with column.container(border=True):
-            st.page_link(registry.page_for(spec), label=spec.title, icon=spec.icon)
-            st.caption(spec.summary)
+    for row in range(0, len(extras), EXTRAS_PER_ROW):
+        shown = extras[row:row + EXTRAS_PER_ROW]
+        for column, spec in zip(st.columns(EXTRAS_PER_ROW), shown):
+            with column.container(border=True):
+                st.page_link(registry.page_for(spec), label=spec.title, icon=spec.icon)
+                st.caption(spec.summary)
     st.info(prose.section(NAME, "Conventions"), icon="📏")
 
 

@@ -73,8 +73,8 @@ def _end() -> None:
         live_class.end(store(), lead)
 
 
-def _join() -> None:
-    code = live_class.normal_code(st.session_state.get(state.CLASS_CODE_INPUT) or "")
+def _join(input_key: str = state.CLASS_CODE_INPUT) -> None:
+    code = live_class.normal_code(st.session_state.get(input_key) or "")
     found = code is not None and live_class.version(store(), code) is not None
     st.session_state[state.CLASS_JOIN_ERROR] = not found
     if code is not None and found:
@@ -281,6 +281,20 @@ def show_class_controls() -> None:
     st.button(prose.text(TEXT, "Class join"), key=state.CLASS_JOIN, on_click=_join, width="stretch")
     if st.session_state.get(state.CLASS_JOIN_ERROR):
         st.error(prose.text(TEXT, "Class join error"), icon="🔎")
+
+
+def show_join_box() -> None:
+    """On the home page, for a learner in a class: the code from the instructor's screen, and Join."""
+    if leading() is not None or st.session_state.get(state.CLASS_JOINED) is not None:
+        return
+    with st.container(border=True):
+        box, button = st.columns([3, 1], vertical_alignment="bottom")
+        box.text_input(prose.text(TEXT, "Class join home"), key=state.CLASS_HOME_CODE, max_chars=12,
+                       on_change=_join, args=(state.CLASS_HOME_CODE,), placeholder=prose.text(TEXT, "Class join hint"))
+        button.button(prose.text(TEXT, "Class join"), key=state.CLASS_HOME_JOIN, on_click=_join,
+                      args=(state.CLASS_HOME_CODE,), width="stretch", icon="🧑‍🏫")
+        if st.session_state.get(state.CLASS_JOIN_ERROR):
+            st.error(prose.text(TEXT, "Class join error"), icon="🔎")
 
 
 def _join_link(code: str) -> str:

@@ -46,7 +46,8 @@ CLASS_ENDED = "class.ended"  # bool: the class this session followed has ended
 CLASS_LINK_READ = "class.link_read"  # bool: the ?class= link has been read
 CLASS_START, CLASS_END, CLASS_JOIN, CLASS_LEAVE = "class.start", "class.end", "class.join", "class.leave"  # buttons
 CLASS_EXPLORE, CLASS_FOLLOW_AGAIN = "class.explore", "class.follow_again"  # the banner's buttons
-CLASS_CODE_INPUT = "class.code_input"  # the code a learner types
+CLASS_CODE_INPUT = "class.code_input"  # the code a learner types (the Classroom panel)
+CLASS_HOME_CODE, CLASS_HOME_JOIN = "class.home_code", "class.home_join"  # the same, on the home page
 CLASS_JOIN_ERROR = "class.join_error"  # bool: the code typed is no class
 LINK_NOTES = "link_notes"  # tuple of notes about unusable link values, shown until dismissed (widgets.keep_link_note)
 LINK_NOTES_DISMISSED = "link_notes.dismissed"  # tuple of the notes the learner dismissed

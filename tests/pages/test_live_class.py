@@ -114,3 +114,10 @@ def test_a_learner_takes_the_instructors_ordering_of_the_lessons_editor():
     teacher.run()
     student = learner(lead.code)
     assert student.session_state[state.RECALL_EDITOR].order == moved.order
+
+
+def test_the_home_page_offers_to_join_a_class():
+    _, lead = instructor()
+    at = open_page("lessons/home.py")
+    at.text_input(key=state.CLASS_HOME_CODE).set_value(lead.code).run()
+    assert not at.exception and at.session_state[state.CLASS_JOINED] == lead.code
