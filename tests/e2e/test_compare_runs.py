@@ -56,6 +56,7 @@ def test_runs_compared_corrected_explained_and_planned(page: Page, app_url):
 
     explained = page.get_by_test_id("stButtonGroup").filter(has_text="nDCG@10 (linear gain)").first
     explained.get_by_text("nDCG@10 (linear gain)").click()  # the measure explained
+    settle(page)  # the picker is drawn anew for the measure: open it once that run has ended
     query = current(page).get_by_role("combobox", name="Query (largest change first)")
     query.click()
     page.get_by_role("option").filter(has_text="101 (").first.click()
