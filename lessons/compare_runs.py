@@ -219,7 +219,7 @@ def _explain_section(result: many_runs.ManyRuns, judged: dict[str, trec.JudgedRu
     order = np.argsort(-np.abs(diff), kind="stable")[:QUERY_OPTIONS]
     options = [qids[i] for i in order]
     change = {qids[i]: signed(diff[i]) for i in order}
-    qid = read_control(st.selectbox(prose.text(NAME, "Explain query"), options, key=state.COMPARE_QUERY,
+    qid = read_control(st.selectbox(prose.text(NAME, "Explain query"), options, key=query_key(run, measure),
                                     format_func=lambda q: f"{q} ({change[q]})"), options[0], options)
     why = many_runs.explain_query(judged[base], judged[run], qid, [measure], gain)[measure]
     chart_column, lines_column = st.columns([7, 4], gap="medium")
@@ -231,6 +231,12 @@ def _explain_section(result: many_runs.ManyRuns, judged: dict[str, trec.JudgedRu
         st.markdown(f"**{first}**")
         for line in rest:
             st.markdown(f"- {line}")
+
+
+def query_key(run: str, measure: str) -> str:
+    """The query picker's key: one picker per run and measure, since its options (and their order, largest
+    change first) are that pair's (a picker whose options change under it can stop opening)."""
+    return f"{state.COMPARE_QUERY}.{run}.{measure}"
 
 
 def _pair_reading(result: many_runs.ManyRuns, v: many_runs.Versus, label: str) -> None:

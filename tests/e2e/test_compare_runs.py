@@ -56,11 +56,12 @@ def test_runs_compared_corrected_explained_and_planned(page: Page, app_url):
 
     explained = page.get_by_test_id("stButtonGroup").filter(has_text="nDCG@10 (linear gain)").first
     explained.get_by_text("nDCG@10 (linear gain)").click()  # the measure explained
-    settle(page)  # the picker is drawn anew for the measure: open it once that run has ended
-    query = current(page).get_by_role("combobox", name="Query (largest change first)")
-    query.click()
-    page.get_by_role("option").filter(has_text="101 (").first.click()
-    expect(page.get_by_text("Query 101, the top 10 of run A (left) and run B (right)")).to_be_visible()
+    settle(page)
+    ndcg = result.versus["B", "nDCG@10"].comparison
+    qids = result.pairings["B"].qids
+    largest = qids[max(range(len(qids)), key=lambda i: abs(ndcg.diff[i]))]  # the picker opens on it
+    expect(page.get_by_text(f"Query {largest}, the top 10 of run A (left) and run B (right)")).to_be_visible()
+    expect(page.get_by_text("split by each document's own term").first).to_be_visible()
 
     delta = current(page).get_by_role("spinbutton", name="Difference to detect")
     delta.fill("0.1")

@@ -14,6 +14,7 @@ from components.engine.formatting import fmt, literal, signed
 from components.formats import trec
 from components.serving import uploads
 from components.ui import state
+from lessons import compare_runs as page
 from tests.pages.helpers import open_page
 
 PAGE = "lessons/compare_runs.py"
@@ -85,7 +86,8 @@ def test_the_chart_of_differences_marks_significance_by_shape_and_says_so(at):
 
 def test_a_query_opened_shows_both_rankings_and_its_change_split_over_documents(at):
     at.segmented_control(key=state.COMPARE_MEASURE).set_value("nDCG@10").run()
-    qid = at.selectbox(key=state.COMPARE_QUERY).value
+    picker = at.selectbox(key=page.query_key("B", "nDCG@10"))
+    qid = picker.value
     judged = [trec.load(QRELS.read_bytes(), r.read_bytes()) for r in RUNS[:2]]
     diff = expected().versus["B", "nDCG@10"].comparison.diff
     qids = expected().pairings["B"].qids
@@ -95,7 +97,7 @@ def test_a_query_opened_shows_both_rankings_and_its_change_split_over_documents(
     shown = [m.value for m in at.markdown]
     assert f"**{lines[0]}**" in shown and all(f"- {line}" in shown for line in lines[1:])
     assert any(c.value.startswith(f"Query {qid}, the top 10 of run A (left) and run B (right)") for c in at.caption)
-    at.selectbox(key=state.COMPARE_QUERY).set_value(qids[0]).run()
+    picker.set_value(qids[0]).run()
     assert any(c.value.startswith(f"Query {qids[0]}, the top 10") for c in at.caption)
 
 
