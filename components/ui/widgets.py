@@ -133,10 +133,8 @@ def show_k_slider(key: str, *, hi: int, default: int, label: str | None = None, 
         reading = state.read_k(st.query_params.get(param), default=default, hi=hi, lo=lo, name=param)
         st.session_state[initial_key] = reading.value
         keep_link_note(reading.note)
-    # a value already held (a live class sets it before the page runs) is the slider's: no default then
-    default_value = None if key in st.session_state else st.session_state[initial_key]
-    value = read_control(st.slider(label or prose.text(TEXT, "Cutoff k"), lo, hi, value=default_value, key=key,
-                                   help=help), st.session_state[initial_key])
+    value = read_control(st.slider(label or prose.text(TEXT, "Cutoff k"), lo, hi, value=st.session_state[initial_key], key=key, help=help),
+                         st.session_state[initial_key])
     set_url_param(param, str(value))
     return int(value)
 
