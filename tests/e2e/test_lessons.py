@@ -4,9 +4,10 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from components.course import scenarios
+from components.course import quiz, scenarios
 from components.engine import metrics
 from components.engine.formatting import fmt
+from components.ui import quiz_ui
 from tests.e2e.helpers import drag as drag_in_view
 from tests.e2e.helpers import metric_value as metric
 from tests.e2e.helpers import settle
@@ -164,3 +165,22 @@ def test_ap_follows_a_hit_dragged_down_the_lawyers_list(tall_page: Page, app_url
     levels = page.get_by_test_id("stButtonGroup").filter(has_text="grade ≥ 2")
     levels.get_by_text("grade ≥ 2").click()
     expect(metric(page, "AP, grade ≥ 2 counts")).to_have_text("0.589")
+
+
+def test_the_higher_ap_question_is_checked_in_place(tall_page: Page, app_url):
+    """On the AP lesson: the first-hit-on-top option gets RR's explanation, the engine's answer is right."""
+    page = tall_page
+    page.goto(app_url + "/average-precision")
+    q = quiz.question("ap.higher_order")
+    card = page.locator(".st-key-quiz-ap-ap-higher_order")  # the question's form, keyed by lesson and id
+    settle(page)
+    card.evaluate("e => e.scrollIntoView({block: 'center'})")
+    check = card.get_by_role("button", name=quiz_ui.text("card check"))
+    card.get_by_text(quiz_ui.text("ap.higher_order option a", q.values)).click()
+    check.click()
+    expect(card.get_by_text(quiz_ui.text(quiz.FEEDBACK_CHOICE_WRONG))).to_be_visible()
+    expect(page.get_by_text(quiz_ui.text("ap.higher_order option a why", q.values))).to_be_visible()
+    (right,) = q.correct
+    card.get_by_text(quiz_ui.text(f"ap.higher_order option {right}", q.values)).click()
+    check.click()
+    expect(page.get_by_text(quiz_ui.text(quiz.FEEDBACK_CORRECT))).to_be_visible()

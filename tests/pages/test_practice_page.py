@@ -364,7 +364,8 @@ def test_the_new_numeric_questions_count_when_solved(question_id, typed):
 
 
 @pytest.mark.parametrize("question_id", ["recall.never_decreases", "mrr.wrong_headline", "ndcg.best_swap",
-                                         "ndcg.gains_agree", "ap.map_vs_mrr", "ap.diagnosis"])
+                                         "ndcg.gains_agree", "ap.map_vs_mrr", "ap.diagnosis",
+                                         "ap.higher_order"])
 def test_the_new_multiple_choice_questions_explain_every_option(question_id):
     at = open_at(question_id)
     q = quiz.question(question_id)

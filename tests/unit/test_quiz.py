@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from components.course import prose, quiz
 from components.course import scenarios as sc
-from components.course.quiz import generated
+from components.course.quiz import bank, generated
 from components.engine import conventions, metrics
 from components.engine.formatting import fmt
 from components.ui import quiz_ui
@@ -527,7 +527,8 @@ def test_question_ids_are_stable_and_grouped_by_lesson():
         "warmup.recall", "recall.lawyer_a_recall_at_5", "recall.mean_recall_vs_hit_rate",
         "recall.system_b_recall_at_20", "recall.never_decreases",
         "warmup.mrr", "mrr.jar_mrr", "mrr.jar_mrr_at_3", "mrr.rr_factor_1_to_2", "mrr.wrong_headline",
-        "warmup.ap", "ap.short_list_ap", "ap.map_two_queries", "ap.map_vs_mrr", "ap.diagnosis",
+        "warmup.ap", "ap.short_list_ap", "ap.map_two_queries", "ap.higher_order", "ap.map_vs_mrr",
+        "ap.diagnosis",
         "warmup.ndcg", "ndcg.system_b_ndcg_at_3", "ndcg.system_b_dcg_at_3", "ndcg.best_order", "ndcg.best_swap",
         "ndcg.gains_agree",
         "warmup.four_queries", "four_queries.recall_at_3", "four_queries.recall_blind_to_position",
@@ -605,7 +606,7 @@ def test_progress_counts_per_lesson():
     empty = quiz.progress([])
     assert empty["four_queries"] == (0, 5) and empty["ndcg"] == (0, 5)
     assert empty["recall"] == (0, 4) and empty["mrr"] == (0, 4) and empty["choosing"] == (0, 2)
-    assert empty["ap"] == (0, 4)
+    assert empty["ap"] == (0, 5)
     assert sum(t for _, t in empty.values()) == len(quiz.counted_ids())
     counts = quiz.progress(["four_queries.recall_at_3", "mrr.jar_mrr", "warmup.rrf_constant", "warmup.mrr", "junk"])
     assert counts["four_queries"] == (1, 5) and counts["mrr"] == (1, 4)
@@ -735,12 +736,12 @@ def test_the_new_numeric_answers_come_from_the_engine():
 
 
 NEW_CHOICE = ["recall.never_decreases", "mrr.wrong_headline", "ndcg.best_swap", "ndcg.gains_agree", "ap.map_vs_mrr",
-              "ap.diagnosis"]
+              "ap.diagnosis", "ap.higher_order"]
 
 
 @pytest.mark.parametrize("question_id, correct", [
     ("recall.never_decreases", {"c"}), ("mrr.wrong_headline", {"b"}), ("ndcg.gains_agree", {"b"}),
-    ("ap.map_vs_mrr", {"c"}), ("ap.diagnosis", {"b"}),
+    ("ap.map_vs_mrr", {"c"}), ("ap.diagnosis", {"b"}), ("ap.higher_order", {"b"}),
 ])
 def test_the_new_multiple_choice_answers(question_id, correct):
     q = quiz.question(question_id)
@@ -947,6 +948,18 @@ def test_the_rr_and_every_rank_slips_are_recognised():
 
 
 # --- the AP lesson's choice questions ------------------------------------------
+
+def test_the_higher_ap_list_is_the_engines_and_not_the_higher_rr_one():
+    q = quiz.question("ap.higher_order")
+    x, y = ([1 if r in hits else 0 for r in range(1, 11)] for hits in bank.HIGHER_AP_HITS)
+    qs = metrics.from_rankings([x, y], [[1, 1, 1]] * 2)
+    ap, rr = metrics.average_precision(qs), metrics.reciprocal_rank(qs)
+    assert ap[1] > ap[0] and rr[0] > rr[1]  # Y has the higher AP, X the higher RR: the trap is real
+    assert q.correct == {"b"} and (q.values["ap_x"], q.values["ap_y"]) == (fmt(ap[0]), fmt(ap[1])) == ("0.507", "0.639")
+    assert q.values["ap_longer"] == q.values["ap_y"]  # non-relevant documents after the last hit add nothing
+    assert q.values["recall_x"] == q.values["recall_y"] == fmt(1.0)
+    assert "(1/1 + 2/9 + 3/10) / 3" in q.values["arithmetic_x"]
+
 
 def test_map_equals_mrr_with_one_relevant_document_per_query():
     q = quiz.question("ap.map_vs_mrr")

@@ -190,7 +190,36 @@ def _ap_questions() -> list[Question]:
                        arithmetic_1=precision.ap_arithmetic(lists[0], len(judged[0])),
                        arithmetic_2=precision.ap_arithmetic(lists[1], len(judged[1])),
                        mrr=fmt(float(metrics.reciprocal_rank(two).mean())), pooled=fmt(pooled)))
-    return [_warm_up_on_mrr_for_ap(), short, mean, _map_vs_mrr_question(), _ap_diagnosis_question()]
+    return [_warm_up_on_mrr_for_ap(), short, mean, _higher_ap_question(), _map_vs_mrr_question(),
+            _ap_diagnosis_question()]
+
+
+HIGHER_AP_SIZE = 10
+HIGHER_AP_HITS = ((1, 9, 10), (2, 3, 4))  # lists X and Y: X has the first hit on top, Y its hits close together
+HIGHER_AP_LONGER = 100  # list Y padded with non-relevant documents to this length: the same AP
+
+
+def _higher_ap_question() -> ChoiceQuestion:
+    """Which of two lists has the higher AP (decided by the engine): X with its hits at 1, 9, 10, Y at 2, 3, 4
+    (R = 3, all returned). AP = (1/1 + 2/9 + 3/10) / 3 against (1/2 + 2/3 + 3/4) / 3: Y wins although X has the
+    higher RR and both have Recall@10 = 1; padding Y with non-relevant documents below its last hit leaves its
+    AP as it is."""
+    lists = [[1 if rank in hits else 0 for rank in range(1, HIGHER_AP_SIZE + 1)] for hits in HIGHER_AP_HITS]
+    longer = lists[1] + [0] * (HIGHER_AP_LONGER - HIGHER_AP_SIZE)
+    n_relevant = len(HIGHER_AP_HITS[0])
+    qs = metrics.from_rankings([*lists, longer], [[1] * n_relevant] * 3)
+    ap, rr = metrics.average_precision(qs), metrics.reciprocal_rank(qs)
+    recall = metrics.recall(qs, HIGHER_AP_SIZE)
+    correct = frozenset({"a"} if ap[0] > ap[1] else {"b"} if ap[1] > ap[0] else {"c"})
+    return ChoiceQuestion(
+        "ap.higher_order", "ap", ("a", "b", "c", "d"), correct,
+        values=values_of(size=HIGHER_AP_SIZE, n_relevant=n_relevant, x_hits=joined(HIGHER_AP_HITS[0]),
+                       y_hits=joined(HIGHER_AP_HITS[1]),
+                       x_later=" and ".join(str(r) for r in HIGHER_AP_HITS[0][1:]), ap_x=fmt(ap[0]), ap_y=fmt(ap[1]), rr_x=fmt(rr[0]),
+                       rr_y=fmt(rr[1]), recall_x=fmt(recall[0]), recall_y=fmt(recall[1]),
+                       arithmetic_x=precision.ap_arithmetic(lists[0], n_relevant),
+                       arithmetic_y=precision.ap_arithmetic(lists[1], n_relevant),
+                       longer=HIGHER_AP_LONGER, ap_longer=fmt(ap[2])))
 
 
 def _map_vs_mrr_question() -> ChoiceQuestion:
