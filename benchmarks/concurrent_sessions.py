@@ -66,6 +66,7 @@ import time
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Awaitable, Callable
 
 import numpy as np
 import websockets
@@ -117,15 +118,16 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(options: dict[str, str]) -> tuple[subprocess.Popen, str]:
-    """``streamlit run app.py`` on a free port on 127.0.0.1, with extra config ``options`` (name -> value)."""
+def start_server(options: dict[str, str], env: dict[str, str] | None = None) -> tuple[subprocess.Popen, str]:
+    """``streamlit run app.py`` on a free port on 127.0.0.1, with extra config ``options`` (name -> value) and
+    environment ``env`` (None: this process's)."""
     port = free_port()
     extra = [arg for name, value in options.items() for arg in (f"--{name}", value)]
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.port", str(port),
          "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false",
          "--server.fileWatcherType", "none", *extra],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"127.0.0.1:{port}"
     deadline = time.monotonic() + SERVER_START_TIMEOUT
     while time.monotonic() < deadline:
@@ -206,7 +208,10 @@ class Learner:
     fragment_id: str = ""
     editor_trigger_id: str = ""
     page_hash: str = ""
-    query_string: str = ""
+    query_string: str = ""  # the address's query string: what the page opens with, then kept up to date
+    buttons: dict = field(default_factory=dict)  # label -> widget id, of the buttons last shown
+    slider_value: float | None = None  # the slider's value as the browser holds it (shown, or last sent)
+    timers: dict = field(default_factory=dict)  # fragment id -> (interval, task): the run_every timers
     shown_k: int | None = None
     last_sent_k: int | None = None
     order: list = field(default_factory=list)  # the editor's order and tray, as last sent (or first shown)
@@ -222,42 +227,62 @@ class Learner:
     closed: bool = False
 
     async def open(self) -> None:
-        """Connect, run the lesson once, find the slider and its fragment."""
+        """Connect, run the lesson once (with :attr:`query_string`, as the address gives it), find the slider and
+        its fragment."""
         self.ws = await websockets.connect(f"ws://{self.url}/_stcore/stream", subprotocols=["streamlit"],
                                            max_size=None, ping_interval=None, open_timeout=OPEN_TIMEOUT)
         msg = BackMsg()
         msg.rerun_script.page_name = PAGE
+        msg.rerun_script.query_string = self.query_string
         await self.ws.send(msg.SerializeToString())
-        while True:
-            raw = await asyncio.wait_for(self.ws.recv(), OPEN_TIMEOUT)
-            fwd = ForwardMsg()
-            fwd.ParseFromString(raw)
-            self._note(fwd)
-            kind, element = element_of(fwd)
-            if kind == "slider" and element.label == SLIDER_LABEL:
-                self.slider_id, self.fragment_id = element.id, fwd.delta.fragment_id
-            if kind == "bidi_component" and element.component_name.endswith(COMPONENT_NAME) and not self.order:
-                data = json.loads(element.json)
-                self.order, self.tray = data["order"], data["tray"]
-                self.editor_trigger_id = _make_trigger_id(element.id, "events")
-                self.expected[0] = expected_value(self.order, DEFAULT_K)
-            if fwd.WhichOneof("type") == "script_finished":
-                break
+        await self.settle()
         if not self.slider_id or self.shown_k is None or not self.order:
             raise RuntimeError(f"learner {self.number}: the page showed no '{SLIDER_LABEL}' slider, "
                                f"'{METRIC_PREFIX}k' metric or ranking editor (is {PAGE!r} the Recall@k lesson's "
                                f"url path?)")
         self.last_sent_k = self.shown_k
 
+    async def settle(self) -> None:
+        """Read the messages until a whole-page run has finished (``OPEN_TIMEOUT`` for each message)."""
+        while True:
+            raw = await asyncio.wait_for(self.ws.recv(), OPEN_TIMEOUT)
+            fwd = ForwardMsg()
+            fwd.ParseFromString(raw)
+            self._note(fwd)
+            if fwd.WhichOneof("type") == "script_finished" and fwd.script_finished == ForwardMsg.FINISHED_SUCCESSFULLY:
+                return
+
+    async def press(self, label: str) -> None:
+        """Click the button labelled ``label`` (a whole-page run, as the browser sends it) and wait for the run."""
+        msg = self.rerun_message(None)
+        button = msg.rerun_script.widget_states.widgets.add()
+        button.id = self.buttons[label]
+        button.trigger_value = True
+        await self.ws.send(msg.SerializeToString())
+        await self.settle()
+
     def _note(self, fwd: ForwardMsg) -> float | None:
-        """Keep the page hash, the query string and the shown k up to date; return the time of a new metric."""
-        if fwd.metadata.active_script_hash:
-            self.page_hash = fwd.metadata.active_script_hash
+        """Keep the page hash, the query string, the widgets, the timers and the shown k up to date; return the
+        time of a new metric."""
+        if fwd.WhichOneof("type") == "navigation":
+            self.page_hash = fwd.navigation.page_script_hash  # the page's, as the browser keeps it
+        self._keep_timers(fwd)
         if fwd.WhichOneof("type") == "page_info_changed":
             self.query_string = fwd.page_info_changed.query_string
         kind, element = element_of(fwd)
+        if kind == "button":
+            self.buttons[element.label] = element.id
+        if kind == "slider" and element.label == SLIDER_LABEL:
+            self.slider_id, self.fragment_id = element.id, fwd.delta.fragment_id
+            if element.set_value or self.slider_value is None:  # the browser takes a value the script set
+                self.slider_value = (element.value or element.default)[0]
         if kind == "bidi_component" and element.component_name.endswith(COMPONENT_NAME):
-            self.acked = json.loads(element.json)["ack"]
+            data = json.loads(element.json)
+            self.acked = data["ack"]
+            if not self.order:
+                self.order, self.tray = data["order"], data["tray"]
+                self.editor_trigger_id = _make_trigger_id(element.id, "events")
+                self.expected[0] = expected_value(self.order, DEFAULT_K)
         if kind == "metric" and element.label.startswith(METRIC_PREFIX):
             now = time.perf_counter()
             k = int(element.label[len(METRIC_PREFIX):])
@@ -268,6 +293,43 @@ class Learner:
                 self.wrong_values.append((element.label, element.body))
             return now
         return None
+
+    def _keep_timers(self, fwd: ForwardMsg) -> None:
+        """The browser's ``run_every`` timers: an ``auto_rerun`` starts one for its fragment (unless one runs at that
+        interval already), ``stop_auto_rerun`` stops those it names, and a whole-page run's ``new_session`` stops
+        them all (the run starts again the ones it still has)."""
+        kind = fwd.WhichOneof("type")
+        if kind == "new_session" and not fwd.metadata.run.fragment_ids:
+            for fragment_id in list(self.timers):
+                self._stop_timer(fragment_id)
+        elif kind == "stop_auto_rerun":
+            for fragment_id in fwd.stop_auto_rerun.fragment_ids:
+                self._stop_timer(fragment_id)
+        elif kind == "auto_rerun":
+            fragment_id, interval = fwd.auto_rerun.fragment_id, fwd.auto_rerun.interval
+            if self.timers.get(fragment_id, (None,))[0] != interval:
+                self._stop_timer(fragment_id)
+                self.timers[fragment_id] = (interval, asyncio.create_task(self._tick(fragment_id, interval)))
+
+    def _stop_timer(self, fragment_id: str) -> None:
+        held = self.timers.pop(fragment_id, None)
+        if held is not None:
+            held[1].cancel()
+
+    async def _tick(self, fragment_id: str, interval: float) -> None:
+        """Every ``interval`` seconds, rerun the fragment as the browser's timer does (with the widgets' values)."""
+        try:
+            while True:
+                await asyncio.sleep(interval)
+                await self.ws.send(self.rerun_message(fragment_id, auto=True).SerializeToString())
+        except websockets.ConnectionClosed:
+            pass
+
+    async def close(self) -> None:
+        for fragment_id in list(self.timers):
+            self._stop_timer(fragment_id)
+        if self.ws is not None:
+            await self.ws.close()
 
     def answered_by_latest(self) -> int:
         """How many of the oldest pending changes the value just shown answers (0: none)."""
@@ -304,16 +366,25 @@ class Learner:
         await self.send(self.rerun(k), asked=k)
 
     def rerun(self, k: int) -> BackMsg:
-        """A ``rerun_script`` as the browser sends it after a change: the slider at k, this page and query string."""
+        """A ``rerun_script`` as the browser sends it after a change: the slider at k, this page and query string,
+        for the slider's fragment (or the whole page, with ``full_rerun``)."""
+        self.slider_value = k
+        return self.rerun_message(None if self.full_rerun else self.fragment_id)
+
+    def rerun_message(self, fragment_id: str | None, *, auto: bool = False) -> BackMsg:
+        """A ``rerun_script`` of this page and query string with the slider's value as the browser holds it, for
+        the fragment ``fragment_id`` (None: the whole page); ``auto``: sent by a ``run_every`` timer."""
         msg = BackMsg()
         state = msg.rerun_script
         state.page_script_hash = self.page_hash
         state.query_string = self.query_string
-        if not self.full_rerun:
-            state.fragment_id = self.fragment_id
-        slider = state.widget_states.widgets.add()  # the browser sends every widget's value
-        slider.id = self.slider_id
-        slider.double_array_value.data.append(k)
+        state.is_auto_rerun = auto
+        if fragment_id:
+            state.fragment_id = fragment_id
+        if self.slider_id and self.slider_value is not None:
+            slider = state.widget_states.widgets.add()  # the browser sends every widget's value
+            slider.id = self.slider_id
+            slider.double_array_value.data.append(self.slider_value)
         return msg
 
     async def send(self, msg: BackMsg, *, asked: int) -> None:
@@ -374,14 +445,47 @@ def learners_sent(learners: list[Learner]) -> int:
     return sum(x.sent for x in learners)
 
 
-async def open_learners(learners: list[Learner]) -> None:
+async def open_learners(learners: list[Learner], then: Callable[[Learner], Awaitable[None]] | None = None) -> None:
+    """Open the learners' pages, ``OPEN_AT_ONCE`` at a time; ``then``: what each does next, in the same turn."""
     gate = asyncio.Semaphore(OPEN_AT_ONCE)
 
     async def one(learner: Learner) -> None:
         async with gate:
             await learner.open()
+            if then is not None:
+                await then(learner)
 
     await asyncio.wait_for(asyncio.gather(*(one(x) for x in learners)), OPEN_ALL_TIMEOUT)
+
+
+async def drain(learners: list[Learner]) -> None:
+    """Wait (at most ``DRAIN_TIMEOUT``) until every connected learner's changes have been answered."""
+    drain_until = time.perf_counter() + DRAIN_TIMEOUT
+    while any(x.pending and not x.closed for x in learners) and time.perf_counter() < drain_until:
+        await asyncio.sleep(0.1)
+
+
+async def close_all(learners: list[Learner]) -> None:
+    for x in learners:
+        await x.close()
+
+
+def latencies_of(learners: list[Learner], start: float, duration: float) -> tuple[np.ndarray, list]:
+    """The learners' latencies in ms, and the p95 of those sent in each ``WINDOW`` s from ``start``
+    (perf_counter time): [(seconds into the run, p95 ms)]."""
+    timed = sorted(v for x in learners for v in x.latencies)
+    latencies = np.array([latency for _, latency in timed]) * 1000
+    windows = []
+    for lo in np.arange(0, duration, WINDOW):
+        inside = np.array([latency for sent, latency in timed if lo <= sent - start < lo + WINDOW]) * 1000
+        if inside.size:
+            windows.append((float(lo), float(np.percentile(inside, 95))))
+    return latencies, windows
+
+
+def ended_elsewhere(x: Learner) -> bool:
+    """Whether the learner's last answer is not what its last change asked for."""
+    return x.shown_k != x.last_sent_k if x.action == "slider" else x.acked != x.seq
 
 
 async def run_once(n: int, duration: float, interval: float, action: str, full_rerun: bool, seed: int,
@@ -401,33 +505,21 @@ async def run_once(n: int, duration: float, interval: float, action: str, full_r
         await asyncio.wait_for(asyncio.gather(*(x.act(start, stop, interval) for x in learners)), duration + 30)
         elapsed = time.perf_counter() - start
         cpu1, client1 = cpu_seconds(proc.pid), time.process_time()
-        drain_until = time.perf_counter() + DRAIN_TIMEOUT
-        while any(x.pending and not x.closed for x in learners) and time.perf_counter() < drain_until:
-            await asyncio.sleep(0.1)
+        await drain(learners)
         cpu_drained = cpu_seconds(proc.pid)
         load_after = load_average()
         rss_end, peak = status_kb(proc.pid, "VmRSS"), status_kb(proc.pid, "VmHWM")
-        for x in learners:
-            await x.ws.close()
+        await close_all(learners)
         await asyncio.gather(*listeners, return_exceptions=True)
     finally:
-        for x in learners:
-            if x.ws is not None:
-                await x.ws.close()
+        await close_all(learners)
         stop_server(proc)
-    timed = sorted(v for x in learners for v in x.latencies)
-    latencies = np.array([latency for _, latency in timed]) * 1000
-    windows = []
-    for lo in np.arange(0, duration, WINDOW):
-        inside = np.array([latency for sent, latency in timed if lo <= sent - start < lo + WINDOW]) * 1000
-        if inside.size:
-            windows.append((float(lo), float(np.percentile(inside, 95))))
+    latencies, windows = latencies_of(learners, start, duration)
     return Result(
         learners=n, sent=sum(x.sent for x in learners), skipped=sum(x.skipped for x in learners),
         answered=len(latencies), latencies_ms=latencies, windows=windows,
         wrong=sum(len(x.wrong_values) for x in learners),
-        last_mismatch=sum((x.shown_k != x.last_sent_k) if action == "slider" else (x.acked != x.seq)
-                          for x in learners),
+        last_mismatch=sum(ended_elsewhere(x) for x in learners),
         rss_first_kb=rss_first, rss_open_kb=rss_open, rss_end_kb=rss_end, peak_kb=peak,
         server_cpu=None if cpu0 is None or cpu1 is None else (cpu1 - cpu0) / elapsed,
         cpu_per_change=None if cpu0 is None or cpu_drained is None or not learners_sent(learners)
@@ -509,11 +601,15 @@ def server_option(text: str) -> tuple[str, str]:
 
 
 def main() -> None:
+    import class_learners  # --class (benchmarks/ is on the path); it imports this module by name, so not at the top
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--learners", type=learner_counts, default=[1, 10, 30],
-                        help="comma-separated numbers of learners, one run (and one fresh server) each")
+    parser.add_argument("--learners", type=learner_counts, default=None,
+                        help="comma-separated numbers of learners, one run (and fresh servers) each "
+                             "(default 1,10,30; with --class, 30)")
     parser.add_argument("--duration", type=float, default=60.0, help="seconds of changes per run")
-    parser.add_argument("--interval", type=float, default=1.0, help="seconds between one learner's moves")
+    parser.add_argument("--interval", type=float, default=None,
+                        help="seconds between one learner's (or the instructor's) moves (default 1; with --class, 3)")
     parser.add_argument("--action", choices=ACTIONS, default="slider",
                         help="what each learner changes: the k slider, or the order in the ranking editor")
     parser.add_argument("--full-rerun", action="store_true",
@@ -521,11 +617,29 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE", type=server_option,
                         help="a Streamlit config option for the server, e.g. runner.postScriptGC=false (repeatable)")
+    parser.add_argument("--class", dest="live_class", action="store_true",
+                        help="a live class: an instructor moves k, the learners follow; --movers of them explore")
+    parser.add_argument("--movers", type=int, default=None,
+                        help="with --class: how many learners explore on their own (default a third)")
+    parser.add_argument("--replicas", type=int, default=1,
+                        help=f"with --class: servers sharing the class through Redis (1 to {class_learners.MAX_REPLICAS};"
+                             " 1: in the server's memory)")
     args = parser.parse_args()
+    args.learners = args.learners or ([30] if args.live_class else [1, 10, 30])
+    args.interval = args.interval or (3.0 if args.live_class else 1.0)
+    if not args.live_class and (args.movers is not None or args.replicas != 1):
+        parser.error("--movers and --replicas go with --class")
+    if not 1 <= args.replicas <= class_learners.MAX_REPLICAS:
+        parser.error(f"--replicas must be from 1 to {class_learners.MAX_REPLICAS}")
+    if args.movers is not None and args.movers < 0:
+        parser.error("--movers must be 0 or more")
     if not 1 <= args.duration <= MAX_DURATION:
         parser.error(f"--duration must be from 1 to {MAX_DURATION:.0f} seconds")
     if not 0.1 <= args.interval <= args.duration:
         parser.error("--interval must be from 0.1 s to the duration")
+    if args.live_class:
+        class_learners.run(args)
+        return
     results = []
     for n in args.learners:
         print(f"N = {n}: starting a server, opening the lesson for {n} learner(s), then {args.duration:g} s of "

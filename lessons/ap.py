@@ -4,7 +4,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from components.course import precision, prose, puzzles, scenarios
+from components.course import class_answers, precision, prose, puzzles, scenarios
 from components.engine import conventions, metrics
 from components.engine.formatting import fmt
 from components.ranking_editor import EditorState, Scoreboard, set_editor_state
@@ -85,7 +85,7 @@ def _scenario() -> None:
     qs = query_set(current)
     arithmetic = _arithmetic(current)
     with numbers_col:
-        revealed = numbers_revealed(NAME, (current, k))
+        revealed = numbers_revealed(NAME, (current, k), ask=lambda: class_answers.asked_on_screen("AP", "AP", qs, k))
         cards = revealed and steps_done(NAME, arithmetic)
         st.metric("AP", shown(metrics.average_precision(qs)[0], cards))
         st.metric(f"P@{k}", shown(metrics.precision(qs, k)[0], cards), help=prose.section(NAME, "Help precision"))

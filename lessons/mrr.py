@@ -6,7 +6,7 @@ import functools
 import numpy as np
 import streamlit as st
 
-from components.course import prose, scenarios
+from components.course import class_answers, prose, scenarios
 from components.engine import metrics
 from components.engine.formatting import fmt
 from components.ranking_editor.model import editor_items, query_set
@@ -109,7 +109,7 @@ def _scenario() -> None:
     rr = metrics.reciprocal_rank(qs)
     mrr = float(rr.mean())
     show_link_to_view()
-    revealed = numbers_revealed("mrr", states)
+    revealed = numbers_revealed("mrr", states, ask=lambda: class_answers.asked_on_screen("MRR", "MRR", qs, 1))
     arithmetic = _arithmetic(states)
     cards = revealed and steps_done("mrr", arithmetic)  # step by step: the result comes with the last step
     for column, value, i in zip(st.columns(len(QUERIES) + 1), list(rr) + [mrr], range(1, len(QUERIES) + 2)):

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from components.course import breakdown, prose, puzzles, scenarios
+from components.course import breakdown, class_answers, prose, puzzles, scenarios
 from components.engine import metrics
 from components.engine.formatting import fmt, signed
 from components.engine.metrics import Gain
@@ -141,7 +141,8 @@ def _scenario() -> None:
     other = _other(gain)
     arithmetic = _arithmetic(current, k, gain)
     with numbers_col:
-        revealed = numbers_revealed("ndcg", (current, k, gain))
+        revealed = numbers_revealed("ndcg", (current, k, gain), ask=lambda: class_answers.asked_on_screen(
+            "nDCG@k", prose.text(NAME, "Label nDCG card", k=k, gain=gain), qs, k, gain))
     shown_now = revealed and steps_done("ndcg", arithmetic)  # step by step: the result comes with the last step
     cards[0].metric(prose.text(NAME, "Label DCG card", k=k, gain=gain), shown(dcg, shown_now))
     cards[1].metric(prose.text(NAME, "Label IDCG card", k=k, gain=gain), shown(idcg, shown_now))

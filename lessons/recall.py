@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from components.course import prose, puzzles, scenarios
+from components.course import class_answers, prose, puzzles, scenarios
 from components.engine import metrics
 from components.engine.formatting import fmt
 from components.ranking_editor import EditorState, Scoreboard, set_editor_state
@@ -80,7 +80,8 @@ def _scenario() -> None:
     qs = query_set(current)
     arithmetic = _arithmetic(current, k)
     with numbers_col:
-        revealed = numbers_revealed("recall", (current, k))
+        revealed = numbers_revealed("recall", (current, k),
+                                    ask=lambda: class_answers.asked_on_screen("R@k", f"Recall@{k}", qs, k))
         cards = revealed and steps_done("recall", arithmetic)  # step by step: the result comes with the last step
         st.metric(f"Recall@{k}", shown(metrics.recall(qs, k)[0], cards))
         preview = (st.container(), st.container())  # one above the other: side by side cuts their labels short

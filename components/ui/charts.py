@@ -472,3 +472,86 @@ def _win_loss_template(labelled: bool, sampled: bool, metric: str, top: float, r
         x=x, y=y, color=colour, shape=shape, tooltip=tooltip)
     zero = named("zero").mark_rule(color="#24292f", strokeWidth=1.5 * scale).encode(y="y:Q")
     return template((bars + ties + tips + zero).properties(height=round(260 * scale), width="container"), scale)
+
+
+# --- a live class's answers --------------------------------------------------------------
+
+GUESS_BIN = 0.01  # a class's guesses are counted to the nearest hundredth
+RIGHT = "#0072B2"  # Okabe-Ito blue: the value (and the right option)
+SLIP = "#D55E00"  # Okabe-Ito vermillion: a known slip
+
+
+def class_guesses(values: Sequence[float], *, label: str, value: float, slips: Sequence[tuple[str, float]],
+                  scale: float = 1.0) -> Figure:
+    """A class's guesses of one value: how many guessed each hundredth, a solid rule at the engine's value
+    (named with it) and a dashed rule at each known slip (named), so the words say what the colours do.
+
+    Examples
+    --------
+    >>> figure = class_guesses([0.4, 0.4, 0.8], label="Recall@5", value=0.4, slips=[("P@5", 0.8)])
+    >>> [(row["x"], row["count"]) for row in figure.rows["bars"]]
+    [(0.4, 2), (0.8, 1)]
+    >>> figure.alt_text
+    '3 guesses of Recall@5, whose value is 0.400: 2 at 0.40; 1 at 0.80. Marked: P@5 at 0.800.'
+    """
+    rounded = np.round(np.asarray(values, dtype=np.float64) / GUESS_BIN) * GUESS_BIN
+    xs, counts = np.unique(np.round(rounded, 6), return_counts=True)
+    bars = [{"x": float(x), "start": float(x) - GUESS_BIN / 2, "end": float(x) + GUESS_BIN / 2, "count": int(n),
+             "text": f"{x:.2f}"} for x, n in zip(xs, counts)]
+    marks = [{"x": value, "text": f"{label} = {fmt(value)}", "kind": label},
+             *({"x": v, "text": name, "kind": name} for name, v in slips)]
+    top = max([1.0, value, *(v for _, v in slips), *(float(x) for x in xs)])
+    chart = _guesses_template(top, max([1, *counts.tolist()]) * 1.3 + 0.5, scale)
+    parts = "; ".join(prose.text(TEXT, "guesses at", count=int(n), x=f"{x:.2f}") for x, n in zip(xs, counts))
+    marked = ", ".join(prose.text(TEXT, "guesses slip", name=name, x=fmt(v)) for name, v in slips)
+    alt_text = prose.text(TEXT, "guesses alt", n=len(values), label=label, value=fmt(value),
+                          parts=parts or "–", marked=marked or "–")
+    return Figure(chart, {"bars": bars, "value": marks[:1], "slips": marks[1:]}, alt_text)
+
+
+@_template_cache
+def _guesses_template(top: float, y_top: float, scale: float) -> dict:
+    x = alt.X("start:Q", title=prose.text(TEXT, "guesses axis x"), scale=alt.Scale(domain=[0, top], nice=False))
+    y = alt.Y("count:Q", title=prose.text(TEXT, "guesses axis y"), axis=alt.Axis(tickMinStep=1),
+              scale=alt.Scale(domain=[0, y_top], nice=False))
+    bars = named("bars").mark_bar(color=ACCENT).encode(x=x, x2="end:Q", y=y, y2=alt.datum(0),
+                                                        tooltip=[alt.Tooltip("text:N"), alt.Tooltip("count:Q")])
+    counts = named("bars").mark_text(dy=-7 * scale, fontWeight="bold").encode(x="x:Q", y=y, text="count:Q")
+    value = named("value").mark_rule(color=RIGHT, strokeWidth=3 * scale).encode(x="x:Q")
+    value_text = named("value").mark_text(align="left", dx=5, baseline="top", color=RIGHT, fontWeight="bold").encode(
+        x="x:Q", y=alt.value(2), text="text:N")
+    slips = named("slips").mark_rule(color=SLIP, strokeDash=[6, 4], strokeWidth=2 * scale).encode(x="x:Q")
+    slip_text = named("slips").mark_text(align="left", dx=5, baseline="top", color=SLIP, angle=0).encode(
+        x="x:Q", y=alt.value(round(20 * scale)), text="text:N")
+    return template((bars + counts + value + value_text + slips + slip_text).properties(
+        height=round(200 * scale), width="container"), scale)
+
+
+def class_choices(counts: Sequence[tuple[str, int]], *, correct: frozenset[str] | None,
+                  scale: float = 1.0) -> Figure:
+    """How many chose each option (a bar per option, its count on it); once revealed (``correct`` given) the
+    right options are named "✓" and coloured, the others not.
+
+    Examples
+    --------
+    >>> class_choices([("a", 3), ("b", 1)], correct=frozenset({"b"})).alt_text
+    'Answers by option: (a) 3; (b) ✓ 1.'
+    """
+    right = prose.text(TEXT, "choices right")
+    rows = [{"option": f"({o})", "count": n, "mark": right if correct and o in correct else ""} for o, n in counts]
+    top = max([1, *(n for _, n in counts)]) * 1.3 + 0.5
+    parts = "; ".join(f"{row['option']} {row['mark']} {row['count']}".replace("  ", " ") for row in rows)
+    return Figure(_choices_template(tuple(row["option"] for row in rows), top, scale), {"bars": rows},
+                  prose.text(TEXT, "choices alt", parts=parts))
+
+
+@_template_cache
+def _choices_template(options: tuple[str, ...], y_top: float, scale: float) -> dict:
+    x = alt.X("option:N", title=None, sort=list(options), axis=alt.Axis(labelAngle=0))
+    y = alt.Y("count:Q", title=prose.text(TEXT, "guesses axis y"), axis=alt.Axis(tickMinStep=1),
+              scale=alt.Scale(domain=[0, y_top], nice=False))
+    colour = alt.condition(alt.datum.mark != "", alt.value(RIGHT), alt.value(MUTED))
+    bars = named("bars").mark_bar().encode(x=x, y=y, color=colour)
+    labels = named("bars").transform_calculate(shown="datum.mark + ' ' + datum.count").mark_text(
+        dy=-8 * scale, fontWeight="bold").encode(x=x, y=y, text="shown:N")
+    return template((bars + labels).properties(height=round(180 * scale), width="container"), scale)

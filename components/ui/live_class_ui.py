@@ -156,6 +156,10 @@ def apply_pending(page: st.Page) -> None:
     if target is not None and target.url_path != page.url_path:
         st.switch_page(registry.page_for(target))
     st.session_state.pop(state.CLASS_PENDING)
+    question = pending["question"]  # the class's question, for components.ui.class_questions_ui
+    st.session_state[state.CLASS_QUESTION] = None if question is None else {
+        "id": question["id"], "kind": question["kind"], "options": list(question["options"]),
+        "revealed": pending["revealed"]}
     for key, value in pending["target"].items():
         if key in FOLLOWED:
             st.session_state[key] = value

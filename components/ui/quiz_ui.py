@@ -33,7 +33,7 @@ from components.course.quiz.model import GENERATED_LINK_SEED
 from components.engine.formatting import literal
 from components.ranking_editor import EditorState, editor_items, editor_state, ranking_editor, set_editor_state
 from components.ranking_editor import widget_key as editor_widget_key
-from components.ui import browser_store, state
+from components.ui import browser_store, class_questions_ui, state
 from components.ui.widgets import chart_scale
 
 TEXTS = "questions"
@@ -206,6 +206,9 @@ def _on_check(question: quiz.Question, key: str) -> None:
     outcome = quiz.check(question, _answer_of(question, key))
     if outcome is None:
         return
+    waits = class_questions_ui.card_waits(question)  # a live class is answering it: the verdict waits
+    if waits and outcome.status != "invalid":
+        class_questions_ui.send_card_answer(question, _answer_of(question, key))
     st.session_state[_k(key, "result")] = {"status": outcome.status, "feedback": outcome.feedback,
                                            "values": dict(outcome.values),
                                            "picked": _answer_of(question, key)
@@ -213,7 +216,7 @@ def _on_check(question: quiz.Question, key: str) -> None:
     if outcome.status == "wrong" and outcome.feedback == quiz.FEEDBACK_WRONG:
         # any other wrong answer: generic feedback plus (at least) the first hint
         st.session_state[_k(key, "hints")] = max(1, st.session_state.get(_k(key, "hints"), 0))
-    if outcome.correct and not _hidden(key):
+    if outcome.correct and not _hidden(key) and not waits:
         _mark_solved(question.id)
 
 
@@ -348,13 +351,13 @@ def _answer_input(question: quiz.Question, key: str) -> None:
 
 
 def _show_feedback(question: quiz.Question, outcome: quiz.Outcome, picked: list, hidden: bool,
-                   solution_open: bool) -> None:
+                   solution_open: bool, waits: bool = False) -> None:
     values = {**getattr(question, "values", {}), **outcome.values}
     if outcome.status == "invalid":
         st.info(text(outcome.feedback, values), icon=_STATUS_ICON["invalid"])
         return
     if hidden:
-        st.info(text(quiz.FEEDBACK_RECORDED), icon="📝")
+        st.info(prose.text("ui", "Class card sent") if waits else text(quiz.FEEDBACK_RECORDED), icon="📝")
         return
     message = text(outcome.feedback, values)
     if outcome.correct:
@@ -398,7 +401,8 @@ def show_question(question: quiz.Question, *, key: str) -> quiz.Outcome | None:
     for a warm-up). While the reveal flag is on the outcome is still
     returned, but the learner sees only "answer recorded".
     """
-    hidden = _hidden(key)
+    waits = class_questions_ui.card_waits(question)  # a live class is answering it: the verdict waits
+    hidden = (_hidden(key) and not class_questions_ui.is_revealed(question.id)) or waits
     with st.container(border=True, key=f"quiz-{_slug(key)}"):
         if isinstance(question, quiz.WarmUp):
             _show_warm_up(question, key)
@@ -419,10 +423,11 @@ def show_question(question: quiz.Question, *, key: str) -> quiz.Outcome | None:
             outcome, picked = stored
             if outcome.correct and not hidden:
                 _mark_solved(question.id)  # checked while answers were hidden: counts once revealed
-            _show_feedback(question, outcome, picked, hidden, solution_open)
-            if hidden:
+            _show_feedback(question, outcome, picked, hidden, solution_open, waits)
+            if hidden and not waits:
                 st.button(text("card reveal one"), key=_k(key, "show_in_class"), icon="👀",
                           on_click=_on_show_in_class, args=(key,), help=text("card reveal one help"))
+        class_questions_ui.show_card_class(question, lambda section: text(section, values))
         hints = st.session_state.get(_k(key, "hints"), 0)
         for i in range(1, hints + 1):
             heading = text("card hint", {"i": str(i), "n": str(quiz.N_HINTS)})

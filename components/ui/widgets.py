@@ -7,16 +7,16 @@ from urllib.parse import urlencode
 import streamlit as st
 
 from components.course import prose
+from components.course.class_answers import Asked
 from components.course.steps import arithmetic_steps
 from components.engine.formatting import Style, fmt
 from components.rank_figure import rank_figure
 from components.ranking_editor import EditorState, Scoreboard, editor_state, ranking_editor, set_editor_state
 from components.ranking_editor.model import initial_state
-from components.ui import live_class_ui, state
-from components.ui.charts import Figure
+from components.ui import class_questions_ui, live_class_ui, state
+from components.ui.chart_view import PROJECTOR_SCALE, chart_scale, show_chart  # noqa: F401 (the pages' names)
 
 TEXT = "ui"  # lessons/text/ui.md: the labels of the shared controls
-PROJECTOR_SCALE = 1.5  # root font and chart fonts grow by this factor in projector mode
 
 # On every page: a metric's label and a page's name in the sidebar wrap onto a second line where their column
 # is narrow, instead of being cut short with an ellipsis ("nDCG@5 (expo…", "Why does my n…").
@@ -85,23 +85,6 @@ def show_mode_controls() -> None:
         st.html(_PROJECTOR_CSS)
 
 
-def chart_scale() -> float:
-    """The ``scale`` argument for the chart builders under the current mode."""
-    return PROJECTOR_SCALE if st.session_state.get(state.PROJECTOR) else 1.0
-
-
-def show_chart(builder: Callable[..., Figure], *args, key: str | None = None, **kwargs) -> None:
-    """``builder(*args, **kwargs)``, scaled for the mode, as a chart with its text alternative.
-
-    The text alternative is the chart's alt text and a visible caption.
-    ``builder`` is one of :mod:`components.ui.charts`' builders; the mode's
-    ``scale`` is added here.
-    """
-    figure = builder(*args, scale=chart_scale(), **kwargs)
-    st.vega_lite_chart(figure.spec(), alt=figure.alt_text, key=key)
-    st.caption(figure.alt_text)
-
-
 def read_control(value, default, options=None):
     """A control's value, or ``default`` when it is missing (None) or, given ``options``, not among them.
 
@@ -163,20 +146,31 @@ def _reveal(key: str, signature: str) -> None:
 
 
 def numbers_hidden(scope: str, signature) -> bool:
-    """Whether "predict first" hides the numbers of this state (nothing drawn: see :func:`numbers_revealed`)."""
-    return bool(st.session_state.get(state.PREDICT_FIRST)) and st.session_state.get(f"predict.{scope}") != repr(
-        signature)
+    """Whether "predict first" hides the numbers of this state (nothing drawn: see :func:`numbers_revealed`):
+    until this session reveals them, or the live class it follows reveals its question about them."""
+    if not st.session_state.get(state.PREDICT_FIRST) or st.session_state.get(f"predict.{scope}") == repr(signature):
+        return False
+    return not class_questions_ui.is_revealed(class_questions_ui.value_id(scope, signature))
 
 
-def numbers_revealed(scope: str, signature) -> bool:
+def numbers_revealed(scope: str, signature, ask: Callable[[], Asked] | None = None) -> bool:
     """With "predict first" on, False (and a reveal button) until the numbers of *this* state are revealed.
 
     ``signature`` describes the state the numbers belong to (order, k, gain...):
     any change hides them again, so the class can predict the new value.
+    ``ask`` (the hidden value, its label and known slips) lets a live class predict it together: the
+    instructor asks, the learners guess here, the instructor reveals (:mod:`components.ui.class_questions_ui`);
+    once revealed, the instructor sees the guesses here, above the numbers.
     """
-    if not numbers_hidden(scope, signature):
-        return True
     key, sig = f"predict.{scope}", repr(signature)
+    question_id = class_questions_ui.value_id(scope, signature)
+    if not numbers_hidden(scope, signature):
+        if ask is not None:
+            class_questions_ui.show_value_result(question_id, ask)
+        return True
+    if ask is not None and class_questions_ui.show_value_question(question_id, ask().label,
+                                                                  lambda: _reveal(key, sig)):
+        return False
     st.button(prose.text(TEXT, "Reveal numbers"), key=f"{key}.button", on_click=_reveal, args=(key, sig),
               type="primary", icon="👀", help=prose.text(TEXT, "Reveal numbers help"))
     return False

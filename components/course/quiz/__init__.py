@@ -108,6 +108,7 @@ from components.course.quiz.model import (  # noqa: F401 (the package's names)
     Status,
     Trap,
     WarmUp,
+    distinct_traps,
     is_graded,
     joined,
     values_of,

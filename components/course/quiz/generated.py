@@ -33,9 +33,9 @@ from components.course.quiz.model import (
     GENERATED_NOTHING_RELEVANT,
     NumericQuestion,
     Trap,
+    distinct_traps,
     joined,
     values_of,
-    within,
 )
 from components.engine import conventions, metrics
 from components.engine.formatting import fmt
@@ -396,18 +396,6 @@ def _mrr_traps(queries: tuple[tuple[int, ...], ...]) -> list[Trap]:
     return traps
 
 
-def _distinct(traps: list[Trap], answer: float) -> tuple[Trap, ...]:
-    """Traps that differ from the answer and from each other (the first of two equal ones is kept)."""
-    kept: list[Trap] = []
-    for trap in traps:
-        if not math.isfinite(trap.value) or within(trap.value, answer):
-            continue
-        if any(within(trap.value, other.value) for other in kept):
-            continue
-        kept.append(trap)
-    return tuple(kept)
-
-
 def _found_in_top(grades: np.ndarray, k: int) -> dict:
     """The relevant positions within the top k and their count (for recall and precision)."""
     relevant_pos = np.flatnonzero(grades >= 1) + 1
@@ -485,7 +473,7 @@ def _mrr_exercise(seed: str, scenario: str, queries: tuple[tuple[int, ...], ...]
     answer = metrics.mean_reciprocal_rank(queries)
     part, values = _mrr_solution(queries, answer)
     values.update(length=len(queries[0]), seed=seed, missing_count=0, missing_grades="–")
-    return GeneratedExercise("generated.mrr", None, answer, traps=_distinct(_mrr_traps(queries), answer),
+    return GeneratedExercise("generated.mrr", None, answer, traps=distinct_traps(_mrr_traps(queries), answer),
                              values=values_of(**values), solution_part=part, seed=seed, metric="mrr",
                              scenario=scenario, queries=queries)
 
@@ -516,7 +504,7 @@ def generate_exercise(seed: str) -> GeneratedExercise:
                               k=None if metric in NO_CUTOFF else k, grades=tuple(int(g) for g in grades),
                               missing=tuple(int(g) for g in missing))
     answer = engine_value(draft)
-    traps = _distinct(_trap_values(metric, grades, missing, k), answer)
+    traps = distinct_traps(_trap_values(metric, grades, missing, k), answer)
     part, values = _solution(metric, grades, draft.judged, k, answer)
     missing_relevant = [g for g in missing if g >= 1]
     values.update(k=k, length=len(grades), seed=normal, missing_count=len(missing_relevant),

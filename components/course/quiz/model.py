@@ -1,6 +1,7 @@
 """The question types, their outcome, and the names of the shared prose sections (pure data)."""
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Iterable, Literal, Mapping, Sequence, Union
@@ -120,6 +121,18 @@ class Trap:
 
     name: str
     value: float
+
+
+def distinct_traps(traps, answer: float, scale: str = "unit") -> tuple[Trap, ...]:
+    """Traps that differ from the answer and from each other (the first of two equal ones is kept)."""
+    kept: list[Trap] = []
+    for trap in traps:
+        if not math.isfinite(trap.value) or within(trap.value, answer, scale):
+            continue
+        if any(within(trap.value, other.value, scale) for other in kept):
+            continue
+        kept.append(trap)
+    return tuple(kept)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,293 @@
+"""The live-class workshop of ``concurrent_sessions.py --class``: an instructor, learners who follow, learners who explore.
+
+The sessions are :class:`concurrent_sessions.Learner` websockets (see that
+module): each emulates the browser's ``run_every`` timers, so the instructor's
+session sends what changed every 0.5 s and a follower's session reads the class
+version every second, as in a browser; a follower's full-page rerun
+(``st.rerun(scope="app")`` from its polling fragment) is started by the server
+itself, and its client only reads the new run's messages.
+
+- The instructor opens the Recall@k lesson, presses "Start a class" (the
+  sidebar's Classroom panel) and reads the class code from the panel.
+- N learners open the lesson with ``?class=CODE`` (so they join on their first
+  run); the last ``--movers`` of them then press "Explore on my own" and make
+  their own changes every ``--interval`` (``--action``), timed exactly as the
+  plain benchmark times them.
+- Every ``--interval`` (on a random phase) the instructor moves the "Cutoff k"
+  slider to a k that no follower is still waiting for. A change's **follow
+  latency**, for each following learner, is the time from the instructor's send
+  to that learner's ``Recall@<new k>`` metric (a change overtaken by the next one
+  counts as answered when the newer value arrives, as a learner sees it). Every
+  value received is checked against the engine, and each learner's last value
+  against the last change asked of it.
+- ``--replicas 2``: a Redis (``redis-server`` on a free loopback port, no
+  persistence) holds the class; two servers use it (``RANKWISE_CLASS_STORE``),
+  the instructor on the first, the learners alternating between them.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import random
+import shutil
+import subprocess
+import time
+from dataclasses import dataclass
+
+import concurrent_sessions as cs  # benchmarks/ is on the path when concurrent_sessions.py runs as a script
+import numpy as np
+import redis
+
+from components.course import prose
+from components.serving.class_store import STORE_ENV
+
+TEXT = "ui"  # lessons/text/ui.md: the Classroom panel's labels
+START_LABEL = prose.text(TEXT, "Class start")
+EXPLORE_LABEL = prose.text(TEXT, "Class explore")
+CODE_LINE = prose.text(TEXT, "Class code", code="\0").split("\0")  # the text around the code in the panel
+FOLLOW_WITHIN = 1.5  # seconds: a follower should see the instructor's change within this
+FOLLOW_SHARE_GOAL = 0.95  # of the (change, follower) pairs
+MAX_REPLICAS = 4
+REDIS_START_TIMEOUT = 30.0
+
+
+def class_code(markdown: str) -> str | None:
+    """The code in the Classroom panel's "Class code" line, None for any other markdown."""
+    before, after = CODE_LINE
+    if len(markdown) > len(before) + len(after) and markdown.startswith(before) and markdown.endswith(after):
+        return markdown[len(before):len(markdown) - len(after)]
+    return None
+
+
+@dataclass
+class Instructor(cs.Learner):
+    code: str = ""  # the class code, once the panel shows it
+
+    def _note(self, fwd) -> float | None:
+        kind, element = cs.element_of(fwd)
+        if kind == "markdown":
+            self.code = class_code(element.body) or self.code
+        return super()._note(fwd)
+
+    async def start_class(self) -> str:
+        """Open the lesson, press "Start a class", return the code shown."""
+        await self.open()
+        await self.press(START_LABEL)
+        if not self.code:
+            raise RuntimeError(f"the instructor's page showed no class code after pressing {START_LABEL!r}")
+        return self.code
+
+    async def lead(self, followers: list[cs.Learner], start: float, stop: float, interval: float) -> None:
+        """Once per interval until ``stop``, move the slider to a k no follower waits for; each follower then
+        waits for that k (from the time it was sent)."""
+        tick = start + self.rng.uniform(0, interval)
+        while tick < stop and not self.closed:
+            await asyncio.sleep(max(0.0, tick - time.perf_counter()))
+            tick += interval
+            waiting = {k for x in followers for _, k in x.pending} | {self.last_sent_k}
+            free = [k for k in range(1, cs.MAX_K + 1) if k not in waiting]
+            if not free:
+                self.skipped += 1
+                continue
+            k = self.rng.choice(free)
+            self.last_sent_k, sent = k, time.perf_counter()
+            for x in followers:
+                x.pending.append((sent, k))
+                x.last_sent_k = k
+                x.sent += 1
+            await self.send(self.rerun(k), asked=k)
+
+
+# ----------------------------------------------------------------------------
+# The servers (and Redis)
+# ----------------------------------------------------------------------------
+
+def start_redis() -> tuple[subprocess.Popen, str]:
+    """``redis-server`` on a free port on 127.0.0.1, keeping nothing on disk; (process, redis:// URL)."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        raise RuntimeError("--replicas needs redis-server on the PATH")
+    port = cs.free_port()
+    proc = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"redis://127.0.0.1:{port}/0"
+    deadline = time.monotonic() + REDIS_START_TIMEOUT
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"redis-server exited with code {proc.returncode}")
+        with contextlib.suppress(redis.ConnectionError):
+            if redis.Redis.from_url(url, socket_timeout=1).ping():
+                return proc, url
+        time.sleep(0.2)
+    cs.stop_server(proc)
+    raise RuntimeError(f"redis-server did not answer within {REDIS_START_TIMEOUT:.0f} s")
+
+
+@contextlib.contextmanager
+def servers(replicas: int, options: dict[str, str]):
+    """``replicas`` servers sharing one class store (one: in its memory; more: a Redis started here); yields
+    [(process, url)], stopped (and Redis) at the end whatever happens."""
+    started: list[tuple[subprocess.Popen, str]] = []
+    store = None
+    try:
+        if replicas > 1:
+            store = start_redis()
+        env = {**os.environ, STORE_ENV: "memory" if store is None else store[1]}
+        for _ in range(replicas):
+            started.append(cs.start_server(options, env))
+        yield started
+    finally:
+        for proc, _ in started:
+            cs.stop_server(proc)
+        if store is not None:
+            cs.stop_server(store[0])
+
+
+def total_cpu(procs: list[subprocess.Popen]) -> float | None:
+    """The processes' CPU seconds so far, summed (None without /proc)."""
+    each = [cs.cpu_seconds(p.pid) for p in procs]
+    return None if None in each else sum(each)
+
+
+# ----------------------------------------------------------------------------
+# One run
+# ----------------------------------------------------------------------------
+
+@dataclass
+class ClassResult:
+    learners: int
+    followers: int
+    explorers: int
+    replicas: int
+    changes: int  # the instructor's moves
+    pairs: int  # (change, follower)
+    follow_ms: np.ndarray
+    follow_windows: list
+    own_sent: int
+    own_ms: np.ndarray
+    own_windows: list
+    instructor_ms: np.ndarray  # the instructor's own screen, after each move
+    skipped: int
+    wrong: int
+    ended_elsewhere: int
+    server_cpu: float | None  # CPU seconds per second of the run, all servers summed
+    client_cpu: float
+    peaks_kb: list  # each server's VmHWM
+    duration: float
+    load_before: float
+    load_after: float
+
+
+async def run_class(n: int, movers: int, replicas: int, duration: float, interval: float, action: str,
+                    full_rerun: bool, seed: int, options: dict[str, str]) -> ClassResult:
+    with servers(replicas, options) as started:
+        urls = [url for _, url in started]
+        procs = [proc for proc, _ in started]
+        instructor = Instructor(0, urls[0], random.Random(seed), "slider", full_rerun)
+        learners = [cs.Learner(i, urls[(i - 1) % replicas], random.Random(seed * 1000 + i), action, full_rerun)
+                    for i in range(1, n + 1)]
+        followers, explorers = learners[:n - movers], learners[n - movers:]
+        listeners: list[asyncio.Task] = []
+
+        async def joined(x: cs.Learner) -> None:
+            if x.number > n - movers:  # an explorer
+                await x.press(EXPLORE_LABEL)
+                x.last_sent_k = x.shown_k
+            listeners.append(asyncio.create_task(x.listen()))
+
+        try:
+            code = await instructor.start_class()
+            listeners.append(asyncio.create_task(instructor.listen()))
+            for x in learners:
+                x.query_string = f"class={code}"
+            await cs.open_learners(learners, then=joined)
+            load_before = cs.load_average()
+            cpu0, client0 = total_cpu(procs), time.process_time()
+            start = time.perf_counter()
+            stop = start + duration
+            await asyncio.wait_for(asyncio.gather(instructor.lead(followers, start, stop, interval),
+                                                  *(x.act(start, stop, interval) for x in explorers)), duration + 30)
+            await asyncio.sleep(max(0.0, stop - time.perf_counter()))  # the CPU figures over the whole duration
+            elapsed = time.perf_counter() - start
+            cpu1, client1 = total_cpu(procs), time.process_time()
+            await cs.drain([instructor, *learners])
+            load_after = cs.load_average()
+            peaks = [cs.status_kb(p.pid, "VmHWM") for p in procs]
+            await cs.close_all([instructor, *learners])
+            await asyncio.gather(*listeners, return_exceptions=True)
+        finally:
+            await cs.close_all([instructor, *learners])
+    follow_ms, follow_windows = cs.latencies_of(followers, start, duration)
+    own_ms, own_windows = cs.latencies_of(explorers, start, duration)
+    everyone = [instructor, *learners]
+    return ClassResult(
+        learners=n, followers=len(followers), explorers=len(explorers), replicas=replicas, changes=instructor.sent,
+        pairs=sum(x.sent for x in followers), follow_ms=follow_ms, follow_windows=follow_windows,
+        own_sent=sum(x.sent for x in explorers), own_ms=own_ms, own_windows=own_windows,
+        instructor_ms=cs.latencies_of([instructor], start, duration)[0],
+        skipped=sum(x.skipped for x in everyone), wrong=sum(len(x.wrong_values) for x in everyone),
+        ended_elsewhere=sum(cs.ended_elsewhere(x) for x in everyone),
+        server_cpu=None if cpu0 is None or cpu1 is None else (cpu1 - cpu0) / elapsed,
+        client_cpu=(client1 - client0) / elapsed, peaks_kb=peaks, duration=elapsed,
+        load_before=load_before, load_after=load_after)
+
+
+# ----------------------------------------------------------------------------
+# Report
+# ----------------------------------------------------------------------------
+
+def spread(values: np.ndarray) -> str:
+    return (f"median {cs.percentile(values, 50)} ms, p95 {cs.percentile(values, 95)} ms, "
+            f"max {cs.percentile(values, 100)} ms")
+
+
+def report_class(r: ClassResult, interval: float, action: str, full_rerun: bool, options: dict[str, str]) -> None:
+    store = "the class in the server's memory" if r.replicas == 1 else "the class in Redis"
+    change = "moves the slider" if action == "slider" else "swaps two documents in the ranking editor"
+    print(f"\nLive class on the Recall@k lesson, {r.replicas} server(s), {store}; the instructor moves k every "
+          f"{interval:g} s; {r.followers} learners follow, {r.explorers} explore on their own (each {change} every "
+          f"{interval:g} s, {'full-page rerun' if full_rerun else 'fragment rerun'}); {r.duration:.0f} s; "
+          f"{os.cpu_count()} CPUs on this machine" + "".join(f"; {name} = {value}" for name, value in options.items()))
+    within = np.count_nonzero(r.follow_ms <= FOLLOW_WITHIN * 1000) / r.pairs if r.pairs else 0.0
+    verdict = "met" if within >= FOLLOW_SHARE_GOAL else "NOT met"
+    print(f"  follow: {r.changes} changes × {r.followers} followers = {r.pairs} pairs, {r.follow_ms.size} answered; "
+          f"within {FOLLOW_WITHIN:g} s: {within:.1%} (goal ≥ {FOLLOW_SHARE_GOAL:.0%}: {verdict}); {spread(r.follow_ms)}")
+    print(f"    p95 ms of the changes sent in each {cs.WINDOW:g} s: "
+          + ", ".join(f"{p95:.0f}" for _, p95 in r.follow_windows))
+    if r.explorers:
+        p95 = float(np.percentile(r.own_ms, 95)) if r.own_ms.size else float("inf")
+        print(f"  own moves: {r.own_sent} sent, {r.own_ms.size} answered; {spread(r.own_ms)} "
+              f"(goal p95 ≤ {cs.GOAL_MS:.0f} ms: {'met' if p95 <= cs.GOAL_MS else 'NOT met'})")
+        print(f"    p95 ms of the changes sent in each {cs.WINDOW:g} s: "
+              + ", ".join(f"{p95:.0f}" for _, p95 in r.own_windows))
+    print(f"  the instructor's own screen after a move: {spread(r.instructor_ms)}")
+    if r.server_cpu is not None:
+        print(f"  server CPU: {r.server_cpu:.0%} of one core in all (summed over {r.replicas} server(s)); "
+              f"{r.server_cpu / r.learners:.1%} per learner (CPU seconds / (learners × seconds of the run))")
+    print(f"  client CPU {r.client_cpu:.0%}; peak RSS {', '.join(cs.mb(kb) for kb in r.peaks_kb)}; "
+          f"load 1-min {r.load_before:.1f}→{r.load_after:.1f}")
+    problems = []
+    if r.skipped:
+        problems.append(f"{r.skipped} moves skipped: every other k was still waiting for an answer")
+    if r.pairs + r.own_sent + r.changes != r.follow_ms.size + r.own_ms.size + r.instructor_ms.size:
+        problems.append(f"{r.pairs + r.own_sent + r.changes - r.follow_ms.size - r.own_ms.size - r.instructor_ms.size}"
+                        f" changes got no answer within {cs.DRAIN_TIMEOUT:.0f} s")
+    if r.wrong:
+        problems.append(f"{r.wrong} values differ from the engine's")
+    if r.ended_elsewhere:
+        problems.append(f"{r.ended_elsewhere} sessions ended on a state not asked of them")
+    print("  " + ("; ".join(problems) if problems else
+                  "every change answered, every value the engine's, every session ended where it was asked to"))
+
+
+def run(args: argparse.Namespace) -> None:
+    """``--class``: one run (fresh servers) for each number of learners."""
+    for n in args.learners:
+        movers = n // 3 if args.movers is None else min(args.movers, n)
+        print(f"N = {n}: starting {args.replicas} server(s), a class, {n - movers} following and {movers} "
+              f"exploring learner(s), then {args.duration:g} s of moves…", flush=True)
+        result = asyncio.run(run_class(n, movers, args.replicas, args.duration, args.interval, args.action,
+                                       args.full_rerun, args.seed, dict(args.set)))
+        report_class(result, args.interval, args.action, args.full_rerun, dict(args.set))

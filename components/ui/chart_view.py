@@ -1,0 +1,29 @@
+"""Charts on a page: the chart builders' scale under the current mode, and a chart shown with its text
+alternative."""
+from __future__ import annotations
+
+from typing import Callable
+
+import streamlit as st
+
+from components.ui import state
+from components.ui.charts import Figure
+
+PROJECTOR_SCALE = 1.5  # root font and chart fonts grow by this factor in projector mode
+
+
+def chart_scale() -> float:
+    """The ``scale`` argument for the chart builders under the current mode."""
+    return PROJECTOR_SCALE if st.session_state.get(state.PROJECTOR) else 1.0
+
+
+def show_chart(builder: Callable[..., Figure], *args, key: str | None = None, **kwargs) -> None:
+    """``builder(*args, **kwargs)``, scaled for the mode, as a chart with its text alternative.
+
+    The text alternative is the chart's alt text and a visible caption.
+    ``builder`` is one of :mod:`components.ui.charts`' builders; the mode's
+    ``scale`` is added here.
+    """
+    figure = builder(*args, scale=chart_scale(), **kwargs)
+    st.vega_lite_chart(figure.spec(), alt=figure.alt_text, key=key)
+    st.caption(figure.alt_text)

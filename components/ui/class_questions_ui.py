@@ -1,0 +1,222 @@
+"""Predict, then reveal, together: a live class's answers to a hidden value or to a practice question.
+
+In a live class (:mod:`components.ui.live_class_ui`) with "predict first" on:
+
+- where a lesson hides a value (:func:`components.ui.widgets.numbers_revealed`), the instructor gets "Ask
+  the class: nDCG@3?"; the learners who follow get a guess box in the same place; the instructor sees the
+  answers come in (:data:`COUNT_SECONDS`) and "Reveal to the class", which shows everyone the numbers and
+  shows the instructor the guesses against the value, the known slips marked
+  (:mod:`components.course.class_answers`);
+- a practice card works the same way: the instructor asks, the learners' checks are sent and their verdicts
+  wait for the reveal; the instructor then sees the guesses (a number) or the counts per option (a choice).
+
+A question's id names what is asked: a practice question's own id, or the lesson's scope and a digest of the
+state on screen (:func:`value_id`), so a learner answers only about the state the instructor shows.
+"""
+from __future__ import annotations
+
+import hashlib
+from typing import Callable
+
+import streamlit as st
+
+from components.course import class_answers, prose, quiz
+from components.course.class_answers import Asked
+from components.engine.formatting import fmt
+from components.serving import live_class
+from components.serving.settings import LIMITS
+from components.ui import charts, live_class_ui, state
+from components.ui.chart_view import show_chart
+
+TEXT = "ui"
+COUNT_SECONDS = 1.0  # how often the instructor's count of answers is read
+NUMBER, CHOICE = "number", "choice"  # the kinds of question a class answers
+
+
+def value_id(scope: str, signature) -> str:
+    """The id of a question about the value a lesson's ``scope`` shows for this state (``signature``)."""
+    return f"{scope}:{hashlib.sha256(repr(signature).encode('utf-8')).hexdigest()[:12]}"
+
+
+def _question() -> dict | None:
+    """The class's question as this session knows it ({"id", "kind", "options", "revealed"}): the instructor
+    reads it from the store, a follower from the view it last applied (:func:`live_class_ui.apply_pending`); None outside a
+    class."""
+    lead = live_class_ui.leading()
+    if lead is not None:
+        view = live_class.view(live_class_ui.store(), lead.code)
+        if view is None or view.question is None:
+            return None
+        return {"id": view.question.id, "kind": view.question.kind, "options": list(view.question.options),
+                "revealed": view.revealed}
+    return st.session_state.get(state.CLASS_QUESTION) if live_class_ui.following() else None
+
+
+def is_open(question_id: str) -> bool:
+    question = _question()
+    return question is not None and question["id"] == question_id and not question["revealed"]
+
+
+def is_revealed(question_id: str) -> bool:
+    question = _question()
+    return question is not None and question["id"] == question_id and question["revealed"]
+
+
+def _ask(question_id: str, kind: str, options: tuple[str, ...] = ()) -> None:
+    lead = live_class_ui.leading()
+    if lead is not None:
+        live_class.ask(live_class_ui.store(), lead, live_class.Question(question_id, kind, options),
+                       ttl=LIMITS.class_seconds)
+
+
+def _reveal(then: Callable[[], None] | None = None) -> None:
+    lead = live_class_ui.leading()
+    if lead is not None:
+        live_class.reveal(live_class_ui.store(), lead, ttl=LIMITS.class_seconds)
+    if then is not None:
+        then()
+
+
+def _tally(question_id: str) -> dict[str, int]:
+    lead = live_class_ui.leading()
+    return {} if lead is None else dict(live_class.tally(live_class_ui.store(), lead.code, question_id))
+
+
+@st.fragment(run_every=COUNT_SECONDS)
+def _answer_count(question_id: str) -> None:
+    st.markdown(prose.text(TEXT, "Class answers so far", n=sum(_tally(question_id).values())))
+
+
+def _guessed() -> dict[str, str]:
+    return st.session_state.setdefault(state.CLASS_GUESSED, {})
+
+
+def _send_guess(question_id: str, answer: str) -> bool:
+    """A follower's answer to the class's open question (False when it was not taken)."""
+    code = live_class_ui.following()
+    if code is None or not live_class.guess(live_class_ui.store(), code, question_id, answer,
+                                            ttl=LIMITS.class_seconds):
+        return False
+    _guessed()[question_id] = answer
+    return True
+
+
+# --- a value a lesson hides ------------------------------------------------------------
+
+def show_value_question(question_id: str, label: str, reveal_own: Callable[[], None]) -> bool:
+    """Where "predict first" hides a value, the class's part: the instructor's Ask (or, once asked, the count
+    and "Reveal to the class"), a follower's guess box while the question is open. True when it takes the
+    place of the page's own Reveal button."""
+    if live_class_ui.leading() is not None:
+        if is_open(question_id):
+            _answer_count(question_id)
+            st.button(prose.text(TEXT, "Class reveal"), key=f"class.reveal.{question_id}", on_click=_reveal,
+                      args=(reveal_own,), type="primary", icon="👀")
+            return True
+        st.button(prose.text(TEXT, "Class ask", label=label), key=f"class.ask.{question_id}", on_click=_ask,
+                  args=(question_id, NUMBER), icon="🙋", help=prose.text(TEXT, "Class ask help"))
+        return False
+    if live_class_ui.following() is None or not is_open(question_id):
+        return False
+    sent = _guessed().get(question_id)
+    if sent is not None:
+        st.success(prose.text(TEXT, "Class guess sent", guess=sent), icon="📨")
+        return True
+    key = f"class.guess.{question_id}"
+    with st.form(key, border=False, enter_to_submit=True):
+        st.text_input(prose.text(TEXT, "Class guess label", label=label), key=f"{key}.text", max_chars=20)
+        st.form_submit_button(prose.text(TEXT, "Class guess send"), key=f"{key}.send", on_click=_on_guess,
+                              args=(question_id, key), type="primary", icon="📨")
+    if st.session_state.get(f"{key}.error"):
+        st.error(prose.text(TEXT, "Class guess not a number"), icon="🔢")
+    return True
+
+
+def _on_guess(question_id: str, key: str) -> None:
+    typed = str(st.session_state.get(f"{key}.text") or "")
+    st.session_state[f"{key}.error"] = quiz.parse_answer(typed).value is None
+    if not st.session_state[f"{key}.error"]:
+        _send_guess(question_id, typed)
+
+
+def show_value_result(question_id: str, asked: Callable[[], Asked]) -> None:
+    """Once the class's question about this value is revealed: the instructor sees the guesses against the value
+    (a chart and its reading), a follower who guessed sees their guess beside the value."""
+    if not is_revealed(question_id):
+        return
+    if live_class_ui.leading() is not None:
+        _show_guesses(question_id, asked(), lambda trap: prose.text_choosing(TEXT, f"Class slip {trap.name}",
+                                                                             {"label": asked().label}))
+        return
+    sent = _guessed().get(question_id)
+    if sent is None:
+        return
+    now = asked()
+    parsed = quiz.parse_answer(sent).value
+    right = parsed is not None and quiz.within(parsed, now.value, now.scale)
+    st.markdown(prose.text(TEXT, "Class guess right" if right else "Class guess wrong", guess=sent, label=now.label,
+                           value=fmt(now.value)))
+
+
+def _show_guesses(question_id: str, asked: Asked, why: Callable[[quiz.Trap], str]) -> None:
+    """The instructor's reading of the guesses: the chart, how many were right, each slip made, the rest."""
+    guesses = class_answers.read_guesses(_tally(question_id), asked)
+    show_chart(charts.class_guesses, guesses.values, label=asked.label, value=asked.value,
+               slips=[(trap.name, trap.value) for trap in asked.slips], key=f"class.chart.{question_id}")
+    lines = [prose.text(TEXT, "Class result", n=guesses.total, right=guesses.right, label=asked.label,
+                        value=fmt(asked.value))]
+    lines += [prose.text(TEXT, "Class result slip", count=count, guess=fmt(trap.value), why=why(trap))
+              for trap, count in guesses.slips]
+    if guesses.other:
+        lines.append(prose.text(TEXT, "Class result other", n=guesses.other))
+    if guesses.not_numbers:
+        lines.append(prose.text(TEXT, "Class result not numbers", n=guesses.not_numbers))
+    st.markdown("\n\n".join(lines))
+
+
+# --- a practice card -----------------------------------------------------------------------
+
+def _askable(question: quiz.Question) -> bool:
+    """A question of the bank that takes one number or one option (a generated exercise's id is its seed's)."""
+    if isinstance(question, quiz.GeneratedExercise) or question.id not in quiz.counted_ids():
+        return False
+    return isinstance(question, quiz.NumericQuestion) or (isinstance(question, quiz.ChoiceQuestion)
+                                                           and not question.multiple)
+
+
+def card_waits(question: quiz.Question) -> bool:
+    """Whether a follower's verdict on this card waits for the class's reveal (the class is answering it)."""
+    return live_class_ui.following() is not None and is_open(question.id)
+
+
+def send_card_answer(question: quiz.Question, answer) -> None:
+    """A follower's checked answer goes to the class while the class is answering this card."""
+    if not card_waits(question):
+        return
+    _send_guess(question.id, answer[0] if isinstance(answer, list) and answer else str(answer))
+
+
+def show_card_class(question: quiz.Question, values_text: Callable[[str], str]) -> None:
+    """Under a practice card, for the instructor: Ask the class; once asked, the count and the reveal; once
+    revealed, the guesses against the answer with the bank's traps marked, or the counts per option.
+    ``values_text(section)`` is the question's text of that section (its values filled)."""
+    if live_class_ui.leading() is None or not _askable(question):
+        return
+    choice = isinstance(question, quiz.ChoiceQuestion)
+    if is_revealed(question.id):
+        if choice:
+            counts = class_answers.choice_counts(_tally(question.id), question.options)
+            show_chart(charts.class_choices, counts, correct=question.correct, key=f"class.chart.{question.id}")
+        else:
+            _show_guesses(question.id, Asked(prose.text(TEXT, "Class answer label"), question.answer, question.traps,
+                                             question.scale),
+                          lambda trap: values_text(f"{question.id} trap {trap.name}"))
+        return
+    if is_open(question.id):
+        _answer_count(question.id)
+        st.button(prose.text(TEXT, "Class reveal"), key=f"class.reveal.{question.id}", on_click=_reveal,
+                  type="primary", icon="👀")
+        return
+    st.button(prose.text(TEXT, "Class ask card"), key=f"class.ask.{question.id}", on_click=_ask,
+              args=(question.id, CHOICE if choice else NUMBER, tuple(question.options) if choice else ()),
+              icon="🙋", help=prose.text(TEXT, "Class ask help"))
