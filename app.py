@@ -3,7 +3,7 @@ import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from components.serving import upload_store, uploads
-from components.ui import live_class_ui, state
+from components.ui import class_questions_ui, live_class_ui, state
 from components.ui.quiz_ui import show_progress_sidebar
 from components.ui.registry import navigation
 from components.ui.widgets import show_link_notes, show_mode_controls
@@ -25,5 +25,6 @@ link_notes = st.container()  # above the page: notes about the link's bad values
 page.run()
 show_link_notes(link_notes)
 live_class_ui.broadcast(page)  # the instructor's page and values, to the class
+class_questions_ui.show_count_poll()  # the instructor's count of answers, while the class answers
 live_class_ui.show_follow_poll()
 upload_store.sweep(run.uploaded_file_mgr, run.session_id)

@@ -19,7 +19,9 @@ itself, and its client only reads the new run's messages.
   to that learner's ``Recall@<new k>`` metric (a change overtaken by the next one
   counts as answered when the newer value arrives, as a learner sees it). Every
   value received is checked against the engine, and each learner's last value
-  against the last change asked of it.
+  against the last change asked of it. By design a change waits for the
+  instructor's next send (at most 0.5 s), then the follower's next poll (at most
+  1 s), then the follower's whole-page run.
 - ``--replicas 2``: a Redis (``redis-server`` on a free loopback port, no
   persistence) holds the class; two servers use it (``RANKWISE_CLASS_STORE``),
   the instructor on the first, the learners alternating between them.
@@ -39,6 +41,7 @@ from dataclasses import dataclass
 import concurrent_sessions as cs  # benchmarks/ is on the path when concurrent_sessions.py runs as a script
 import numpy as np
 import redis
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from components.course import prose
 from components.serving.class_store import STORE_ENV
@@ -65,7 +68,7 @@ def class_code(markdown: str) -> str | None:
 class Instructor(cs.Learner):
     code: str = ""  # the class code, once the panel shows it
 
-    def _note(self, fwd) -> float | None:
+    def _note(self, fwd: ForwardMsg) -> float | None:
         kind, element = cs.element_of(fwd)
         if kind == "markdown":
             self.code = class_code(element.body) or self.code

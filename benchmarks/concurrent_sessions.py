@@ -9,6 +9,10 @@ websocket on ``/_stcore/stream`` speaking Streamlit's own protobuf messages
 - A learner opens the Recall@k lesson: a ``BackMsg`` ``rerun_script`` with
   the page's name; from the first run's ``ForwardMsg`` deltas it takes the
   widget id of the "Cutoff k" slider and the id of the fragment it sits in.
+  Like the browser, it keeps the page's script hash (from ``navigation``), the
+  slider's value (the one it sent, or one the script set) and a timer for each
+  ``run_every`` fragment (``auto_rerun``: a ``rerun_script`` of that fragment
+  every interval; a whole-page run's ``new_session`` stops them all).
 - Once every ``--interval`` seconds (each learner on its own random phase) it
   makes a change (``--action``):
   - ``slider``: moves the slider to a new k: a ``rerun_script`` whose
@@ -40,16 +44,32 @@ sessions' scripts on about one core, so 1 s divided by it is roughly the
 moves per second one process keeps up with), and the 1-minute load average
 before and after. Goal: p95 <= 300 ms at N = 30.
 
+``--class``: the live-class workshop (benchmarks/class_learners.py). An
+instructor session opens the lesson and starts a class; N learners (default 30)
+open it with ``?class=CODE`` and follow; ``--movers`` of them (default a third)
+press "Explore on my own" and make their own changes every ``--interval``
+(default 3 s). Every ``--interval`` the instructor moves the slider to a new k.
+Prints the **follow latency** (the instructor's send to each follower's
+``Recall@<new k>``): the share of (change, follower) pairs answered within
+1.5 s (goal >= 95%), median, p95, max and the p95 of each 10 s; the explorers'
+own changes as above (goal p95 <= 300 ms); the instructor's own screen; the
+servers' CPU in all and per learner (CPU seconds / (learners x seconds of the
+run)); each server's peak RSS; and the checks against the engine.
+``--replicas 2``: a Redis started here holds the class, two servers use it (the
+instructor on the first, the learners alternating); the CPU is summed.
+
     python benchmarks/concurrent_sessions.py [--learners 1,10,30] [--duration 60] [--interval 1]
                                              [--action slider|reorder] [--full-rerun] [--seed 13]
                                              [--set runner.postScriptGC=false]
+    python benchmarks/concurrent_sessions.py --class [--learners 30] [--movers 10] [--replicas 2]
+                                             [--interval 3] [--duration 60] [...]
 
 ``--set`` passes a Streamlit config option to the server (repeatable), to
 measure a setting before a workshop.
 
-Bounded: at most 100 learners and 600 s per run; opening the learners, the
-run and the wait for late answers each have a time limit; the server is
-stopped at the end whatever happens. Linux only for the memory figures
+Bounded: at most 100 learners, 4 replicas and 600 s per run; opening the
+learners, the run and the wait for late answers each have a time limit; the
+servers (and Redis) are stopped at the end whatever happens. Linux only for the memory figures
 (/proc); elsewhere they read "n/a".
 """
 from __future__ import annotations

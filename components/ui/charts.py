@@ -496,34 +496,39 @@ def class_guesses(values: Sequence[float], *, label: str, value: float, slips: S
     """
     rounded = np.round(np.asarray(values, dtype=np.float64) / GUESS_BIN) * GUESS_BIN
     xs, counts = np.unique(np.round(rounded, 6), return_counts=True)
-    bars = [{"x": float(x), "start": float(x) - GUESS_BIN / 2, "end": float(x) + GUESS_BIN / 2, "count": int(n),
-             "text": f"{x:.2f}"} for x, n in zip(xs, counts)]
-    marks = [{"x": value, "text": f"{label} = {fmt(value)}", "kind": label},
-             *({"x": v, "text": name, "kind": name} for name, v in slips)]
+    bars = [{"x": float(x), "count": int(n), "text": f"{x:.2f}"} for x, n in zip(xs, counts)]
+    marks = [{"x": value, "text": f"{label} = {fmt(value)}", "kind": label, "offset": 2},
+             *({"x": v, "text": name, "kind": name, "offset": round((22 + 18 * i) * scale)}  # one under another
+               for i, (name, v) in enumerate(slips))]
     top = max([1.0, value, *(v for _, v in slips), *(float(x) for x in xs)])
     chart = _guesses_template(top, max([1, *counts.tolist()]) * 1.3 + 0.5, scale)
     parts = "; ".join(prose.text(TEXT, "guesses at", count=int(n), x=f"{x:.2f}") for x, n in zip(xs, counts))
     marked = ", ".join(prose.text(TEXT, "guesses slip", name=name, x=fmt(v)) for name, v in slips)
     alt_text = prose.text(TEXT, "guesses alt", n=len(values), label=label, value=fmt(value),
                           parts=parts or "–", marked=marked or "–")
-    return Figure(chart, {"bars": bars, "value": marks[:1], "slips": marks[1:]}, alt_text)
+    half = top / 2  # a label sits on the side of its rule that has room
+    data = {"bars": bars, "value": marks[:1], "slips": marks[1:],
+            "slips left": [m for m in marks[1:] if m["x"] <= half],
+            "slips right": [m for m in marks[1:] if m["x"] > half]}
+    return Figure(chart, data, alt_text)
 
 
 @_template_cache
 def _guesses_template(top: float, y_top: float, scale: float) -> dict:
-    x = alt.X("start:Q", title=prose.text(TEXT, "guesses axis x"), scale=alt.Scale(domain=[0, top], nice=False))
+    x = alt.X("x:Q", title=prose.text(TEXT, "guesses axis x"), scale=alt.Scale(domain=[0, top], nice=False))
     y = alt.Y("count:Q", title=prose.text(TEXT, "guesses axis y"), axis=alt.Axis(tickMinStep=1),
               scale=alt.Scale(domain=[0, y_top], nice=False))
-    bars = named("bars").mark_bar(color=ACCENT).encode(x=x, x2="end:Q", y=y, y2=alt.datum(0),
+    bars = named("bars").mark_bar(color=ACCENT, size=round(12 * scale)).encode(x=x, y=y,
                                                         tooltip=[alt.Tooltip("text:N"), alt.Tooltip("count:Q")])
     counts = named("bars").mark_text(dy=-7 * scale, fontWeight="bold").encode(x="x:Q", y=y, text="count:Q")
     value = named("value").mark_rule(color=RIGHT, strokeWidth=3 * scale).encode(x="x:Q")
     value_text = named("value").mark_text(align="left", dx=5, baseline="top", color=RIGHT, fontWeight="bold").encode(
         x="x:Q", y=alt.value(2), text="text:N")
     slips = named("slips").mark_rule(color=SLIP, strokeDash=[6, 4], strokeWidth=2 * scale).encode(x="x:Q")
-    slip_text = named("slips").mark_text(align="left", dx=5, baseline="top", color=SLIP, angle=0).encode(
-        x="x:Q", y=alt.value(round(20 * scale)), text="text:N")
-    return template((bars + counts + value + value_text + slips + slip_text).properties(
+    slip_text = [named(f"slips {side}").mark_text(align=side, dx=5 if side == "left" else -5, baseline="top",
+                                                   color=SLIP).encode(
+        x="x:Q", y=alt.Y("offset:Q", scale=None, axis=None), text="text:N") for side in ("left", "right")]
+    return template(alt.layer(bars, counts, value, value_text, slips, *slip_text).properties(
         height=round(200 * scale), width="container"), scale)
 
 

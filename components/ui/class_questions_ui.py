@@ -4,7 +4,7 @@ In a live class (:mod:`components.ui.live_class_ui`) with "predict first" on:
 
 - where a lesson hides a value (:func:`components.ui.widgets.numbers_revealed`), the instructor gets "Ask
   the class: nDCG@3?"; the learners who follow get a guess box in the same place; the instructor sees the
-  answers come in (:data:`COUNT_SECONDS`) and "Reveal to the class", which shows everyone the numbers and
+  answers come in (:func:`show_count_poll`) and "Reveal to the class", which shows everyone the numbers and
   shows the instructor the guesses against the value, the known slips marked
   (:mod:`components.course.class_answers`);
 - a practice card works the same way: the instructor asks, the learners' checks are sent and their verdicts
@@ -82,9 +82,41 @@ def _tally(question_id: str) -> dict[str, int]:
     return {} if lead is None else dict(live_class.tally(live_class_ui.store(), lead.code, question_id))
 
 
+def _show_count(question_id: str) -> None:
+    """How many answers are in (kept, so :func:`show_count_poll` sees when more come)."""
+    n = sum(_tally(question_id).values())
+    st.session_state[state.CLASS_COUNTED] = (question_id, n)
+    st.markdown(prose.text(TEXT, "Class answers so far", n=n))
+
+
+def show_count_poll() -> None:
+    """For the instructor while the class answers: a fragment that reads the count every :data:`COUNT_SECONDS`
+    and, when it moved, reruns the app, so that the count on screen (often inside a lesson's own fragment) is
+    drawn again in its place."""
+    question = _question() if live_class_ui.leading() is not None else None
+    if question is not None and not question["revealed"]:
+        _count_poll(question["id"])
+
+
 @st.fragment(run_every=COUNT_SECONDS)
-def _answer_count(question_id: str) -> None:
-    st.markdown(prose.text(TEXT, "Class answers so far", n=sum(_tally(question_id).values())))
+def _count_poll(question_id: str) -> None:
+    if is_open(question_id) and st.session_state.get(state.CLASS_COUNTED) != (
+            question_id, sum(_tally(question_id).values())):
+        st.rerun(scope="app")
+
+
+def _ask_button(label: str, question_id: str, kind: str, options: tuple[str, ...] = ()) -> None:
+    """Ask the class; then a run of the whole app, which starts :func:`show_count_poll`."""
+    if st.button(label, key=f"class.ask.{question_id}", icon="🙋", help=prose.text(TEXT, "Class ask help")):
+        _ask(question_id, kind, options)
+        st.rerun(scope="app")
+
+
+def _reveal_button(question_id: str, then: Callable[[], None] | None = None) -> None:
+    """Reveal to the class; then a run of the whole app (the count's poll stops)."""
+    if st.button(prose.text(TEXT, "Class reveal"), key=f"class.reveal.{question_id}", type="primary", icon="👀"):
+        _reveal(then)
+        st.rerun(scope="app")
 
 
 def _guessed() -> dict[str, str]:
@@ -109,12 +141,10 @@ def show_value_question(question_id: str, label: str, reveal_own: Callable[[], N
     place of the page's own Reveal button."""
     if live_class_ui.leading() is not None:
         if is_open(question_id):
-            _answer_count(question_id)
-            st.button(prose.text(TEXT, "Class reveal"), key=f"class.reveal.{question_id}", on_click=_reveal,
-                      args=(reveal_own,), type="primary", icon="👀")
+            _show_count(question_id)
+            _reveal_button(question_id, reveal_own)
             return True
-        st.button(prose.text(TEXT, "Class ask", label=label), key=f"class.ask.{question_id}", on_click=_ask,
-                  args=(question_id, NUMBER), icon="🙋", help=prose.text(TEXT, "Class ask help"))
+        _ask_button(prose.text(TEXT, "Class ask", label=label), question_id, NUMBER)
         return False
     if live_class_ui.following() is None or not is_open(question_id):
         return False
@@ -161,8 +191,6 @@ def show_value_result(question_id: str, asked: Callable[[], Asked]) -> None:
 def _show_guesses(question_id: str, asked: Asked, why: Callable[[quiz.Trap], str]) -> None:
     """The instructor's reading of the guesses: the chart, how many were right, each slip made, the rest."""
     guesses = class_answers.read_guesses(_tally(question_id), asked)
-    show_chart(charts.class_guesses, guesses.values, label=asked.label, value=asked.value,
-               slips=[(trap.name, trap.value) for trap in asked.slips], key=f"class.chart.{question_id}")
     lines = [prose.text(TEXT, "Class result", n=guesses.total, right=guesses.right, label=asked.label,
                         value=fmt(asked.value))]
     lines += [prose.text(TEXT, "Class result slip", count=count, guess=fmt(trap.value), why=why(trap))
@@ -172,6 +200,8 @@ def _show_guesses(question_id: str, asked: Asked, why: Callable[[quiz.Trap], str
     if guesses.not_numbers:
         lines.append(prose.text(TEXT, "Class result not numbers", n=guesses.not_numbers))
     st.markdown("\n\n".join(lines))
+    show_chart(charts.class_guesses, guesses.values, label=asked.label, value=asked.value,
+               slips=[(trap.name, trap.value) for trap in asked.slips], key=f"class.chart.{question_id}")
 
 
 # --- a practice card -----------------------------------------------------------------------
@@ -213,10 +243,8 @@ def show_card_class(question: quiz.Question, values_text: Callable[[str], str]) 
                           lambda trap: values_text(f"{question.id} trap {trap.name}"))
         return
     if is_open(question.id):
-        _answer_count(question.id)
-        st.button(prose.text(TEXT, "Class reveal"), key=f"class.reveal.{question.id}", on_click=_reveal,
-                  type="primary", icon="👀")
+        _show_count(question.id)
+        _reveal_button(question.id)
         return
-    st.button(prose.text(TEXT, "Class ask card"), key=f"class.ask.{question.id}", on_click=_ask,
-              args=(question.id, CHOICE if choice else NUMBER, tuple(question.options) if choice else ()),
-              icon="🙋", help=prose.text(TEXT, "Class ask help"))
+    _ask_button(prose.text(TEXT, "Class ask card"), question.id, CHOICE if choice else NUMBER,
+                tuple(question.options) if choice else ())

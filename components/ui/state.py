@@ -49,6 +49,7 @@ CLASS_EXPLORE, CLASS_FOLLOW_AGAIN = "class.explore", "class.follow_again"  # the
 CLASS_CODE_INPUT = "class.code_input"  # the code a learner types (the Classroom panel)
 CLASS_HOME_CODE, CLASS_HOME_JOIN = "class.home_code", "class.home_join"  # the same, on the home page
 CLASS_QUESTION = "class.question"  # a follower's copy of the class's question: {"id", "kind", "options", "revealed"}
+CLASS_COUNTED = "class.counted"  # (question id, answers) the instructor's page last showed
 CLASS_GUESSED = "class.guessed"  # question id -> the answer this session sent to the class
 CLASS_JOIN_ERROR = "class.join_error"  # bool: the code typed is no class
 LINK_NOTES = "link_notes"  # tuple of notes about unusable link values, shown until dismissed (widgets.keep_link_note)

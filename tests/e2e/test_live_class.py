@@ -84,3 +84,52 @@ def test_learners_follow_the_instructor_until_one_steps_away(browser, app_url):
     expect(learners[0].get_by_text("The class has ended")).to_be_visible(timeout=15_000)
     for page in (teacher, *learners):
         page.context.close()
+
+
+def start_class(teacher: Page) -> str:
+    panel = classroom(teacher)
+    panel.get_by_role("button", name="Start a class").click()
+    code_line = panel.get_by_text("Class code:")
+    expect(code_line).to_be_visible(timeout=30_000)
+    return code_line.inner_text().split(":")[1].strip()
+
+
+def join(browser, app_url: str, code: str) -> Page:
+    page = open_app(browser, app_url, f"/?class={code}")  # the join link
+    expect(page.get_by_text(f"You are following class {code}")).to_be_visible(timeout=30_000)
+    return page
+
+
+def test_the_class_predicts_then_sees_the_reveal_together(browser, app_url):
+    """Predict first: the instructor asks for Recall@5, two learners guess (one the P@5 slip), the count comes
+    in on the instructor's screen by itself, and the reveal shows everyone the value."""
+    from components.course import prose, scenarios
+    from components.engine import metrics
+    from components.engine.formatting import fmt
+    from tests.e2e.helpers import metric_value
+
+    q = scenarios.LAWYER
+    qs = metrics.from_rankings([q.grades(q.presets["System A"])], [q.judged_grades()])
+    recall, precision = fmt(metrics.recall(qs, 5)[0]), fmt(metrics.precision(qs, 5)[0])
+    teacher = open_app(browser, app_url, "/recall")
+    code = start_class(teacher)
+    classroom(teacher).get_by_text("Predict first").click()
+    learners = [join(browser, app_url, code) for _ in range(2)]
+    for page in learners:
+        expect(metric_value(page, "Recall@5")).to_have_text("?", timeout=15_000)
+    teacher.get_by_role("button", name=prose.text("ui", "Class ask", label="Recall@5")).click()
+    guess_label = prose.text("ui", "Class guess label", label="Recall@5")
+    for page, typed in zip(learners, (recall, precision)):
+        box = page.get_by_role("textbox", name=guess_label)
+        expect(box).to_be_visible(timeout=15_000)
+        box.fill(typed)
+        page.get_by_role("button", name=prose.text("ui", "Class guess send")).click()
+        expect(page.get_by_text("is in. The value comes")).to_be_visible()
+    expect(teacher.get_by_text("2 answers so far")).to_be_visible(timeout=10_000)  # no click: it polls
+    teacher.get_by_role("button", name=prose.text("ui", "Class reveal")).click()
+    expect(metric_value(teacher, "Recall@5")).to_have_text(recall)
+    expect(teacher.get_by_text(f"of you said {precision}")).to_be_visible()
+    expect(teacher.get_by_test_id("stVegaLiteChart").first).to_be_visible()
+    for page in learners:
+        expect(metric_value(page, "Recall@5")).to_have_text(recall, timeout=15_000)
+    expect(learners[1].get_by_text(f"You said {precision}; Recall@5 is")).to_be_visible()
