@@ -508,8 +508,8 @@ def class_guesses(values: Sequence[float], *, label: str, value: float, slips: S
                           parts=parts or "–", marked=marked or "–")
     half = top / 2  # a label sits on the side of its rule that has room
     data = {"bars": bars, "value": marks[:1], "slips": marks[1:],
-            "slips left": [m for m in marks[1:] if m["x"] <= half],
-            "slips right": [m for m in marks[1:] if m["x"] > half]}
+            "slips_left": [m for m, (_, v) in zip(marks[1:], slips) if v <= half],
+            "slips_right": [m for m, (_, v) in zip(marks[1:], slips) if v > half]}
     return Figure(chart, data, alt_text)
 
 
@@ -525,7 +525,7 @@ def _guesses_template(top: float, y_top: float, scale: float) -> dict:
     value_text = named("value").mark_text(align="left", dx=5, baseline="top", color=RIGHT, fontWeight="bold").encode(
         x="x:Q", y=alt.value(2), text="text:N")
     slips = named("slips").mark_rule(color=SLIP, strokeDash=[6, 4], strokeWidth=2 * scale).encode(x="x:Q")
-    slip_text = [named(f"slips {side}").mark_text(align=side, dx=5 if side == "left" else -5, baseline="top",
+    slip_text = [named(f"slips_{side}").mark_text(align=side, dx=5 if side == "left" else -5, baseline="top",
                                                    color=SLIP).encode(
         x="x:Q", y=alt.Y("offset:Q", scale=None, axis=None), text="text:N") for side in ("left", "right")]
     return template(alt.layer(bars, counts, value, value_text, slips, *slip_text).properties(

@@ -232,12 +232,11 @@ def show_card_class(question: quiz.Question, values_text: Callable[[str], str]) 
     ``values_text(section)`` is the question's text of that section (its values filled)."""
     if live_class_ui.leading() is None or not _askable(question):
         return
-    choice = isinstance(question, quiz.ChoiceQuestion)
     if is_revealed(question.id):
-        if choice:
+        if isinstance(question, quiz.ChoiceQuestion):
             counts = class_answers.choice_counts(_tally(question.id), question.options)
             show_chart(charts.class_choices, counts, correct=question.correct, key=f"class.chart.{question.id}")
-        else:
+        elif isinstance(question, quiz.NumericQuestion):
             _show_guesses(question.id, Asked(prose.text(TEXT, "Class answer label"), question.answer, question.traps,
                                              question.scale),
                           lambda trap: values_text(f"{question.id} trap {trap.name}"))
@@ -246,5 +245,7 @@ def show_card_class(question: quiz.Question, values_text: Callable[[str], str]) 
         _show_count(question.id)
         _reveal_button(question.id)
         return
-    _ask_button(prose.text(TEXT, "Class ask card"), question.id, CHOICE if choice else NUMBER,
-                tuple(question.options) if choice else ())
+    if isinstance(question, quiz.ChoiceQuestion):
+        _ask_button(prose.text(TEXT, "Class ask card"), question.id, CHOICE, tuple(question.options))
+    else:
+        _ask_button(prose.text(TEXT, "Class ask card"), question.id, NUMBER)
