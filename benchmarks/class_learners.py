@@ -175,6 +175,7 @@ class ClassResult:
     skipped: int
     wrong: int
     ended_elsewhere: int
+    unpolled: int  # followers left with no run_every timer: their page no longer polls the class
     server_cpu: float | None  # CPU seconds per second of the run, all servers summed
     client_cpu: float
     peaks_kb: list  # each server's VmHWM
@@ -218,6 +219,7 @@ async def run_class(n: int, movers: int, replicas: int, duration: float, interva
             await cs.drain([instructor, *learners])
             load_after = cs.load_average()
             peaks = [cs.status_kb(p.pid, "VmHWM") for p in procs]
+            unpolled = sum(not x.timers for x in followers)
             await cs.close_all([instructor, *learners])
             await asyncio.gather(*listeners, return_exceptions=True)
         finally:
@@ -231,7 +233,7 @@ async def run_class(n: int, movers: int, replicas: int, duration: float, interva
         own_sent=sum(x.sent for x in explorers), own_ms=own_ms, own_windows=own_windows,
         instructor_ms=cs.latencies_of([instructor], start, duration)[0],
         skipped=sum(x.skipped for x in everyone), wrong=sum(len(x.wrong_values) for x in everyone),
-        ended_elsewhere=sum(cs.ended_elsewhere(x) for x in everyone),
+        ended_elsewhere=sum(cs.ended_elsewhere(x) for x in everyone), unpolled=unpolled,
         server_cpu=None if cpu0 is None or cpu1 is None else (cpu1 - cpu0) / elapsed,
         client_cpu=(client1 - client0) / elapsed, peaks_kb=peaks, duration=elapsed,
         load_before=load_before, load_after=load_after)
@@ -274,13 +276,16 @@ def report_class(r: ClassResult, interval: float, action: str, full_rerun: bool,
     problems = []
     if r.skipped:
         problems.append(f"{r.skipped} moves skipped: every other k was still waiting for an answer")
-    if r.pairs + r.own_sent + r.changes != r.follow_ms.size + r.own_ms.size + r.instructor_ms.size:
-        problems.append(f"{r.pairs + r.own_sent + r.changes - r.follow_ms.size - r.own_ms.size - r.instructor_ms.size}"
-                        f" changes got no answer within {cs.DRAIN_TIMEOUT:.0f} s")
+    missing = r.pairs + r.own_sent + r.changes - r.follow_ms.size - r.own_ms.size - r.instructor_ms.size
+    if missing:
+        problems.append(f"{missing} changes got no answer within {cs.DRAIN_TIMEOUT:.0f} s")
     if r.wrong:
         problems.append(f"{r.wrong} values differ from the engine's")
     if r.ended_elsewhere:
         problems.append(f"{r.ended_elsewhere} sessions ended on a state not asked of them")
+    if r.unpolled:
+        problems.append(f"{r.unpolled} followers stopped polling (a whole-page run's new_session stopped the "
+                        f"browser's timers and no auto_rerun came to start the follow poll again)")
     print("  " + ("; ".join(problems) if problems else
                   "every change answered, every value the engine's, every session ended where it was asked to"))
 
