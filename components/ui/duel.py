@@ -15,6 +15,7 @@ import streamlit as st
 from components.course import prose
 from components.ranking_editor import EditorState, Scoreboard, editor_state, ranking_editor, set_editor_state
 from components.ranking_editor.model import EditorItem
+from components.ui import state
 from components.ui.widgets import board_hidden, chart_scale, state_before
 
 TEXT = "ui"
@@ -31,29 +32,24 @@ class Side:
     note: str | None = None
 
 
-def side_key(key: str, i: int) -> str:
-    """The session-state key of side ``i`` (0: left, 1: right) of the duel ``key``."""
-    return f"{key}.{i}"
-
-
 def _defaults(items: Sequence[EditorItem]) -> dict[str, int]:
     return {item.id: item.grade for item in items if item.grade is not None}
 
 
 def _reset(key: str, sides: Sequence[Side], grades: dict[str, int]) -> None:
     for i, side in enumerate(sides):
-        set_editor_state(side_key(key, i), side.default_order, grades=grades)
+        set_editor_state(state.duel_side(key, i), side.default_order, grades=grades)
 
 
 def _follow(key: str) -> None:
     """Linked: the side the learner moved since the last run gives its state to the other one."""
     shown = st.session_state.get(f"{key}.shown")
-    left, right = editor_state(side_key(key, 0)), editor_state(side_key(key, 1))
+    left, right = editor_state(state.duel_side(key, 0)), editor_state(state.duel_side(key, 1))
     if shown is None or left is None or right is None:
         return
     for moved, other in ((left, 1), (right, 0)):
         if moved != shown:
-            set_editor_state(side_key(key, other), moved.order, moved.tray, moved.grades)
+            set_editor_state(state.duel_side(key, other), moved.order, moved.tray, moved.grades)
             return
 
 
@@ -72,7 +68,7 @@ def show_duel(key: str, items: Sequence[EditorItem], sides: tuple[Side, Side], *
     """
     if linked:
         _follow(key)
-    keys = [side_key(key, i) for i in range(2)]
+    keys = [state.duel_side(key, i) for i in range(2)]
     before = [state_before(k_, items, side.default_order, tray=tray, grade_range=grade_range)
               for k_, side in zip(keys, sides)]
     states = list(before)

@@ -24,7 +24,8 @@ import os
 import segno
 import streamlit as st
 
-from components.course import prose
+from components.course import prose, scenarios
+from components.rank_figure import set_figure_ranks
 from components.ranking_editor import editor_state, set_editor_state
 from components.serving import class_store, live_class
 from components.serving.live_class import Lead
@@ -40,9 +41,11 @@ FOLLOWED = (state.REVEAL, state.PREDICT_FIRST, state.STEP_MODE, state.RECALL_K, 
             state.RECALL_HIT_RATE_K, state.RECALL_BLIND_K, state.MRR_CUTOFF, state.AP_K, state.AP_DUEL_K,
             state.AP_LEVEL, state.NDCG_K, state.NDCG_GAIN, state.NDCG_GAINS_K, state.NDCG_IDEAL_K,
             state.NDCG_SHORT_K, state.FOUR_K, state.CHOOSING_K, state.DIFFER_K)
-# each lesson's main ranking editor: its order, tray and grades follow too
-EDITORS = (state.RECALL_EDITOR, *state.MRR_EDITORS, state.AP_EDITOR, state.NDCG_EDITOR, state.CHOOSING_EDITOR,
-           state.DIFFER_EDITOR)
+# each lesson's ranking editors (the main one, the duels' sides): their order, tray and grades follow too
+EDITORS = (state.RECALL_EDITOR, *state.MRR_EDITORS, state.AP_EDITOR, state.NDCG_EDITOR, state.NDCG_SHORT,
+           state.CHOOSING_EDITOR, state.DIFFER_EDITOR, *(state.duel_side(d, i) for d in state.DUELS for i in (0, 1)))
+# the four-query figure's hit ranks follow too: its key -> the length of its rank axis
+FIGURES = {state.FOUR_RANKS: scenarios.FOUR_QUERY_LIST_LENGTH}
 
 
 @st.cache_resource
@@ -165,6 +168,11 @@ def apply_pending(page: st.Page) -> None:
             st.session_state[key] = value
         elif key in EDITORS and isinstance(value, dict):
             _apply_editor(key, value)
+        elif key in FIGURES and isinstance(value, list):
+            try:
+                set_figure_ranks(key, value, FIGURES[key])
+            except (ValueError, TypeError):
+                pass  # not the figure's ranks: the learner's own stay
     st.session_state[state.CLASS_APPLIED] = pending["version"]
 
 
@@ -207,7 +215,8 @@ def _send() -> None:
     if lead is None:
         return
     page = st.session_state.get(state.CLASS_PAGE)
-    target = {**{key: st.session_state[key] for key in FOLLOWED if key in st.session_state}, **_editor_values()}
+    target = {**{key: st.session_state[key] for key in FOLLOWED if key in st.session_state}, **_editor_values(),
+              **{key: list(st.session_state[key]) for key in FIGURES if key in st.session_state}}
     sent = (page, target)
     if st.session_state.get(state.CLASS_SENT) == sent:
         return

@@ -342,3 +342,11 @@ COMPARE_DELTA = "compare_runs.delta"  # the difference to detect (how many queri
 
 # --- glossary ---------------------------------------------------------------------------
 GLOSSARY_FILTER = "glossary.filter"
+
+
+def duel_side(key: str, i: int) -> str:
+    """The session-state key of side ``i`` (0: left, 1: right) of the duel ``key`` (its editor's key)."""
+    return f"{key}.{i}"
+
+
+DUELS = (RECALL_FAIR, RECALL_BLIND, AP_DUEL, NDCG_GAINS, NDCG_IDEAL)  # every lesson's duel

@@ -6,7 +6,6 @@ from components.engine import conventions, metrics
 from components.engine.formatting import fmt
 from components.ranking_editor import EditorState
 from components.ui import state
-from components.ui.duel import side_key
 from components.ui.take_home import panel_key
 from tests.pages.helpers import board, open_page
 
@@ -57,7 +56,7 @@ def test_k_moves_precision_and_recall_but_not_ap():
 
 def test_the_duel_same_recall_different_ap():
     at = open_page(PAGE)
-    top, bottom = (board(at, side_key(state.AP_DUEL, i)) for i in (0, 1))
+    top, bottom = (board(at, state.duel_side(state.AP_DUEL, i)) for i in (0, 1))
     assert top["Recall@20"] == bottom["Recall@20"] == "0.400"
     assert (top["AP"], bottom["AP"]) == ("0.400", "0.056")
     assert any("AP is 0.400 with the hits at 1–4 and 0.056" in i.value for i in at.info)

@@ -152,12 +152,11 @@ def test_the_mrr_cutoff_travels_in_the_address():
 
 
 def test_predict_first_hides_both_boards_of_a_duel_until_revealed():
-    from components.ui.duel import side_key
     from tests.pages.helpers import board
 
     at = open_page("lessons/recall.py", query={"predict_first": "1"})
     assert not at.exception
-    sides = [side_key(state.RECALL_BLIND, i) for i in (0, 1)]
+    sides = [state.duel_side(state.RECALL_BLIND, i) for i in (0, 1)]
     assert all(set(board(at, s).values()) == {"?"} for s in sides)
     assert not any("Both lists have" in i.value for i in at.info)  # the sentence quotes the numbers: hidden too
     at.button(key="predict.recall.blind.button").click().run()

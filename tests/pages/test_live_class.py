@@ -121,3 +121,22 @@ def test_the_home_page_offers_to_join_a_class():
     at = open_page("lessons/home.py")
     at.text_input(key=state.CLASS_HOME_CODE).set_value(lead.code).run()
     assert not at.exception and at.session_state[state.CLASS_JOINED] == lead.code
+
+
+def test_a_learner_takes_the_four_query_ranks_and_a_duels_sides():
+    teacher, lead = instructor()
+    side = state.duel_side(state.RECALL_BLIND, 0)
+    shown = teacher.session_state[side]
+    moved = EditorState(order=(shown.order[1], shown.order[0], *shown.order[2:]), tray=shown.tray,
+                        grades=dict(shown.grades))
+    teacher.session_state[side] = moved  # what a drag in the duel leaves behind
+    teacher.run()
+    student = learner(lead.code)
+    assert student.session_state[side].order == moved.order
+    teacher.switch_page("lessons/four_queries.py").run()
+    ranks = (2, 3, None, 8)  # a dot dragged to "not returned"
+    teacher.session_state[state.FOUR_RANKS] = ranks  # what a drag in the figure leaves behind
+    teacher.run()
+    student.run()
+    student.run()  # the class's page first, then its values
+    assert student.session_state[state.FOUR_RANKS] == ranks

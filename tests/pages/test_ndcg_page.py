@@ -6,7 +6,6 @@ from components.engine import metrics
 from components.engine.formatting import fmt
 from components.ranking_editor import EditorState
 from components.ui import state
-from components.ui.duel import side_key
 from tests.pages.helpers import board, open_page
 
 PAGE = "lessons/ndcg.py"
@@ -96,7 +95,7 @@ def frameworks_state(order, grades=GRADES):
 def test_the_gains_duel_scores_one_list_both_ways_beside_its_text():
     at = open_page(PAGE)
     grades, judged = Q.grades(Q.presets["Mixed grades"]), Q.judged_grades()
-    left, right = (board(at, side_key(state.NDCG_GAINS, i)) for i in (0, 1))
+    left, right = (board(at, state.duel_side(state.NDCG_GAINS, i)) for i in (0, 1))
     assert left["nDCG@3"] == fmt(metrics.ndcg_at_k(grades, 3, judged, "exponential"))
     assert right["nDCG@3"] == fmt(metrics.ndcg_at_k(grades, 3, judged, "linear"))
     assert abs(float(left["nDCG@3"]) - float(right["nDCG@3"])) >= 0.05
@@ -107,22 +106,22 @@ def test_the_gains_duel_scores_one_list_both_ways_beside_its_text():
 def test_the_gains_duel_moves_both_sides_together():
     """A move on either side is made on the other: both boards score the same list."""
     at = open_page(PAGE)
-    at.session_state[side_key(state.NDCG_GAINS, 1)] = frameworks_state(Q.presets["System B"])
+    at.session_state[state.duel_side(state.NDCG_GAINS, 1)] = frameworks_state(Q.presets["System B"])
     at.run()
-    assert at.session_state[side_key(state.NDCG_GAINS, 0)].order == Q.presets["System B"]
-    assert board(at, side_key(state.NDCG_GAINS, 0))["nDCG@3"] == "0.531"
-    assert board(at, side_key(state.NDCG_GAINS, 1))["nDCG@3"] == "0.531"
+    assert at.session_state[state.duel_side(state.NDCG_GAINS, 0)].order == Q.presets["System B"]
+    assert board(at, state.duel_side(state.NDCG_GAINS, 0))["nDCG@3"] == "0.531"
+    assert board(at, state.duel_side(state.NDCG_GAINS, 1))["nDCG@3"] == "0.531"
     sentence = gain_sentence(at)  # System B puts a grade-0 page on top: not "already right"
     assert "same grade" in sentence and "already" not in sentence
-    at.session_state[side_key(state.NDCG_GAINS, 0)] = frameworks_state(Q.presets["System A"])
+    at.session_state[state.duel_side(state.NDCG_GAINS, 0)] = frameworks_state(Q.presets["System A"])
     at.run()
-    assert at.session_state[side_key(state.NDCG_GAINS, 1)].order == Q.presets["System A"]
+    assert at.session_state[state.duel_side(state.NDCG_GAINS, 1)].order == Q.presets["System A"]
 
 
 def test_the_ideal_duel_counts_the_missed_page_on_one_side_only():
     at = open_page(PAGE)
     grades = Q.grades(Q.presets["FastAPI missed"])
-    left, right = (board(at, side_key(state.NDCG_IDEAL, i)) for i in (0, 1))
+    left, right = (board(at, state.duel_side(state.NDCG_IDEAL, i)) for i in (0, 1))
     assert left == {"IDCG@3": "6.393", "nDCG@3": fmt(metrics.ndcg_at_k(grades, 3, Q.judged_grades()))}
     assert right == {"IDCG@3": fmt(metrics.idcg_at_k(grades, 3)), "nDCG@3": fmt(metrics.ndcg_at_k(grades, 3))}
     assert any("FastAPI Docs (grade 2)" in c.value for c in at.caption)

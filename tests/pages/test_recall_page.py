@@ -6,7 +6,6 @@ from components.engine import metrics
 from components.engine.formatting import fmt
 from components.ranking_editor import EditorState
 from components.ui import state
-from components.ui.duel import side_key
 from tests.pages.helpers import board, open_page
 
 PAGE = "lessons/recall.py"
@@ -72,8 +71,8 @@ def test_the_fair_comparison_duel_shows_both_systems_at_one_k():
     at = open_page(PAGE)
     at.slider(key=state.RECALL_COMPARE_K).set_value(20).run()
     assert not at.exception
-    assert board(at, side_key(state.RECALL_FAIR, 0)) == {"Recall@20": "0.400"}
-    assert board(at, side_key(state.RECALL_FAIR, 1)) == {"Recall@20": "0.900"}
+    assert board(at, state.duel_side(state.RECALL_FAIR, 0)) == {"Recall@20": "0.400"}
+    assert board(at, state.duel_side(state.RECALL_FAIR, 1)) == {"Recall@20": "0.900"}
     assert any("System A's list finds 4 of the 10 relevant cases (Recall@20 = 0.400)" in m.value and "(Recall@20 = 0.900)" in m.value
                for m in at.markdown)
 
@@ -91,7 +90,7 @@ def test_the_blind_spot_duel_shows_equal_recall_and_different_rr_beside_its_text
     16–19) while the text beside them claimed 0.400 for both."""
     at = open_page(PAGE)
     assert at.slider(key=state.RECALL_BLIND_K).value == 20
-    top, bottom = (board(at, side_key(state.RECALL_BLIND, i)) for i in (0, 1))
+    top, bottom = (board(at, state.duel_side(state.RECALL_BLIND, i)) for i in (0, 1))
     assert top == {"Recall@20": "0.400", "RR": "1.000"} and bottom == {"Recall@20": "0.400", "RR": "0.063"}
     sentence = next(i.value for i in at.info if "Recall@20" in i.value)
     assert "Both lists have Recall@20 = 0.400" in sentence and "1.000" in sentence and "0.063" in sentence
