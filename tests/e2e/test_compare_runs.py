@@ -62,6 +62,12 @@ def test_runs_compared_corrected_explained_and_planned(page: Page, app_url):
     largest = qids[max(range(len(qids)), key=lambda i: abs(ndcg.diff[i]))]  # the picker opens on it
     expect(page.get_by_text(f"Query {largest}, the top 10 of run A (left) and run B (right)")).to_be_visible()
     expect(page.get_by_text("split by each document's own term").first).to_be_visible()
+    second = qids[sorted(range(len(qids)), key=lambda i: -abs(ndcg.diff[i]))[1]]  # the next-largest change
+    picker = page.get_by_role("combobox", name="Query (largest change first)").first
+    picker.scroll_into_view_if_needed()
+    picker.click()
+    page.get_by_role("option").filter(has_text=f"{second} (").first.click()
+    expect(page.get_by_text(f"Query {second}, the top 10 of run A (left) and run B (right)")).to_be_visible()
 
     delta = current(page).get_by_role("spinbutton", name="Difference to detect")
     delta.fill("0.1")
