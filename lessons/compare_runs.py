@@ -24,6 +24,7 @@ from components.ui import charts, comparison_charts, registry, state, upload_flo
 from components.ui.widgets import read_control, show_chart
 from lessons.your_data import FAMILIES, GAIN_CHOICES, measure_names, show_trailing_note, shown_name
 
+NO_VALUE = "–"  # a table cell or card with no value (a flagged run's corrected p)
 NAME = "compare_runs"
 YOUR_DATA = "your_data"  # the page that loads the judgments and run A, and whose words this page shares
 PERCENT = "percent"  # fmt's style for a share
@@ -196,13 +197,8 @@ def _table(result: many_runs.ManyRuns, gain: str) -> pd.DataFrame:
         difference: signed(v.comparison.mean_diff), column["t interval"]: span(v.comparison.ci95, " to "),
         column["bootstrap"]: span((v.boot.low, v.boot.high), " to "),
         column["counts"]: f"{v.comparison.improved} / {v.comparison.tied} / {v.comparison.hurt}",
-        column["p"]: fmt_p(v.comparison.randomisation_p), column["corrected"]: fmt_p(v.p_rand),
+        column["p"]: format_p(v.comparison.randomisation_p, NO_VALUE), column["corrected"]: format_p(v.p_rand, NO_VALUE),
         column["significant"]: yes if v.significant else no} for v in result.versus.values()])
-
-
-def fmt_p(p: float) -> str:
-    """A p-value for the table; a dash where there is none (a flagged run's corrected p)."""
-    return format_p(p) if np.isfinite(p) else "–"
 
 
 def _explain_section(result: many_runs.ManyRuns, judged: dict[str, trec.JudgedRun], gain: str) -> None:
@@ -293,7 +289,7 @@ def _power_section(result: many_runs.ManyRuns, gain: str) -> None:
         st.info(prose.text(NAME, "Power no spread", run=run, base=base, measure=label), icon="🧮")
         return
     plan = power.plan(diff, delta)
-    needed = f"{plan.queries_needed:,}" if plan.queries_needed is not None else "–"
+    needed = f"{plan.queries_needed:,}" if plan.queries_needed is not None else NO_VALUE
     cards = st.columns(4)
     cards[0].metric(prose.text(NAME, "Card needed"), needed)
     cards[1].metric(prose.text(NAME, "Card have"), f"{plan.n_have:,}")

@@ -707,16 +707,16 @@ def _values(judged: trec.JudgedRun, measures: Sequence[Measure], gain: Gain,
 # Reading the result in plain language (the words are in lessons/text/compare.md)
 # ----------------------------------------------------------------------------
 
-def format_p(p: float) -> str:
-    """A p-value for display: 3 decimals, "< 0.001" below that, "undefined" for nan.
+def format_p(p: float, missing: str = "undefined") -> str:
+    """A p-value for display: 3 decimals, "< 0.001" below that, ``missing`` for nan (a table cell may want "–").
 
     Examples
     --------
-    >>> format_p(0.04321), format_p(0.0000999), format_p(1.0), format_p(float("nan"))
-    ('0.043', '< 0.001', '1.000', 'undefined')
+    >>> format_p(0.04321), format_p(0.0000999), format_p(1.0), format_p(float("nan")), format_p(float("nan"), "–")
+    ('0.043', '< 0.001', '1.000', 'undefined', '–')
     """
     if math.isnan(p):
-        return "undefined"
+        return missing
     return "< 0.001" if p < 0.001 else f"{p:.3f}"
 
 
