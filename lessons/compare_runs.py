@@ -204,7 +204,8 @@ def _table(result: many_runs.ManyRuns, gain: str) -> pd.DataFrame:
 def _explain_section(result: many_runs.ManyRuns, judged: dict[str, trec.JudgedRun], gain: str) -> None:
     st.subheader(prose.text(NAME, "Explain heading"))
     st.markdown(prose.section(NAME, "Explain intro"))
-    run, measure = _pick_pair(result, state.COMPARE_RUN, state.COMPARE_MEASURE, "Explain", gain)
+    run, measure = _pick_pair(result, state.COMPARE_RUN, state.COMPARE_MEASURE, "Explain", gain,
+                              st.columns([1, 3], vertical_alignment="bottom"))
     diff = result.versus[run, measure].comparison.diff
     qids = result.pairings[run].qids
     base = result.names[result.baseline]
@@ -260,10 +261,9 @@ def _top(judged: trec.JudgedRun, qid: str) -> list[tuple[str, int | None]]:
 
 
 def _pick_pair(result: many_runs.ManyRuns, run_key: str, measure_key: str, label: str, gain: str,
-               room: bool = False):
-    """A run (other than the baseline) and a measure, side by side; with ``room``, a third column for another
-    control is returned too."""
-    run_column, measure_column, *rest = st.columns([1, 3, 1.2] if room else [1, 3], vertical_alignment="bottom")
+               columns) -> tuple[str, str]:
+    """A run (other than the baseline) and a measure, in the first two of ``columns``."""
+    run_column, measure_column = columns[:2]
     others = list(result.others)
     run = read_control(run_column.segmented_control(prose.text(NAME, f"{label} run"), others, key=run_key,
                                                     default=others[0], required=True), others[0], others)
@@ -271,14 +271,16 @@ def _pick_pair(result: many_runs.ManyRuns, run_key: str, measure_key: str, label
     measure = read_control(measure_column.segmented_control(
         prose.text(NAME, f"{label} measure"), measures, key=measure_key, default=measures[0], required=True,
         format_func=lambda m: shown_name(m, gain)), measures[0], measures)
-    return (run, measure, *rest)
+    return run, measure
 
 
 def _power_section(result: many_runs.ManyRuns, gain: str) -> None:
     st.subheader(prose.text(NAME, "Power heading"))
     st.markdown(prose.section(NAME, "Power intro"))
-    run, measure, delta_column = _pick_pair(result, f"{state.COMPARE_RUN}.power", f"{state.COMPARE_MEASURE}.power",
-                                            "Power", gain, room=True)
+    columns = st.columns([1, 3, 1.2], vertical_alignment="bottom")  # the run, the measure, the difference
+    run, measure = _pick_pair(result, f"{state.COMPARE_RUN}.power", f"{state.COMPARE_MEASURE}.power", "Power", gain,
+                              columns)
+    delta_column = columns[2]
     st.session_state.setdefault(state.COMPARE_DELTA, DEFAULT_DELTA)
     delta = float(read_control(delta_column.number_input(
         prose.text(NAME, "Power delta"), min_value=0.001, max_value=1.0, step=0.005, format="%.3f",
