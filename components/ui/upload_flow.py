@@ -175,9 +175,7 @@ def take_uploads(uploaded: list, key: str) -> None:
         else:
             receive(slot, file.name, file.getvalue())
     st.session_state[state.COMPARE_NO_ROOM] = tuple(left_out)
-    _release_uploads([f.file_id for f in fresh])
-    empty_uploaders()
-    st.rerun()
+    _done_with([f.file_id for f in fresh])
 
 
 def no_room() -> tuple[str, ...]:
@@ -196,9 +194,14 @@ def take_upload(kind: str, uploaded, key: str) -> None:
     if uploaded is not None and st.session_state.get(seen) != uploaded.file_id:
         st.session_state[seen] = uploaded.file_id
         receive(kind, uploaded.name, uploaded.getvalue())
-        _release_uploads([uploaded.file_id])
-        empty_uploaders()
-        st.rerun()
+        _done_with([uploaded.file_id])
+
+
+def _done_with(file_ids) -> None:
+    """After receiving: the files leave Streamlit's upload store, the uploaders start empty, the page runs again."""
+    _release_uploads(file_ids)
+    empty_uploaders()
+    st.rerun()
 
 
 def _release_uploads(file_ids) -> None:
