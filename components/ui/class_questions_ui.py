@@ -174,18 +174,24 @@ def show_value_result(question_id: str, asked: Callable[[], Asked]) -> None:
     (a chart and its reading), a follower who guessed sees their guess beside the value."""
     if not is_revealed(question_id):
         return
+    now = asked()
     if live_class_ui.leading() is not None:
-        _show_guesses(question_id, asked(), lambda trap: prose.text_choosing(TEXT, f"Class slip {trap.name}",
-                                                                             {"label": asked().label}))
+        _show_guesses(question_id, now, lambda trap: _slip_text(trap, now))
         return
     sent = _guessed().get(question_id)
     if sent is None:
         return
-    now = asked()
-    parsed = quiz.parse_answer(sent).value
-    right = parsed is not None and quiz.within(parsed, now.value, now.scale)
-    st.markdown(prose.text(TEXT, "Class guess right" if right else "Class guess wrong", guess=sent, label=now.label,
-                           value=fmt(now.value)))
+    reading = class_answers.read_guesses({sent: 1}, now)
+    values = dict(guess=sent, label=now.label, value=fmt(now.value))
+    if reading.slips:
+        st.markdown(prose.text(TEXT, "Class guess slip", why=_slip_text(reading.slips[0][0], now), **values))
+    else:
+        st.markdown(prose.text(TEXT, "Class guess right" if reading.right else "Class guess wrong", **values))
+
+
+def _slip_text(trap: quiz.Trap, asked: Asked) -> str:
+    """What a slip on a lesson's screen is ("that is ... , not Recall@5.")."""
+    return prose.text_choosing(TEXT, f"Class slip {trap.name}", {"label": asked.label})
 
 
 def _show_guesses(question_id: str, asked: Asked, why: Callable[[quiz.Trap], str]) -> None:

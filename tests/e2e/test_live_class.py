@@ -132,4 +132,4 @@ def test_the_class_predicts_then_sees_the_reveal_together(browser, app_url):
     expect(teacher.get_by_test_id("stVegaLiteChart").first).to_be_visible()
     for page in learners:
         expect(metric_value(page, "Recall@5")).to_have_text(recall, timeout=15_000)
-    expect(learners[1].get_by_text(f"You said {precision}; Recall@5 is")).to_be_visible()
+    expect(learners[1].get_by_text(f"You said {precision}: that is the share")).to_be_visible()

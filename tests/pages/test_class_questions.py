@@ -75,7 +75,9 @@ def test_the_class_guesses_a_hidden_value_and_the_instructor_sees_the_slips_on_r
         student.run()
         assert _metric(student, f"Recall@{k}") == recall  # revealed to everyone
     assert f"You said {recall}, and Recall@{k} is **{recall}**: right." in _markdown(students[0])
-    assert f"You said {precision}; Recall@{k} is **{recall}**." in _markdown(students[1])
+    assert (f"You said {precision}: " + prose.text_choosing("ui", "Class slip precision", {"label": f"Recall@{k}"})
+            + f" Recall@{k} is **{recall}**.") in _markdown(students[1])
+    assert f"You said 1/2; Recall@{k} is **{recall}**." in _markdown(students[2])
 
     teacher.slider(key=state.RECALL_K).set_value(k + 1).run()  # a new state: predict again
     students[0].run()
