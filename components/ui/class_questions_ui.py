@@ -95,7 +95,10 @@ def show_count_poll() -> None:
     drawn again in its place."""
     question = _question() if live_class_ui.leading() is not None else None
     if question is not None and not question["revealed"]:
-        _count_poll(question["id"])
+        # this run draws the count as it is now: the poll, run with it, has nothing new to show
+        st.session_state[state.CLASS_COUNTED] = (question["id"], sum(_tally(question["id"]).values()))
+        with st.sidebar:  # it draws nothing
+            _count_poll(question["id"])
 
 
 @st.fragment(run_every=COUNT_SECONDS)

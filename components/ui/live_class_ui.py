@@ -9,7 +9,7 @@ The protocol and the store are :mod:`components.serving.live_class` and
   followed widget values (:data:`FOLLOWED`) and editors (:data:`EDITORS`) when they changed, and keeps
   sending them from a fragment (a lesson's own fragment reruns alone);
 - a learner joins with the code (the panel, or a ``?class=`` link) and
-  follows: while following, :func:`show_follow_poll`, a fragment that reruns
+  follows: while following, :func:`show_polls`, a fragment that reruns
   every :data:`POLL_SECONDS`, reads the class's version (one number) and,
   when it moved, keeps the class's view as pending and asks for a full-app
   rerun; at the top of that run, before any widget is built, :func:`apply_pending`
@@ -194,14 +194,27 @@ def _editor_values() -> dict[str, dict]:
 
 
 def broadcast(page: st.Page) -> None:
-    """After the instructor's run: send the page and the followed values when they changed (one write); then
-    keep sending from a fragment (:data:`LEAD_POLL_SECONDS`), since a change inside a lesson's fragment reruns
-    that fragment only, not the app."""
+    """After the instructor's run: send the page and the followed values when they changed (one write)."""
     if leading() is None:
         return
     st.session_state[state.CLASS_PAGE] = page.url_path
     _send()
-    _lead_poll()
+
+
+def show_polls() -> None:
+    """Before the page, in the sidebar (they draw nothing): the instructor's fragment that keeps sending
+    (:data:`LEAD_POLL_SECONDS`; a change inside a lesson's fragment reruns that fragment only, not the app),
+    or a follower's that reads the class's version (:data:`POLL_SECONDS`).
+
+    Early in the run, so that the message that starts the browser's timer goes out at once: a message queued
+    at the very end of a run can be lost when the browser's next request starts a new run before it is sent,
+    and a follower's page would then stop following (found by ``benchmarks/concurrent_sessions.py --class``).
+    """
+    with st.sidebar:
+        if leading() is not None:
+            _lead_poll()
+        elif following() is not None:
+            _poll()
 
 
 @st.fragment(run_every=LEAD_POLL_SECONDS)
@@ -228,12 +241,6 @@ def _send() -> None:
         st.session_state.pop(state.CLASS_LEAD, None)
         return
     st.session_state[state.CLASS_SENT] = sent
-
-
-def show_follow_poll() -> None:
-    """While following: the polling fragment (nothing otherwise)."""
-    if following() is not None:
-        _poll()
 
 
 @st.fragment(run_every=POLL_SECONDS)
