@@ -18,8 +18,14 @@ The payload (``data.score`` of the editor)::
 """
 from __future__ import annotations
 
+import dataclasses
+import hashlib
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Hashable, Sequence
+
+import numpy as np
 
 from components.engine.formatting import change, fmt
 from components.engine.metrics import Gain
@@ -27,6 +33,9 @@ from components.ranking_editor.model import EditorState
 from components.ranking_editor.moves import Other, move_table
 
 TABLE_KEYS = ("current", "place", "tray", "grade", "cutoff", "window", "k")  # what the browser reads
+SHARED_PAYLOADS = 256  # payloads kept for every session to reuse (a class following one instructor shows one state)
+_payloads: OrderedDict[Hashable, dict] = OrderedDict()
+_payloads_lock = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -132,6 +141,10 @@ def payload(board: Scoreboard, state: EditorState, *, k: int | None, tray: bool,
             grade_range: tuple[int, int]) -> dict:
     """The scoreboard's part of the editor's data (format: the module docstring).
 
+    Shared by every session: the :data:`SHARED_PAYLOADS` most recent, by their inputs' exact value
+    (:func:`input_key`), since most runs show an editor unchanged (a move elsewhere on the page) and a live
+    class's followers all show the instructor's state. The dict returned is shared: never change it.
+
     Examples
     --------
     >>> from components.ranking_editor.model import EditorState
@@ -144,6 +157,43 @@ def payload(board: Scoreboard, state: EditorState, *, k: int | None, tray: bool,
     >>> score["shown"][1], score["deltas"][1]
     (['1.000'], ['+0.500'])
     """
+    key = input_key((board, state, k, tray, editable_grades, grade_range))
+    with _payloads_lock:
+        kept = _payloads.get(key)
+        if kept is not None:
+            _payloads.move_to_end(key)
+            return kept
+    made = _payload(board, state, k=k, tray=tray, editable_grades=editable_grades, grade_range=grade_range)
+    with _payloads_lock:
+        _payloads[key] = made
+        while len(_payloads) > SHARED_PAYLOADS:
+            _payloads.popitem(last=False)
+    return made
+
+
+def input_key(value) -> Hashable:
+    """An exact, hashable stand-in for ``value``: dataclasses by their fields, mappings by their sorted items,
+    sequences item by item, NumPy arrays by dtype, shape and a digest of their bytes (a repr would cut them).
+
+    >>> input_key(np.array([1, 2])) == input_key(np.array([1, 2])), input_key({"b": 1, "a": 2})
+    (True, ('dict', (('a', 2), ('b', 1))))
+    """
+    if isinstance(value, np.ndarray):
+        return "array", value.dtype.str, value.shape, hashlib.sha1(np.ascontiguousarray(value).tobytes()).digest()
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return type(value).__name__, tuple(input_key(getattr(value, f.name)) for f in dataclasses.fields(value))
+    if isinstance(value, dict) or (hasattr(value, "keys") and hasattr(value, "items")):
+        return "dict", tuple(sorted((str(k), input_key(v)) for k, v in value.items()))
+    if isinstance(value, (list, tuple)):
+        return "seq", tuple(input_key(v) for v in value)
+    if isinstance(value, np.generic):
+        return value.item()
+    hash(value)  # anything else must be a plain value (str, int, float, bool, None): a TypeError otherwise
+    return value
+
+
+def _payload(board: Scoreboard, state: EditorState, *, k: int | None, tray: bool, editable_grades: bool,
+             grade_range: tuple[int, int]) -> dict:
     labels = [str(label) for label in board.labels]
     if board.hidden:
         return {"labels": labels, "hidden": True}
