@@ -35,7 +35,7 @@ from components.ui import browser_store, registry, state
 TEXT = "ui"
 POLL_SECONDS = 1.0  # how often a follower's session reads the class's version
 LEAD_STORAGE_KEY = "rankwise.class.lead.v1"  # the instructor's localStorage entry: {"code", "token"}
-LEAD_POLL_SECONDS = 0.5  # how often the instructor's session sends what changed inside a lesson's fragment
+LEAD_POLL_SECONDS = 0.25  # how often the instructor's session sends what changed inside a lesson's fragment
 # widget values a class follows: the classroom modes and each lesson's cutoffs and choices
 FOLLOWED = (state.REVEAL, state.PREDICT_FIRST, state.STEP_MODE, state.RECALL_K, state.RECALL_COMPARE_K,
             state.RECALL_HIT_RATE_K, state.RECALL_BLIND_K, state.MRR_CUTOFF, state.AP_K, state.AP_DUEL_K,
@@ -164,6 +164,8 @@ def apply_pending(page: st.Page) -> None:
         "id": question["id"], "kind": question["kind"], "options": list(question["options"]),
         "revealed": pending["revealed"]}
     for key, value in pending["target"].items():
+        if _shows(key, value):
+            continue  # already on screen: an editor or figure set again would be redrawn for nothing
         if key in FOLLOWED:
             st.session_state[key] = value
         elif key in EDITORS and isinstance(value, dict):
@@ -176,6 +178,17 @@ def apply_pending(page: st.Page) -> None:
     st.session_state[state.CLASS_APPLIED] = pending["version"]
 
 
+def _shows(key: str, value) -> bool:
+    """Whether this session shows the class's ``value`` for ``key`` already (as :func:`_send` writes it)."""
+    if key not in st.session_state:
+        return False
+    if key in EDITORS:
+        return _editor_values((key,)).get(key) == value
+    if key in FIGURES:
+        return list(st.session_state[key]) == value
+    return st.session_state[key] == value
+
+
 def _apply_editor(key: str, value: dict) -> None:
     """An editor's order, tray and grades from the class (checked by the editor: a state that does not fit its
     items is left out, and the learner's own stays)."""
@@ -186,9 +199,9 @@ def _apply_editor(key: str, value: dict) -> None:
         pass
 
 
-def _editor_values() -> dict[str, dict]:
-    """The session's followed editors' states, as JSON."""
-    held = {key: editor_state(key) for key in EDITORS}
+def _editor_values(keys=EDITORS) -> dict[str, dict]:
+    """The session's followed editors' states (of ``keys``), as JSON."""
+    held = {key: editor_state(key) for key in keys}
     return {key: {"order": list(e.order), "tray": list(e.tray), "grades": dict(e.grades)}
             for key, e in held.items() if e is not None}
 
