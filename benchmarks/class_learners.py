@@ -2,8 +2,9 @@
 
 The sessions are :class:`concurrent_sessions.Learner` websockets (see that
 module): each emulates the browser's ``run_every`` timers, so the instructor's
-session sends what changed every 0.5 s and a follower's session reads the class
-version every second, as in a browser; a follower's full-page rerun
+session sends what changed every ``LEAD_POLL_SECONDS`` (a quarter of a second)
+and a follower's session reads the class version every ``POLL_SECONDS`` (a second)
+(``components/ui/live_class_ui.py``), as in a browser; a follower's full-page rerun
 (``st.rerun(scope="app")`` from its polling fragment) is started by the server
 itself, and its client only reads the new run's messages.
 
@@ -20,7 +21,7 @@ itself, and its client only reads the new run's messages.
   counts as answered when the newer value arrives, as a learner sees it). Every
   value received is checked against the engine, and each learner's last value
   against the last change asked of it. By design a change waits for the
-  instructor's next send (at most 0.5 s), then the follower's next poll (at most
+  instructor's next send (at most 0.25 s), then the follower's next poll (at most
   1 s), then the follower's whole-page run.
 - ``--replicas 2``: a Redis (``redis-server`` on a free loopback port, no
   persistence) holds the class; two servers use it (``RANKWISE_CLASS_STORE``),
