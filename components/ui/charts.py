@@ -484,7 +484,8 @@ SLIP = "#D55E00"  # Okabe-Ito vermillion: a known slip
 def class_guesses(values: Sequence[float], *, label: str, value: float, slips: Sequence[tuple[str, float]],
                   scale: float = 1.0) -> Figure:
     """A class's guesses of one value: how many guessed each hundredth, a solid rule at the engine's value
-    (named with it) and a dashed rule at each known slip (named), so the words say what the colours do.
+    (marked "✓ value") and a dashed rule at each known slip (named), so the words say what the colours do; each
+    label on the side of its rule that has room.
 
     Examples
     --------
@@ -497,20 +498,20 @@ def class_guesses(values: Sequence[float], *, label: str, value: float, slips: S
     rounded = np.round(np.asarray(values, dtype=np.float64) / GUESS_BIN) * GUESS_BIN
     xs, counts = np.unique(np.round(rounded, 6), return_counts=True)
     bars = [{"x": float(x), "count": int(n), "text": f"{x:.2f}"} for x, n in zip(xs, counts)]
-    marks = [{"x": value, "text": f"{label} = {fmt(value)}", "kind": label, "offset": 2},
-             *({"x": v, "text": name, "kind": name, "offset": round((22 + 18 * i) * scale)}  # one under another
-               for i, (name, v) in enumerate(slips))]
     top = max([1.0, value, *(v for _, v in slips), *(float(x) for x in xs)])
-    chart = _guesses_template(top, max([1, *counts.tolist()]) * 1.3 + 0.5, scale)
+
+    def side(x: float) -> str:  # a label sits on the side of its rule that has room
+        return "left" if x <= top / 2 else "right"
+
+    marks = [{"x": value, "text": prose.text(TEXT, "guesses value", value=fmt(value)), "side": side(value), "offset": 2},
+             *({"x": v, "text": name, "side": side(v), "offset": round((22 + 18 * i) * scale)}  # one under another
+               for i, (name, v) in enumerate(slips))]
+    chart = _guesses_template(top, max([1, *counts.tolist()]) * 1.7 + 0.5, scale)  # room above for the labels
     parts = "; ".join(prose.text(TEXT, "guesses at", count=int(n), x=f"{x:.2f}") for x, n in zip(xs, counts))
     marked = ", ".join(prose.text(TEXT, "guesses slip", name=name, x=fmt(v)) for name, v in slips)
     alt_text = prose.text(TEXT, "guesses alt", n=len(values), label=label, value=fmt(value),
                           parts=parts or "–", marked=marked or "–")
-    half = top / 2  # a label sits on the side of its rule that has room
-    data = {"bars": bars, "value": marks[:1], "slips": marks[1:],
-            "slips_left": [m for m, (_, v) in zip(marks[1:], slips) if v <= half],
-            "slips_right": [m for m, (_, v) in zip(marks[1:], slips) if v > half]}
-    return Figure(chart, data, alt_text)
+    return Figure(chart, {"bars": bars, "value": marks[:1], "slips": marks[1:]}, alt_text)
 
 
 @_template_cache
@@ -522,13 +523,13 @@ def _guesses_template(top: float, y_top: float, scale: float) -> dict:
                                                         tooltip=[alt.Tooltip("text:N"), alt.Tooltip("count:Q")])
     counts = named("bars").mark_text(dy=-7 * scale, fontWeight="bold").encode(x="x:Q", y=y, text="count:Q")
     value = named("value").mark_rule(color=RIGHT, strokeWidth=3 * scale).encode(x="x:Q")
-    value_text = named("value").mark_text(align="left", dx=5, baseline="top", color=RIGHT, fontWeight="bold").encode(
-        x="x:Q", y=alt.value(2), text="text:N")
     slips = named("slips").mark_rule(color=SLIP, strokeDash=[6, 4], strokeWidth=2 * scale).encode(x="x:Q")
-    slip_text = [named(f"slips_{side}").mark_text(align=side, dx=5 if side == "left" else -5, baseline="top",
-                                                   color=SLIP).encode(
-        x="x:Q", y=alt.Y("offset:Q", scale=None, axis=None), text="text:N") for side in ("left", "right")]
-    return template(alt.layer(bars, counts, value, value_text, slips, *slip_text).properties(
+    labels = [named(data).transform_filter(alt.datum.side == side).mark_text(
+        align=side, dx=5 if side == "left" else -5, baseline="top", color=colour,
+        fontWeight="bold" if data == "value" else "normal").encode(
+        x="x:Q", y=alt.Y("offset:Q", scale=None, axis=None), text="text:N")
+        for data, colour in (("value", RIGHT), ("slips", SLIP)) for side in ("left", "right")]
+    return template(alt.layer(bars, counts, value, slips, *labels).properties(
         height=round(200 * scale), width="container"), scale)
 
 

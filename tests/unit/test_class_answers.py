@@ -81,6 +81,6 @@ def test_the_guesses_chart_says_in_words_what_it_draws():
     figure = charts.class_guesses([0.4, 0.4, 0.8], label="Recall@5", value=0.4, slips=[("precision", 0.8)])
     assert figure.alt_text == ("3 guesses of Recall@5, whose value is 0.400: 2 at 0.40; 1 at 0.80. "
                                "Marked: precision at 0.800.")
-    assert figure.rows["slips_right"] == [m for m in figure.rows["slips"] if m["x"] > 0.5]
+    assert [m["side"] for m in (*figure.rows["value"], *figure.rows["slips"])] == ["left", "right"]  # room
     choices = charts.class_choices([("a", 1), ("b", 2)], correct=None)
     assert "✓" not in choices.alt_text  # not revealed: no answer marked
