@@ -546,7 +546,8 @@ def class_choices(counts: Sequence[tuple[str, int]], *, correct: frozenset[str] 
     right = prose.text(TEXT, "choices right")
     rows = [{"option": f"({o})", "count": n, "mark": right if correct and o in correct else ""} for o, n in counts]
     top = max([1, *(n for _, n in counts)]) * 1.3 + 0.5
-    parts = "; ".join(f"{row['option']} {row['mark']} {row['count']}".replace("  ", " ") for row in rows)
+    parts = "; ".join(" ".join(str(part) for part in (row["option"], row["mark"], row["count"]) if part != "")
+                      for row in rows)
     return Figure(_choices_template(tuple(row["option"] for row in rows), top, scale), {"bars": rows},
                   prose.text(TEXT, "choices alt", parts=parts))
 

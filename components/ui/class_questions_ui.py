@@ -38,28 +38,20 @@ def value_id(scope: str, signature) -> str:
     return f"{scope}:{hashlib.sha256(repr(signature).encode('utf-8')).hexdigest()[:12]}"
 
 
-def _question() -> dict | None:
-    """The class's question as this session knows it ({"id", "kind", "options", "revealed"}): the instructor
-    reads it from the store, a follower from the view it last applied (:func:`live_class_ui.apply_pending`); None outside a
-    class."""
-    lead = live_class_ui.leading()
-    if lead is not None:
-        view = live_class.view(live_class_ui.store(), lead.code)
-        if view is None or view.question is None:
-            return None
-        return {"id": view.question.id, "kind": view.question.kind, "options": list(view.question.options),
-                "revealed": view.revealed}
-    return st.session_state.get(state.CLASS_QUESTION) if live_class_ui.following() else None
-
-
 def is_open(question_id: str) -> bool:
-    question = _question()
-    return question is not None and question["id"] == question_id and not question["revealed"]
+    held = live_class_ui.class_question()
+    return held is not None and held[0].id == question_id and not held[1]
 
 
 def is_revealed(question_id: str) -> bool:
-    question = _question()
-    return question is not None and question["id"] == question_id and question["revealed"]
+    held = live_class_ui.class_question()
+    return held is not None and held[0].id == question_id and held[1]
+
+
+def value_revealed(scope: str, signature) -> bool:
+    """Whether the class has revealed its question about this value (False at once outside a class)."""
+    held = live_class_ui.class_question()
+    return held is not None and held[1] and held[0].id == value_id(scope, signature)
 
 
 def _ask(question_id: str, kind: str, options: tuple[str, ...] = ()) -> None:
@@ -93,12 +85,13 @@ def show_count_poll() -> None:
     """For the instructor while the class answers: a fragment that reads the count every :data:`COUNT_SECONDS`
     and, when it moved, reruns the app, so that the count on screen (often inside a lesson's own fragment) is
     drawn again in its place."""
-    question = _question() if live_class_ui.leading() is not None else None
-    if question is not None and not question["revealed"]:
+    held = live_class_ui.class_question() if live_class_ui.leading() is not None else None
+    if held is not None and not held[1]:
+        question_id = held[0].id
         # this run draws the count as it is now: the poll, run with it, has nothing new to show
-        st.session_state[state.CLASS_COUNTED] = (question["id"], sum(_tally(question["id"]).values()))
+        st.session_state[state.CLASS_COUNTED] = (question_id, sum(_tally(question_id).values()))
         with st.sidebar:  # it draws nothing
-            _count_poll(question["id"])
+            _count_poll(question_id)
 
 
 @st.fragment(run_every=COUNT_SECONDS)
@@ -138,19 +131,24 @@ def _send_guess(question_id: str, answer: str) -> bool:
 
 # --- a value a lesson hides ------------------------------------------------------------
 
-def show_value_question(question_id: str, label: str, reveal_own: Callable[[], None]) -> bool:
-    """Where "predict first" hides a value, the class's part: the instructor's Ask (or, once asked, the count
-    and "Reveal to the class"), a follower's guess box while the question is open. True when it takes the
-    place of the page's own Reveal button."""
-    if live_class_ui.leading() is not None:
+def show_value_question(scope: str, signature, asked: Callable[[], Asked], reveal_own: Callable[[], None]) -> bool:
+    """Where "predict first" hides a value (``scope`` and ``signature`` name it), the class's part: the
+    instructor's Ask (or, once asked, the count and "Reveal to the class"), a follower's guess box while the
+    question is open. True when it takes the place of the page's own Reveal button."""
+    leads = live_class_ui.leading() is not None
+    if not leads and live_class_ui.following() is None:
+        return False
+    question_id = value_id(scope, signature)
+    if leads:
         if is_open(question_id):
             _show_count(question_id)
             _reveal_button(question_id, reveal_own)
             return True
-        _ask_button(prose.text(TEXT, "Class ask", label=label), question_id, NUMBER)
+        _ask_button(prose.text(TEXT, "Class ask", label=asked().label), question_id, NUMBER)
         return False
-    if live_class_ui.following() is None or not is_open(question_id):
+    if not is_open(question_id):
         return False
+    label = asked().label
     sent = _guessed().get(question_id)
     if sent is not None:
         st.success(prose.text(TEXT, "Class guess sent", guess=sent), icon="📨")
@@ -172,11 +170,12 @@ def _on_guess(question_id: str, key: str) -> None:
         _send_guess(question_id, typed)
 
 
-def show_value_result(question_id: str, asked: Callable[[], Asked]) -> None:
+def show_value_result(scope: str, signature, asked: Callable[[], Asked]) -> None:
     """Once the class's question about this value is revealed: the instructor sees the guesses against the value
     (a chart and its reading), a follower who guessed sees their guess beside the value."""
-    if not is_revealed(question_id):
+    if not value_revealed(scope, signature):
         return
+    question_id = value_id(scope, signature)
     now = asked()
     if live_class_ui.leading() is not None:
         _show_guesses(question_id, now, lambda trap: _slip_text(trap, now))

@@ -18,7 +18,6 @@ The protocol and the store are :mod:`components.serving.live_class` and
 """
 from __future__ import annotations
 
-import dataclasses
 import os
 
 import segno
@@ -149,21 +148,19 @@ def apply_pending(page: st.Page) -> None:
     """At the top of the app's run, before any widget: a follower takes the class's pending view. When the class
     is on another page, that page first (the view stays pending: values set now would not survive the switch);
     then, on the class's page, its widget values."""
-    pending = st.session_state.get(state.CLASS_PENDING)
+    pending: live_class.ClassView | None = st.session_state.get(state.CLASS_PENDING)
     if pending is None:
         return
-    if following() != pending["code"]:
+    if following() != pending.code:
         st.session_state.pop(state.CLASS_PENDING)
         return
-    target = next((spec for spec in registry.PAGES if spec.url_path == pending["page"]), None)
+    target = next((spec for spec in registry.PAGES if spec.url_path == pending.page), None)
     if target is not None and target.url_path != page.url_path:
         st.switch_page(registry.page_for(target))
     st.session_state.pop(state.CLASS_PENDING)
-    question = pending["question"]  # the class's question, for components.ui.class_questions_ui
-    st.session_state[state.CLASS_QUESTION] = None if question is None else {
-        "id": question["id"], "kind": question["kind"], "options": list(question["options"]),
-        "revealed": pending["revealed"]}
-    for key, value in pending["target"].items():
+    st.session_state[state.CLASS_QUESTION] = None if pending.question is None else (pending.question,
+                                                                                    pending.revealed)
+    for key, value in pending.target.items():
         if _shows(key, value):
             continue  # already on screen: an editor or figure set again would be redrawn for nothing
         if key in FOLLOWED:
@@ -175,7 +172,17 @@ def apply_pending(page: st.Page) -> None:
                 set_figure_ranks(key, value, FIGURES[key])
             except (ValueError, TypeError):
                 pass  # not the figure's ranks: the learner's own stay
-    st.session_state[state.CLASS_APPLIED] = pending["version"]
+    st.session_state[state.CLASS_APPLIED] = pending.version
+
+
+def class_question() -> tuple[live_class.Question, bool] | None:
+    """The class's question and whether it is revealed, as this session knows it: the instructor reads it
+    from the store, a follower from the view it last applied; None outside a class or with no question."""
+    lead = leading()
+    if lead is not None:
+        view = live_class.view(store(), lead.code)
+        return None if view is None or view.question is None else (view.question, view.revealed)
+    return st.session_state.get(state.CLASS_QUESTION) if following() is not None else None
 
 
 def _shows(key: str, value) -> bool:
@@ -269,7 +276,7 @@ def _poll() -> None:
     if version != st.session_state.get(state.CLASS_APPLIED):
         view = live_class.view(store(), code)
         if view is not None:
-            st.session_state[state.CLASS_PENDING] = dataclasses.asdict(view)
+            st.session_state[state.CLASS_PENDING] = view
             st.rerun(scope="app")
 
 

@@ -150,7 +150,7 @@ def numbers_hidden(scope: str, signature) -> bool:
     until this session reveals them, or the live class it follows reveals its question about them."""
     if not st.session_state.get(state.PREDICT_FIRST) or st.session_state.get(f"predict.{scope}") == repr(signature):
         return False
-    return not class_questions_ui.is_revealed(class_questions_ui.value_id(scope, signature))
+    return not class_questions_ui.value_revealed(scope, signature)
 
 
 def numbers_revealed(scope: str, signature, ask: Callable[[], Asked] | None = None) -> bool:
@@ -162,14 +162,12 @@ def numbers_revealed(scope: str, signature, ask: Callable[[], Asked] | None = No
     instructor asks, the learners guess here, the instructor reveals (:mod:`components.ui.class_questions_ui`);
     once revealed, the instructor sees the guesses here, above the numbers.
     """
-    key, sig = f"predict.{scope}", repr(signature)
-    question_id = class_questions_ui.value_id(scope, signature)
     if not numbers_hidden(scope, signature):
         if ask is not None:
-            class_questions_ui.show_value_result(question_id, ask)
+            class_questions_ui.show_value_result(scope, signature, ask)
         return True
-    if ask is not None and class_questions_ui.show_value_question(question_id, ask().label,
-                                                                  lambda: _reveal(key, sig)):
+    key, sig = f"predict.{scope}", repr(signature)
+    if ask is not None and class_questions_ui.show_value_question(scope, signature, ask, lambda: _reveal(key, sig)):
         return False
     st.button(prose.text(TEXT, "Reveal numbers"), key=f"{key}.button", on_click=_reveal, args=(key, sig),
               type="primary", icon="👀", help=prose.text(TEXT, "Reveal numbers help"))
