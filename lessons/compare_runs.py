@@ -277,7 +277,7 @@ def _pick_pair(result: many_runs.ManyRuns, run_key: str, measure_key: str, label
 def _power_section(result: many_runs.ManyRuns, gain: str) -> None:
     st.subheader(prose.text(NAME, "Power heading"))
     st.markdown(prose.section(NAME, "Power intro"))
-    columns = st.columns([1, 3, 1.2], vertical_alignment="bottom")  # the run, the measure, the difference
+    columns = st.columns([1, 3.6, 1.1], vertical_alignment="bottom")  # the run, the measure, the difference
     run, measure = _pick_pair(result, f"{state.COMPARE_RUN}.power", f"{state.COMPARE_MEASURE}.power", "Power", gain,
                               columns)
     delta_column = columns[2]

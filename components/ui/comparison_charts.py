@@ -193,7 +193,7 @@ def _curve_template(measure: str, scale: float) -> dict:
     line = named("curve").mark_line(color=ACCENT, strokeWidth=2.5 * scale).encode(
         x=x, y=y, tooltip=[alt.Tooltip("n:Q", title=prose.text(TEXT, "power axis x")),
                            alt.Tooltip("detectable:Q", format=".3f")])
-    what = alt.Legend(title=None, orient="top")
+    what = alt.Legend(title=None, orient="top", direction="vertical", labelLimit=0)  # one a line: fits a narrow column
     names = [prose.text(TEXT, "power have"), prose.text(TEXT, "power needed")]
     marks = named("marks").mark_point(filled=True, size=140 * scale, opacity=1).encode(
         x=x, y=y, shape=alt.Shape("what:N", scale=alt.Scale(domain=names, range=["circle", "diamond"]), legend=what),
