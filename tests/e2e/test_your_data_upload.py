@@ -17,7 +17,7 @@ from components.cli import run_evaluation
 from components.course import prose
 from components.engine.formatting import fmt
 from lessons import your_data as your_data_page
-from tests.e2e.helpers import current, metric_value
+from tests.e2e.helpers import current, metric_value, settle
 
 pytestmark = pytest.mark.e2e
 
@@ -37,6 +37,7 @@ def your_data(page: Page, app_url):
     page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
     page.goto(app_url + "/your-data")
     expect(page.get_by_role("button", name="Use the sample files")).to_be_visible(timeout=30_000)
+    settle(page)  # the first run and the reruns it asks for (the browser's stored progress and lead)
     yield page, dialogs
     page.close()
 
@@ -248,12 +249,14 @@ def test_the_relevance_level_and_judged_only_change_the_cards_as_trec_eval_would
     page.get_by_role("button", name="Use the sample files").click()
     plain = run_evaluation(SAMPLE_QRELS, SAMPLE_RUN, ["R@10", "AP"]).mean
     expect(mean_card(page, "MAP")).to_have_text(fmt(plain["AP"]), timeout=30_000)
+    settle(page)  # a value typed during the samples' run is lost when that run redraws the box
     level = page.get_by_role("spinbutton", name="Relevant from grade")
     level.fill("2")
     level.press("Enter")
     strict = run_evaluation(SAMPLE_QRELS, SAMPLE_RUN, ["R@10", "AP"], relevance_level=2).mean
     expect(mean_card(page, "R@10")).to_have_text(fmt(strict["R@10"]))
     expect(mean_card(page, "MAP")).to_have_text(fmt(strict["AP"]))
+    settle(page)
     page.get_by_text("Judged documents only").click()
     both = run_evaluation(SAMPLE_QRELS, SAMPLE_RUN, ["R@10", "AP"], relevance_level=2, judged_only=True).mean
     expect(mean_card(page, "MAP")).to_have_text(fmt(both["AP"]))
