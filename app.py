@@ -21,10 +21,10 @@ show_mode_controls()
 show_progress_sidebar()
 live_class_ui.keep_lead_in_browser()
 live_class_ui.show_banner()
-live_class_ui.show_polls()  # a live class's polls: the instructor's sending, a follower's reading
+live_class_ui.show_polls(page)  # a live class's polls: the instructor's sending, a follower's reading
 class_questions_ui.show_count_poll()  # the instructor's count of answers, while the class answers
 link_notes = st.container()  # above the page: notes about the link's bad values, filled once the page ran
 page.run()
 show_link_notes(link_notes)
-live_class_ui.broadcast(page)  # the instructor's page and values, to the class
+live_class_ui.broadcast()  # the instructor's page and values, to the class
 upload_store.sweep(run.uploaded_file_mgr, run.session_id)

@@ -22,6 +22,7 @@ import os
 
 import segno
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from components.course import prose, scenarios
 from components.rank_figure import set_figure_ranks
@@ -93,7 +94,8 @@ def join(code: str) -> None:
 
 
 def _leave() -> None:
-    for key in (state.CLASS_JOINED, state.CLASS_EXPLORING, state.CLASS_APPLIED, state.CLASS_PENDING):
+    for key in (state.CLASS_JOINED, state.CLASS_EXPLORING, state.CLASS_APPLIED, state.CLASS_PENDING,
+                state.CLASS_ON_PAGE):
         st.session_state.pop(key, None)
     st.query_params.pop(state.PARAM_CLASS, None)
 
@@ -154,10 +156,12 @@ def apply_pending(page: st.Page) -> None:
     if following() != pending.code:
         st.session_state.pop(state.CLASS_PENDING)
         return
-    target = next((spec for spec in registry.PAGES if spec.url_path == pending.page), None)
-    if target is not None and target.url_path != page.url_path:
+    target = registry.spec_at(pending.page)
+    if target is not None and pending.page != page.url_path:
         st.switch_page(registry.page_for(target))
     st.session_state.pop(state.CLASS_PENDING)
+    if target is not None:
+        st.session_state[state.CLASS_ON_PAGE] = pending.page
     st.session_state[state.CLASS_QUESTION] = None if pending.question is None else (pending.question,
                                                                                     pending.revealed)
     for key, value in pending.target.items():
@@ -213,15 +217,33 @@ def _editor_values(keys=EDITORS) -> dict[str, dict]:
             for key, e in held.items() if e is not None}
 
 
-def broadcast(page: st.Page) -> None:
+def broadcast() -> None:
     """After the instructor's run: send the page and the followed values when they changed (one write)."""
-    if leading() is None:
-        return
-    st.session_state[state.CLASS_PAGE] = page.url_path
-    _send()
+    if leading() is not None:
+        _send()
 
 
-def show_polls() -> None:
+def _session_page() -> str | None:
+    """The url path of the page this session's runs go to now, as Streamlit's run context holds it.
+
+    Not always the page the last full run drew: a fragment rerun that the browser asked for just before a page
+    switch still names the old page, and Streamlit (1.67) takes the session back to it when it runs that
+    fragment (the new page's body is then cleared, or the old page comes back at the next run). The polls
+    check it and go back to the page they belong on (found by the live class's browser test).
+    """
+    ctx = get_script_run_ctx()
+    info = None if ctx is None else ctx.pages_manager.get_pages().get(ctx.page_script_hash)
+    return None if info is None else info.get("url_pathname")
+
+
+def _go_back_to(url_path: str) -> None:
+    """A whole run on the page at ``url_path`` (redrawn from the top), when the session has left it."""
+    target = registry.spec_at(url_path)
+    if target is not None and _session_page() not in (None, url_path):
+        st.switch_page(registry.page_for(target))
+
+
+def show_polls(page: st.Page) -> None:
     """Before the page, in the sidebar (they draw nothing): the instructor's fragment that keeps sending
     (:data:`LEAD_POLL_SECONDS`; a change inside a lesson's fragment reruns that fragment only, not the app),
     or a follower's that reads the class's version (:data:`POLL_SECONDS`).
@@ -230,6 +252,8 @@ def show_polls() -> None:
     at the very end of a run can be lost when the browser's next request starts a new run before it is sent,
     and a follower's page would then stop following (found by ``benchmarks/concurrent_sessions.py --class``).
     """
+    if leading() is not None:
+        st.session_state[state.CLASS_PAGE] = page.url_path  # the page this run draws (the poll checks it)
     with st.sidebar:
         if leading() is not None:
             _lead_poll()
@@ -239,6 +263,9 @@ def show_polls() -> None:
 
 @st.fragment(run_every=LEAD_POLL_SECONDS)
 def _lead_poll() -> None:
+    page = st.session_state.get(state.CLASS_PAGE)
+    if page is not None:
+        _go_back_to(page)
     _send()
 
 
@@ -273,7 +300,9 @@ def _poll() -> None:
         _leave()
         st.session_state[state.CLASS_ENDED] = True
         st.rerun(scope="app")
-    if version != st.session_state.get(state.CLASS_APPLIED):
+    on_page = st.session_state.get(state.CLASS_ON_PAGE)
+    astray = on_page is not None and _session_page() not in (None, on_page)
+    if version != st.session_state.get(state.CLASS_APPLIED) or astray:
         view = live_class.view(store(), code)
         if view is not None:
             st.session_state[state.CLASS_PENDING] = view

@@ -65,6 +65,15 @@ def page_for(spec: PageSpec) -> st.Page:
                    default=spec is PAGES[0])
 
 
+def spec_at(url_path: str | None) -> PageSpec | None:
+    """The page whose st.Page has this url path ("" is the default page's, as Streamlit gives it), or None."""
+    if url_path is None:
+        return None
+    if url_path == "":
+        return PAGES[0]
+    return next((p for p in PAGES[1:] if p.url_path == url_path), None)
+
+
 def spec(module: str) -> PageSpec:
     """The page of lessons/<module>.py."""
     return next(p for p in PAGES if p.module == module)

@@ -14,16 +14,35 @@ CURRENT = '[data-testid="stElementContainer"]:not([data-stale="true"])'
 def drag(page: Page, source: Locator, target: Locator, *, half: str = "upper") -> None:
     """Mouse-drag ``source`` (grabbed by its title) onto the upper or lower half of ``target``.
 
-    The source is scrolled into view first: a press must land on the screen.
+    The source is scrolled into view first: a press must land on the screen; and both rows must stay put
+    (a box read while the page still lays out sends the drop to another row).
     """
     source.scroll_into_view_if_needed()
+    hold_still(page, source)
+    hold_still(page, target)
     s = source.get_by_test_id("rw-title").bounding_box()
     t = target.bounding_box()
     page.mouse.move(s["x"] + s["width"] / 2, s["y"] + s["height"] / 2)
     page.mouse.down()
-    y = t["y"] + t["height"] * (0.2 if half == "upper" else 0.8)
-    page.mouse.move(t["x"] + t["width"] * 0.5, y, steps=8)
+    x, y = t["x"] + t["width"] * 0.5, t["y"] + t["height"] * (0.2 if half == "upper" else 0.8)
+    page.mouse.move(x, y, steps=8)
+    for _ in range(2):  # under load the editor reads the pointer a frame late: hold it at the drop point first
+        page.wait_for_timeout(100)
+        page.mouse.move(x, y)
     page.mouse.up()
+
+
+# True once an element's place on screen has not moved for 300 ms (the page has finished laying out).
+STAYS_PUT = """(element) => new Promise((done) => {
+  const top = () => element.getBoundingClientRect().top;
+  const first = top();
+  setTimeout(() => done(top() === first), 300);
+})"""
+
+
+def hold_still(page: Page, locator: Locator) -> None:
+    """Wait until the locator's element stays put: a pointer aimed at a stale box lands on something else."""
+    page.wait_for_function(STAYS_PUT, arg=locator.element_handle())
 
 
 def settle(page: Page) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.helpers import lesson_editor
+from tests.e2e.helpers import hold_still, lesson_editor
 
 pytestmark = pytest.mark.e2e
 
@@ -50,20 +50,6 @@ STILL = """(source) => new Promise((done) => {
 })"""
 
 
-# True once an element's place on screen has not moved for 300 ms (the page has finished laying out).
-SETTLED = """(element) => new Promise((done) => {
-  const top = () => element.getBoundingClientRect().top;
-  const first = top();
-  setTimeout(() => done(top() === first), 300);
-})"""
-
-
-def settle(page: Page, locator) -> None:
-    """Wait until the locator's element stays put: a touch aimed at a stale box lands on something else."""
-    handle = locator.element_handle()
-    page.wait_for_function(SETTLED, arg=handle)
-
-
 def touch_drag(cdp, page: Page, x: float, y: float, to_y: float, steps: int = 10) -> None:
     """One finger down at (x, y), moved to (x, to_y) in steps, lifted (real touch events through CDP)."""
     cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
@@ -82,7 +68,7 @@ def test_on_a_touch_screen_a_swipe_over_rows_scrolls_and_a_drag_starts_from_the_
         row = lesson_editor(page).get_by_test_id("rw-row-c03")
         row.scroll_into_view_if_needed()
         expect(row.get_by_test_id("rw-pos")).to_have_text("4")
-        settle(page, row)
+        hold_still(page, row)
         scroll_top = "() => document.querySelector('[data-testid=stMain]').scrollTop"
         before = page.evaluate(scroll_top)
         title = row.get_by_test_id("rw-title").bounding_box()
@@ -94,7 +80,7 @@ def test_on_a_touch_screen_a_swipe_over_rows_scrolls_and_a_drag_starts_from_the_
         page.wait_for_function(STILL, arg=scroll_top)  # the swipe's fling has stopped
         row.evaluate("e => e.scrollIntoView({block: 'center'})")  # the row and the one above it, below the board
         page.wait_for_function(STILL, arg=scroll_top)
-        settle(page, row)
+        hold_still(page, row)
         number = row.get_by_test_id("rw-pos").bounding_box()
         above = lesson_editor(page).get_by_test_id("rw-row-c02").bounding_box()  # position 2
         touch_drag(cdp, page, number["x"] + number["width"] / 2, number["y"] + number["height"] / 2,

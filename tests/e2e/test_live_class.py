@@ -16,8 +16,20 @@ pytestmark = pytest.mark.e2e
 K_SLIDER = "Cutoff k"
 
 
+OPENED = []  # the browser contexts a test opened: closed after it, passed or failed (their polls stop)
+
+
+@pytest.fixture(autouse=True)
+def close_contexts():
+    yield
+    while OPENED:
+        OPENED.pop().close()
+
+
 def open_app(browser, app_url: str, path: str) -> Page:
-    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    OPENED.append(context)
+    page = context.new_page()
     page.goto(app_url + path)
     settle(page)
     return page
@@ -82,8 +94,6 @@ def test_learners_follow_the_instructor_until_one_steps_away(browser, app_url):
     panel = classroom(teacher)
     panel.get_by_role("button", name="End class").click()
     expect(learners[0].get_by_text("The class has ended")).to_be_visible(timeout=15_000)
-    for page in (teacher, *learners):
-        page.context.close()
 
 
 def start_class(teacher: Page) -> str:

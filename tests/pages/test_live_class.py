@@ -140,3 +140,25 @@ def test_a_learner_takes_the_four_query_ranks_and_a_duels_sides():
     student.run()
     student.run()  # the class's page first, then its values
     assert student.session_state[state.FOUR_RANKS] == ranks
+
+
+def test_a_follower_taken_off_the_class_page_goes_back_to_it():
+    """A run on another page (a link clicked while following, or a stale fragment rerun that names the page
+    before a switch): the next poll takes the class's page again, from the top."""
+    teacher, lead = instructor()
+    student = learner(lead.code)
+    assert student.session_state[state.CLASS_ON_PAGE] == "recall"
+    student.switch_page("lessons/mrr.py").run()
+    assert [t.value for t in student.title] == ["Recall@k"]
+    assert student.session_state[state.CLASS_ON_PAGE] == "recall"
+
+
+def test_a_class_on_the_home_page_takes_its_learners_there():
+    teacher, lead = instructor()
+    student = learner(lead.code)
+    teacher.switch_page("lessons/home.py").run()
+    assert live_class.view(live_class_ui.store(), lead.code).page == ""  # Streamlit's path of the default page
+    student.switch_page(RECALL).run()  # where the class took it before
+    student.run()
+    assert [t.value for t in student.title] == ["Rankwise: learn to measure a ranking"]  # the home page's
+    assert student.session_state[state.CLASS_ON_PAGE] == "" and not student.exception
