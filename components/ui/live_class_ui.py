@@ -149,18 +149,19 @@ def join_from_link() -> None:
 def apply_pending(page: st.Page) -> None:
     """At the top of the app's run, before any widget: a follower takes the class's pending view. When the class
     is on another page, that page first (the view stays pending: values set now would not survive the switch);
-    then, on the class's page, its widget values."""
+    then, on the class's page, its widget values. (The instructor's session, taken off its page, goes back.)"""
+    back = st.session_state.pop(state.CLASS_RETURN, None)
+    if back is not None and leading() is not None:
+        _switch_unless_on(back, page)
     pending: live_class.ClassView | None = st.session_state.get(state.CLASS_PENDING)
     if pending is None:
         return
     if following() != pending.code:
         st.session_state.pop(state.CLASS_PENDING)
         return
-    target = registry.spec_at(pending.page)
-    if target is not None and pending.page != page.url_path:
-        st.switch_page(registry.page_for(target))
+    _switch_unless_on(pending.page, page)
     st.session_state.pop(state.CLASS_PENDING)
-    if target is not None:
+    if registry.spec_at(pending.page) is not None:
         st.session_state[state.CLASS_ON_PAGE] = pending.page
     st.session_state[state.CLASS_QUESTION] = None if pending.question is None else (pending.question,
                                                                                     pending.revealed)
@@ -236,11 +237,16 @@ def _session_page() -> str | None:
     return None if info is None else info.get("url_pathname")
 
 
-def _go_back_to(url_path: str) -> None:
-    """A whole run on the page at ``url_path`` (redrawn from the top), when the session has left it."""
+def _switch_unless_on(url_path: str | None, page: st.Page) -> None:
+    """Go to the page at ``url_path`` (a known page), unless this run is on it already."""
     target = registry.spec_at(url_path)
-    if target is not None and _session_page() not in (None, url_path):
+    if target is not None and url_path != page.url_path:
         st.switch_page(registry.page_for(target))
+
+
+def _astray(url_path: str | None) -> bool:
+    """Whether this session's runs have left the page at ``url_path`` (see :func:`_session_page`)."""
+    return url_path is not None and _session_page() not in (None, url_path)
 
 
 def show_polls(page: st.Page) -> None:
@@ -264,8 +270,9 @@ def show_polls(page: st.Page) -> None:
 @st.fragment(run_every=LEAD_POLL_SECONDS)
 def _lead_poll() -> None:
     page = st.session_state.get(state.CLASS_PAGE)
-    if page is not None:
-        _go_back_to(page)
+    if _astray(page):  # back to the page the instructor chose, at the top of a whole run
+        st.session_state[state.CLASS_RETURN] = page
+        st.rerun(scope="app")
     _send()
 
 
@@ -300,9 +307,7 @@ def _poll() -> None:
         _leave()
         st.session_state[state.CLASS_ENDED] = True
         st.rerun(scope="app")
-    on_page = st.session_state.get(state.CLASS_ON_PAGE)
-    astray = on_page is not None and _session_page() not in (None, on_page)
-    if version != st.session_state.get(state.CLASS_APPLIED) or astray:
+    if version != st.session_state.get(state.CLASS_APPLIED) or _astray(st.session_state.get(state.CLASS_ON_PAGE)):
         view = live_class.view(store(), code)
         if view is not None:
             st.session_state[state.CLASS_PENDING] = view

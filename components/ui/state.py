@@ -36,6 +36,7 @@ PARAM_CLASS = "class"  # ?class=CODE joins that class
 CLASS_LEAD = "class.lead"  # the Lead (code, token) of the class this session leads
 CLASS_SENT = "class.sent"  # (page, values) last sent to the class
 CLASS_PAGE = "class.page"  # the url path of the page the instructor's session shows
+CLASS_RETURN = "class.return"  # the url path the instructor's session goes back to at the next run
 CLASS_LEAD_STORE = "class.lead_store"  # key of the localStorage helper that keeps the lead token
 CLASS_LEAD_SYNCED = "class.lead_synced"  # bool: the browser's stored lead has been read
 CLASS_JOINED = "class.joined"  # the code of the class this session joined

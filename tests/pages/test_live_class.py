@@ -162,3 +162,15 @@ def test_a_class_on_the_home_page_takes_its_learners_there():
     student.run()
     assert [t.value for t in student.title] == ["Rankwise: learn to measure a ranking"]  # the home page's
     assert student.session_state[state.CLASS_ON_PAGE] == "" and not student.exception
+
+
+def test_an_instructor_taken_off_their_page_goes_back_to_it():
+    """The instructor's poll, finding the session on another page than its last whole run drew, leaves the page
+    to go back to: the next run goes there, and the class stays on it."""
+    teacher, lead = instructor()
+    teacher.switch_page("lessons/mrr.py").run()
+    teacher.session_state[state.CLASS_RETURN] = "recall"
+    teacher.run()
+    assert [t.value for t in teacher.title] == ["Recall@k"] and not teacher.exception
+    assert live_class.view(live_class_ui.store(), lead.code).page == "recall"
+    assert state.CLASS_RETURN not in teacher.session_state
