@@ -178,6 +178,7 @@ class ClassResult:
     ended_elsewhere: int
     unpolled: int  # followers left with no run_every timer: their page no longer polls the class
     server_cpu: float | None  # CPU seconds per second of the run, all servers summed
+    follow_kb: float  # kilobytes the followers received over the run, per follower and change
     client_cpu: float
     peaks_kb: list  # each server's VmHWM
     duration: float
@@ -210,6 +211,7 @@ async def run_class(n: int, movers: int, replicas: int, duration: float, interva
             await cs.open_learners(learners, then=joined)
             load_before = cs.load_average()
             cpu0, client0 = total_cpu(procs), time.process_time()
+            received0 = sum(x.received for x in followers)
             start = time.perf_counter()
             stop = start + duration
             await asyncio.wait_for(asyncio.gather(instructor.lead(followers, start, stop, interval),
@@ -217,6 +219,7 @@ async def run_class(n: int, movers: int, replicas: int, duration: float, interva
             await asyncio.sleep(max(0.0, stop - time.perf_counter()))  # the CPU figures over the whole duration
             elapsed = time.perf_counter() - start
             cpu1, client1 = total_cpu(procs), time.process_time()
+            received = sum(x.received for x in followers) - received0
             await cs.drain([instructor, *learners])
             load_after = cs.load_average()
             peaks = [cs.status_kb(p.pid, "VmHWM") for p in procs]
@@ -236,6 +239,7 @@ async def run_class(n: int, movers: int, replicas: int, duration: float, interva
         skipped=sum(x.skipped for x in everyone), wrong=sum(len(x.wrong_values) for x in everyone),
         ended_elsewhere=sum(cs.ended_elsewhere(x) for x in everyone), unpolled=unpolled,
         server_cpu=None if cpu0 is None or cpu1 is None else (cpu1 - cpu0) / elapsed,
+        follow_kb=received / 1024 / max(1, instructor.sent * len(followers)),
         client_cpu=(client1 - client0) / elapsed, peaks_kb=peaks, duration=elapsed,
         load_before=load_before, load_after=load_after)
 
@@ -269,6 +273,8 @@ def report_class(r: ClassResult, interval: float, action: str, full_rerun: bool,
         print(f"    p95 ms of the changes sent in each {cs.WINDOW:g} s: "
               + ", ".join(f"{p95:.0f}" for _, p95 in r.own_windows))
     print(f"  the instructor's own screen after a move: {spread(r.instructor_ms)}")
+    print(f"  network: {r.follow_kb:.0f} KB to each follower per change (all they received over the run, polls "
+          f"included, / (changes × followers))")
     if r.server_cpu is not None:
         print(f"  server CPU: {r.server_cpu:.0%} of one core in all (summed over {r.replicas} server(s)); "
               f"{r.server_cpu / r.learners:.1%} per learner (CPU seconds / (learners × seconds of the run))")

@@ -244,6 +244,7 @@ class Learner:
     sent: int = 0
     skipped: int = 0  # moves not made because every k was still waiting for an answer
     wrong_values: list = field(default_factory=list)
+    received: int = 0  # bytes read by listen(): what the server sent this learner
     closed: bool = False
 
     async def open(self) -> None:
@@ -361,6 +362,7 @@ class Learner:
         """Read every message; a Recall@k metric answers the change that asked for that k and all older ones."""
         try:
             async for raw in self.ws:
+                self.received += len(raw)
                 fwd = ForwardMsg()
                 fwd.ParseFromString(raw)
                 arrived = self._note(fwd)
