@@ -179,6 +179,7 @@ class ClassResult:
     unpolled: int  # followers left with no run_every timer: their page no longer polls the class
     server_cpu: float | None  # CPU seconds per second of the run, all servers summed
     follow_kb: float  # kilobytes the followers received over the run, per follower and change
+    follow_deflated_kb: float  # the same, as the websocket's compression would send it
     client_cpu: float
     peaks_kb: list  # each server's VmHWM
     duration: float
@@ -211,7 +212,7 @@ async def run_class(n: int, movers: int, replicas: int, duration: float, interva
             await cs.open_learners(learners, then=joined)
             load_before = cs.load_average()
             cpu0, client0 = total_cpu(procs), time.process_time()
-            received0 = sum(x.received for x in followers)
+            received0, deflated0 = sum(x.received for x in followers), sum(x.deflated for x in followers)
             start = time.perf_counter()
             stop = start + duration
             await asyncio.wait_for(asyncio.gather(instructor.lead(followers, start, stop, interval),
@@ -220,6 +221,7 @@ async def run_class(n: int, movers: int, replicas: int, duration: float, interva
             elapsed = time.perf_counter() - start
             cpu1, client1 = total_cpu(procs), time.process_time()
             received = sum(x.received for x in followers) - received0
+            deflated = sum(x.deflated for x in followers) - deflated0
             await cs.drain([instructor, *learners])
             load_after = cs.load_average()
             peaks = [cs.status_kb(p.pid, "VmHWM") for p in procs]
@@ -240,6 +242,7 @@ async def run_class(n: int, movers: int, replicas: int, duration: float, interva
         ended_elsewhere=sum(cs.ended_elsewhere(x) for x in everyone), unpolled=unpolled,
         server_cpu=None if cpu0 is None or cpu1 is None else (cpu1 - cpu0) / elapsed,
         follow_kb=received / 1024 / max(1, instructor.sent * len(followers)),
+        follow_deflated_kb=deflated / 1024 / max(1, instructor.sent * len(followers)),
         client_cpu=(client1 - client0) / elapsed, peaks_kb=peaks, duration=elapsed,
         load_before=load_before, load_after=load_after)
 
@@ -274,7 +277,8 @@ def report_class(r: ClassResult, interval: float, action: str, full_rerun: bool,
               + ", ".join(f"{p95:.0f}" for _, p95 in r.own_windows))
     print(f"  the instructor's own screen after a move: {spread(r.instructor_ms)}")
     print(f"  network: {r.follow_kb:.0f} KB to each follower per change (all they received over the run, polls "
-          f"included, / (changes × followers))")
+          f"included, / (changes × followers)); about {r.follow_deflated_kb:.0f} KB on the wire, compressed as "
+          f"server.enableWebsocketCompression sends it")
     if r.server_cpu is not None:
         print(f"  server CPU: {r.server_cpu:.0%} of one core in all (summed over {r.replicas} server(s)); "
               f"{r.server_cpu / r.learners:.1%} per learner (CPU seconds / (learners × seconds of the run))")

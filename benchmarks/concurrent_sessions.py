@@ -84,6 +84,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Awaitable, Callable
@@ -245,6 +246,8 @@ class Learner:
     skipped: int = 0  # moves not made because every k was still waiting for an answer
     wrong_values: list = field(default_factory=list)
     received: int = 0  # bytes read by listen(): what the server sent this learner
+    deflated: int = 0  # the same, compressed as the server's permessage-deflate does (a 4 KB window, context kept)
+    deflater: object = field(default_factory=lambda: zlib.compressobj(6, zlib.DEFLATED, -12))
     closed: bool = False
 
     async def open(self) -> None:
@@ -363,6 +366,7 @@ class Learner:
         try:
             async for raw in self.ws:
                 self.received += len(raw)
+                self.deflated += len(self.deflater.compress(raw) + self.deflater.flush(zlib.Z_SYNC_FLUSH)) - 4
                 fwd = ForwardMsg()
                 fwd.ParseFromString(raw)
                 arrived = self._note(fwd)
