@@ -258,10 +258,11 @@ def show_polls(page: st.Page) -> None:
     at the very end of a run can be lost when the browser's next request starts a new run before it is sent,
     and a follower's page would then stop following (found by ``benchmarks/concurrent_sessions.py --class``).
     """
-    if leading() is not None:
+    lead = leading()
+    if lead is not None:
         st.session_state[state.CLASS_PAGE] = page.url_path  # the page this run draws (the poll checks it)
     with st.sidebar:
-        if leading() is not None:
+        if lead is not None:
             _lead_poll()
         elif following() is not None:
             _poll()
