@@ -326,7 +326,7 @@ def show_banner() -> None:
         return
     if st.query_params.get(state.PARAM_CLASS) != joined:  # a page switch drops the address's parameters
         st.query_params[state.PARAM_CLASS] = joined
-    text, button = st.columns([4, 1], vertical_alignment="center")
+    text, button = st.columns([2.5, 1], vertical_alignment="center")  # room for the label at 1024 px and projected
     if following():
         text.info(prose.text(TEXT, "Class following", code=joined), icon="🧑‍🏫")
         button.button(prose.text(TEXT, "Class explore"), key=state.CLASS_EXPLORE, on_click=_explore, width="stretch")
