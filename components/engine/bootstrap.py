@@ -131,8 +131,9 @@ def _bca(d: np.ndarray, means: np.ndarray, level: float) -> tuple[float, float]:
     z0 = stats.norm.ppf(np.clip(share, 1 / (2 * resamples), 1 - 1 / (2 * resamples)))
     jackknife = (d.sum() - d) / (d.size - 1)
     spread = jackknife.mean() - jackknife
-    squares = float(np.sum(spread ** 2))
-    a = float(np.sum(spread ** 3)) / (6 * squares ** 1.5) if squares > 0 else 0.0
+    scale = float(np.max(np.abs(spread)))
+    unit = spread / scale if scale > 0 else spread  # a is scale-free: a tiny spread's cube would underflow to 0
+    a = float(np.sum(unit ** 3)) / (6 * float(np.sum(unit ** 2)) ** 1.5) if scale > 0 else 0.0
     z = stats.norm.ppf([(1 - level) / 2, (1 + level) / 2])
     tails = stats.norm.cdf(z0 + (z0 + z) / (1 - a * (z0 + z)))
     low, high = np.quantile(means, tails)
