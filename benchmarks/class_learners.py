@@ -180,6 +180,7 @@ class ClassResult:
     server_cpu: float | None  # CPU seconds per second of the run, all servers summed
     follow_kb: float  # kilobytes the followers received over the run, per follower and change
     follow_deflated_kb: float  # the same, as the websocket's compression would send it
+    follow_page_runs: int  # whole-page runs of the followers over the run (the rest rerun fragments only)
     client_cpu: float
     peaks_kb: list  # each server's VmHWM
     duration: float
@@ -213,6 +214,7 @@ async def run_class(n: int, movers: int, replicas: int, duration: float, interva
             load_before = cs.load_average()
             cpu0, client0 = total_cpu(procs), time.process_time()
             received0, deflated0 = sum(x.received for x in followers), sum(x.deflated for x in followers)
+            page_runs0 = sum(x.page_runs for x in followers)
             start = time.perf_counter()
             stop = start + duration
             await asyncio.wait_for(asyncio.gather(instructor.lead(followers, start, stop, interval),
@@ -222,6 +224,7 @@ async def run_class(n: int, movers: int, replicas: int, duration: float, interva
             cpu1, client1 = total_cpu(procs), time.process_time()
             received = sum(x.received for x in followers) - received0
             deflated = sum(x.deflated for x in followers) - deflated0
+            page_runs = sum(x.page_runs for x in followers) - page_runs0
             await cs.drain([instructor, *learners])
             load_after = cs.load_average()
             peaks = [cs.status_kb(p.pid, "VmHWM") for p in procs]
@@ -243,6 +246,7 @@ async def run_class(n: int, movers: int, replicas: int, duration: float, interva
         server_cpu=None if cpu0 is None or cpu1 is None else (cpu1 - cpu0) / elapsed,
         follow_kb=received / 1024 / max(1, instructor.sent * len(followers)),
         follow_deflated_kb=deflated / 1024 / max(1, instructor.sent * len(followers)),
+        follow_page_runs=page_runs,
         client_cpu=(client1 - client0) / elapsed, peaks_kb=peaks, duration=elapsed,
         load_before=load_before, load_after=load_after)
 
@@ -275,6 +279,8 @@ def report_class(r: ClassResult, interval: float, action: str, full_rerun: bool,
               f"(goal p95 ≤ {cs.GOAL_MS:.0f} ms: {'met' if p95 <= cs.GOAL_MS else 'NOT met'})")
         print(f"    p95 ms of the changes sent in each {cs.WINDOW:g} s: "
               + ", ".join(f"{p95:.0f}" for _, p95 in r.own_windows))
+    print(f"    the followers' whole-page runs over the run: {r.follow_page_runs} for {r.pairs} pairs (a change "
+          f"that reruns only the lesson's fragment that shows it needs none)")
     print(f"  the instructor's own screen after a move: {spread(r.instructor_ms)}")
     print(f"  network: {r.follow_kb:.0f} KB to each follower per change (all they received over the run, polls "
           f"included, / (changes × followers)); about {r.follow_deflated_kb:.0f} KB on the wire, compressed as "

@@ -51,8 +51,9 @@ press "Explore on my own" and make their own changes every ``--interval``
 (default 3 s). Every ``--interval`` the instructor moves the slider to a new k.
 Prints the **follow latency** (the instructor's send to each follower's
 ``Recall@<new k>``): the share of (change, follower) pairs answered within
-1.5 s (goal >= 95%), median, p95, max and the p95 of each 10 s; the explorers'
-own changes as above (goal p95 <= 300 ms); the instructor's own screen; the
+1.5 s (goal >= 95%), median, p95, max and the p95 of each 10 s, and how many of
+those changes took a whole-page run (the others reran only the lesson's fragment
+that shows the change); the explorers' own changes as above (goal p95 <= 300 ms); the instructor's own screen; the
 servers' CPU in all and per learner (CPU seconds / (learners x seconds of the
 run)); each server's peak RSS; and the checks against the engine.
 ``--replicas 2``: a Redis started here holds the class, two servers use it (the
@@ -248,6 +249,7 @@ class Learner:
     received: int = 0  # bytes read by listen(): what the server sent this learner
     deflated: int = 0  # the same, compressed as the server's permessage-deflate does (a 4 KB window, context kept)
     deflater: object = field(default_factory=lambda: zlib.compressobj(6, zlib.DEFLATED, -12))
+    page_runs: int = 0  # whole-page runs the server started for this learner (a new_session naming no fragment)
     closed: bool = False
 
     async def open(self) -> None:
@@ -324,6 +326,7 @@ class Learner:
         them all (the run starts again the ones it still has)."""
         kind = fwd.WhichOneof("type")
         if kind == "new_session" and not fwd.metadata.run.fragment_ids:
+            self.page_runs += 1
             for fragment_id in list(self.timers):
                 self._stop_timer(fragment_id)
         elif kind == "stop_auto_rerun":

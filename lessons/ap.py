@@ -11,6 +11,7 @@ from components.ranking_editor import EditorState, Scoreboard, set_editor_state
 from components.ranking_editor.model import editor_items, query_set
 from components.ui import charts, layout, state
 from components.ui.duel import Side, show_duel
+from components.ui.live_class_ui import followed_fragment
 from components.ui.puzzle import show_puzzle
 from components.ui.take_home import show_take_home
 from components.ui.widgets import (
@@ -67,7 +68,7 @@ def _hit_table(current: EditorState) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-@st.fragment
+@followed_fragment
 def _scenario() -> None:
     columns = st.columns(len(PRESETS))
     for column, name in zip(columns, PRESETS):
@@ -109,7 +110,7 @@ def _scenario() -> None:
     show_take_home(NAME, [current], k=k, gain="exponential", measures=MEASURES)
 
 
-@st.fragment
+@followed_fragment
 def _same_recall() -> None:
     st.markdown(prose.section(NAME, "Same recall"))
     k = show_k_slider(state.AP_DUEL_K, hi=MAX_K, default=MAX_K, param=state.PARAM_AP_DUEL_K,
@@ -129,7 +130,7 @@ def _same_recall() -> None:
                            ap_top=fmt(ap[0]), ap_bottom=fmt(ap[1])), icon="🎚️")
 
 
-@st.fragment
+@followed_fragment
 def _puzzle() -> None:
     st.markdown(prose.section(NAME, "Puzzle"))
     show_puzzle(puzzles.AP_HIGHER_RR_LOWER, key=state.AP_PUZZLE, labels=("AP", "RR"), k=MAX_K, grade_range=(0, 1))
@@ -158,7 +159,7 @@ def _cutoff_denominator() -> None:
                            capped=fmt(conventions.ap_at_k_capped(grades, k, Q.n_relevant()))))
 
 
-@st.fragment
+@followed_fragment
 def _relevance_level() -> None:
     """AP at relevance level 1 or 2 on a graded list: the level decides which grades count (AP is binary);
     nDCG@k reads the grades themselves, the same at either level."""

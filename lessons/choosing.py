@@ -9,6 +9,7 @@ from components.engine.formatting import fmt
 from components.ranking_editor import EditorState, Scoreboard, set_editor_state
 from components.ranking_editor.model import editor_items, query_set
 from components.ui import layout, state
+from components.ui.live_class_ui import followed_fragment
 from components.ui.take_home import show_take_home
 from components.ui.widgets import (
     chart_scale,
@@ -47,7 +48,7 @@ def diagnosis_text(qs: metrics.QuerySet, k: int) -> str:
     return text
 
 
-@st.fragment
+@followed_fragment
 def _scenario() -> None:
     columns = st.columns(len(Q.presets))
     for column, name in zip(columns, Q.presets):

@@ -10,6 +10,7 @@ from components.engine.formatting import fmt
 from components.ranking_editor import Scoreboard
 from components.ranking_editor.model import editor_items
 from components.ui import layout, state
+from components.ui.live_class_ui import followed_fragment
 from components.ui.take_home import show_take_home
 from components.ui.widgets import chart_scale, show_k_slider, show_link_to_view, show_ranking_editor
 
@@ -102,7 +103,7 @@ def _scoreboard() -> Scoreboard:
                       gains=("linear", "exponential", "linear", "linear", "linear"))
 
 
-@st.fragment
+@followed_fragment
 def _switchboard() -> None:
     k = show_k_slider(state.DIFFER_K, hi=len(Q.docs), default=scenarios.FRAMEWORKS_K)
     editor_col, table_col = st.columns([2, 3], gap="large")

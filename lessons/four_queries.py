@@ -10,6 +10,7 @@ from components.engine.formatting import fmt
 from components.rank_figure import set_figure_ranks
 from components.ranking_editor import EditorItem, EditorState
 from components.ui import layout, state
+from components.ui.live_class_ui import followed_fragment
 from components.ui.take_home import show_take_home
 from components.ui.widgets import (
     chart_scale,
@@ -63,7 +64,7 @@ def _arithmetic(ranks, k: int) -> str:
                       which=which, terms=terms, total=fmt(rr.sum()), mrr=fmt(rr.mean()))
 
 
-@st.fragment
+@followed_fragment
 def _scenario() -> list[int | None]:
     k = show_k_slider(state.FOUR_K, hi=LENGTH, default=5, help=prose.section(NAME, "Help cutoff"))
     n = len(scenarios.FOUR_QUERY_HIT_RANKS)

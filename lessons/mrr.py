@@ -11,6 +11,7 @@ from components.engine import metrics
 from components.engine.formatting import fmt
 from components.ranking_editor.model import editor_items, query_set
 from components.ui import charts, layout, state
+from components.ui.live_class_ui import followed_fragment
 from components.ui.take_home import show_take_home
 from components.ui.widgets import (
     chart_scale,
@@ -101,7 +102,7 @@ def _cutoff_sentence(first: np.ndarray, cutoff: int, mrr: float, mrr_cut: float)
     return prose.text(NAME, "Cutoff sentence", k=cutoff, zeroed=lead, mrr_cut=fmt(mrr_cut), mrr=fmt(mrr))
 
 
-@st.fragment
+@followed_fragment
 def _scenario() -> None:
     states = _editors()
     qs = query_set(*states)
@@ -150,7 +151,7 @@ def _scenario() -> None:
                    measures=("RR", "RR@k", "RR@1", "Success@1"))
 
 
-@st.fragment
+@followed_fragment
 def _several_relevant() -> None:
     query = scenarios.JAR_TWO_RELEVANT
     label = prose.text(NAME, "Label two relevant results", query=query.text)

@@ -12,6 +12,7 @@ from components.ranking_editor import EditorState, Scoreboard, ranking_editor, s
 from components.ranking_editor.model import editor_items, query_set
 from components.ui import charts, layout, state
 from components.ui.duel import Side, show_duel
+from components.ui.live_class_ui import followed_fragment
 from components.ui.puzzle import show_puzzle
 from components.ui.take_home import show_take_home
 from components.ui.widgets import (
@@ -120,7 +121,7 @@ def _arithmetic(current: EditorState, k: int, gain: Gain) -> str:
                       rf"\mathrm{{IDCG@}}{k} = {breakdown.dcg_latex(ide)} = {fmt(idcg)}", last])
 
 
-@st.fragment
+@followed_fragment
 def _scenario() -> None:
     columns = st.columns(len(PRESETS))
     for column, name in zip(columns, PRESETS):
@@ -170,7 +171,7 @@ def _gains_board(gain: Gain) -> Scoreboard:
     return Scoreboard(("DCG@k", "nDCG@k"), ("DCG@{k}", "nDCG@{k}"), gain=gain)
 
 
-@st.fragment
+@followed_fragment
 def _gains() -> None:
     st.markdown(prose.section(NAME, "Gain switch"))
     k = show_k_slider(state.NDCG_GAINS_K, hi=POOL, default=scenarios.FRAMEWORKS_K, param=state.PARAM_GAINS_K,
@@ -197,7 +198,7 @@ def _gains() -> None:
         sentence.markdown(prose.text_choosing(NAME, "Gain sentence differ", values))
 
 
-@st.fragment
+@followed_fragment
 def _ideal() -> None:
     st.markdown(prose.section(NAME, "Ideal trap"))
     k = show_k_slider(state.NDCG_IDEAL_K, hi=len(RETURNED), default=scenarios.FRAMEWORKS_K, param=state.PARAM_IDEAL_K,
@@ -233,7 +234,7 @@ def _fall_table(by: breakdown.ByK) -> pd.DataFrame:
                          "nDCG@k": [fmt(v) for v in by.ndcg], prose.section(NAME, "Column change"): change})
 
 
-@st.fragment
+@followed_fragment
 def _down_with_k() -> None:
     st.markdown(prose.section(NAME, "Down with k"))
     length = len(FALL_IDS)
@@ -256,7 +257,7 @@ def _down_with_k() -> None:
         st.markdown(prose.text_choosing(NAME, "Fall sentence" if fell else "Fall sentence none", values))
 
 
-@st.fragment
+@followed_fragment
 def _short_list() -> None:
     st.markdown(prose.section(NAME, "Short list"))
     k = show_k_slider(state.NDCG_SHORT_K, hi=SHORT_K_MAX, default=SHORT_K_MAX, param=state.PARAM_SHORT_K,
@@ -278,7 +279,7 @@ def _short_list() -> None:
     sentence_col.markdown(prose.text_choosing(NAME, "Short sentence past" if k > n else "Short sentence inside", values))
 
 
-@st.fragment
+@followed_fragment
 def _puzzle() -> None:
     st.markdown(prose.section(NAME, "Puzzle"))
     show_puzzle(puzzles.NDCG_RECALL_UP_NDCG_DOWN, key=state.NDCG_PUZZLE, labels=("Recall@5", "nDCG@5"), k=5,

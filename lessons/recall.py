@@ -12,6 +12,7 @@ from components.ranking_editor import EditorState, Scoreboard, set_editor_state
 from components.ranking_editor.model import editor_items, query_set
 from components.ui import charts, layout, state
 from components.ui.duel import Side, show_duel
+from components.ui.live_class_ui import followed_fragment
 from components.ui.puzzle import show_puzzle
 from components.ui.take_home import show_take_home
 from components.ui.widgets import (
@@ -64,7 +65,7 @@ def _scoreboard(current: EditorState, k: int) -> Scoreboard:
     return Scoreboard(MEASURES, labels, hidden=board_hidden("recall", (current, k), lambda: _arithmetic(current, k)))
 
 
-@st.fragment
+@followed_fragment
 def _scenario() -> None:
     _preset_buttons(SYSTEMS, labels={s: prose.text(NAME, "Button system", system=s, k=scenarios.LAWYER_DEFAULT_K[s])
                                      for s in SYSTEMS})
@@ -106,7 +107,7 @@ def _tenth_case() -> scenarios.Doc:
     return next(d for d in Q.docs if d.id in missed and d.grade == 1)
 
 
-@st.fragment
+@followed_fragment
 def _fair_comparison() -> None:
     k = show_k_slider(state.RECALL_COMPARE_K, hi=MAX_K, default=5, label=prose.section(NAME, "Label same k"),
                       param=state.PARAM_FAIR_K)
@@ -128,7 +129,7 @@ def _fair_comparison() -> None:
                metric="Recall@k", current_k=k, key="recall.compare")
 
 
-@st.fragment
+@followed_fragment
 def _blind_spot() -> None:
     st.markdown(prose.section(NAME, "Blind spot"))
     k = show_k_slider(state.RECALL_BLIND_K, hi=MAX_K, default=MAX_K, label=prose.section(NAME, "Label blind k"),
@@ -149,14 +150,14 @@ def _blind_spot() -> None:
                                       verdict), icon="🙈")
 
 
-@st.fragment
+@followed_fragment
 def _puzzle() -> None:
     st.markdown(prose.section(NAME, "Puzzle"))
     show_puzzle(puzzles.RECALL_SAME_RR_LOWER, key=state.RECALL_PUZZLE, labels=("Recall@5", "RR"), k=5,
                 grade_range=(0, 1))
 
 
-@st.fragment
+@followed_fragment
 def _hit_rate() -> None:
     st.markdown(prose.section(NAME, "Hit rate"))
     k = show_k_slider(state.RECALL_HIT_RATE_K, hi=10, default=5, label=prose.section(NAME, "Label hit rate k"),

@@ -15,7 +15,7 @@ announces is in lessons/text/rank_figure.md.
 May import: Streamlit, components.engine, components.course, components.ranking_editor (the DOM helpers
 both scripts share, dom.js). Never: lessons, components.ui, components.serving.
 """
-from components.rank_figure.figure import rank_figure, set_figure_ranks
+from components.rank_figure.figure import rank_figure, set_figure_ranks, widget_key
 from components.rank_figure.table import figure_table
 
-__all__ = ["figure_table", "rank_figure", "set_figure_ranks"]
+__all__ = ["figure_table", "rank_figure", "set_figure_ranks", "widget_key"]

@@ -49,6 +49,11 @@ class _Book:
     rev: int = 0  # bumped whenever Python sets the ranks itself
 
 
+def widget_key(key: str) -> str:
+    """The key of the browser component behind the figure ``key``."""
+    return f"{key}.figure"
+
+
 def _book(key: str) -> _Book:
     return st.session_state.setdefault(f"{key}.book", _Book())
 
@@ -62,7 +67,7 @@ def set_figure_ranks(key: str, ranks: Sequence[Rank], length: int) -> None:
 def _on_move(key: str, k_key: str, n: int, length: int) -> None:
     """The browser's trigger: store the new ranks, or set the page's k slider, before the rerun."""
     book = _book(key)
-    result = st.session_state.get(f"{key}.figure")
+    result = st.session_state.get(widget_key(key))
     payload = result.get(_EVENT) if result is not None else None
     if not isinstance(payload, Mapping):
         return
@@ -118,6 +123,6 @@ def rank_figure(*, key: str, k_key: str, queries: Sequence[str], short: Sequence
     data = {"queries": list(queries), "short": list(short), "ranks": list(ranks), "k": k, "length": length,
             "labels": list(labels), "label": label, "scale": float(scale), "text": dict(prose.sections(TEXT)),
             "score": None if hidden else _score(ranks, k, length), "ack": book.ack, "rev": book.rev}
-    _component(key=f"{key}.figure", data=data,
+    _component(key=widget_key(key), data=data,
                on_move_change=functools.partial(_on_move, key, k_key, len(queries), length))
     return ranks

@@ -16,6 +16,8 @@ The protocol over a :class:`components.serving.class_store.ClassStore`:
 - :func:`ask` opens a question, :func:`guess` adds a learner's answer while it
   is open, :func:`reveal` closes it, and :func:`tally` counts the answers.
 - :func:`end` removes the class; so does its expiry (``ttl`` after the last change).
+- :func:`split_by_fragment` tells a follower whether a new view can be taken
+  by rerunning only the page's fragments that show what changed.
 
 No Streamlit import here; no personal data (answers are values, not names).
 """
@@ -26,7 +28,7 @@ import hmac
 import secrets
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from components.serving.class_store import CLASS_TTL, ClassStore
 
@@ -174,6 +176,26 @@ def _change(store: ClassStore, lead: Lead, ttl: int, change) -> int | None:
         raise NotLeader(f"class {lead.code}: only its instructor can lead it")
     change(record)
     return store.write(lead.code, record, ttl)
+
+
+def split_by_fragment(target: Mapping[str, Any], taken: Mapping[str, Any], where: Mapping[str, str],
+                      shows: Callable[[str, Any], bool]) -> dict[str, dict[str, Any]] | None:
+    """The class's new widget values ``target`` for a follower, by the fragment that shows each, or None when
+    the whole page must rerun.
+
+    ``taken``: the values the follower last took; ``where``: followed key -> the id of the fragment of this
+    page that built its widget; ``shows(key, value)``: whether the follower's screen shows that value already.
+    None when a key no fragment built has a value other than the one taken (a classroom mode, a widget
+    outside every fragment): only a whole run shows it. Otherwise each key a fragment built whose value the
+    screen does not show, under that fragment (empty: nothing on this page changed).
+    """
+    if any(key not in where and taken.get(key) != value for key, value in target.items()):
+        return None
+    split: dict[str, dict[str, Any]] = {}
+    for key, value in target.items():
+        if key in where and not shows(key, value):
+            split.setdefault(where[key], {})[key] = value
+    return split
 
 
 def _digest(token: str) -> str:

@@ -15,22 +15,33 @@ The protocol and the store are :mod:`components.serving.live_class` and
   rerun; at the top of that run, before any widget is built, :func:`apply_pending`
   sets the widget values and goes to the class's page. "Explore on my own"
   stops following; "Follow the class" takes the class's latest view again.
+- most changes (a new k, an order, a grade) are widgets inside one lesson
+  fragment: a lesson draws those with :func:`followed_fragment`, which notes
+  which followed widgets it built, and the poll reruns just those fragments,
+  each taking its values at its top before its widgets are built (thirty
+  followers rerunning a whole page at once are too slow for one process).
+  A new page, a question, a classroom mode, or a value no fragment showed
+  still takes the full-app rerun.
 """
 from __future__ import annotations
 
+import functools
 import os
+from dataclasses import dataclass
+from typing import Any, Callable
 
 import segno
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
+from components import rank_figure, ranking_editor
 from components.course import prose, scenarios
 from components.rank_figure import set_figure_ranks
 from components.ranking_editor import editor_state, set_editor_state
 from components.serving import class_store, live_class
 from components.serving.live_class import Lead
 from components.serving.settings import LIMITS
-from components.ui import browser_store, registry, state
+from components.ui import browser_store, fragments, registry, state
 
 TEXT = "ui"
 POLL_SECONDS = 1.0  # how often a follower's session reads the class's version
@@ -46,6 +57,19 @@ EDITORS = (state.RECALL_EDITOR, *state.MRR_EDITORS, state.AP_EDITOR, state.NDCG_
            state.CHOOSING_EDITOR, state.DIFFER_EDITOR, *(state.duel_side(d, i) for d in state.DUELS for i in (0, 1)))
 # the four-query figure's hit ranks follow too: its key -> the length of its rank axis
 FIGURES = {state.FOUR_RANKS: scenarios.FOUR_QUERY_LIST_LENGTH}
+# the key each followed value's widget is built with -> the followed key
+_FOLLOWED_BY_WIDGET = {**{key: key for key in FOLLOWED}, **{ranking_editor.widget_key(key): key for key in EDITORS},
+                       **{rank_figure.widget_key(key): key for key in FIGURES}}
+
+
+@dataclass
+class InFragments:
+    """A class change a follower takes inside the lesson fragments that show it (:func:`followed_fragment`)."""
+
+    code: str
+    version: int
+    target: dict[str, Any]  # the class's whole view of the values, at ``version``
+    values: dict[str, dict[str, Any]]  # fragment id -> {followed key: the class's value}, until that fragment ran
 
 
 @st.cache_resource
@@ -90,12 +114,13 @@ def join(code: str) -> None:
     st.session_state[state.CLASS_JOINED] = code
     st.session_state[state.CLASS_EXPLORING] = False
     st.session_state[state.CLASS_APPLIED] = None
+    st.session_state.pop(state.CLASS_TARGET, None)  # the first view is taken whole (a full-app rerun)
     st.session_state[state.CLASS_ENDED] = False
 
 
 def _leave() -> None:
     for key in (state.CLASS_JOINED, state.CLASS_EXPLORING, state.CLASS_APPLIED, state.CLASS_PENDING,
-                state.CLASS_ON_PAGE):
+                state.CLASS_ON_PAGE, state.CLASS_IN_FRAGMENTS, state.CLASS_TARGET, state.CLASS_FRAGMENTS):
         st.session_state.pop(key, None)
     st.query_params.pop(state.PARAM_CLASS, None)
 
@@ -133,7 +158,8 @@ def _explore() -> None:
 
 def _follow_again() -> None:
     st.session_state[state.CLASS_EXPLORING] = False
-    st.session_state[state.CLASS_APPLIED] = None  # take the class's latest view at the next poll
+    st.session_state[state.CLASS_APPLIED] = None  # take the class's latest view, whole, at the next poll
+    st.session_state.pop(state.CLASS_TARGET, None)
 
 
 def join_from_link() -> None:
@@ -150,6 +176,7 @@ def apply_pending(page: st.Page) -> None:
     """At the top of the app's run, before any widget: a follower takes the class's pending view. When the class
     is on another page, that page first (the view stays pending: values set now would not survive the switch);
     then, on the class's page, its widget values. (The instructor's session, taken off its page, goes back.)"""
+    st.session_state.pop(state.CLASS_FRAGMENTS, None)  # noted again by this run's fragments
     back = st.session_state.pop(state.CLASS_RETURN, None)
     if back is not None and leading() is not None:
         _switch_unless_on(back, page)
@@ -163,21 +190,89 @@ def apply_pending(page: st.Page) -> None:
     st.session_state.pop(state.CLASS_PENDING)
     if registry.spec_at(pending.page) is not None:
         st.session_state[state.CLASS_ON_PAGE] = pending.page
-    st.session_state[state.CLASS_QUESTION] = None if pending.question is None else (pending.question,
-                                                                                    pending.revealed)
+    st.session_state[state.CLASS_QUESTION] = _question_of(pending)
     for key, value in pending.target.items():
-        if _shows(key, value):
-            continue  # already on screen: an editor or figure set again would be redrawn for nothing
-        if key in FOLLOWED:
-            st.session_state[key] = value
-        elif key in EDITORS and isinstance(value, dict):
-            _apply_editor(key, value)
-        elif key in FIGURES and isinstance(value, list):
-            try:
-                set_figure_ranks(key, value, FIGURES[key])
-            except (ValueError, TypeError):
-                pass  # not the figure's ranks: the learner's own stay
+        _take(key, value)
     st.session_state[state.CLASS_APPLIED] = pending.version
+    st.session_state[state.CLASS_TARGET] = pending.target
+
+
+def _take(key: str, value) -> None:
+    """The class's ``value`` for the followed ``key``, unless this session shows it already (an editor or figure
+    set again would be redrawn for nothing)."""
+    if _shows(key, value):
+        return
+    if key in FOLLOWED:
+        st.session_state[key] = value
+    elif key in EDITORS and isinstance(value, dict):
+        _apply_editor(key, value)
+    elif key in FIGURES and isinstance(value, list):
+        try:
+            set_figure_ranks(key, value, FIGURES[key])
+        except (ValueError, TypeError):
+            pass  # not the figure's ranks: the learner's own stay
+
+
+def followed_fragment(body: Callable) -> Callable:
+    """``@st.fragment`` for a lesson's fragment that builds followed widgets (:data:`FOLLOWED`, :data:`EDITORS`,
+    :data:`FIGURES`). For a joined learner it notes which followed widgets it built (so the poll can rerun
+    this fragment alone), and at its top, before its widgets, it takes the class's values meant for it."""
+    @st.fragment
+    @functools.wraps(body)
+    def run(*args, **kwargs):
+        fragment = fragments.current_fragment()
+        _take_in_fragment(fragment)
+        built_before = fragments.widget_keys_built()
+        result = body(*args, **kwargs)
+        if fragment is not None and st.session_state.get(state.CLASS_JOINED) is not None:
+            where = st.session_state.setdefault(state.CLASS_FRAGMENTS, {})
+            for widget in fragments.widget_keys_built() - built_before:
+                if widget in _FOLLOWED_BY_WIDGET:
+                    where[_FOLLOWED_BY_WIDGET[widget]] = fragment
+        return result
+    return run
+
+
+def _take_in_fragment(fragment: str | None) -> None:
+    """At the top of a followed fragment: the class's values meant for it; once every fragment the change
+    reran has taken its values, the session shows the change's version."""
+    pending: InFragments | None = st.session_state.get(state.CLASS_IN_FRAGMENTS)
+    if pending is None or fragment not in pending.values:
+        return
+    if following() != pending.code:
+        st.session_state.pop(state.CLASS_IN_FRAGMENTS)
+        return
+    for key, value in pending.values.pop(fragment).items():
+        _take(key, value)
+    if not pending.values:
+        st.session_state.pop(state.CLASS_IN_FRAGMENTS)
+        st.session_state[state.CLASS_APPLIED] = pending.version
+        st.session_state[state.CLASS_TARGET] = pending.target
+
+
+def _rerun_fragments_for(view: live_class.ClassView) -> bool:
+    """From the follower's poll: take the class's change by rerunning only the lesson fragments that show it;
+    False when it needs the full-app rerun (another page or question, or a value no followed fragment built
+    on this page changed since the session last took the class's values: a classroom mode, for one)."""
+    if (not fragments.in_fragment_run() or st.session_state.get(state.CLASS_IN_FRAGMENTS) is not None
+            or state.CLASS_TARGET not in st.session_state or view.page != st.session_state.get(state.CLASS_ON_PAGE)
+            or _question_of(view) != st.session_state.get(state.CLASS_QUESTION)):
+        return False
+    values = live_class.split_by_fragment(view.target, st.session_state[state.CLASS_TARGET],
+                                          st.session_state.get(state.CLASS_FRAGMENTS, {}), _shows)
+    if values is None:
+        return False
+    if not values:  # nothing this page shows has changed
+        st.session_state[state.CLASS_APPLIED] = view.version
+        st.session_state[state.CLASS_TARGET] = view.target
+        return True
+    st.session_state[state.CLASS_IN_FRAGMENTS] = InFragments(view.code, view.version, view.target, values)
+    return fragments.rerun_fragments(values)
+
+
+def _question_of(view: live_class.ClassView) -> tuple[live_class.Question, bool] | None:
+    """The class's question and whether it is revealed, as a follower keeps it (:data:`state.CLASS_QUESTION`)."""
+    return None if view.question is None else (view.question, view.revealed)
 
 
 def class_question() -> tuple[live_class.Question, bool] | None:
@@ -308,11 +403,14 @@ def _poll() -> None:
         _leave()
         st.session_state[state.CLASS_ENDED] = True
         st.rerun(scope="app")
-    if version != st.session_state.get(state.CLASS_APPLIED) or _astray(st.session_state.get(state.CLASS_ON_PAGE)):
+    astray = _astray(st.session_state.get(state.CLASS_ON_PAGE))
+    if version != st.session_state.get(state.CLASS_APPLIED) or astray:
         view = live_class.view(store(), code)
-        if view is not None:
-            st.session_state[state.CLASS_PENDING] = view
-            st.rerun(scope="app")
+        if view is None or (not astray and _rerun_fragments_for(view)):
+            return
+        st.session_state.pop(state.CLASS_IN_FRAGMENTS, None)
+        st.session_state[state.CLASS_PENDING] = view
+        st.rerun(scope="app")
 
 
 def show_banner() -> None:

@@ -44,6 +44,9 @@ CLASS_EXPLORING = "class.exploring"  # bool: joined, but exploring on its own (n
 CLASS_APPLIED = "class.applied"  # the class version this session's page shows
 CLASS_PENDING = "class.pending"  # the class's view, to apply at the top of the next run
 CLASS_ON_PAGE = "class.on_page"  # the url path of the class's page, as a follower last applied it
+CLASS_FRAGMENTS = "class.fragments"  # followed key -> id of the lesson fragment that built it this page
+CLASS_IN_FRAGMENTS = "class.in_fragments"  # a class change a follower takes inside fragments: InFragments
+CLASS_TARGET = "class.target"  # the class's widget values as a follower last took them
 CLASS_ENDED = "class.ended"  # bool: the class this session followed has ended
 CLASS_LINK_READ = "class.link_read"  # bool: the ?class= link has been read
 CLASS_START, CLASS_END, CLASS_JOIN, CLASS_LEAVE = "class.start", "class.end", "class.join", "class.leave"  # buttons

@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 import re
+from typing import Callable
 from urllib.parse import urlparse
 
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Locator, Page, WebSocket, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 # Streamlit keeps the elements of the run before, marked stale, until the new run has replaced them:
 # a locator that means "what the learner sees now" skips them.
@@ -52,6 +55,42 @@ def settle(page: Page) -> None:
     for _ in range(2):  # a rerun can follow the first run's end: look again after a moment
         expect(app).to_have_attribute("data-test-script-state", "notRunning", timeout=30_000)
         page.wait_for_timeout(300)
+
+
+def press_home(page: Page, slider: Locator, landed: Callable[[float], object]) -> None:
+    """Focus a Streamlit ``slider`` and press Home; ``landed(timeout_ms)`` waits for the server's answer.
+
+    Under load, Streamlit's slider (1.67) now and then shows the key's new value but sends no rerun at all (the
+    page's websocket frames showed nothing sent after the key press): then, once, it is moved away and back.
+    """
+    slider.focus()
+    page.keyboard.press("Home")
+    try:
+        landed(10_000)
+    except (PlaywrightTimeout, AssertionError):
+        page.keyboard.press("End")
+        page.keyboard.press("Home")
+        landed(30_000)
+
+
+class PageRuns:
+    """Counts the whole-page runs the server starts for ``page`` (read from its websocket: a ``new_session``
+    message that names no fragment; a run of fragments alone names them). Made before the page opens."""
+
+    def __init__(self, page: Page) -> None:
+        self.count = 0
+        page.on("websocket", self._watch)
+
+    def _watch(self, socket: WebSocket) -> None:
+        socket.on("framereceived", self._frame)
+
+    def _frame(self, payload) -> None:
+        if isinstance(payload, str):
+            return
+        msg = ForwardMsg()
+        msg.ParseFromString(payload)
+        if msg.WhichOneof("type") == "new_session" and not msg.metadata.run.fragment_ids:
+            self.count += 1
 
 
 def lesson_editor(page: Page) -> Locator:

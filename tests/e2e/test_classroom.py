@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from components.course import scenarios
-from tests.e2e.helpers import drag, lesson_editor, metric_value, settle
+from tests.e2e.helpers import drag, lesson_editor, metric_value, press_home, settle
 
 pytestmark = pytest.mark.e2e
 LAWYER = scenarios.LAWYER
@@ -54,10 +54,9 @@ def test_a_reload_and_a_copied_link_keep_the_modes_and_the_mrr_cutoff(page: Page
     page.wait_for_function("() => parseFloat(getComputedStyle(document.documentElement).fontSize) > 20")
     settle(page)  # a key pressed during the reload's reruns (the progress sync) is lost when they redraw the slider
     cutoff = page.get_by_role("slider", name="Cutoff k for MRR@k")
-    cutoff.focus()
-    page.keyboard.press("Home")  # from "no cutoff" at the right end to k = 1
+    press_home(page, cutoff, lambda ms: page.wait_for_function("() => location.search.includes('cutoff=1')",
+                                                             timeout=ms))  # from "no cutoff" at the right end to 1
     expect(cutoff).to_have_attribute("aria-valuetext", "1")
-    page.wait_for_function("() => location.search.includes('cutoff=1')")
     fresh = browser.new_context()  # a copied link opened somewhere else: nothing in its session
     other = fresh.new_page()
     other.goto(page.url)

@@ -1,7 +1,7 @@
 """A live class in real browsers: an instructor and two learners, each in a browser context of their own.
 
 The instructor starts a class, moves the k slider, drags a case in the lesson's editor and then changes the
-page; both learners' screens follow. One
+page; both learners' screens follow (the k and the order by rerunning only the lesson's fragment). One
 learner steps away ("Explore on my own") and stops following; the other keeps following.
 """
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.helpers import drag, lesson_editor, settle
+from tests.e2e.helpers import PageRuns, drag, lesson_editor, metric_value, press_home, settle
 
 pytestmark = pytest.mark.e2e
 
@@ -27,12 +27,18 @@ def close_contexts():
 
 
 def open_app(browser, app_url: str, path: str) -> Page:
+    return open_watched(browser, app_url, path)[0]
+
+
+def open_watched(browser, app_url: str, path: str) -> tuple[Page, PageRuns]:
+    """A new browser context on ``path``, and the count of its whole-page runs."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     OPENED.append(context)
     page = context.new_page()
+    runs = PageRuns(page)
     page.goto(app_url + path)
     settle(page)
-    return page
+    return page, runs
 
 
 def classroom(page: Page):
@@ -58,19 +64,22 @@ def test_learners_follow_the_instructor_until_one_steps_away(browser, app_url):
     teacher.reload()  # a new session: the lead comes back from this browser's storage
     expect(classroom(teacher).get_by_text(f"Class code: {code}")).to_be_visible(timeout=30_000)
 
-    learners = []
+    learners, runs = [], []
     for _ in range(2):
-        page = open_app(browser, app_url, "/")
+        page, page_runs = open_watched(browser, app_url, "/")
         box = classroom(page).get_by_role("textbox", name="Join a class: its code")
         box.fill(code.lower())
         box.press("Enter")
         expect(page.get_by_text(f"You are following class {code}")).to_be_visible(timeout=30_000)
         learners.append(page)
+        runs.append(page_runs)
     for page in learners:
         expect(k_slider(page)).to_be_visible(timeout=30_000)  # the class's page: Recall@k
+        settle(page)
+    whole_runs = [r.count for r in runs]
 
-    k_slider(teacher).focus()
-    teacher.keyboard.press("Home")  # k = 1
+    press_home(teacher, k_slider(teacher),  # k = 1
+               lambda ms: expect(metric_value(teacher, "Recall@1")).to_be_visible(timeout=ms))
     for page in learners:
         expect(k_slider(page)).to_have_attribute("aria-valuetext", "1", timeout=15_000)
 
@@ -80,6 +89,7 @@ def test_learners_follow_the_instructor_until_one_steps_away(browser, app_url):
     for page in learners:
         moved = lesson_editor(page).get_by_test_id("rw-row-c03").get_by_test_id("rw-pos")
         expect(moved).to_have_text("1", timeout=15_000)
+    assert [r.count for r in runs] == whole_runs  # the k and the order came in the lesson's fragment alone
 
     learners[0].reload()  # a learner's reload joins again (the address holds the class's code)
     expect(learners[0].get_by_text(f"You are following class {code}")).to_be_visible(timeout=30_000)
@@ -116,7 +126,6 @@ def test_the_class_predicts_then_sees_the_reveal_together(browser, app_url):
     from components.course import prose, scenarios
     from components.engine import metrics
     from components.engine.formatting import fmt
-    from tests.e2e.helpers import metric_value
 
     q = scenarios.LAWYER
     qs = metrics.from_rankings([q.grades(q.presets["System A"])], [q.judged_grades()])

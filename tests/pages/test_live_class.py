@@ -174,3 +174,30 @@ def test_an_instructor_taken_off_their_page_goes_back_to_it():
     assert [t.value for t in teacher.title] == ["Recall@k"] and not teacher.exception
     assert live_class.view(live_class_ui.store(), lead.code).page == "recall"
     assert state.CLASS_RETURN not in teacher.session_state
+
+
+def test_a_followers_lesson_notes_which_fragment_built_each_followed_widget():
+    teacher, lead = instructor()
+    student = learner(lead.code)
+    student.switch_page(RECALL).run()  # where the class took it: its fragments note their widgets
+    where = student.session_state[state.CLASS_FRAGMENTS]
+    assert where[state.RECALL_K] == where[state.RECALL_EDITOR]  # the lesson's slider and editor: one fragment
+    assert where[state.RECALL_COMPARE_K] != where[state.RECALL_K]  # the fair comparison: a fragment of its own
+    assert state.REVEAL not in where  # the sidebar's classroom modes: outside every fragment
+    assert state.CLASS_FRAGMENTS not in teacher.session_state  # only a joined learner's page notes them
+
+
+def test_a_follower_takes_a_change_at_the_top_of_the_fragment_that_shows_it():
+    teacher, lead = instructor()
+    student = learner(lead.code)
+    student.switch_page(RECALL).run()
+    fragment = student.session_state[state.CLASS_FRAGMENTS][state.RECALL_K]
+    taken = student.session_state[state.CLASS_TARGET]
+    change = live_class_ui.InFragments(lead.code, version=99, target={**taken, state.RECALL_K: 2},
+                                       values={fragment: {state.RECALL_K: 2}})
+    student.session_state[state.CLASS_IN_FRAGMENTS] = change  # what the poll leaves for the fragment's rerun
+    student.run()
+    assert student.slider(key=state.RECALL_K).value == 2  # set before the slider was built
+    assert student.session_state[state.CLASS_APPLIED] == 99
+    assert student.session_state[state.CLASS_TARGET][state.RECALL_K] == 2
+    assert state.CLASS_IN_FRAGMENTS not in student.session_state

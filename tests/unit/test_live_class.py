@@ -118,3 +118,43 @@ def test_a_full_store_gives_up_with_a_clear_error(monkeypatch, store):
     live_class.start(store)
     with pytest.raises(RuntimeError, match="no free class code"):
         live_class.start(store)
+
+
+WHERE = {"recall.k": "F1", "recall.editor": "F1", "recall.compare_k": "F2"}  # key -> the fragment that built it
+
+
+def test_a_change_inside_fragments_reruns_only_those_fragments():
+    taken = {"recall.k": 5, "recall.editor": {"order": ["a", "b"]}, "recall.compare_k": 3, "reveal": False}
+    target = {**taken, "recall.k": 2, "recall.compare_k": 4}
+    shown = dict(taken)
+    split = live_class.split_by_fragment(target, taken, WHERE, lambda key, value: shown.get(key) == value)
+    assert split == {"F1": {"recall.k": 2}, "F2": {"recall.compare_k": 4}}
+
+
+def test_a_change_no_fragment_shows_needs_the_whole_page():
+    taken = {"recall.k": 5, "reveal": False}
+    split = live_class.split_by_fragment({**taken, "reveal": True}, taken, WHERE, lambda key, value: False)
+    assert split is None  # the classroom mode sits outside every fragment
+    new_key = live_class.split_by_fragment({**taken, "ndcg.k": 3}, taken, WHERE, lambda key, value: False)
+    assert new_key is None  # a value the follower never took
+
+
+def test_a_value_the_follower_moved_itself_is_taken_back_in_its_fragment():
+    taken = {"recall.k": 5, "ndcg.k": 3}  # ndcg.k: another page's, unchanged since taken
+    split = live_class.split_by_fragment(taken, taken, WHERE, lambda key, value: key != "recall.k")
+    assert split == {"F1": {"recall.k": 5}}
+
+
+@given(st.dictionaries(st.sampled_from(["recall.k", "recall.editor", "recall.compare_k", "reveal", "ndcg.k"]),
+                       st.integers(0, 3)),
+       st.dictionaries(st.sampled_from(["recall.k", "recall.editor", "recall.compare_k", "reveal", "ndcg.k"]),
+                       st.integers(0, 3)),
+       st.dictionaries(st.sampled_from(["recall.k", "recall.editor", "recall.compare_k"]), st.integers(0, 3)))
+def test_a_split_holds_every_shown_change_under_its_own_fragment_or_asks_for_the_page(target, taken, shown):
+    split = live_class.split_by_fragment(target, taken, WHERE, lambda key, value: shown.get(key) == value)
+    outside = {key for key, value in target.items() if key not in WHERE and taken.get(key) != value}
+    assert (split is None) == bool(outside)
+    if split is not None:
+        flat = {key: (fragment, value) for fragment, values in split.items() for key, value in values.items()}
+        assert flat == {key: (WHERE[key], value) for key, value in target.items()
+                        if key in WHERE and shown.get(key) != value}

@@ -1,0 +1,54 @@
+"""What Streamlit's run context knows of fragments, for a live class's followers (tested with Streamlit 1.67).
+
+A follower's session takes most of the class's changes (a new k, an order, a grade) inside one lesson
+fragment. Rerunning that fragment alone costs a follower a few tens of milliseconds, where a whole page
+costs about a hundred, and thirty followers rerun at once (``benchmarks/concurrent_sessions.py --class``).
+Streamlit's public ``st.rerun("key")`` reruns other fragments only from a widget callback, not from the
+follower's poll, so this module asks the run context itself, as ``st.rerun`` does:
+
+- :func:`current_fragment` is the id of the fragment this code runs in (None outside one);
+- :func:`widget_keys_built` is the widget keys this run has built so far;
+- :func:`rerun_fragments` queues a rerun of the given fragments only, taken when this run ends.
+"""
+from __future__ import annotations
+
+from typing import Iterable
+
+from streamlit.runtime.scriptrunner import get_script_run_ctx
+from streamlit.runtime.scriptrunner_utils.script_requests import RerunData
+from streamlit.runtime.scriptrunner_utils.script_run_context import ThreadState
+
+
+def current_fragment() -> str | None:
+    """The id of the fragment whose body this code runs in (None: outside every fragment, or no run)."""
+    try:
+        return ThreadState.get().fragment_id
+    except RuntimeError:  # no script run on this thread
+        return None
+
+
+def widget_keys_built() -> frozenset[str]:
+    """The keys of the widgets this run has built so far (empty outside a run)."""
+    ctx = get_script_run_ctx()
+    return frozenset() if ctx is None else ctx.shared.widget_user_keys_this_run.snapshot()
+
+
+def in_fragment_run() -> bool:
+    """Whether this run reruns fragments only (Streamlit's ``fragment_ids_this_run``), not the whole page."""
+    ctx = get_script_run_ctx()
+    return ctx is not None and bool(ctx.fragment_ids_this_run)
+
+
+def rerun_fragments(fragment_ids: Iterable[str]) -> bool:
+    """Queue a rerun of these fragments only, on this page; Streamlit starts it when the current run ends.
+
+    False (nothing queued) outside a run or when the session is stopping.
+    """
+    ctx = get_script_run_ctx()
+    ids = list(dict.fromkeys(fragment_ids))
+    if ctx is None or ctx.script_requests is None or not ids:
+        return False
+    return ctx.script_requests.request_rerun(RerunData(
+        query_string=ctx.query_string, page_script_hash=ctx.page_script_hash, fragment_id_queue=ids,
+        is_fragment_scoped_rerun=True, cached_message_hashes=ctx.cached_message_hashes,
+        context_info=ctx.context_info))
