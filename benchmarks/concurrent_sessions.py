@@ -51,11 +51,12 @@ press "Explore on my own" and make their own changes every ``--interval``
 (default 3 s). Every ``--interval`` the instructor moves the slider to a new k.
 Prints the **follow latency** (the instructor's send to each follower's
 ``Recall@<new k>``): the share of (change, follower) pairs answered within
-1.5 s (goal >= 95%), median, p95, max and the p95 of each 10 s, and how many of
-those changes took a whole-page run (the others reran only the lesson's fragment
-that shows the change); the explorers' own changes as above (goal p95 <= 300 ms); the instructor's own screen; the
-servers' CPU in all and per learner (CPU seconds / (learners x seconds of the
-run)); each server's peak RSS; and the checks against the engine.
+1.5 s (goal >= 95%), median, p95, max and the p95 of each 10 s, and the
+followers' whole-page runs (a change that reruns only the lesson's fragment that
+shows it needs none); the explorers' own changes as above (goal p95 <= 300 ms);
+the instructor's own screen; the network per follower and change; the servers'
+CPU in all and per learner (CPU seconds / (learners x seconds of the run)); each
+server's peak RSS; and the checks against the engine.
 ``--replicas 2``: a Redis started here holds the class, two servers use it (the
 instructor on the first, the learners alternating); the CPU is summed.
 

@@ -1,4 +1,5 @@
-"""What Streamlit's run context knows of fragments, for a live class's followers (tested with Streamlit 1.67).
+"""What Streamlit's run context knows of a session's page and fragments, for a live class (tested with
+Streamlit 1.67; every read of Streamlit's internals the class needs is here).
 
 A follower's session takes most of the class's changes (a new k, an order, a grade) inside one lesson
 fragment. Rerunning that fragment alone costs a follower a few tens of milliseconds, where a whole page
@@ -8,7 +9,8 @@ follower's poll, so this module asks the run context itself, as ``st.rerun`` doe
 
 - :func:`current_fragment` is the id of the fragment this code runs in (None outside one);
 - :func:`widget_keys_built` is the widget keys this run has built so far;
-- :func:`rerun_fragments` queues a rerun of the given fragments only, taken when this run ends.
+- :func:`rerun_fragments` queues a rerun of the given fragments only, taken when this run ends;
+- :func:`session_page` is the page the session's runs go to now (not always the one last drawn).
 """
 from __future__ import annotations
 
@@ -45,10 +47,23 @@ def rerun_fragments(fragment_ids: Iterable[str]) -> bool:
     False (nothing queued) outside a run or when the session is stopping.
     """
     ctx = get_script_run_ctx()
-    ids = list(dict.fromkeys(fragment_ids))
+    ids = list(fragment_ids)
     if ctx is None or ctx.script_requests is None or not ids:
         return False
     return ctx.script_requests.request_rerun(RerunData(
         query_string=ctx.query_string, page_script_hash=ctx.page_script_hash, fragment_id_queue=ids,
         is_fragment_scoped_rerun=True, cached_message_hashes=ctx.cached_message_hashes,
         context_info=ctx.context_info))
+
+
+def session_page() -> str | None:
+    """The url path of the page this session's runs go to now, as Streamlit's run context holds it.
+
+    Not always the page the last full run drew: a fragment rerun that the browser asked for just before a page
+    switch still names the old page, and Streamlit (1.67) takes the session back to it when it runs that
+    fragment (the new page's body is then cleared, or the old page comes back at the next run). The live
+    class's polls check it and go back to the page they belong on (found by its browser test).
+    """
+    ctx = get_script_run_ctx()
+    info = None if ctx is None else ctx.pages_manager.get_pages().get(ctx.page_script_hash)
+    return None if info is None else info.get("url_pathname")

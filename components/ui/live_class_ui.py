@@ -32,7 +32,6 @@ from typing import Any, Callable
 
 import segno
 import streamlit as st
-from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from components import rank_figure, ranking_editor
 from components.course import prose, scenarios
@@ -221,19 +220,20 @@ def followed_fragment(body: Callable) -> Callable:
     @functools.wraps(body)
     def run(*args, **kwargs):
         fragment = fragments.current_fragment()
+        if fragment is None or st.session_state.get(state.CLASS_JOINED) is None:
+            return body(*args, **kwargs)  # no class: nothing to take or note
         _take_in_fragment(fragment)
         built_before = fragments.widget_keys_built()
         result = body(*args, **kwargs)
-        if fragment is not None and st.session_state.get(state.CLASS_JOINED) is not None:
-            where = st.session_state.setdefault(state.CLASS_FRAGMENTS, {})
-            for widget in fragments.widget_keys_built() - built_before:
-                if widget in _FOLLOWED_BY_WIDGET:
-                    where[_FOLLOWED_BY_WIDGET[widget]] = fragment
+        where = st.session_state.setdefault(state.CLASS_FRAGMENTS, {})
+        for widget in fragments.widget_keys_built() - built_before:
+            if widget in _FOLLOWED_BY_WIDGET:
+                where[_FOLLOWED_BY_WIDGET[widget]] = fragment
         return result
     return run
 
 
-def _take_in_fragment(fragment: str | None) -> None:
+def _take_in_fragment(fragment: str) -> None:
     """At the top of a followed fragment: the class's values meant for it; once every fragment the change
     reran has taken its values, the session shows the change's version."""
     pending: InFragments | None = st.session_state.get(state.CLASS_IN_FRAGMENTS)
@@ -319,19 +319,6 @@ def broadcast() -> None:
         _send()
 
 
-def _session_page() -> str | None:
-    """The url path of the page this session's runs go to now, as Streamlit's run context holds it.
-
-    Not always the page the last full run drew: a fragment rerun that the browser asked for just before a page
-    switch still names the old page, and Streamlit (1.67) takes the session back to it when it runs that
-    fragment (the new page's body is then cleared, or the old page comes back at the next run). The polls
-    check it and go back to the page they belong on (found by the live class's browser test).
-    """
-    ctx = get_script_run_ctx()
-    info = None if ctx is None else ctx.pages_manager.get_pages().get(ctx.page_script_hash)
-    return None if info is None else info.get("url_pathname")
-
-
 def _switch_unless_on(url_path: str | None, page: st.Page) -> None:
     """Go to the page at ``url_path`` (a known page), unless this run is on it already."""
     target = registry.spec_at(url_path)
@@ -340,8 +327,8 @@ def _switch_unless_on(url_path: str | None, page: st.Page) -> None:
 
 
 def _astray(url_path: str | None) -> bool:
-    """Whether this session's runs have left the page at ``url_path`` (see :func:`_session_page`)."""
-    return url_path is not None and _session_page() not in (None, url_path)
+    """Whether this session's runs have left the page at ``url_path`` (see :func:`fragments.session_page`)."""
+    return url_path is not None and fragments.session_page() not in (None, url_path)
 
 
 def show_polls(page: st.Page) -> None:
