@@ -19,7 +19,7 @@ live_class_ui.join_from_link()
 live_class_ui.apply_pending(page)  # a follower takes the class's page and values before any widget is built
 show_mode_controls()
 show_progress_sidebar()
-live_class_ui.keep_lead_in_browser()
+live_class_ui.keep_class_in_browser()
 live_class_ui.show_banner()
 live_class_ui.show_polls(page)  # a live class's polls: the instructor's sending, a follower's reading
 class_questions_ui.show_count_poll()  # the instructor's count of answers, while the class answers

@@ -2,18 +2,22 @@
 
 A class is a JSON record under its code, with a **version** that grows by one
 on every write, so that a following learner's session polls only that number
-(one cheap read a second) and reads the record when it moved; and, per
-question, the list of the class's answers. Everything expires ``ttl`` seconds
-after the class's last change (the instructor's write or a learner's answer);
-nothing in it names a person.
+(one cheap read a second) and reads the record when it moved; per question,
+each learner's latest answer; and the roll call: each learner's optional
+nickname and when their session last said it was there. A learner is a
+**member id**, a random string their browser keeps; nothing in the store names
+a person unless they chose to give a nickname. Everything expires ``ttl``
+seconds after the class's last change (the instructor's write or a learner's
+answer).
 
 - :class:`MemoryStore`, the default: a dict in the server process, behind a
   lock. One process serves the whole class with no set-up.
 - :class:`RedisStore`: the same in Redis, for a class spread over several
   replicas (``RANKWISE_CLASS_STORE=redis://host:6379/0``). A class is a hash
   ``rankwise:class:<code>`` (fields ``version`` and ``record``), written in
-  one transaction, its answers lists ``rankwise:class:<code>:answers:<question>`` and the set of
-  those questions ``rankwise:class:<code>:questions`` (each expiring ``ttl`` after its last answer).
+  one transaction; its answers hashes ``rankwise:class:<code>:answers:<question>`` (member → answer)
+  and the set of those questions ``rankwise:class:<code>:questions`` (each expiring ``ttl`` after its last
+  answer); its roll call, the hash ``rankwise:class:<code>:members`` (member → JSON ``[nickname, seen at]``).
 
 :func:`store_from_env` picks one from ``RANKWISE_CLASS_STORE``. No Streamlit import here.
 """
@@ -47,11 +51,22 @@ class ClassStore(Protocol):
     def write(self, code: str, record: Record, ttl: int = CLASS_TTL) -> int | None:
         """Replace the record and add one to the version (returned); None when there is no such class."""
 
-    def answer(self, code: str, question: str, value: str, ttl: int = CLASS_TTL) -> bool:
-        """Add one answer to a question of the class; False when there is no such class."""
+    def answer(self, code: str, question: str, member: str, value: str, ttl: int = CLASS_TTL) -> bool:
+        """The member's answer to a question of the class (in place of any they gave before); False when there
+        is no such class."""
 
     def answers(self, code: str, question: str) -> list[str]:
-        """The question's answers in the order they came ([] when none, or no such class)."""
+        """The question's answers, one per member ([] when none, or no such class)."""
+
+    def seen(self, code: str, member: str, nickname: str, at: float, ttl: int = CLASS_TTL) -> bool:
+        """The member is in the class at time ``at`` (seconds), under ``nickname`` ("": none); False when there
+        is no such class. Not a change: the class's expiry stays."""
+
+    def left(self, code: str, member: str) -> None:
+        """The member is off the roll call (nothing when they were not on it, or there is no such class)."""
+
+    def members(self, code: str) -> dict[str, tuple[str, float]]:
+        """The roll call: member -> (nickname, when last seen) ({} when no such class)."""
 
     def delete(self, code: str) -> None:
         """Remove the class and its answers (ending it)."""
@@ -62,7 +77,8 @@ class _Held:
     version: int
     record: dict
     expires: float
-    answers: dict[str, list[str]] = field(default_factory=dict)
+    answers: dict[str, dict[str, str]] = field(default_factory=dict)  # question -> member -> answer
+    members: dict[str, tuple[str, float]] = field(default_factory=dict)
 
 
 class MemoryStore:
@@ -105,19 +121,38 @@ class MemoryStore:
             held.version, held.record, held.expires = held.version + 1, _copy(record), self._clock() + ttl
             return held.version
 
-    def answer(self, code: str, question: str, value: str, ttl: int = CLASS_TTL) -> bool:
+    def answer(self, code: str, question: str, member: str, value: str, ttl: int = CLASS_TTL) -> bool:
         with self._lock:
             held = self._live(code)
             if held is None:
                 return False
-            held.answers.setdefault(question, []).append(str(value))
+            held.answers.setdefault(question, {})[member] = str(value)
             held.expires = self._clock() + ttl
             return True
 
     def answers(self, code: str, question: str) -> list[str]:
         with self._lock:
             held = self._live(code)
-            return [] if held is None else list(held.answers.get(question, []))
+            return [] if held is None else list(held.answers.get(question, {}).values())
+
+    def seen(self, code: str, member: str, nickname: str, at: float, ttl: int = CLASS_TTL) -> bool:
+        with self._lock:
+            held = self._live(code)
+            if held is None:
+                return False
+            held.members[member] = (str(nickname), float(at))
+            return True
+
+    def left(self, code: str, member: str) -> None:
+        with self._lock:
+            held = self._live(code)
+            if held is not None:
+                held.members.pop(member, None)
+
+    def members(self, code: str) -> dict[str, tuple[str, float]]:
+        with self._lock:
+            held = self._live(code)
+            return {} if held is None else dict(held.members)
 
     def delete(self, code: str) -> None:
         with self._lock:
@@ -139,8 +174,11 @@ class RedisStore:
         return f"{_PREFIX}{code}:answers:{question}"
 
     def _questions_key(self, code: str) -> str:
-        """The set of the questions answered so far (so that ending the class finds their lists)."""
+        """The set of the questions answered so far (so that ending the class finds their answers)."""
         return f"{_PREFIX}{code}:questions"
+
+    def _members_key(self, code: str) -> str:
+        return f"{_PREFIX}{code}:members"
 
     def create(self, code: str, record: Record, ttl: int = CLASS_TTL) -> bool:
         key = self._key(code)
@@ -173,12 +211,12 @@ class RedisStore:
             return None
         return int(version)
 
-    def answer(self, code: str, question: str, value: str, ttl: int = CLASS_TTL) -> bool:
+    def answer(self, code: str, question: str, member: str, value: str, ttl: int = CLASS_TTL) -> bool:
         if not self._redis.exists(self._key(code)):
             return False
         key, questions = self._answers_key(code, question), self._questions_key(code)
         with self._redis.pipeline() as pipe:
-            pipe.rpush(key, str(value))
+            pipe.hset(key, member, str(value))
             pipe.sadd(questions, question)
             for each in (key, questions, self._key(code)):
                 pipe.expire(each, ttl)
@@ -188,11 +226,31 @@ class RedisStore:
     def answers(self, code: str, question: str) -> list[str]:
         if not self._redis.exists(self._key(code)):
             return []
-        return [str(a) for a in self._redis.lrange(self._answers_key(code, question), 0, -1)]
+        return [str(a) for a in self._redis.hvals(self._answers_key(code, question))]
+
+    def seen(self, code: str, member: str, nickname: str, at: float, ttl: int = CLASS_TTL) -> bool:
+        if not self._redis.exists(self._key(code)):
+            return False
+        key = self._members_key(code)
+        with self._redis.pipeline() as pipe:
+            pipe.hset(key, member, json.dumps([str(nickname), float(at)]))
+            pipe.expire(key, ttl)
+            pipe.execute()
+        return True
+
+    def left(self, code: str, member: str) -> None:
+        self._redis.hdel(self._members_key(code), member)
+
+    def members(self, code: str) -> dict[str, tuple[str, float]]:
+        if not self._redis.exists(self._key(code)):
+            return {}
+        held = self._redis.hgetall(self._members_key(code))
+        return {str(member): (str(nickname), float(at))
+                for member, (nickname, at) in ((m, json.loads(v)) for m, v in held.items())}
 
     def delete(self, code: str) -> None:
         questions = self._redis.smembers(self._questions_key(code))
-        self._redis.delete(self._key(code), self._questions_key(code),
+        self._redis.delete(self._key(code), self._questions_key(code), self._members_key(code),
                            *(self._answers_key(code, str(q)) for q in questions))
 
 

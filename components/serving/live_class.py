@@ -13,19 +13,28 @@ The protocol over a :class:`components.serving.class_store.ClassStore`:
   question being asked; each change adds one to the class's version.
 - A learner's session polls :func:`version` (one number) and, when it moved,
   reads :func:`view`.
-- :func:`ask` opens a question, :func:`guess` adds a learner's answer while it
-  is open, :func:`reveal` closes it, and :func:`tally` counts the answers.
+- :func:`ask` opens a question, :func:`guess` takes a learner's answer while it
+  is open (one per learner: a new answer replaces their last), :func:`reveal`
+  closes it, and :func:`tally` counts the answers.
+- A learner is a **member id** (:func:`new_member`), kept in their browser so
+  that a reload is the same learner. While joined, their session says
+  :func:`here` every :data:`HERE_SECONDS`, with an optional nickname;
+  :func:`roll_call` counts those seen in the last :data:`PRESENT_SECONDS`;
+  :func:`gone` takes one off at once.
 - :func:`end` removes the class; so does its expiry (``ttl`` after the last change).
 - :func:`split_by_fragment` tells a follower whether a new view can be taken
   by rerunning only the page's fragments that show what changed.
 
-No Streamlit import here; no personal data (answers are values, not names).
+No Streamlit import here; no personal data: answers are values, a member id is random, and a nickname is
+whatever a learner chose to type (or nothing), shown only on the roll call, never beside an answer.
 """
 from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
@@ -36,6 +45,10 @@ CODE_ALPHABET = "ACDEFGHJKMNPRTUVWXY34679"  # no look-alikes: not 0, 1, 2, 5, 8,
 CODE_LENGTH = 5  # 24^5 ≈ 8 million codes
 MAX_ANSWER = 40  # characters kept of one answer (a number or an option's id)
 _TRIES = 20  # new codes tried before giving up (a store nearly full of classes)
+MAX_NICKNAME = 20  # characters kept of a nickname
+HERE_SECONDS = 10.0  # how often a joined learner's session says it is there
+PRESENT_SECONDS = 3 * HERE_SECONDS  # seen within this long: on the roll call (two missed calls allowed)
+_MEMBER = re.compile(r"[A-Za-z0-9_-]{8,64}")  # a member id, as :func:`new_member` makes them
 
 
 class NotLeader(PermissionError):
@@ -80,6 +93,38 @@ def normal_code(text: str) -> str | None:
     """
     code = "".join(text.split()).replace("-", "").upper()
     return code if len(code) == CODE_LENGTH and all(c in CODE_ALPHABET for c in code) else None
+
+
+@dataclass(frozen=True)
+class RollCall:
+    """The learners in the class now: how many, and the nicknames of those who gave one (sorted)."""
+
+    count: int
+    nicknames: tuple[str, ...]
+
+    @property
+    def unnamed(self) -> int:
+        return self.count - len(self.nicknames)
+
+
+def normal_nickname(text: object) -> str:
+    """A typed nickname as the class shows it: its runs of spaces as one, control and format characters
+    dropped, cut to :data:`MAX_NICKNAME` characters ("" when nothing is left).
+
+    >>> normal_nickname("  Ada \\n  L.\\u200b "), normal_nickname("x" * 30) == "x" * 20
+    ('Ada L.', True)
+    """
+    kept = "".join(" " if c.isspace() else c for c in str(text) if c.isspace() or unicodedata.category(c)[0] != "C")
+    return " ".join(kept.split())[:MAX_NICKNAME].strip()
+
+
+def normal_member(value: object) -> str | None:
+    """A member id read back from a browser (untrusted), or None when it is not one :func:`new_member` makes."""
+    return value if isinstance(value, str) and _MEMBER.fullmatch(value) else None
+
+
+def new_member() -> str:
+    return secrets.token_urlsafe(12)
 
 
 def new_code() -> str:
@@ -150,21 +195,47 @@ def end(store: ClassStore, lead: Lead) -> None:
     store.delete(lead.code)
 
 
-def guess(store: ClassStore, code: str, question_id: str, value: str, ttl: int = CLASS_TTL) -> bool:
-    """A learner's answer to the open question; False (not counted) when the class is gone, the question is
-    not the one open, it has been revealed, or a choice is not one of its options."""
+def guess(store: ClassStore, code: str, question_id: str, member: str, value: str, ttl: int = CLASS_TTL) -> bool:
+    """A learner's answer to the open question, in place of any they gave before; False (not counted) when the
+    class is gone, the question is not the one open, it has been revealed, or a choice is not one of its
+    options."""
     now = view(store, code)
     if now is None or now.question is None or now.question.id != question_id or now.revealed:
         return False
     answer = str(value).strip()[:MAX_ANSWER]
     if now.question.kind == "choice" and answer not in now.question.options:
         return False
-    return store.answer(code, question_id, answer, ttl)
+    return store.answer(code, question_id, member, answer, ttl)
 
 
 def tally(store: ClassStore, code: str, question_id: str) -> Counter:
     """How many learners gave each answer to the question."""
     return Counter(store.answers(code, question_id))
+
+
+def here(store: ClassStore, code: str, member: str, nickname: str, now: float, ttl: int = CLASS_TTL) -> bool:
+    """The learner ``member`` is in the class at ``now`` (wall-clock seconds: replicas share them), under
+    their nickname (:func:`normal_nickname`; "" for none); False when the class is gone."""
+    return store.seen(code, member, normal_nickname(nickname), now, ttl)
+
+
+def gone(store: ClassStore, code: str, member: str) -> None:
+    """The learner left the class (or their browser's older member id came back): off the roll call now."""
+    store.left(code, member)
+
+
+def roll_call(store: ClassStore, code: str, now: float, window: float = PRESENT_SECONDS) -> RollCall:
+    """The learners seen in the class within ``window`` seconds before ``now``.
+
+    >>> from components.serving.class_store import MemoryStore
+    >>> store = MemoryStore(); lead = start(store)
+    >>> for member, nickname, at in (("m-ada-0001", "Ada", 95), ("m-x-000002", "", 99), ("m-old-0003", "Bo", 10)):
+    ...     _ = here(store, lead.code, member, nickname, at)
+    >>> roll_call(store, lead.code, now=100)
+    RollCall(count=2, nicknames=('Ada',))
+    """
+    present = [nickname for nickname, seen in store.members(code).values() if now - seen <= window]
+    return RollCall(len(present), tuple(sorted((n for n in present if n), key=str.casefold)))
 
 
 def _change(store: ClassStore, lead: Lead, ttl: int, change) -> int | None:

@@ -25,7 +25,7 @@ from components.course.class_answers import Asked
 from components.engine.formatting import fmt
 from components.serving import live_class
 from components.serving.settings import LIMITS
-from components.ui import charts, live_class_ui, state
+from components.ui import charts, class_members_ui, live_class_ui, state
 from components.ui.chart_view import show_chart
 
 TEXT = "ui"
@@ -74,11 +74,19 @@ def _tally(question_id: str) -> dict[str, int]:
     return {} if lead is None else dict(live_class.tally(live_class_ui.store(), lead.code, question_id))
 
 
+def _counted(question_id: str) -> tuple[str, int, int]:
+    """(the question, how many answers are in, how many learners are here) for the instructor's count."""
+    lead = live_class_ui.leading()
+    here = 0 if lead is None else class_members_ui.present(live_class_ui.store(), lead.code).count
+    return question_id, sum(_tally(question_id).values()), here
+
+
 def _show_count(question_id: str) -> None:
-    """How many answers are in (kept, so :func:`show_count_poll` sees when more come)."""
-    n = sum(_tally(question_id).values())
-    st.session_state[state.CLASS_COUNTED] = (question_id, n)
-    st.markdown(prose.text(TEXT, "Class answers so far", n=n))
+    """How many answers are in, of how many learners here (kept, so :func:`show_count_poll` sees a change)."""
+    counted = st.session_state[state.CLASS_COUNTED] = _counted(question_id)
+    _, n, here = counted
+    st.markdown(prose.text(TEXT, "Class answers so far here", n=n, here=here) if here
+                else prose.text(TEXT, "Class answers so far", n=n))
 
 
 def show_count_poll() -> None:
@@ -89,15 +97,14 @@ def show_count_poll() -> None:
     if held is not None and not held[1]:
         question_id = held[0].id
         # this run draws the count as it is now: the poll, run with it, has nothing new to show
-        st.session_state[state.CLASS_COUNTED] = (question_id, sum(_tally(question_id).values()))
+        st.session_state[state.CLASS_COUNTED] = _counted(question_id)
         with st.sidebar:  # it draws nothing
             _count_poll(question_id)
 
 
 @st.fragment(run_every=COUNT_SECONDS)
 def _count_poll(question_id: str) -> None:
-    if is_open(question_id) and st.session_state.get(state.CLASS_COUNTED) != (
-            question_id, sum(_tally(question_id).values())):
+    if is_open(question_id) and st.session_state.get(state.CLASS_COUNTED) != _counted(question_id):
         st.rerun(scope="app")
 
 
@@ -122,8 +129,8 @@ def _guessed() -> dict[str, str]:
 def _send_guess(question_id: str, answer: str) -> bool:
     """A follower's answer to the class's open question (False when it was not taken)."""
     code = live_class_ui.following()
-    if code is None or not live_class.guess(live_class_ui.store(), code, question_id, answer,
-                                            ttl=LIMITS.class_seconds):
+    if code is None or not live_class.guess(live_class_ui.store(), code, question_id, class_members_ui.member(),
+                                            answer, ttl=LIMITS.class_seconds):
         return False
     _guessed()[question_id] = answer
     return True

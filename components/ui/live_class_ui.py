@@ -15,6 +15,8 @@ The protocol and the store are :mod:`components.serving.live_class` and
   rerun; at the top of that run, before any widget is built, :func:`apply_pending`
   sets the widget values and goes to the class's page. "Explore on my own"
   stops following; "Follow the class" takes the class's latest view again.
+- who is there: a joined learner's session says so when it joins and every few seconds after, with an
+  optional nickname, and the instructor's panel shows the roll call (:mod:`components.ui.class_members_ui`).
 - most changes (a new k, an order, a grade) are widgets inside one lesson
   fragment: a lesson draws those with :func:`followed_fragment`, which notes
   which followed widgets it built, and the poll reruns just those fragments,
@@ -40,7 +42,7 @@ from components.ranking_editor import editor_state, set_editor_state
 from components.serving import class_store, live_class
 from components.serving.live_class import Lead
 from components.serving.settings import LIMITS
-from components.ui import browser_store, fragments, registry, state
+from components.ui import browser_store, class_members_ui, fragments, registry, state
 
 TEXT = "ui"
 POLL_SECONDS = 1.0  # how often a follower's session reads the class's version
@@ -115,17 +117,28 @@ def join(code: str) -> None:
     st.session_state[state.CLASS_APPLIED] = None
     st.session_state.pop(state.CLASS_TARGET, None)  # the first view is taken whole (a full-app rerun)
     st.session_state[state.CLASS_ENDED] = False
+    class_members_ui.say_here(store(), code, now=True)
 
 
 def _leave() -> None:
+    code = st.session_state.get(state.CLASS_JOINED)
+    if code is not None:
+        class_members_ui.say_gone(store(), code)
     for key in (state.CLASS_JOINED, state.CLASS_EXPLORING, state.CLASS_APPLIED, state.CLASS_PENDING,
                 state.CLASS_ON_PAGE, state.CLASS_IN_FRAGMENTS, state.CLASS_TARGET, state.CLASS_FRAGMENTS):
         st.session_state.pop(key, None)
     st.query_params.pop(state.PARAM_CLASS, None)
 
 
-def keep_lead_in_browser() -> None:
-    """The lead token in this browser's localStorage, never in a URL: a reload (a new session) keeps leading.
+def keep_class_in_browser() -> None:
+    """What a reload (a new session) must keep, in this browser's localStorage: the instructor's lead and the
+    learner's member id and nickname (:func:`class_members_ui.keep_member_in_browser`)."""
+    _keep_lead_in_browser()
+    class_members_ui.keep_member_in_browser(store())
+
+
+def _keep_lead_in_browser() -> None:
+    """The lead token in this browser's localStorage, never in a URL: a reload keeps leading.
 
     On the session's first run the stored lead is read back (:func:`_on_lead_loaded`); then every run
     writes the session's lead, or null once the class is over.
@@ -334,7 +347,8 @@ def _astray(url_path: str | None) -> bool:
 def show_polls(page: st.Page) -> None:
     """Before the page, in the sidebar (they draw nothing): the instructor's fragment that keeps sending
     (:data:`LEAD_POLL_SECONDS`; a change inside a lesson's fragment reruns that fragment only, not the app),
-    or a follower's that reads the class's version (:data:`POLL_SECONDS`).
+    a follower's that reads the class's version (:data:`POLL_SECONDS`), or, for a learner exploring on their
+    own, one that only says they are still there and notices the end of the class.
 
     Early in the run, so that the message that starts the browser's timer goes out at once: a message queued
     at the very end of a run can be lost when the browser's next request starts a new run before it is sent,
@@ -348,6 +362,8 @@ def show_polls(page: st.Page) -> None:
             _lead_poll()
         elif following() is not None:
             _poll()
+        elif st.session_state.get(state.CLASS_JOINED) is not None:
+            _explorer_poll()
 
 
 @st.fragment(run_every=LEAD_POLL_SECONDS)
@@ -380,16 +396,32 @@ def _send() -> None:
     st.session_state[state.CLASS_SENT] = sent
 
 
-@st.fragment(run_every=POLL_SECONDS)
-def _poll() -> None:
-    code = following()
-    if code is None:
-        return
+def _stop_if_ended(code: str) -> int:
+    """The class's version; when the class is gone (ended or expired), this session leaves it and the app
+    reruns, saying so."""
     version = live_class.version(store(), code)
     if version is None:
         _leave()
         st.session_state[state.CLASS_ENDED] = True
         st.rerun(scope="app")
+    return version
+
+
+@st.fragment(run_every=live_class.HERE_SECONDS)
+def _explorer_poll() -> None:
+    code = st.session_state.get(state.CLASS_JOINED)
+    if code is not None and following() is None:
+        _stop_if_ended(code)
+        class_members_ui.say_here(store(), code, now=True)
+
+
+@st.fragment(run_every=POLL_SECONDS)
+def _poll() -> None:
+    code = following()
+    if code is None:
+        return
+    version = _stop_if_ended(code)
+    class_members_ui.say_here(store(), code)
     astray = _astray(st.session_state.get(state.CLASS_ON_PAGE))
     if version != st.session_state.get(state.CLASS_APPLIED) or astray:
         view = live_class.view(store(), code)
@@ -426,12 +458,14 @@ def show_class_controls() -> None:
     lead = leading()
     if lead is not None:
         st.markdown(prose.text(TEXT, "Class code", code=lead.code))
+        class_members_ui.show_roll_call(store(), lead.code)
         link = _join_link(lead.code)
         st.caption(prose.text(TEXT, "Class link", link=link))
         st.image(_qr_svg(link), caption=prose.text(TEXT, "Class QR"), width="stretch")
         st.button(prose.text(TEXT, "Class end"), key=state.CLASS_END, on_click=_end, icon="🏁", width="stretch")
         return
     if st.session_state.get(state.CLASS_JOINED) is not None:
+        class_members_ui.nickname_box(state.CLASS_NICKNAME_BOX, store())
         st.button(prose.text(TEXT, "Class leave"), key=state.CLASS_LEAVE, on_click=_leave, width="stretch")
         return
     st.button(prose.text(TEXT, "Class start"), key=state.CLASS_START, on_click=_start, icon="📣", width="stretch",
@@ -444,15 +478,18 @@ def show_class_controls() -> None:
 
 
 def show_join_box() -> None:
-    """On the home page, for a learner in a class: the code from the instructor's screen, and Join."""
+    """On the home page, for a learner in a class: the code from the instructor's screen, an optional nickname,
+    and Join."""
     if leading() is not None or st.session_state.get(state.CLASS_JOINED) is not None:
         return
     with st.container(border=True):
-        box, button = st.columns([3, 1], vertical_alignment="bottom")
+        box, name, button = st.columns([3, 2, 1], vertical_alignment="bottom")
         box.text_input(prose.text(TEXT, "Class join home"), key=state.CLASS_HOME_CODE, max_chars=12,
                        on_change=_join, args=(state.CLASS_HOME_CODE,), placeholder=prose.text(TEXT, "Class join hint"))
         button.button(prose.text(TEXT, "Class join"), key=state.CLASS_HOME_JOIN, on_click=_join,
                       args=(state.CLASS_HOME_CODE,), width="stretch", icon="🧑‍🏫")
+        with name:
+            class_members_ui.nickname_box(state.CLASS_HOME_NICKNAME, store())
         if st.session_state.get(state.CLASS_JOIN_ERROR):
             st.error(prose.text(TEXT, "Class join error"), icon="🔎")
 

@@ -54,9 +54,16 @@ CLASS_EXPLORE, CLASS_FOLLOW_AGAIN = "class.explore", "class.follow_again"  # the
 CLASS_CODE_INPUT = "class.code_input"  # the code a learner types (the Classroom panel)
 CLASS_HOME_CODE, CLASS_HOME_JOIN = "class.home_code", "class.home_join"  # the same, on the home page
 CLASS_QUESTION = "class.question"  # a follower's copy of the class's question: (Question, revealed) or None
-CLASS_COUNTED = "class.counted"  # (question id, answers) the instructor's page last showed
+CLASS_COUNTED = "class.counted"  # (question id, answers, learners here) the instructor's page last showed
 CLASS_GUESSED = "class.guessed"  # question id -> the answer this session sent to the class
 CLASS_JOIN_ERROR = "class.join_error"  # bool: the code typed is no class
+CLASS_MEMBER = "class.member"  # this learner's member id (random; kept in the browser with the nickname)
+CLASS_MEMBER_STORE = "class.member_store"  # key of the localStorage helper that keeps the member id and nickname
+CLASS_MEMBER_SYNCED = "class.member_synced"  # bool: the browser's stored member id has been read
+CLASS_NICKNAME = "class.nickname"  # the learner's optional nickname ("" for none), as the class shows it
+CLASS_NICKNAME_BOX, CLASS_HOME_NICKNAME = "class.nickname_box", "class.home_nickname"  # its boxes: panel, home page
+CLASS_NICKNAME_BOXES = (CLASS_NICKNAME_BOX, CLASS_HOME_NICKNAME)
+CLASS_HERE_AT = "class.here_at"  # when (time.time()) this session last told its class it was there
 LINK_NOTES = "link_notes"  # tuple of notes about unusable link values, shown until dismissed (widgets.keep_link_note)
 LINK_NOTES_DISMISSED = "link_notes.dismissed"  # tuple of the notes the learner dismissed
 

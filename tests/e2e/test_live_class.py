@@ -152,3 +152,34 @@ def test_the_class_predicts_then_sees_the_reveal_together(browser, app_url):
     for page in learners:
         expect(metric_value(page, "Recall@5")).to_have_text(recall, timeout=15_000)
     expect(learners[1].get_by_text(f"You said {precision}: that is the share")).to_be_visible()
+
+
+def test_the_roll_call_counts_each_learner_once_through_a_reload_and_shows_their_nickname(browser, app_url):
+    """A learner types a nickname on the home page and joins; another joins by the link with none. The
+    instructor's roll call shows both, Ada by name; Ada reloads (a new session, joined again by the link
+    before her browser's member id is read back) and is still one learner, her nickname kept."""
+    from components.course import prose
+    from components.ui.class_members_ui import ROLL_CALL_SECONDS
+
+    teacher = open_app(browser, app_url, "/recall")
+    code = start_class(teacher)
+    ada = open_app(browser, app_url, "/")
+    nickname = ada.get_by_role("textbox", name=prose.text("ui", "Class nickname"))
+    nickname.fill("Ada")
+    nickname.press("Enter")
+    settle(ada)
+    ada.get_by_role("textbox", name=prose.text("ui", "Class join home")).fill(code)
+    ada.get_by_role("button", name=prose.text("ui", "Class join")).click()
+    expect(ada.get_by_text(f"You are following class {code}")).to_be_visible(timeout=30_000)
+    join(browser, app_url, code)
+    panel = classroom(teacher)
+    expect(panel.get_by_text("Learners here: 2")).to_be_visible(timeout=15_000)  # no click: it reads again
+    expect(panel.get_by_text("Ada", exact=True)).to_be_visible()
+    expect(panel.get_by_text("and 1 without a nickname")).to_be_visible()
+
+    ada.reload()
+    settle(ada)
+    expect(ada.get_by_text(f"You are following class {code}")).to_be_visible(timeout=30_000)
+    teacher.wait_for_timeout(ROLL_CALL_SECONDS * 1000 * 1.5)  # the roll call read again since the reload
+    expect(panel.get_by_text("Learners here: 2")).to_be_visible()
+    expect(classroom(ada).get_by_role("textbox", name=prose.text("ui", "Class nickname"))).to_have_value("Ada")

@@ -67,23 +67,39 @@ def test_an_unknown_class_reads_as_none_and_takes_no_write(store):
     assert store.version("NOPE1") is None and store.read("NOPE1") is None
     assert store.write("NOPE1", {"x": 1}) is None
     assert store.read("NOPE1") is None  # the write made nothing
-    assert not store.answer("NOPE1", "q", "0.5") and store.answers("NOPE1", "q") == []
+    assert not store.answer("NOPE1", "q", "m1", "0.5") and store.answers("NOPE1", "q") == []
+    assert not store.seen("NOPE1", "m1", "Ada", 1.0) and store.members("NOPE1") == {}
+    store.left("NOPE1", "m1")  # nothing to do, and no error
 
 
-def test_answers_are_kept_per_question_in_order(store):
+def test_answers_are_kept_per_question_one_per_member(store):
     store.create("ABCDE", {})
-    for value in ("0.5", "0.667", "0.5"):
-        assert store.answer("ABCDE", "ndcg", value)
-    store.answer("ABCDE", "other", "b")
-    assert store.answers("ABCDE", "ndcg") == ["0.5", "0.667", "0.5"] and store.answers("ABCDE", "other") == ["b"]
+    for member, value in (("m1", "0.5"), ("m2", "0.667"), ("m3", "0.5"), ("m2", "0.75")):
+        assert store.answer("ABCDE", "ndcg", member, value)
+    store.answer("ABCDE", "other", "m1", "b")
+    assert sorted(store.answers("ABCDE", "ndcg")) == ["0.5", "0.5", "0.75"]
+    assert store.answers("ABCDE", "other") == ["b"]
 
 
-def test_deleting_ends_the_class_and_its_answers(store):
+def test_the_roll_call_keeps_each_members_latest_nickname_and_time(store):
     store.create("ABCDE", {})
-    store.answer("ABCDE", "q", "1")
+    assert store.seen("ABCDE", "m1", "Ada", 10.0) and store.seen("ABCDE", "m2", "", 11.5)
+    store.seen("ABCDE", "m1", "Ada L.", 20.25)
+    assert store.members("ABCDE") == {"m1": ("Ada L.", 20.25), "m2": ("", 11.5)}
+    store.left("ABCDE", "m2")
+    store.left("ABCDE", "m9")  # never on it: nothing
+    assert store.members("ABCDE") == {"m1": ("Ada L.", 20.25)}
+    assert store.version("ABCDE") == 1  # being seen is not a change
+
+
+def test_deleting_ends_the_class_its_answers_and_its_roll_call(store):
+    store.create("ABCDE", {})
+    store.answer("ABCDE", "q", "m1", "1")
+    store.seen("ABCDE", "m1", "Ada", 1.0)
     store.delete("ABCDE")
-    assert store.read("ABCDE") is None and store.answers("ABCDE", "q") == []
+    assert store.read("ABCDE") is None and store.answers("ABCDE", "q") == [] and store.members("ABCDE") == {}
     assert store.create("ABCDE", {"fresh": True}) and store.answers("ABCDE", "q") == []
+    assert store.members("ABCDE") == {}
 
 
 def test_records_come_back_as_plain_json(store):
@@ -101,11 +117,13 @@ def test_a_class_expires_its_time_after_the_last_change():
     store.write("ABCDE", {"page": "x"}, ttl=60)  # a change: another 60 s
     now[0] = 100
     assert store.version("ABCDE") == 2
-    store.answer("ABCDE", "q", "1", ttl=60)  # an answer is a change too
+    store.answer("ABCDE", "q", "m1", "1", ttl=60)  # an answer is a change too
+    now[0] = 150
+    store.seen("ABCDE", "m1", "Ada", 150.0, ttl=60)  # being seen is not
     now[0] = 159
     assert store.version("ABCDE") == 2
     now[0] = 161
-    assert store.version("ABCDE") is None and store.answers("ABCDE", "q") == []
+    assert store.version("ABCDE") is None and store.answers("ABCDE", "q") == [] and store.members("ABCDE") == {}
 
 
 def test_redis_expires_a_class_too(redis_url):

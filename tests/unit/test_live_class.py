@@ -72,13 +72,13 @@ def test_a_class_expires_after_its_last_change():
 
 def test_guesses_count_only_for_the_open_question_until_it_is_revealed(store):
     lead = live_class.start(store)
-    assert not live_class.guess(store, lead.code, "ndcg3", "0.7")  # nothing asked yet
+    assert not live_class.guess(store, lead.code, "ndcg3", "member-0", "0.7")  # nothing asked yet
     live_class.ask(store, lead, Question("ndcg3", "number"))
-    for value in ("0.667", "0.667", " 0.913 ", "0.5"):
-        assert live_class.guess(store, lead.code, "ndcg3", value)
-    assert not live_class.guess(store, lead.code, "other", "1")  # not the open question
+    for n, value in enumerate(("0.667", "0.667", " 0.913 ", "0.5")):
+        assert live_class.guess(store, lead.code, "ndcg3", f"member-{n}", value)
+    assert not live_class.guess(store, lead.code, "other", "member-0", "1")  # not the open question
     live_class.reveal(store, lead)
-    assert not live_class.guess(store, lead.code, "ndcg3", "0.1")  # too late
+    assert not live_class.guess(store, lead.code, "ndcg3", "member-9", "0.1")  # too late
     assert live_class.tally(store, lead.code, "ndcg3") == {"0.667": 2, "0.913": 1, "0.5": 1}
     assert live_class.view(store, lead.code).revealed
 
@@ -86,8 +86,8 @@ def test_guesses_count_only_for_the_open_question_until_it_is_revealed(store):
 def test_a_choice_counts_only_its_options(store):
     lead = live_class.start(store)
     live_class.ask(store, lead, Question("ap.map_vs_mrr", "choice", ("a", "b", "c")))
-    assert live_class.guess(store, lead.code, "ap.map_vs_mrr", "b")
-    assert not live_class.guess(store, lead.code, "ap.map_vs_mrr", "d")
+    assert live_class.guess(store, lead.code, "ap.map_vs_mrr", "member-0", "b")
+    assert not live_class.guess(store, lead.code, "ap.map_vs_mrr", "member-1", "d")
     assert live_class.view(store, lead.code).question == Question("ap.map_vs_mrr", "choice", ("a", "b", "c"))
     live_class.ask(store, lead, Question("next", "number"))  # a new question opens, unrevealed
     assert not live_class.view(store, lead.code).revealed
@@ -96,8 +96,53 @@ def test_a_choice_counts_only_its_options(store):
 def test_an_answer_is_cut_to_its_limit(store):
     lead = live_class.start(store)
     live_class.ask(store, lead, Question("q", "number"))
-    live_class.guess(store, lead.code, "q", "9" * 500)
+    live_class.guess(store, lead.code, "q", "member-0", "9" * 500)
     assert live_class.tally(store, lead.code, "q") == {"9" * live_class.MAX_ANSWER: 1}
+
+
+def test_a_learner_counts_once_their_last_answer_standing(store):
+    lead = live_class.start(store)
+    live_class.ask(store, lead, Question("q", "number"))
+    for member, value in (("ada", "0.5"), ("bo", "0.5"), ("ada", "0.667"), ("ada", "0.75")):
+        live_class.guess(store, lead.code, "q", member, value)
+    assert live_class.tally(store, lead.code, "q") == {"0.5": 1, "0.75": 1}
+
+
+def test_the_roll_call_counts_who_was_seen_lately_and_names_only_those_who_gave_a_name(store):
+    lead = live_class.start(store)
+    window = live_class.PRESENT_SECONDS
+    for member, nickname, at in (("m-ada", "Ada", 1000.0), ("m-two", "", 1000.0 - window), ("m-zoe", " zoe ", 990.0),
+                                 ("m-old", "Old", 1000.0 - window - 1), ("m-bo", "Bo", 970.0)):
+        assert live_class.here(store, lead.code, member, nickname, at)
+    live_class.here(store, lead.code, "m-bo", "Bo the Great", 999.0)  # the latest call wins
+    assert live_class.roll_call(store, lead.code, now=1000.0) == live_class.RollCall(
+        4, ("Ada", "Bo the Great", "zoe"))
+    assert live_class.roll_call(store, lead.code, now=1000.0).unnamed == 1
+    live_class.gone(store, lead.code, "m-ada")
+    assert live_class.roll_call(store, lead.code, now=1000.0).count == 3
+
+
+def test_no_roll_call_without_a_class(store):
+    assert not live_class.here(store, "NOPE1", "m-ada", "Ada", 1.0)
+    lead = live_class.start(store)
+    live_class.here(store, lead.code, "m-ada", "Ada", 1.0)
+    live_class.end(store, lead)
+    assert live_class.roll_call(store, lead.code, now=1.0) == live_class.RollCall(0, ())
+
+
+@given(st.text(max_size=80))
+def test_a_nickname_is_one_short_printable_line(typed):
+    nickname = live_class.normal_nickname(typed)
+    assert len(nickname) <= live_class.MAX_NICKNAME and nickname == nickname.strip()
+    assert "  " not in nickname and all(c == " " or (c.isprintable() and not c.isspace()) for c in nickname)
+    assert live_class.normal_nickname(nickname) == nickname
+
+
+@pytest.mark.parametrize("value, kept", [("abcdEFGH_-12", True), ("short", False), (None, False), (12345678, False),
+                                         ("has space in it", False), ("<script>x</script>", False)])
+def test_a_member_id_read_back_is_checked(value, kept):
+    assert live_class.normal_member(value) == (value if kept else None)
+    assert live_class.normal_member(live_class.new_member()) is not None
 
 
 def test_codes_are_typed_loosely(store):

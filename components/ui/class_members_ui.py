@@ -1,0 +1,136 @@
+"""Who is in a live class: each learner's member id and optional nickname, their "here", the instructor's roll call.
+
+The protocol is :mod:`components.serving.live_class` (:func:`~components.serving.live_class.here`,
+:func:`~components.serving.live_class.gone`, :func:`~components.serving.live_class.roll_call`); this module
+keeps a session's side of it. :mod:`components.ui.live_class_ui` calls it with the server's class store:
+
+- a learner is a random **member id**, kept with their nickname in their browser's localStorage
+  (:func:`keep_member_in_browser`), so that a reload is the same learner: one place on the roll call, one
+  answer per question; a session that joined before its browser's id was read gives its own up for it;
+- a joined session says :func:`say_here` when it joins, when its nickname changes, and from its poll
+  every :data:`~components.serving.live_class.HERE_SECONDS`; leaving takes it off at once (:func:`say_gone`);
+- the instructor's panel shows the roll call (:func:`show_roll_call`): how many are here, and the
+  nicknames of those who gave one (shown as typed, never as Markdown), never beside an answer.
+"""
+from __future__ import annotations
+
+import functools
+import time
+
+import streamlit as st
+
+from components.course import prose
+from components.engine.formatting import literal
+from components.serving import class_store, live_class
+from components.serving.settings import LIMITS
+from components.ui import browser_store, state
+
+TEXT = "ui"
+MEMBER_STORAGE_KEY = "rankwise.class.member.v1"  # the learner's localStorage entry: {"member", "nickname"}
+ROLL_CALL_SECONDS = 5.0  # how often the instructor's roll call is read again
+
+
+def member() -> str:
+    """This session's member id (made now when neither the session nor its browser has one yet)."""
+    if state.CLASS_MEMBER not in st.session_state:
+        st.session_state[state.CLASS_MEMBER] = live_class.new_member()
+    return st.session_state[state.CLASS_MEMBER]
+
+
+def nickname() -> str:
+    return st.session_state.get(state.CLASS_NICKNAME, "")
+
+
+def say_here(store: class_store.ClassStore, code: str, *, now: bool = False) -> None:
+    """Tell the class this learner is there: at once with ``now``, else when
+    :data:`~components.serving.live_class.HERE_SECONDS` have passed since the last time."""
+    at = time.time()
+    if not now and at - st.session_state.get(state.CLASS_HERE_AT, 0.0) < live_class.HERE_SECONDS:
+        return
+    st.session_state[state.CLASS_HERE_AT] = at
+    live_class.here(store, code, member(), nickname(), at, LIMITS.class_seconds)
+
+
+def say_gone(store: class_store.ClassStore, code: str) -> None:
+    """This learner leaves the class's roll call now."""
+    live_class.gone(store, code, member())
+    st.session_state.pop(state.CLASS_HERE_AT, None)
+
+
+def _joined() -> str | None:
+    """The code of the class this session is in (following it or exploring on its own), if any."""
+    return st.session_state.get(state.CLASS_JOINED)
+
+
+def keep_member_in_browser(store: class_store.ClassStore) -> None:
+    """The member id and nickname in this browser's localStorage: read back on the session's first run, then
+    written on every run."""
+    held = st.session_state.get(state.CLASS_MEMBER)
+    with st.sidebar:
+        browser_store.browser_store(key=state.CLASS_MEMBER_STORE, storage_key=MEMBER_STORAGE_KEY, storage="local",
+                                    synced=bool(st.session_state.get(state.CLASS_MEMBER_SYNCED)),
+                                    value=None if held is None else {"member": held, "nickname": nickname()},
+                                    on_loaded=functools.partial(_on_member_loaded, store))
+
+
+def _on_member_loaded(store: class_store.ClassStore) -> None:
+    """The browser's member id and nickname (untrusted) become the session's. A session that joined before
+    they came (from a link, on its first run) gives its own id up, so a reload is not two learners."""
+    st.session_state[state.CLASS_MEMBER_SYNCED] = True
+    stored = browser_store.loaded(state.CLASS_MEMBER_STORE)
+    if not isinstance(stored, dict):
+        return
+    if not nickname():
+        _set_nickname(live_class.normal_nickname(stored.get("nickname") or ""))
+    kept, joined = live_class.normal_member(stored.get("member")), _joined()
+    if kept is None or kept == st.session_state.get(state.CLASS_MEMBER):
+        return
+    if joined is not None and state.CLASS_MEMBER in st.session_state:
+        say_gone(store, joined)
+    st.session_state[state.CLASS_MEMBER] = kept
+    if joined is not None:
+        say_here(store, joined, now=True)
+
+
+def _set_nickname(text: str) -> None:
+    """The session's nickname, and the boxes that show it (those on screen now are set again)."""
+    st.session_state[state.CLASS_NICKNAME] = text
+    for box in state.CLASS_NICKNAME_BOXES:
+        if box in st.session_state:
+            st.session_state[box] = text
+
+
+def nickname_box(box: str, store: class_store.ClassStore) -> None:
+    """A box for the optional nickname (``box``: its key, one of :data:`state.CLASS_NICKNAME_BOXES`)."""
+    if box not in st.session_state:  # a box not on screen last run lost its value: it shows the session's
+        st.session_state[box] = nickname()
+    st.text_input(prose.text(TEXT, "Class nickname"), key=box, max_chars=live_class.MAX_NICKNAME,
+                  placeholder=prose.text(TEXT, "Class nickname hint"), help=prose.text(TEXT, "Class nickname help"),
+                  on_change=_on_nickname, args=(box, store))
+
+
+def _on_nickname(box: str, store: class_store.ClassStore) -> None:
+    _set_nickname(live_class.normal_nickname(st.session_state.get(box) or ""))
+    joined = _joined()
+    if joined is not None:
+        say_here(store, joined, now=True)
+
+
+def present(store: class_store.ClassStore, code: str) -> live_class.RollCall:
+    return live_class.roll_call(store, code, time.time())
+
+
+@st.fragment(run_every=ROLL_CALL_SECONDS)
+def show_roll_call(store: class_store.ClassStore, code: str) -> None:
+    """The instructor's roll call, read again every :data:`ROLL_CALL_SECONDS`: how many learners are here and
+    the nicknames given (each shown exactly as typed)."""
+    call = present(store, code)
+    if call.count == 0:
+        st.caption(prose.text(TEXT, "Class roll call empty"))
+        return
+    lines = [prose.text(TEXT, "Class roll call", n=call.count)]
+    if call.nicknames:
+        names = ", ".join(literal(name) for name in call.nicknames)
+        lines.append(prose.text(TEXT, "Class roll call names", names=names, unnamed=call.unnamed) if call.unnamed
+                     else names)
+    st.markdown("  \n".join(lines))
