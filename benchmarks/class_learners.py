@@ -1,10 +1,10 @@
 """The live-class workshop of ``concurrent_sessions.py --class``: an instructor, learners who follow, learners who explore.
 
 The sessions are :class:`concurrent_sessions.Learner` websockets (see that
-module): each emulates the browser's ``run_every`` timers, so the instructor's
-session sends what changed every ``LEAD_POLL_SECONDS`` (a quarter of a second)
-and a follower's session reads the class version every ``POLL_SECONDS`` (a second)
-(``components/ui/live_class_ui.py``), as in a browser; a follower's full-page rerun
+module): each emulates the browser's ``run_every`` timers, so a follower's
+session reads the class version every ``POLL_SECONDS`` (a second)
+(``components/ui/live_class_ui.py``), as in a browser (the instructor's session
+sends a change at the end of the run it made); a follower's full-page rerun
 (``st.rerun(scope="app")`` from its polling fragment) is started by the server
 itself, and its client only reads the new run's messages.
 
@@ -21,8 +21,16 @@ itself, and its client only reads the new run's messages.
   counts as answered when the newer value arrives, as a learner sees it). Every
   value received is checked against the engine, and each learner's last value
   against the last change asked of it. By design a change waits for the
-  instructor's next send (at most 0.25 s), then the follower's next poll (at most
-  1 s), then the follower's whole-page run.
+  follower's next poll (at most 1 s), then the rerun of the follower's lesson
+  fragment that shows it.
+- ``--lead page``: instead, every ``--interval`` the instructor goes to the other
+  page (the Recall@k lesson, then the MRR lesson, then back). A follower's
+  follow latency is then the time from the instructor's send to the end of
+  the follower's whole-page run of that page (its screen shows the page
+  whole); the followers take a new page with a whole-page run, so this is the
+  figure for the changes the lessons' fragments cannot take. A page change
+  every few seconds is far more than a lesson makes: ``--interval 20`` is
+  nearer a class, and still a stress.
 - ``--replicas 2``: a Redis (``redis-server`` on a free loopback port, no
   persistence) holds the class; two servers use it (``RANKWISE_CLASS_STORE``),
   the instructor on the first, the learners alternating between them.
@@ -37,11 +45,12 @@ import random
 import shutil
 import subprocess
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import concurrent_sessions as cs  # benchmarks/ is on the path when concurrent_sessions.py runs as a script
 import numpy as np
 import redis
+from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from components.course import prose
@@ -54,6 +63,8 @@ CODE_LINE = prose.text(TEXT, "Class code", code="\0").split("\0")  # the text ar
 FOLLOW_WITHIN = 1.5  # seconds: a follower should see the instructor's change within this
 FOLLOW_SHARE_GOAL = 0.95  # of the (change, follower) pairs
 MAX_REPLICAS = 4
+LEADS = ("k", "page")  # what the instructor changes: the slider's k, or the page
+OTHER_PAGE = "mrr"  # with --lead page: the page the instructor alternates with the Recall@k lesson
 REDIS_START_TIMEOUT = 30.0
 
 
@@ -66,14 +77,53 @@ def class_code(markdown: str) -> str | None:
 
 
 @dataclass
-class Instructor(cs.Learner):
+class PageWatcher(cs.Learner):
+    """A learner whose changes ask for a page (its url path): a change is answered when a whole-page run of
+    that page has finished, the page shown whole (``--lead page``)."""
+
+    hashes: dict = field(default_factory=dict)  # url path -> page script hash, from the navigation message
+    drawing: str = ""  # the url path of the page the current whole-page run draws ("": a fragment run)
+    shown_page: str = cs.PAGE
+
+    def _note(self, fwd: ForwardMsg) -> float | None:
+        kind = fwd.WhichOneof("type")
+        if kind == "new_session":
+            self.drawing = ""  # a fragment run names no page; a whole-page run's navigation message comes next
+        if kind == "navigation":
+            self.hashes = {page.url_pathname: page.page_script_hash for page in fwd.navigation.app_pages}
+            urls = {hashed: url for url, hashed in self.hashes.items()}
+            self.drawing = urls.get(fwd.navigation.page_script_hash, "")
+        checked = len(self.wrong_values)
+        super()._note(fwd)  # the page hash, the timers, the widgets and the Recall@k values, as before
+        if self.drawing and self.drawing != cs.PAGE:
+            del self.wrong_values[checked:]  # another lesson's metrics are not the Recall@k lesson's
+        if kind == "script_finished" and self.drawing and fwd.script_finished == ForwardMsg.FINISHED_SUCCESSFULLY:
+            self.shown_page = self.drawing
+            return time.perf_counter()
+        return None
+
+    def answered_by_latest(self) -> int:
+        hits = [i for i, (_, asked) in enumerate(self.pending) if asked == self.shown_page]
+        return hits[-1] + 1 if hits else 0
+
+    def go_to(self, url_path: str) -> BackMsg:
+        """A ``rerun_script`` of the page at ``url_path``, as the browser sends a click in the navigation."""
+        msg = BackMsg()
+        msg.rerun_script.page_script_hash = self.hashes[url_path]
+        msg.rerun_script.query_string = self.query_string
+        return msg
+
+
+@dataclass
+class Instructor(PageWatcher):
     code: str = ""  # the class code, once the panel shows it
+    lead_change: str = "k"  # what the instructor changes (:data:`LEADS`)
 
     def _note(self, fwd: ForwardMsg) -> float | None:
         kind, element = cs.element_of(fwd)
         if kind == "markdown":
             self.code = class_code(element.body) or self.code
-        return super()._note(fwd)
+        return super()._note(fwd) if self.lead_change == "page" else cs.Learner._note(self, fwd)
 
     async def start_class(self) -> str:
         """Open the lesson, press "Start a class", return the code shown."""
@@ -83,13 +133,24 @@ class Instructor(cs.Learner):
             raise RuntimeError(f"the instructor's page showed no class code after pressing {START_LABEL!r}")
         return self.code
 
+    def answered_by_latest(self) -> int:
+        return super().answered_by_latest() if self.lead_change == "page" else cs.Learner.answered_by_latest(self)
+
     async def lead(self, followers: list[cs.Learner], start: float, stop: float, interval: float) -> None:
-        """Once per interval until ``stop``, move the slider to a k no follower waits for; each follower then
-        waits for that k (from the time it was sent)."""
+        """Once per interval until ``stop``, move the slider to a k no follower waits for (or go to the other
+        page); each follower then waits for that k or page (from the time it was sent)."""
         tick = start + self.rng.uniform(0, interval)
         while tick < stop and not self.closed:
             await asyncio.sleep(max(0.0, tick - time.perf_counter()))
             tick += interval
+            if self.lead_change == "page":
+                page = OTHER_PAGE if self.shown_page == cs.PAGE else cs.PAGE
+                sent = time.perf_counter()
+                for x in followers:
+                    x.pending.append((sent, page))
+                    x.sent += 1
+                await self.send(self.go_to(page), asked=page)
+                continue
             waiting = {k for x in followers for _, k in x.pending} | {self.last_sent_k}
             free = [k for k in range(1, cs.MAX_K + 1) if k not in waiting]
             if not free:
@@ -189,12 +250,14 @@ class ClassResult:
 
 
 async def run_class(n: int, movers: int, replicas: int, duration: float, interval: float, action: str,
-                    full_rerun: bool, seed: int, options: dict[str, str]) -> ClassResult:
+                    full_rerun: bool, seed: int, options: dict[str, str], lead: str = "k") -> ClassResult:
     with servers(replicas, options) as started:
         urls = [url for _, url in started]
         procs = [proc for proc, _ in started]
-        instructor = Instructor(0, urls[0], random.Random(seed), "slider", full_rerun)
-        learners = [cs.Learner(i, urls[(i - 1) % replicas], random.Random(seed * 1000 + i), action, full_rerun)
+        instructor = Instructor(0, urls[0], random.Random(seed), "slider", full_rerun, lead_change=lead)
+        learner = PageWatcher if lead == "page" else cs.Learner
+        learners = [(learner if i <= n - movers else cs.Learner)(i, urls[(i - 1) % replicas],
+                                                                 random.Random(seed * 1000 + i), action, full_rerun)
                     for i in range(1, n + 1)]
         followers, explorers = learners[:n - movers], learners[n - movers:]
         listeners: list[asyncio.Task] = []
@@ -260,10 +323,12 @@ def spread(values: np.ndarray) -> str:
             f"max {cs.percentile(values, 100)} ms")
 
 
-def report_class(r: ClassResult, interval: float, action: str, full_rerun: bool, options: dict[str, str]) -> None:
+def report_class(r: ClassResult, interval: float, action: str, full_rerun: bool, options: dict[str, str],
+                 lead: str = "k") -> None:
     store = "the class in the server's memory" if r.replicas == 1 else "the class in Redis"
     change = "moves the slider" if action == "slider" else "swaps two documents in the ranking editor"
-    print(f"\nLive class on the Recall@k lesson, {r.replicas} server(s), {store}; the instructor moves k every "
+    leads = "moves k" if lead == "k" else f"goes to the other page ({cs.PAGE} ↔ {OTHER_PAGE}; answered: that page's run finished)"
+    print(f"\nLive class on the Recall@k lesson, {r.replicas} server(s), {store}; the instructor {leads} every "
           f"{interval:g} s; {r.followers} learners follow, {r.explorers} explore on their own (each {change} every "
           f"{interval:g} s, {'full-page rerun' if full_rerun else 'fragment rerun'}); {r.duration:.0f} s; "
           f"{os.cpu_count()} CPUs on this machine" + "".join(f"; {name} = {value}" for name, value in options.items()))
@@ -314,5 +379,5 @@ def run(args: argparse.Namespace) -> None:
         print(f"N = {n}: starting {args.replicas} server(s), a class, {n - movers} following and {movers} "
               f"exploring learner(s), then {args.duration:g} s of moves…", flush=True)
         result = asyncio.run(run_class(n, movers, args.replicas, args.duration, args.interval, args.action,
-                                       args.full_rerun, args.seed, dict(args.set)))
-        report_class(result, args.interval, args.action, args.full_rerun, dict(args.set))
+                                       args.full_rerun, args.seed, dict(args.set), args.lead))
+        report_class(result, args.interval, args.action, args.full_rerun, dict(args.set), args.lead)

@@ -64,7 +64,7 @@ instructor on the first, the learners alternating); the CPU is summed.
                                              [--action slider|reorder] [--full-rerun] [--seed 13]
                                              [--set runner.postScriptGC=false]
     python benchmarks/concurrent_sessions.py --class [--learners 30] [--movers 10] [--replicas 2]
-                                             [--interval 3] [--duration 60] [...]
+                                             [--lead k|page] [--interval 3] [--duration 60] [...]
 
 ``--set`` passes a Streamlit config option to the server (repeatable), to
 measure a setting before a workshop.
@@ -651,14 +651,16 @@ def main() -> None:
                         help="a live class: an instructor moves k, the learners follow; --movers of them explore")
     parser.add_argument("--movers", type=int, default=None,
                         help="with --class: how many learners explore on their own (default a third)")
+    parser.add_argument("--lead", choices=class_learners.LEADS, default="k",
+                        help="with --class: what the instructor changes: the slider's k, or the page")
     parser.add_argument("--replicas", type=int, default=1,
                         help=f"with --class: servers sharing the class through Redis (1 to {class_learners.MAX_REPLICAS};"
                              " 1: in the server's memory)")
     args = parser.parse_args()
     args.learners = args.learners or ([30] if args.live_class else [1, 10, 30])
     args.interval = args.interval or (3.0 if args.live_class else 1.0)
-    if not args.live_class and (args.movers is not None or args.replicas != 1):
-        parser.error("--movers and --replicas go with --class")
+    if not args.live_class and (args.movers is not None or args.replicas != 1 or args.lead != "k"):
+        parser.error("--movers, --replicas and --lead go with --class")
     if not 1 <= args.replicas <= class_learners.MAX_REPLICAS:
         parser.error(f"--replicas must be from 1 to {class_learners.MAX_REPLICAS}")
     if args.movers is not None and args.movers < 0:

@@ -23,7 +23,7 @@ from components.course import prose
 from components.engine.formatting import literal
 from components.serving import class_store, live_class
 from components.serving.settings import LIMITS
-from components.ui import browser_store, state
+from components.ui import browser_store, fragments, state
 
 TEXT = "ui"
 MEMBER_STORAGE_KEY = "rankwise.class.member.v1"  # the learner's localStorage entry: {"member", "nickname"}
@@ -120,7 +120,7 @@ def present(store: class_store.ClassStore, code: str) -> live_class.RollCall:
     return live_class.roll_call(store, code, time.time())
 
 
-@st.fragment(run_every=ROLL_CALL_SECONDS)
+@fragments.timed_fragment(ROLL_CALL_SECONDS)
 def show_roll_call(store: class_store.ClassStore, code: str) -> None:
     """The instructor's roll call, read again every :data:`ROLL_CALL_SECONDS`: how many learners are here and
     the nicknames given (each shown exactly as typed)."""

@@ -25,7 +25,7 @@ from components.course.class_answers import Asked
 from components.engine.formatting import fmt
 from components.serving import live_class
 from components.serving.settings import LIMITS
-from components.ui import charts, class_members_ui, live_class_ui, state
+from components.ui import charts, class_members_ui, fragments, live_class_ui, state
 from components.ui.chart_view import show_chart
 
 TEXT = "ui"
@@ -102,7 +102,7 @@ def show_count_poll() -> None:
             _count_poll(question_id)
 
 
-@st.fragment(run_every=COUNT_SECONDS)
+@fragments.timed_fragment(COUNT_SECONDS)
 def _count_poll(question_id: str) -> None:
     if is_open(question_id) and st.session_state.get(state.CLASS_COUNTED) != _counted(question_id):
         st.rerun(scope="app")

@@ -10,15 +10,21 @@ follower's poll, so this module asks the run context itself, as ``st.rerun`` doe
 - :func:`current_fragment` is the id of the fragment this code runs in (None outside one);
 - :func:`widget_keys_built` is the widget keys this run has built so far;
 - :func:`rerun_fragments` queues a rerun of the given fragments only, taken when this run ends;
-- :func:`session_page` is the page the session's runs go to now (not always the one last drawn).
+- :func:`session_page` is the page the session's runs go to now (not always the one last drawn), and
+  :func:`timed_fragment` is ``st.fragment(run_every=...)`` for a class's timers, which first takes the session
+  back to its page when a timer took it off.
 """
 from __future__ import annotations
 
-from typing import Iterable
+import functools
+from typing import Callable, Iterable
 
+import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 from streamlit.runtime.scriptrunner_utils.script_requests import RerunData
 from streamlit.runtime.scriptrunner_utils.script_run_context import ThreadState
+
+from components.ui import state
 
 
 def current_fragment() -> str | None:
@@ -67,3 +73,29 @@ def session_page() -> str | None:
     ctx = get_script_run_ctx()
     info = None if ctx is None else ctx.pages_manager.get_pages().get(ctx.page_script_hash)
     return None if info is None else info.get("url_pathname")
+
+
+def left_page(url_path: str | None) -> bool:
+    """Whether this session's runs have left the page at ``url_path`` (see :func:`session_page`)."""
+    return url_path is not None and session_page() not in (None, url_path)
+
+
+def timed_fragment(seconds: float) -> Callable[[Callable], Callable]:
+    """``@st.fragment(run_every=seconds)`` for a live class's timer, which first checks, in a run of its own, that
+    the session is still on the page its last whole run drew (``state.CLASS_PAGE``).
+
+    A browser's timer keeps the page it knew when it fired: one that fires just before a page switch names the
+    old page, and Streamlit takes the session back there (:func:`session_page`). The fragment then asks, instead
+    of running, for a whole run that goes back (``state.CLASS_RETURN``, taken at the top of the app).
+    """
+    def decorate(body: Callable) -> Callable:
+        @st.fragment(run_every=seconds)
+        @functools.wraps(body)
+        def run(*args, **kwargs):
+            drawn = st.session_state.get(state.CLASS_PAGE)
+            if in_fragment_run() and left_page(drawn):
+                st.session_state[state.CLASS_RETURN] = drawn
+                st.rerun(scope="app")
+            return body(*args, **kwargs)
+        return run
+    return decorate

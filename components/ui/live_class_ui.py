@@ -6,8 +6,8 @@ The protocol and the store are :mod:`components.serving.live_class` and
 - the instructor starts a class: the session keeps its :class:`Lead` (code
   and token; the token never goes into a URL), shows the code, the join link
   and its QR code, and after every run :func:`broadcast` sends the page and the
-  followed widget values (:data:`FOLLOWED`) and editors (:data:`EDITORS`) when they changed, and keeps
-  sending them from a fragment (a lesson's own fragment reruns alone);
+  followed widget values (:data:`FOLLOWED`) and editors (:data:`EDITORS`) when they changed; a change
+  inside a lesson's fragment (which reruns alone) is sent at the end of that fragment's run;
 - a learner joins with the code (the panel, or a ``?class=`` link) and
   follows: while following, :func:`show_polls`, a fragment that reruns
   every :data:`POLL_SECONDS`, reads the class's version (one number) and,
@@ -27,8 +27,11 @@ The protocol and the store are :mod:`components.serving.live_class` and
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
+import threading
+import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -46,8 +49,11 @@ from components.ui import browser_store, class_members_ui, fragments, registry, 
 
 TEXT = "ui"
 POLL_SECONDS = 1.0  # how often a follower's session reads the class's version
+# whole-page runs that take the class's view: one at a time in this process, each waiting at most this long
+_TURNS = threading.BoundedSemaphore(1)
+TURN_SECONDS = 10.0
+BACK_SECONDS = 5.0  # a follower off the class's page goes back at most this often (:func:`_may_go_back`)
 LEAD_STORAGE_KEY = "rankwise.class.lead.v1"  # the instructor's localStorage entry: {"code", "token"}
-LEAD_POLL_SECONDS = 0.25  # how often the instructor's session sends what changed inside a lesson's fragment
 # widget values a class follows: the classroom modes and each lesson's cutoffs and choices
 FOLLOWED = (state.REVEAL, state.PREDICT_FIRST, state.STEP_MODE, state.RECALL_K, state.RECALL_COMPARE_K,
             state.RECALL_HIT_RATE_K, state.RECALL_BLIND_K, state.MRR_CUTOFF, state.AP_K, state.AP_DUEL_K,
@@ -184,20 +190,43 @@ def join_from_link() -> None:
         join(code)
 
 
-def apply_pending(page: st.Page) -> None:
+@contextlib.contextmanager
+def taking_the_class_view(page: st.Page):
+    """Around the app's run after the navigation: at its top, before any widget, a follower takes the class's
+    pending view (:func:`apply_pending`), and such a run waits its turn: one at a time in this process.
+
+    A new page reruns every follower's whole page at once, about 100 ms of CPU each, and Python runs one thread
+    at a time: thirty runs side by side all end late, and the server's own thread, which sends the messages,
+    gets a thirtieth of the time (with thirty followers on one process nothing reached them for tens of seconds:
+    ``benchmarks/concurrent_sessions.py --class --lead page``). One after another, the first follower sees the
+    page at once and the last no later than before. A run waits at most :data:`TURN_SECONDS`.
+    """
+    if not apply_pending(page):
+        yield
+        return
+    turn = _TURNS.acquire(timeout=TURN_SECONDS)
+    try:
+        yield
+    finally:
+        if turn:
+            _TURNS.release()
+
+
+def apply_pending(page: st.Page) -> bool:
     """At the top of the app's run, before any widget: a follower takes the class's pending view. When the class
     is on another page, that page first (the view stays pending: values set now would not survive the switch);
-    then, on the class's page, its widget values. (The instructor's session, taken off its page, goes back.)"""
+    then, on the class's page, its widget values. (A session a timer took off its page goes back to it:
+    :func:`fragments.timed_fragment`.) True when this run took a view."""
     st.session_state.pop(state.CLASS_FRAGMENTS, None)  # noted again by this run's fragments
     back = st.session_state.pop(state.CLASS_RETURN, None)
-    if back is not None and leading() is not None:
+    if back is not None:
         _switch_unless_on(back, page)
     pending: live_class.ClassView | None = st.session_state.get(state.CLASS_PENDING)
     if pending is None:
-        return
+        return False
     if following() != pending.code:
         st.session_state.pop(state.CLASS_PENDING)
-        return
+        return False
     _switch_unless_on(pending.page, page)
     st.session_state.pop(state.CLASS_PENDING)
     if registry.spec_at(pending.page) is not None:
@@ -207,6 +236,7 @@ def apply_pending(page: st.Page) -> None:
         _take(key, value)
     st.session_state[state.CLASS_APPLIED] = pending.version
     st.session_state[state.CLASS_TARGET] = pending.target
+    return True
 
 
 def _take(key: str, value) -> None:
@@ -228,11 +258,21 @@ def _take(key: str, value) -> None:
 def followed_fragment(body: Callable) -> Callable:
     """``@st.fragment`` for a lesson's fragment that builds followed widgets (:data:`FOLLOWED`, :data:`EDITORS`,
     :data:`FIGURES`). For a joined learner it notes which followed widgets it built (so the poll can rerun
-    this fragment alone), and at its top, before its widgets, it takes the class's values meant for it."""
+    this fragment alone), and at its top, before its widgets, it takes the class's values meant for it. For the
+    instructor, a run of this fragment alone ends by sending what changed (a whole run sends after the page).
+
+    The instructor's session has no timer of its own for this: a timer's rerun can carry the page the browser
+    showed before a click in the navigation and, arriving while the server is busy, Streamlit (1.67) merges the
+    click into it and the click is lost (``benchmarks/concurrent_sessions.py --class --lead page``)."""
     @st.fragment
     @functools.wraps(body)
     def run(*args, **kwargs):
         fragment = fragments.current_fragment()
+        if fragment is not None and leading() is not None:
+            result = body(*args, **kwargs)
+            if fragments.in_fragment_run():
+                _send()
+            return result
         if fragment is None or st.session_state.get(state.CLASS_JOINED) is None:
             return body(*args, **kwargs)  # no class: nothing to take or note
         _take_in_fragment(fragment)
@@ -339,40 +379,25 @@ def _switch_unless_on(url_path: str | None, page: st.Page) -> None:
         st.switch_page(registry.page_for(target))
 
 
-def _astray(url_path: str | None) -> bool:
-    """Whether this session's runs have left the page at ``url_path`` (see :func:`fragments.session_page`)."""
-    return url_path is not None and fragments.session_page() not in (None, url_path)
-
-
 def show_polls(page: st.Page) -> None:
-    """Before the page, in the sidebar (they draw nothing): the instructor's fragment that keeps sending
-    (:data:`LEAD_POLL_SECONDS`; a change inside a lesson's fragment reruns that fragment only, not the app),
-    a follower's that reads the class's version (:data:`POLL_SECONDS`), or, for a learner exploring on their
-    own, one that only says they are still there and notices the end of the class.
+    """Before the page, in the sidebar (they draw nothing): a follower's poll that reads the class's version
+    (:data:`POLL_SECONDS`), or, for a learner exploring on their own, one that only says they are still there
+    and notices the end of the class. For every session in a class, the page this run draws (the timers check
+    it: :func:`fragments.timed_fragment`).
 
     Early in the run, so that the message that starts the browser's timer goes out at once: a message queued
     at the very end of a run can be lost when the browser's next request starts a new run before it is sent,
     and a follower's page would then stop following (found by ``benchmarks/concurrent_sessions.py --class``).
     """
-    lead = leading()
-    if lead is not None:
-        st.session_state[state.CLASS_PAGE] = page.url_path  # the page this run draws (the poll checks it)
+    joined = st.session_state.get(state.CLASS_JOINED)
+    if leading() is None and joined is None:
+        return
+    st.session_state[state.CLASS_PAGE] = page.url_path
     with st.sidebar:
-        if lead is not None:
-            _lead_poll()
-        elif following() is not None:
+        if following() is not None:
             _poll()
-        elif st.session_state.get(state.CLASS_JOINED) is not None:
+        elif joined is not None:
             _explorer_poll()
-
-
-@st.fragment(run_every=LEAD_POLL_SECONDS)
-def _lead_poll() -> None:
-    page = st.session_state.get(state.CLASS_PAGE)
-    if _astray(page):  # back to the page the instructor chose, at the top of a whole run
-        st.session_state[state.CLASS_RETURN] = page
-        st.rerun(scope="app")
-    _send()
 
 
 def _send() -> None:
@@ -407,12 +432,28 @@ def _stop_if_ended(code: str) -> int:
     return version
 
 
-@st.fragment(run_every=live_class.HERE_SECONDS)
+@fragments.timed_fragment(live_class.HERE_SECONDS)
 def _explorer_poll() -> None:
     code = st.session_state.get(state.CLASS_JOINED)
     if code is not None and following() is None:
         _stop_if_ended(code)
         class_members_ui.say_here(store(), code, now=True)
+
+
+def _may_go_back() -> bool:
+    """Whether a follower the poll found off the class's page goes back now: at most once per
+    :data:`BACK_SECONDS`.
+
+    A poll names the page its browser shows. On a busy server the run that took a follower to the class's new
+    page can take a while to reach the browser, and its polls meanwhile still name the old page: going back on
+    each of them reran that page, again and again, for every follower at once, and the server stopped sending
+    anything at all (``benchmarks/concurrent_sessions.py --class --lead page``).
+    """
+    now = time.monotonic()
+    if now - st.session_state.get(state.CLASS_WENT_BACK, -BACK_SECONDS) < BACK_SECONDS:
+        return False
+    st.session_state[state.CLASS_WENT_BACK] = now
+    return True
 
 
 @st.fragment(run_every=POLL_SECONDS)
@@ -422,7 +463,9 @@ def _poll() -> None:
         return
     version = _stop_if_ended(code)
     class_members_ui.say_here(store(), code)
-    astray = _astray(st.session_state.get(state.CLASS_ON_PAGE))
+    astray = fragments.left_page(st.session_state.get(state.CLASS_ON_PAGE))
+    if astray and not _may_go_back():
+        return  # went back a moment ago: this poll names the old page only because that run has not reached it
     if version != st.session_state.get(state.CLASS_APPLIED) or astray:
         view = live_class.view(store(), code)
         if view is None or (not astray and _rerun_fragments_for(view)):

@@ -2,6 +2,8 @@
 share the in-process class store): lead, follow, explore, the end and the expiry of a class."""
 from __future__ import annotations
 
+from streamlit.testing.v1 import AppTest
+
 from components.ranking_editor import EditorState
 from components.serving import live_class
 from components.ui import live_class_ui, state
@@ -165,8 +167,8 @@ def test_a_class_on_the_home_page_takes_its_learners_there():
 
 
 def test_an_instructor_taken_off_their_page_goes_back_to_it():
-    """The instructor's poll, finding the session on another page than its last whole run drew, leaves the page
-    to go back to: the next run goes there, and the class stays on it."""
+    """A class timer, finding the session on another page than its last whole run drew, leaves the page to go
+    back to (``fragments.timed_fragment``): the next run goes there, and the class stays on it."""
     teacher, lead = instructor()
     teacher.switch_page("lessons/mrr.py").run()
     teacher.session_state[state.CLASS_RETURN] = "recall"
@@ -201,3 +203,37 @@ def test_a_follower_takes_a_change_at_the_top_of_the_fragment_that_shows_it():
     assert student.session_state[state.CLASS_APPLIED] == 99
     assert student.session_state[state.CLASS_TARGET][state.RECALL_K] == 2
     assert state.CLASS_IN_FRAGMENTS not in student.session_state
+
+
+def test_a_run_that_takes_the_class_view_waits_its_turn_and_gives_it_back_whatever_happens(monkeypatch):
+    """One follower's whole-page run at a time takes the class's view; the turn comes back when the run ends,
+    also when it stops for a rerun."""
+    monkeypatch.setattr(live_class_ui, "apply_pending", lambda page: True)
+    with live_class_ui.taking_the_class_view(None):
+        assert not live_class_ui._TURNS.acquire(blocking=False)  # held by this run
+    try:
+        with live_class_ui.taking_the_class_view(None):
+            raise RuntimeError("stopped for a rerun")
+    except RuntimeError:
+        pass
+    assert live_class_ui._TURNS.acquire(blocking=False)
+    live_class_ui._TURNS.release()
+    monkeypatch.setattr(live_class_ui, "apply_pending", lambda page: False)
+    with live_class_ui.taking_the_class_view(None):  # a run with no view to take does not wait
+        assert live_class_ui._TURNS.acquire(blocking=False)
+        live_class_ui._TURNS.release()
+
+
+def going_back_twice():
+    import streamlit as st
+
+    from components.ui import live_class_ui
+    st.session_state["answers"] = [live_class_ui._may_go_back(), live_class_ui._may_go_back()]
+
+
+def test_a_follower_off_the_class_page_goes_back_at_most_once_in_a_while():
+    at = AppTest.from_function(going_back_twice).run()
+    assert at.session_state["answers"] == [True, False]  # the second poll waits for the first one's run
+    at.session_state[state.CLASS_WENT_BACK] -= live_class_ui.BACK_SECONDS
+    at.run()
+    assert at.session_state["answers"][0] is True
