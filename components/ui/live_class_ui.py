@@ -13,7 +13,8 @@ The protocol and the store are :mod:`components.serving.live_class` and
   every :data:`POLL_SECONDS`, reads the class's version (one number) and,
   when it moved, keeps the class's view as pending and asks for a full-app
   rerun; at the top of that run, before any widget is built, :func:`apply_pending`
-  sets the widget values and goes to the class's page. "Explore on my own"
+  sets the widget values and goes to the class's page (such runs go one at a
+  time: :func:`taking_the_class_view`). "Explore on my own"
   stops following; "Follow the class" takes the class's latest view again.
 - who is there: a joined learner's session says so when it joins and every few seconds after, with an
   optional nickname, and the instructor's panel shows the roll call (:mod:`components.ui.class_members_ui`).
