@@ -14,15 +14,15 @@ st.set_page_config(page_title="Rankwise", page_icon="📐", layout="wide",
                    initial_sidebar_state="collapsed" if projecting else "auto")
 run = get_script_run_ctx()
 upload_store.guard(run.uploaded_file_mgr, every_sweep=uploads.collect_released)  # strays bounded and swept away
-page = st.navigation(navigation(), expanded=True)
-live_class_ui.join_from_link()
-# a follower takes the class's page and values before any widget is built, one follower's run at a time
-with live_class_ui.taking_the_class_view(page):
+with live_class_ui.class_turn():  # a follower's run that takes the class's view: one at a time
+    page = st.navigation(navigation(), expanded=True)
+    live_class_ui.join_from_link()
+    live_class_ui.apply_pending(page)  # a follower takes the class's page and values before any widget is built
+    live_class_ui.show_polls(page)  # a follower's reading, an explorer's "still here": early, the timer at once
     show_mode_controls()
     show_progress_sidebar()
     live_class_ui.keep_class_in_browser()
     live_class_ui.show_banner()
-    live_class_ui.show_polls(page)  # a live class's polls: a follower's reading, an explorer's "still here"
     class_questions_ui.show_count_poll()  # the instructor's count of answers, while the class answers
     link_notes = st.container()  # above the page: notes about the link's bad values, filled once the page ran
     page.run()

@@ -14,7 +14,7 @@ The protocol and the store are :mod:`components.serving.live_class` and
   when it moved, keeps the class's view as pending and asks for a full-app
   rerun; at the top of that run, before any widget is built, :func:`apply_pending`
   sets the widget values and goes to the class's page (such runs go one at a
-  time: :func:`taking_the_class_view`). "Explore on my own"
+  time: :func:`class_turn`). "Explore on my own"
   stops following; "Follow the class" takes the class's latest view again.
 - who is there: a joined learner's session says so when it joins and every few seconds after, with an
   optional nickname, and the instructor's panel shows the roll call (:mod:`components.ui.class_members_ui`).
@@ -192,17 +192,19 @@ def join_from_link() -> None:
 
 
 @contextlib.contextmanager
-def taking_the_class_view(page: st.Page):
-    """Around the app's run after the navigation: at its top, before any widget, a follower takes the class's
-    pending view (:func:`apply_pending`), and such a run waits its turn: one at a time in this process.
+def class_turn():
+    """Around a whole run of the app: a follower's run that will take the class's pending view waits its turn
+    first, one at a time in this process, before anything goes to the browser.
 
     A new page reruns every follower's whole page at once, about 100 ms of CPU each, and Python runs one thread
     at a time: thirty runs side by side all end late, and the server's own thread, which sends the messages,
     gets a thirtieth of the time (with thirty followers on one process nothing reached them for tens of seconds:
     ``benchmarks/concurrent_sessions.py --class --lead page``). One after another, the first follower sees the
-    page at once and the last no later than before. A run waits at most :data:`TURN_SECONDS`.
+    page at once and the last no later than before. A run waits at most :data:`TURN_SECONDS`, and before its
+    navigation: a run that stopped to wait after it had sent the new page's name left that browser with an
+    empty page.
     """
-    if not apply_pending(page):
+    if not _takes_a_view():
         yield
         return
     turn = _TURNS.acquire(timeout=TURN_SECONDS)
@@ -213,21 +215,27 @@ def taking_the_class_view(page: st.Page):
             _TURNS.release()
 
 
-def apply_pending(page: st.Page) -> bool:
+def _takes_a_view() -> bool:
+    """Whether this run will take the class's pending view (:func:`apply_pending`)."""
+    pending: live_class.ClassView | None = st.session_state.get(state.CLASS_PENDING)
+    return pending is not None and following() == pending.code
+
+
+def apply_pending(page: st.Page) -> None:
     """At the top of the app's run, before any widget: a follower takes the class's pending view. When the class
     is on another page, that page first (the view stays pending: values set now would not survive the switch);
     then, on the class's page, its widget values. (A session a timer took off its page goes back to it:
-    :func:`fragments.timed_fragment`.) True when this run took a view."""
+    :func:`fragments.timed_fragment`.)"""
     st.session_state.pop(state.CLASS_FRAGMENTS, None)  # noted again by this run's fragments
     back = st.session_state.pop(state.CLASS_RETURN, None)
     if back is not None:
         _switch_unless_on(back, page)
     pending: live_class.ClassView | None = st.session_state.get(state.CLASS_PENDING)
     if pending is None:
-        return False
+        return
     if following() != pending.code:
         st.session_state.pop(state.CLASS_PENDING)
-        return False
+        return
     _switch_unless_on(pending.page, page)
     st.session_state.pop(state.CLASS_PENDING)
     if registry.spec_at(pending.page) is not None:
@@ -237,7 +245,6 @@ def apply_pending(page: st.Page) -> bool:
         _take(key, value)
     st.session_state[state.CLASS_APPLIED] = pending.version
     st.session_state[state.CLASS_TARGET] = pending.target
-    return True
 
 
 def _take(key: str, value) -> None:

@@ -208,18 +208,18 @@ def test_a_follower_takes_a_change_at_the_top_of_the_fragment_that_shows_it():
 def test_a_run_that_takes_the_class_view_waits_its_turn_and_gives_it_back_whatever_happens(monkeypatch):
     """One follower's whole-page run at a time takes the class's view; the turn comes back when the run ends,
     also when it stops for a rerun."""
-    monkeypatch.setattr(live_class_ui, "apply_pending", lambda page: True)
-    with live_class_ui.taking_the_class_view(None):
+    monkeypatch.setattr(live_class_ui, "_takes_a_view", lambda: True)
+    with live_class_ui.class_turn():
         assert not live_class_ui._TURNS.acquire(blocking=False)  # held by this run
     try:
-        with live_class_ui.taking_the_class_view(None):
+        with live_class_ui.class_turn():
             raise RuntimeError("stopped for a rerun")
     except RuntimeError:
         pass
     assert live_class_ui._TURNS.acquire(blocking=False)
     live_class_ui._TURNS.release()
-    monkeypatch.setattr(live_class_ui, "apply_pending", lambda page: False)
-    with live_class_ui.taking_the_class_view(None):  # a run with no view to take does not wait
+    monkeypatch.setattr(live_class_ui, "_takes_a_view", lambda: False)
+    with live_class_ui.class_turn():  # a run with no view to take does not wait
         assert live_class_ui._TURNS.acquire(blocking=False)
         live_class_ui._TURNS.release()
 
