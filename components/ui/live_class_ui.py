@@ -50,9 +50,8 @@ from components.ui import browser_store, class_members_ui, fragments, registry, 
 
 TEXT = "ui"
 POLL_SECONDS = 1.0  # how often a follower's session reads the class's version
-# whole-page runs that take the class's view: one at a time in this process, each waiting at most this long
-_TURNS = threading.BoundedSemaphore(1)
-TURN_SECONDS = 10.0
+_TURNS = threading.BoundedSemaphore(1)  # whole-page runs that take the class's view: one at a time (:func:`class_turn`)
+TURN_SECONDS = 10.0  # the longest such a run waits for its turn
 BACK_SECONDS = 5.0  # a follower off the class's page goes back at most this often (:func:`_may_go_back`)
 LEAD_STORAGE_KEY = "rankwise.class.lead.v1"  # the instructor's localStorage entry: {"code", "token"}
 # widget values a class follows: the classroom modes and each lesson's cutoffs and choices
@@ -230,12 +229,10 @@ def apply_pending(page: st.Page) -> None:
     back = st.session_state.pop(state.CLASS_RETURN, None)
     if back is not None:
         _switch_unless_on(back, page)
-    pending: live_class.ClassView | None = st.session_state.get(state.CLASS_PENDING)
-    if pending is None:
+    if not _takes_a_view():
+        st.session_state.pop(state.CLASS_PENDING, None)  # none, or another class's
         return
-    if following() != pending.code:
-        st.session_state.pop(state.CLASS_PENDING)
-        return
+    pending: live_class.ClassView = st.session_state[state.CLASS_PENDING]
     _switch_unless_on(pending.page, page)
     st.session_state.pop(state.CLASS_PENDING)
     if registry.spec_at(pending.page) is not None:
