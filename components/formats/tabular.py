@@ -43,8 +43,11 @@ particular to a table is checked here, with the same error,
   swapped), or names one twice (also under two of its names);
 - a line with another number of fields than the header, an empty field, an
   unclosed quote; a first line holding carriage returns (old Mac line ends);
-- a field with a space or tab inside (TREC columns are whitespace-free),
-  a qid that starts with ``#`` (a comment in TREC format);
+- a field with whitespace inside (TREC columns are whitespace-free),
+  quoted or not: spaces around the fields of a line without quotes are
+  dropped, and a line with quotes is read as written (``"q<TAB>1"`` is
+  refused, never read as two columns); a qid that starts with ``#`` (a
+  comment in TREC format);
 - no data line after the header.
 
 A file that is not UTF-8, or holds a NUL byte, goes to the TREC reader as it
@@ -419,12 +422,13 @@ def _converted(text: str, header: Header, name: str, kind: Kind) -> bytes:
         elif not line:
             return ""
         fields = line.split(delimiter)
-        if len(fields) != width or '"' in line:
+        quoted = '"' in line
+        if len(fields) != width or quoted:
             fields = _check_line(line, fields, header, name, number)
         qid, docid, value = fields[qp], fields[dp], fields[vp]
-        if spaces:
+        if spaces and not quoted:  # a line with quotes is read as written: a quoted field is what the quotes hold
             qid, docid, value = qid.strip(_SPACE), docid.strip(_SPACE), value.strip(_SPACE)
-        if not (qid and docid and value) or qid[0] == "#" or (spaces and (
+        if not (qid and docid and value) or qid[0] == "#" or ((spaces or quoted) and (
                 _HAS_SPACE(qid) or _HAS_SPACE(docid) or _HAS_SPACE(value))):
             _check_fields(kind, (qid, docid, value), (qp, dp, vp), header, name, number, line)
         return template.format(qid, docid, value)
@@ -600,7 +604,8 @@ def _check_field(column: str, field: str, position: int, header: Header, name: s
                                    "a qid that does not start with '#' (in TREC format, '#' starts a comment)")
     if _HAS_SPACE(field):
         raise trec.TrecFormatError(name, number, f"{column} {_show(field)} with a space or tab inside",
-                                   f"a {column} without spaces or tabs (TREC ids and numbers are whitespace-free)")
+                                   f"a {column} without spaces, tabs or line breaks, quoted or not (TREC ids and "
+                                   "numbers are whitespace-free)", where)
 
 
 def _in_table_terms(err: trec.TrecFormatError, header: Header) -> trec.TrecFormatError:

@@ -179,7 +179,7 @@ QRELS_ERRORS = [
      "3 fields separated by commas, as in the header on line 1"),
     ("qid\tdocid\tgrade\n1\ta\t1\t7\n", 2, "4 fields", "separated by tabs"),
     ("qid,docid,grade\n1,,1\n", 2, "an empty docid", "column 2 of the header 'qid,docid,grade'"),
-    ("qid,docid,grade\n1,a b,1\n", 2, "docid 'a b' with a space or tab inside", "without spaces or tabs"),
+    ("qid,docid,grade\n1,a b,1\n", 2, "docid 'a b' with a space or tab inside", "without spaces, tabs or line breaks"),
     ("qid,docid,grade\n#1,a,1\n", 2, "qid '#1'", "does not start with '#'"),
     ('qid,docid,grade\n1,"a,1\n', 2, "a quote that is not closed", 'closed on its own line'),
     ("qid,docid,grade\n\n", 2, "only a header (end of file)", "data lines after the header"),
@@ -401,3 +401,28 @@ def test_the_fast_conversion_works_a_piece_at_a_time():
     assert converted == tabular._converted(table.decode(), header, "t", "run")
     run = tabular.read_run(table)
     assert (run.line.min(), run.line.max()) == (4, 200_003)  # the header on line 3
+
+
+# --- whitespace inside a quoted field: refused, never read as more columns ------------------------------
+
+@pytest.mark.parametrize("kind", ["qrels", "run"])
+@pytest.mark.parametrize("space", [" ", "\t", "\v", "\f", "\r"])
+@pytest.mark.parametrize("delimiter", [",", "\t"])
+@pytest.mark.parametrize("padded", [False, True])  # another line with a space: the fields of lines are stripped
+def test_whitespace_inside_a_quoted_field_is_refused_naming_file_line_and_field(kind, space, delimiter, padded):
+    header = delimiter.join(["query-id", "corpus-id", "score"])
+    other = f"q2{delimiter}d2{delimiter}{' ' if padded else ''}1"
+    table = f'{header}\n{other}\n"q{space}1"{delimiter}d1{delimiter}1\n'
+    with pytest.raises(trec.TrecFormatError) as caught:
+        (tabular.read_qrels if kind == "qrels" else tabular.read_run)(table, name="beir.tsv")
+    err = caught.value
+    assert (err.file, err.line, err.found) == ("beir.tsv", 3, f"qid {f'q{space}1'!r} with a space or tab inside")
+    assert err.column == f"column 1 of the header {header!r}"
+    assert "Q0" not in str(err) and " 0 d1" not in str(err)  # the file's own text, never the converted line
+
+
+@pytest.mark.parametrize("field", ['"q1 "', '" q1"', '"q\t1"'])
+def test_a_quoted_field_is_read_as_written_even_when_other_lines_are_padded(field):
+    with pytest.raises(trec.TrecFormatError, match="with a space or tab inside"):
+        tabular.read_run(f"qid,docid,score\nq2, d2, 1\n{field},d1,1\n")
+    assert tabular.read_run('qid,docid,score\nq2, d2, 1\n"q1","d,1",1\n').qids == ("q2", "q1")
