@@ -99,7 +99,11 @@ Without ``--json``: an aligned table (with several runs, followed by the
 readings), values rounded to 3 decimals. A file that cannot be read (not what
 the reader expects, missing, unreadable, or too large for the memory) prints
 one line on stderr and exits with status 1 (a usage error: status 2), never a
-traceback; any other exception is a bug, and shows its traceback. When the
+traceback; any other exception is a bug, and shows its traceback. Every
+option's value is checked as argparse reads it (``type=``), before any file
+is read: a bad one is a usage error, one line on stderr naming the option,
+the value as typed and what was expected (``argument -M/--max-docs: '0' is
+not a whole number from 1 to 9,223,372,036,854,775,807``). When the
 reader of the output goes away early (``| head``), the evaluator stops
 quietly with status 141, as a program killed by SIGPIPE.
 
@@ -125,10 +129,12 @@ import numpy as np
 from components.course import prose
 from components.course.findings import counted, describe
 from components.engine import run_diagnosis
+from components.engine.checks import read_whole
 from components.engine.corrections import CORRECTIONS, DEFAULT_CORRECTION
 from components.engine.formatting import fmt, signed
 from components.engine.measures import (
     DEFAULT_MEASURES,
+    MAX_CUTOFF,
     Measure,
     aggregate,
     evaluate,
@@ -151,6 +157,7 @@ EXIT_BROKEN_PIPE = 128 + 13  # what a shell shows for a program killed by SIGPIP
 _SHOWN_QIDS = 5  # query ids listed in a note
 DEFAULT_DIAGNOSIS_K = 10  # the diagnosis's cutoff when no measure has one
 _WRAP = 100  # the diagnosis's sentences are wrapped at this width, indented by two spaces
+_LONGEST_WHOLE = 100  # an option's whole number longer than this (in characters) is refused unread
 
 
 @dataclass(frozen=True)
@@ -436,52 +443,95 @@ def _wrapped(text: str, first: str = "  ") -> list[str]:
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse's parser, whose usage errors quote the command line :func:`_printable`."""
+    """argparse's parser, whose usage error is one line on stderr, without the usage (``--help`` shows it): the
+    option, the value as typed and what was expected, :func:`_printable` on one line (a value's line breaks are
+    escaped too); exit status 2."""
 
     def error(self, message: str):
-        super().error(_printable(message))
+        self.exit(2, _text("Usage error", prog=self.prog, message=_printable(message, one_line=True)) + "\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The command line: QRELS RUN [-m MEASURE ...] [--gain ...] [--per-query] [--complete] [--json]."""
     parser = _Parser(prog="rankwise eval", description=_text("Description"), epilog=_text("Epilog"),
                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("qrels", type=Path, help=_text("Help qrels"))
-    parser.add_argument("runs", type=Path, nargs="+", metavar="RUN", help=_text("Help run"))
-    parser.add_argument("-m", "--measure", action="append", dest="measures", metavar="MEASURE",
+    parser.add_argument("qrels", type=_file, help=_text("Help qrels"))
+    parser.add_argument("runs", type=_file, nargs="+", metavar="RUN", help=_text("Help run"))
+    parser.add_argument("-m", "--measure", type=_measure, action="append", dest="measures", metavar="MEASURE",
                         help=_text("Help measure", default=" ".join(DEFAULT_MEASURES)))
     parser.add_argument("--gain", choices=GAINS, default="linear", help=_text("Help gain"))
     parser.add_argument("-q", "--per-query", action="store_true", help=_text("Help per-query"))
     parser.add_argument("-c", "--complete", action="store_true", help=_text("Help complete"))
-    parser.add_argument("-l", "--rel-level", type=int, default=1, metavar="N", help=_text("Help rel-level"))
+    parser.add_argument("-l", "--rel-level", type=_whole, default=1, metavar="N", help=_text("Help rel-level"))
     parser.add_argument("-J", "--judged-only", action="store_true", help=_text("Help judged-only"))
-    parser.add_argument("-M", "--max-docs", type=int, metavar="N", help=_text("Help max-docs"))
+    parser.add_argument("-M", "--max-docs", type=_whole, metavar="N", help=_text("Help max-docs"))
     parser.add_argument("--format", choices=FORMATS, default="table", help=_text("Help format"))
     parser.add_argument("--json", action="store_true", help=_text("Help json"))
-    parser.add_argument("--compare", type=Path, metavar="RUN2", help=_text("Help compare"))
+    parser.add_argument("--compare", type=_file, metavar="RUN2", help=_text("Help compare"))
     parser.add_argument("--baseline", metavar="RUN", help=_text("Help baseline"))
     parser.add_argument("--correction", choices=CORRECTIONS, default=DEFAULT_CORRECTION,
                         help=_text("Help correction"))
     parser.add_argument("--power", type=_positive_float, metavar="DELTA", help=_text("Help power"))
     parser.add_argument("--explain", metavar="QID", help=_text("Help explain"))
     parser.add_argument("--diagnose", action="store_true", help=_text("Help diagnose"))
-    parser.add_argument("--diagnose-k", type=int, metavar="K", help=_text("Help diagnose-k"))
-    parser.add_argument("--chunks", nargs="?", const=chunk_ids.DEFAULT_SEPARATOR, metavar="SEP",
+    parser.add_argument("--diagnose-k", type=_whole, metavar="K", help=_text("Help diagnose-k"))
+    parser.add_argument("--chunks", type=_separator, nargs="?", const=chunk_ids.DEFAULT_SEPARATOR, metavar="SEP",
                         help=_text("Help chunks", default=chunk_ids.DEFAULT_SEPARATOR))
     for kind in ("qrels", "run"):
         parser.add_argument(f"--{kind}-fields", type=_fields, metavar="ROLE=KEY,...", help=_text(f"Help {kind}-fields"))
     return parser
 
 
+# Each option's value is checked here, as argparse reads it (``type=``): a bad one is a usage error naming the
+# option, the value as typed and what was expected, before any file is read.
+
+def _file(text: str) -> Path:
+    """QRELS, RUN, ``--compare``: a path; a usage error for an empty one (which ``Path`` would read as ``.``)."""
+    if not text:
+        raise argparse.ArgumentTypeError(_text("Not a file name", value=repr(text)))
+    return Path(text)
+
+
+def _measure(text: str) -> str:
+    """``-m``: the name as typed, once :func:`components.engine.measures.parse_measures` reads it (a set's name,
+    trec_eval's ``P.5,10``, one measure); a usage error quoting it as typed otherwise."""
+    try:
+        parse_measures([text])
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+    return text
+
+
+def _whole(text: str) -> int:
+    """``-l``, ``-M``, ``--diagnose-k``: a whole number from 1 to :data:`~components.engine.measures.MAX_CUTOFF`
+    (the int64 the engine compares grades and ranks with), as ``int`` reads it (spaces around it and ``_``
+    between digits allowed); a usage error for anything else, however long (``int`` reads at most 4,300 digits)."""
+    value = read_whole(text) if len(text) <= _LONGEST_WHOLE else None
+    if value is None or not 1 <= value <= MAX_CUTOFF:
+        raise argparse.ArgumentTypeError(_text("Not a whole number", value=repr(text), most=f"{MAX_CUTOFF:,}"))
+    return value
+
+
 def _positive_float(text: str) -> float:
-    """``--power DELTA``: a usage error for anything but a positive finite number."""
+    """``--power DELTA``: a usage error for anything but a positive finite number (any such is answered:
+    :mod:`components.engine.power`)."""
     try:
         value = float(text)
     except ValueError:
         value = float("nan")
     if not (np.isfinite(value) and value > 0):
-        raise argparse.ArgumentTypeError(_text("Not a positive number", value=text))
+        raise argparse.ArgumentTypeError(_text("Not a positive number", value=repr(text)))
     return value
+
+
+def _separator(text: str) -> str:
+    """``--chunks SEP``: the separator, once :func:`components.formats.chunks.separator_bytes` accepts it (text
+    without whitespace); a usage error otherwise."""
+    try:
+        chunk_ids.separator_bytes(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+    return text
 
 
 def _fields(spec: str) -> Fields:
@@ -536,16 +586,7 @@ def eval_main(argv: Sequence[str] | None = None) -> int:
     """``rankwise eval``; return the exit status (0 ok, 1 a file that cannot be read, 2 usage)."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    try:
-        measures = parse_measures(args.measures or DEFAULT_MEASURES)
-    except ValueError as err:
-        parser.error(str(err))
-    if args.rel_level < 1:
-        parser.error(_text("Rel-level not positive", value=args.rel_level))
-    if args.max_docs is not None and args.max_docs < 1:
-        parser.error(_text("Max-docs not positive", value=args.max_docs))
-    if args.diagnose_k is not None and args.diagnose_k < 1:
-        parser.error(_text("Diagnose-k not positive", value=args.diagnose_k))
+    measures = parse_measures(args.measures or DEFAULT_MEASURES)  # each checked as it was read (_measure)
     diagnose = args.diagnose or args.diagnose_k is not None
     layout = "json" if args.json else args.format
     runs = [*args.runs, *([args.compare] if args.compare is not None else [])]
@@ -594,7 +635,7 @@ def _baseline(parser: argparse.ArgumentParser, given: str | None, runs: Sequence
         return 0
     matches = [i for i, run in enumerate(runs) if given in (str(run), run.name)]
     if len(matches) != 1:
-        parser.error(_text("Baseline unknown", given=given, runs=", ".join(map(str, runs))))
+        parser.error(_text("Baseline unknown", given=repr(given), runs=", ".join(map(str, runs))))
     return matches[0]
 
 
@@ -834,21 +875,25 @@ def _file_error(err: Exception, files: Sequence[Path]) -> int:
         message = _text("Error memory", files=" and ".join(map(str, files)))
     else:
         message = _text("Error", message=err)
-    print(_printable(message), file=sys.stderr)
+    print(_printable(message, one_line=True), file=sys.stderr)
     return EXIT_BAD_FILE
 
 
-def _printable(text: str) -> str:
-    """text with each character that is not printable written as ``repr`` does (ESC as ``\\x1b``); line breaks kept.
+def _printable(text: str, one_line: bool = False) -> str:
+    """text with each character that is not printable written as ``repr`` does (ESC as ``\\x1b``); line breaks kept,
+    unless ``one_line`` (a message of one line: its line breaks are written ``\\n`` too).
 
     Examples
     --------
     >>> print(_printable("\\x1b[2J\\x1b]0;pwned\\x07q1\\tcaf\\u00e9\\nnext line"))
     \\x1b[2J\\x1b]0;pwned\\x07q1\\tcafé
     next line
+    >>> print(_printable("cannot read a\\nb", one_line=True))
+    cannot read a\\nb
     """
+    lines = [text] if one_line else text.split("\n")
     return "\n".join(line if line.isprintable() else "".join(c if c.isprintable() else repr(c)[1:-1] for c in line)
-                     for line in text.split("\n"))
+                     for line in lines)
 
 
 def _emit(output: str, notes_to_stderr, escaped: bool = False) -> int:

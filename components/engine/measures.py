@@ -1,6 +1,6 @@
 """Measure names as the field writes them (and trec_eval's), evaluating them on a query set, and set-level values.
 
-Valid names (case-insensitive; k is a whole number >= 1):
+Valid names (case-insensitive; k is a whole number from 1 to :data:`MAX_CUTOFF`, 2^63 − 1):
 
 =========================================  ===========  ==============  =======  =================================
 typed                                      canonical    trec_eval       over Q   engine (:mod:`components.engine.metrics`)
@@ -132,6 +132,7 @@ _NAME = re.compile(r"(?P<family>[A-Za-z][A-Za-z_-]*?)(?:[@_](?P<k>[0-9]+(?:\.[0-
 # trec_eval's form name.p1,p2,...: one measure per parameter
 _TREC_PARAMETERS = re.compile(r"(?P<family>[A-Za-z][A-Za-z_-]*?)\.(?P<params>[0-9.]+(?:,[0-9.]+)*)")
 
+MAX_CUTOFF = 2**63 - 1  # the largest k: trec_eval reads cutoffs as a C long; numpy compares ranks as int64
 TREC_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)  # trec_eval's default cutoffs for P, recall, ndcg_cut, map_cut
 RECALL_LEVELS = tuple(i / 10 for i in range(11))  # trec_eval's default levels for iprec_at_recall: 0.0, 0.1, ..., 1.0
 _OFFICIAL = ("num_q", "num_ret", "num_rel", "num_rel_ret", "AP", "GMAP", "R-prec", "bpref", "RR",
@@ -174,21 +175,31 @@ class Measure:
 
         Examples
         --------
+        A cutoff is written in full, a recall level in positional notation (never as ``1e+06``, which would
+        not read back as the same measure):
+
         >>> Measure("nDCG", 10).name, Measure("RR").name, Measure("IPrec", 0.5).name
         ('nDCG@10', 'RR', 'IPrec@0.5')
+        >>> Measure("R", 1_000_000).name, Measure("IPrec", 1e-10).name, Measure("IPrec", 1.0).name
+        ('R@1000000', 'IPrec@0.0000000001', 'IPrec@1')
         """
-        return self.family if self.k is None else f"{self.family}@{self.k:g}"
+        if self.k is None:
+            return self.family
+        if isinstance(self.k, float):
+            return f"{self.family}@{np.format_float_positional(self.k, trim='-')}"
+        return f"{self.family}@{self.k}"
 
     def __str__(self) -> str:
         return self.name
 
 
-def parse_measure(text: str) -> Measure:
+def parse_measure(text: str, typed: str | None = None) -> Measure:
     """Read a measure name as the field writes it, or as trec_eval does.
 
     Raises ``ValueError``, listing the valid forms, for an unknown name, a
     missing cutoff (``P`` alone), a cutoff on a measure that has none
-    (``bpref@10``) or a cutoff below 1.
+    (``bpref@10``) or a cutoff outside 1 .. :data:`MAX_CUTOFF`. The message
+    quotes ``typed`` (default: ``text``), the name as the user wrote it.
 
     Examples
     --------
@@ -203,33 +214,38 @@ def parse_measure(text: str) -> Measure:
     ...
     ValueError: unknown measure 'ERR@10'; valid measures (case-insensitive, k a whole number >= 1): R@k, Success@k, ...
     """
+    shown = text if typed is None else typed
     match = _NAME.fullmatch(text.strip())
-    typed = match["family"].lower() if match else ""
-    family = _ALIASES.get(typed)
+    name = match["family"].lower() if match else ""
+    family = _ALIASES.get(name)
     if match is None or family is None:
-        raise ValueError(f"unknown measure {text!r}; {VALID_FORMS}")
+        raise ValueError(f"unknown measure {shown!r}; {VALID_FORMS}")
     cutoff = _FAMILIES[family].cutoff
     if match["k"] is None:
-        if cutoff in ("required", "level") or typed in _NEEDS_CUTOFF:
+        if cutoff in ("required", "level") or name in _NEEDS_CUTOFF:
             example = "0.5" if cutoff == "level" else "10"
-            raise ValueError(f"measure {text!r} needs a cutoff k, as in {family}@{example}; {VALID_FORMS}")
+            raise ValueError(f"measure {shown!r} needs a cutoff k, as in {family}@{example}; {VALID_FORMS}")
         return Measure(family)
     if cutoff == "none":
-        raise ValueError(f"measure {text!r} takes no cutoff: write {family}; {VALID_FORMS}")
+        raise ValueError(f"measure {shown!r} takes no cutoff: write {family}; {VALID_FORMS}")
     if cutoff == "level":
         level = float(match["k"])
         if level > 1:
-            raise ValueError(f"measure {text!r} has recall level {level:g}, but a recall level lies between 0 and 1; "
-                             f"{VALID_FORMS}")
+            raise ValueError(f"measure {shown!r} has recall level {match['k']}, but a recall level lies between 0 "
+                             f"and 1; {VALID_FORMS}")
         return Measure(family, level)
-    if not match["k"].isdigit():
-        raise ValueError(f"measure {text!r} has cutoff {match['k']}, but k counts positions from the top "
-                         f"(1, 2, 3, ...); {VALID_FORMS}")
-    k = int(match["k"])
-    if k < 1:
-        raise ValueError(f"measure {text!r} has cutoff {k}, but k counts positions from the top (1, 2, 3, ...); "
-                         f"{VALID_FORMS}")
-    return Measure(family, k)
+    digits = match["k"]
+    if not digits.isdigit() or not 1 <= _whole(digits) <= MAX_CUTOFF:
+        raise ValueError(f"measure {shown!r} has cutoff {digits}, but k counts positions from the top (1, 2, 3, "
+                         f"..., at most {MAX_CUTOFF:,}); {VALID_FORMS}")
+    return Measure(family, int(digits))
+
+
+def _whole(digits: str) -> int:
+    """The number ASCII ``digits`` write; one above :data:`MAX_CUTOFF` for more digits than it has (``int`` refuses
+    strings of more than 4,300 digits)."""
+    significant = digits.lstrip("0") or "0"
+    return int(significant) if len(significant) <= len(str(MAX_CUTOFF)) else MAX_CUTOFF + 1
 
 
 def parse_measures(texts: Iterable[str]) -> tuple[Measure, ...]:
@@ -257,7 +273,8 @@ def _expanded(text: str) -> list[Measure]:
         return [parse_measure(name) for name in named_set]
     with_parameters = _TREC_PARAMETERS.fullmatch(text.strip())
     if with_parameters:
-        return [parse_measure(f"{with_parameters['family']}_{p}") for p in with_parameters["params"].split(",")]
+        return [parse_measure(f"{with_parameters['family']}_{p}", typed=text)
+                for p in with_parameters["params"].split(",")]
     return [parse_measure(text)]
 
 

@@ -34,6 +34,8 @@ Edge cases
 - The sign of δ does not matter (the test is two-sided).
 - :func:`queries_needed` gives ``None`` when even :data:`MAX_QUERIES` queries do not reach the power (δ = 0,
   or δ tiny beside σ).
+- Any finite δ and σ ≥ 0 give an answer, however far apart: with δ = 1e-200 and σ = 0.15 the normal
+  approximation is inf (its square is beyond a float) and no query count reaches the power.
 """
 from __future__ import annotations
 
@@ -131,7 +133,8 @@ def normal_queries(delta: float, sd: float, alpha: float = ALPHA, power: float =
         return 0.0
     if delta == 0:
         return math.inf
-    return (sum(_z(alpha, power)) * sd / delta) ** 2
+    root = sum(_z(alpha, power)) * sd / delta
+    return root * root  # inf where the square is beyond a float (a tiny delta), where ** would raise OverflowError
 
 
 def queries_needed(delta: float, sd: float, alpha: float = ALPHA, power: float = POWER) -> int | None:

@@ -48,7 +48,7 @@ def document_ids(docids: np.ndarray, separator: str = DEFAULT_SEPARATOR) -> list
     >>> document_ids(np.array([b"d1::0", b"d1"]), "::")
     [b'd1', b'd1']
     """
-    sep = _separator(separator)
+    sep = separator_bytes(separator)
     heads = []
     for docid in docids.tolist():
         head, found, _ = docid.rpartition(sep)
@@ -125,9 +125,21 @@ def _heads(parsed: trec.Qrels | trec.Run, separator: str) -> list[bytes]:
     return heads
 
 
-def _separator(separator: str) -> bytes:
-    """The separator as UTF-8 bytes; ValueError unless it is text without whitespace."""
-    sep = separator.encode("utf-8") if isinstance(separator, str) else b""
+def separator_bytes(separator: str) -> bytes:
+    """The separator as UTF-8 bytes; ValueError unless it is text without whitespace (and UTF-8 can write it: a
+    command line's undecodable bytes cannot be).
+
+    >>> separator_bytes("::")
+    b'::'
+    >>> separator_bytes(" ")
+    Traceback (most recent call last):
+    ...
+    ValueError: a chunk separator is text without whitespace, such as '#', got ' '
+    """
+    try:
+        sep = separator.encode("utf-8") if isinstance(separator, str) else b""
+    except UnicodeEncodeError:
+        sep = b""
     if not sep or any(c in sep for c in _SPACE):
         raise ValueError(f"a chunk separator is text without whitespace, such as '#', got {separator!r}")
     return sep

@@ -531,17 +531,97 @@ def test_trec_evals_short_options_and_the_new_ones(tmp_path, capsys):
     assert judged["per_query"]["1"]["RR"] == 1.0  # x (unjudged) dropped: a comes first
 
 
-@pytest.mark.parametrize("args, words", [(["-l", "0"], "at least 1, got 0"),
-                                         (["-M", "0"], "-M/--max-docs must be a whole number of at least 1, got 0"),
+@pytest.mark.parametrize("args, words", [(["-l", "0"], "-l/--rel-level: '0' is not a whole number from 1 to"),
+                                         (["-M", "0"], "-M/--max-docs: '0' is not a whole number from 1 to"),
                                          (["--format", "trec", "--compare", "run.txt"], "--compare has no trec_eval"),
                                          (["--format", "trec", "-m", "AP", "-m", "RR@10", "-m", "Judged@5"],
                                           "RR@10, Judged@5 has no trec_eval counterpart"),
                                          (["--format", "csv"], "invalid choice: 'csv'"),
                                          (["--diagnose", "--compare", "run.txt"], "--diagnose looks at one run"),
-                                         (["--diagnose-k", "0"], "--diagnose-k must be a whole number of at least 1")])
+                                         (["--diagnose-k", "0"], "--diagnose-k: '0' is not a whole number from 1")])
 def test_the_new_options_refuse_what_they_cannot_do(tmp_path, capsys, args, words):
     status, out, err = cli(tmp_path, capsys, "1 0 a 1\n", "1 Q0 a 1 1 t\n", *args)
     assert status == 2 and words in err and "Traceback" not in err
+
+
+# --- every option's value is checked as it is read: exit 2, one line naming the option, the value as typed --------
+
+MAX_WHOLE = "9,223,372,036,854,775,807"  # 2**63 - 1: the largest cutoff, level, -M or --diagnose-k
+DIGITS_5000 = "9" * 5000  # more digits than Python's int() reads
+
+BAD_VALUES = [  # (the options, what the one line says)
+    (["-m", "R@0"], "argument -m/--measure: measure 'R@0' has cutoff 0"),
+    (["-m", "R@9223372036854775808"], f"measure 'R@9223372036854775808' has cutoff 9223372036854775808, but k "
+                                      f"counts positions from the top (1, 2, 3, ..., at most {MAX_WHOLE})"),
+    (["-m", "R@" + DIGITS_5000], f"measure 'R@{DIGITS_5000}' has cutoff {DIGITS_5000}"),
+    (["-m", "P.5,10,x"], "argument -m/--measure: unknown measure 'P.5,10,x'"),
+    (["-m", "P.5,2.5"], "measure 'P.5,2.5' has cutoff 2.5"),
+    (["-m", "IPrec@1.5"], "measure 'IPrec@1.5' has recall level 1.5"),
+    (["-m", "IPrec@nan"], "unknown measure 'IPrec@nan'"),
+    (["-m", ""], "argument -m/--measure: unknown measure ''"),
+    (["-m", " "], "unknown measure ' '"),
+    (["-m", "\t"], "unknown measure '\\t'"),
+    (["-m", "R@5\nR@6"], "unknown measure 'R@5\\nR@6'"),  # the line break escaped: still one line
+    (["-m", "ERR@10"], "unknown measure 'ERR@10'"),
+    *[([option, value], f"argument {name}: {value!r} is not a whole number from 1 to {MAX_WHOLE}")
+      for option, name in (("-l", "-l/--rel-level"), ("-M", "-M/--max-docs"), ("--diagnose-k", "--diagnose-k"))
+      for value in ("0", "-1", "nan", "inf", "", " ", "1e3", "2.5", "9223372036854775808", DIGITS_5000, "seven")],
+    *[(["--power", value], f"argument --power: {value!r} is not a positive number")
+      for value in ("0", "-0.02", "nan", "inf", "", " ", "1e-400", "2e308", DIGITS_5000, "0x10", "big")],
+    (["--power=-inf"], "argument --power: '-inf' is not a positive number"),  # "--power -inf" reads as an option
+    *[(["--chunks", value], f"argument --chunks: a chunk separator is text without whitespace, such as '#', got "
+                            f"{value!r}") for value in ("", " ", "\t", "a b", "\n", "\udcff")],
+    (["--gain", ""], "argument --gain: invalid choice: ''"),
+    (["--gain", "log"], "argument --gain: invalid choice: 'log'"),
+    (["--format", " "], "argument --format: invalid choice: ' '"),
+    (["--correction", "sidak"], "argument --correction: invalid choice: 'sidak'"),
+    (["--qrels-fields", ""], "argument --qrels-fields: fields '': qid is missing"),
+    (["--run-fields", "qid=q,qid=r"], "argument --run-fields: fields 'qid=q,qid=r': qid is named twice"),
+    (["--run-fields", "nope=x"], "'nope' is not one of doc_id, docs, grade, qid, score"),
+    (["--compare", ""], "argument --compare: '' is not a file name"),
+    (["--baseline", ""], "--baseline '' is not one of the runs given"),
+    (["--baseline", "a\nb"], "--baseline 'a\\nb' is not one of the runs given"),
+    (["--nope"], "unrecognized arguments: --nope"),
+]
+
+
+@pytest.mark.parametrize("args, message", BAD_VALUES, ids=lambda v: repr(v)[:60] if isinstance(v, list) else "")
+def test_a_bad_option_value_is_one_line_naming_it_and_exit_2(tmp_path, capsys, args, message):
+    """Before any file is read (the qrels here would give a numbers table): exit 2, stdout empty, one line on stderr
+    that names the option and quotes the value as typed, no usage and no traceback."""
+    runs = [str(write(tmp_path / "b.txt", "1 Q0 a 1 1 t\n"))] if "--baseline" in args else []  # it needs two
+    with mock.patch("components.cli.readers.read", side_effect=AssertionError("a file was read")):
+        status, out, err = cli(tmp_path, capsys, "1 0 a 1\n", "1 Q0 a 1 1 t\n", *runs, *args)
+    assert (status, out) == (2, "")
+    assert err.count("\n") == 1 and err.endswith("\n") and err.startswith("rankwise eval: error: "), err
+    assert message in err and "Traceback" not in err and "usage:" not in err
+
+
+@pytest.mark.parametrize("args, names", [
+    (["-m", "R@1000000"], ["R@1000000"]), (["-m", "P.5,10,99999999"], ["P@5", "P@10", "P@99999999"]),
+    (["-m", "nDCG@9223372036854775807"], ["nDCG@9223372036854775807"]),
+    (["-m", "IPrec@0.0000000001"], ["IPrec@0.0000000001"]),
+    (["-l", "9223372036854775807"], None), (["-M", "9223372036854775807"], None),
+    (["--diagnose-k", "9223372036854775807"], None), (["-l", " 2 "], None), (["-M", "1_000"], None),
+    (["--chunks", "::"], None), (["--chunks", "#" * 5000], None), (["--power", "1e-200"], None),
+    (["--power", "5e-324"], None), (["--power", "1e308"], None), (["--explain", ""], None),
+    (["--explain", "\n"], None),
+])
+def test_extreme_values_that_work_are_answered(tmp_path, capsys, args, names):
+    """Huge cutoffs read as the whole list, and keep their names (R@1000000, never R@1e+06); a tiny or huge --power
+    is answered (unreachable, or 2 queries); an --explain query that is not there is said so."""
+    runs = ["--compare", str(write(tmp_path / "b.txt", "1 Q0 b 1 1 t\n2 Q0 c 1 1 t\n"))] \
+        if args[0] in ("--power", "--explain") else []
+    status, out, err = cli(tmp_path, capsys, "1 0 a 1\n1 0 b 1\n2 0 c 1\n",
+                           "1 Q0 a 1 2 t\n1 Q0 b 2 1 t\n2 Q0 c 1 1 t\n", "--json", *runs, *args)
+    assert status == 0 and "Traceback" not in err
+    document = as_json(out)
+    if names:
+        assert list(document["mean"]) == names
+    if args[0] == "--power":
+        plans = [plan for by_measure in document["power"].values() for plan in by_measure.values()]
+        assert plans and all(plan["queries_needed"] == (2 if float(args[1]) > 1 or plan["sd"] == 0 else None)
+                             for plan in plans)  # σ = 0: any difference is detected
 
 
 def test_max_docs_keeps_the_top_n_by_score_before_judged_only_drops_the_unjudged(tmp_path, capsys):

@@ -91,7 +91,7 @@ def test_a_run_that_never_ran_is_flagged(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--baseline", "nowhere.txt"], "--baseline nowhere.txt is not one of the runs"),
+    (["--baseline", "nowhere.txt"], "--baseline 'nowhere.txt' is not one of the runs"),
     (["--format", "trec"], "--compare has no trec_eval layout"),
     (["--diagnose"], "--diagnose looks at one run"),
 ])

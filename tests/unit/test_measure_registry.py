@@ -98,3 +98,38 @@ def test_trec_evals_measure_sets_hold_its_measures_in_its_order():
     every = measures.parse_measures(["all_trec"])
     assert all(measures.trec_name(m) for m in every) and set(official) < {measures.trec_name(m) for m in every}
     assert [m.name for m in measures.trec_order(every)] == [m.name for m in measures.trec_order(reversed(every))]
+
+
+@pytest.mark.parametrize("typed, canonical", [
+    ("R@1000000", "R@1000000"), ("P_99999999", "P@99999999"), ("nDCG@9223372036854775807", "nDCG@9223372036854775807"),
+    ("RR@000010", "RR@10"), ("IPrec@0.0000000001", "IPrec@0.0000000001"), ("iprec_at_recall_1.0", "IPrec@1"),
+])
+def test_every_canonical_name_reads_back_as_itself(typed, canonical):
+    """A large cutoff or a small level is written in full (not R@1e+06), so the name reads back as the measure."""
+    measure = measures.parse_measure(typed)
+    assert measure.name == canonical and measures.parse_measure(measure.name) == measure
+
+
+def test_a_large_cutoff_evaluates_as_the_whole_list():
+    qs = m.from_rankings([[1, 0], [0, 1, 1]], [[1, 0], [1, 1, 1]])
+    big = measures.evaluate(qs, ["R@1000000", "AP@9223372036854775807", "nDCG@1000000"], "linear")
+    whole = measures.evaluate(qs, ["R@3", "AP", "nDCG"], "linear")
+    assert [v.tolist() for v in big.values()] == [v.tolist() for v in whole.values()]
+
+
+VALID_FORMS_START = "valid measures (case-insensitive"
+
+
+@pytest.mark.parametrize("typed, message", [
+    ("R@9223372036854775808", "has cutoff 9223372036854775808, but k counts positions from the top (1, 2, 3, ..., "
+                              "at most 9,223,372,036,854,775,807)"),
+    ("R@" + "9" * 5000, "has cutoff 999"),  # more digits than int() reads: no "Exceeds the limit" from Python
+    ("P.5,10,x", "unknown measure 'P.5,10,x'"),
+    ("P.5,2.5", "measure 'P.5,2.5' has cutoff 2.5"),  # trec_eval's form is quoted as typed, not as P_2.5
+    ("P.5,0", "measure 'P.5,0' has cutoff 0"),
+])
+def test_a_cutoff_out_of_range_is_refused_naming_the_measure_as_typed(typed, message):
+    with pytest.raises(ValueError) as error:
+        measures.parse_measures([typed])
+    assert message in str(error.value) and VALID_FORMS_START in str(error.value)
+

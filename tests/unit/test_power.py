@@ -127,6 +127,19 @@ def test_beyond_reach_queries_needed_says_none():
     assert queries_needed(1e-3, 0.15) == pytest.approx(power.normal_queries(1e-3, 0.15), abs=5)
 
 
+@pytest.mark.parametrize("delta", [1e-200, 5e-324, -1e-200, 1e308])
+def test_any_finite_difference_gets_an_answer_however_small_or_large(delta):
+    """A tiny δ beside σ: the normal approximation's square is beyond a float, so it is inf, not an OverflowError;
+    a huge one: reached with the fewest queries."""
+    p = plan([0.1, -0.1, 0.2, 0.0, -0.2], delta)
+    if abs(delta) < 1:
+        assert p.normal_queries == math.inf and p.queries_needed is None and p.as_dict()["normal_queries"] is None
+        assert p.normal_whole == power.MAX_QUERIES and p.power_have == pytest.approx(power.ALPHA)
+    else:
+        assert p.normal_queries == 0.0 and p.queries_needed == 2 and p.power_have == 1.0
+    assert p.detectable == detectable_difference(5, p.sd)
+
+
 def test_without_a_test_or_without_spread():
     """n < 2: no degrees of freedom, no test. σ = 0: compare.t_test rejects for sure unless every difference is 0."""
     assert power.power(1, 0.5, 0.1) == power.power(0, 0.5, 0.1) == 0.0
