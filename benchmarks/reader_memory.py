@@ -21,7 +21,7 @@ printed, with its exit status:
   join widens both sides);
 - ``baseline``: the interpreter importing the reader and nothing else.
 
-    python benchmarks/reader_memory.py [--lines 100000] [--long 10000]
+    python benchmarks/reader_memory.py [--lines 100000] [--long 10000] [--json-mb 100]
 
 Measured on a shared 2-core machine (peak RSS; the interpreter alone: 29 MB):
 
@@ -36,6 +36,21 @@ amplification   before: 1,946 MB    before: 2,044 MB  before: 1,973 MB
 ==============  ==================  ================  =====================
 
 (pyarrow's import takes about 85 MB of the fast reader's figures.)
+
+And a JSON run (``--json-mb``, default 100): a dict-of-dicts of 1,000
+results per query on one line, as pytrec_eval takes it, against the same
+run as a TREC file, each read by the CLI with qrels judging one document per
+query:
+
+=================  ==========================================
+file               CLI (qrels and run), peak RSS
+=================  ==========================================
+run.json 103 MB    before: 1,449 MB; since: 760 MB
+run.trec 160 MB    555 MB
+=================  ==========================================
+
+(Before, the JSON reader held the whole tree of Python values and a string
+per row; since, one query's values at a time and the TREC text as bytes.)
 """
 from __future__ import annotations
 
@@ -66,6 +81,24 @@ def write_files(folder: Path, lines: int, long_id: str | None, name: str) -> tup
     return qrels_path, run_path
 
 
+def write_json_pair(folder: Path, mb: int) -> tuple[Path, Path, Path]:
+    """Qrels (one judgment per query), a run of about ``mb`` MB as one line of JSON (dict-of-dicts, as pytrec_eval
+    takes it: 1,000 results per query) and the same run as a TREC file."""
+    per_query = 1000
+    queries = mb * 1_000_000 // (per_query * 22)  # about 22 bytes per result: '"d12-345": 827.5000, '
+    qrels, run_json, run_trec = folder / "json.qrels", folder / "run.json", folder / "run.trec"
+    qrels.write_text("".join(f"q{q} 0 d{q}-1 1\n" for q in range(queries)))
+    with run_json.open("w") as out, run_trec.open("w") as trec_out:
+        out.write("{")
+        for q in range(queries):
+            scores = [(r, 1000 - r * 0.5) for r in range(1, per_query + 1)]
+            out.write(("" if q == 0 else ", ") + f'"q{q}": {{' + ", ".join(f'"d{q}-{r}": {s:.4f}' for r, s in scores)
+                      + "}")
+            trec_out.write("".join(f"q{q} Q0 d{q}-{r} {r} {s:.4f} run\n" for r, s in scores))
+        out.write("}")
+    return qrels, run_json, run_trec
+
+
 def peak(argv: list[str]) -> tuple[float, int, str]:
     """(peak resident MB, exit status, last line of stderr) of a child process."""
     child = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -79,8 +112,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--lines", type=int, default=100_000, help="short lines of each run")
     parser.add_argument("--long", type=int, default=10_000, help="length of the amplification file's long docid")
+    parser.add_argument("--json-mb", type=int, default=100, help="size of the JSON run read by the CLI, MB (0: none)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
+        if args.json_mb:
+            qrels, run_json, run_trec = write_json_pair(Path(folder), args.json_mb)
+            for run in (run_json, run_trec):
+                mb, status, message = peak([sys.executable, "-m", "components.cli", "eval", str(qrels), str(run),
+                                              "--json"])
+                print(f"{run.name:<14} {run.stat().st_size / 1e6:6.1f} MB  {'CLI':<17} {mb:7.0f} MB  {status:>6}  "
+                      f"{message[:110]}")
         cases = {"normal": None, "at the limit": "L" * trec.MAX_ID_BYTES, "amplification": "L" * args.long}
         print(f"{'file':<14} {'size':>8}  {'read with':<17} {'peak RSS':>9}  status  message")
         base, _, _ = peak([sys.executable, "-c", "import components.formats.trec"])
@@ -88,10 +129,10 @@ def main() -> None:
         for name, long_id in cases.items():
             qrels, run = write_files(Path(folder), args.lines, long_id, name.replace(" ", "_"))
             size = f"{run.stat().st_size / 1e6:.1f} MB"
-            read = "from pathlib import Path; from components import trec; trec.read_run(Path({!r}), reader={!r})"
+            read = "from pathlib import Path; from components.formats import trec; trec.read_run(Path({!r}), reader={!r})"
             for how, argv in (("read_run precise", ["-c", read.format(str(run), "precise")]),
                               ("read_run fast", ["-c", read.format(str(run), "fast")]),
-                              ("CLI", ["-m", "components.cli", str(qrels), str(run), "--json"])):
+                              ("CLI", ["-m", "components.cli", "eval", str(qrels), str(run), "--json"])):
                 mb, status, message = peak([sys.executable, *argv])
                 print(f"{name:<14} {size:>8}  {how:<17} {mb:7.0f} MB  {status:>6}  {message[:110]}")
 

@@ -55,14 +55,24 @@ one record share a line. What TREC text cannot hold is refused here:
   query id does not start with ``#`` (a comment in TREC format);
 - grades and scores are JSON numbers (not strings, not true/false); the
   TREC reader checks their values (whole grades from -1000 to 1000, finite
-  scores; NaN and Infinity are refused there);
+  scores; NaN and Infinity are refused there), quoted as the file writes
+  them: a number that Python reads as another value (``1e400`` as
+  infinity) or cannot read (an integer of more than 4,300 digits) sends the
+  file through a second reading that keeps such numbers as written;
 - a key twice in one object (a document twice in a query's object, a query
   twice at the top), which :func:`json.loads` would silently keep once.
 
 Every problem raises :class:`~components.formats.trec.TrecFormatError` with
 the file, the line, what was found (naming the query and the document where
-there is one) and what was expected; ``column`` names the JSON key. Files are
-read whole (:func:`json.loads` speed); JSON Lines a line at a time.
+there is one) and what was expected; ``column`` names the JSON key.
+
+Memory: the file's text is decoded whole, then its top-level values (JSON
+Lines' lines, the members of its object or the elements of its array) are
+decoded one at a time with :mod:`json`'s C decoder and written out as TREC
+lines encoded in blocks, so that the conversion holds the text, the TREC
+text (about 1.6 times a run's JSON) and one value's tree: about 4.7 times
+the file at its peak (a single query of a million results is one value,
+held whole), then the TREC reader's own memory for the TREC text.
 
 No Streamlit import here.
 """
@@ -71,6 +81,7 @@ from __future__ import annotations
 import codecs
 import dataclasses
 import json
+import math
 import re
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Iterator, Literal, Mapping, overload
@@ -107,6 +118,7 @@ _JSON = "a JSON object or array, or one JSON object per line (JSON Lines)"
 _FIRST_ON_LINE = re.compile(r"\(first on line (\d+)\)")
 _SHOWN_CHARS = 60
 _SHOWN_KEYS = 12
+_ENCODED_ROWS = 1 << 12  # the writer encodes its TREC lines this many rows at a time (or a query's, if more)
 
 
 @dataclass(frozen=True)
@@ -239,7 +251,7 @@ def json_format(data: bytes) -> JsonFormat | None:
     if end < 0 or _NOT_BLANK_BYTE.search(text, end) is None:
         return "json"
     try:
-        json.loads(text[first.start():end].decode("utf-8"))
+        json.loads(text[first.start():end].decode("utf-8"), parse_int=str)  # (an integer of any length)
     except (ValueError, RecursionError):
         return "json"
     return "jsonl"
@@ -293,8 +305,11 @@ def to_trec(source: trec.Source, kind: Kind, name: str | None = None, *, fields:
     """
     _check_kind(kind)
     data, name = trec.read_source(source, name, kind)
-    text = tabular.decoded(data, name, kind)
-    return _Writer(name, kind).convert(_members(text, name), fields)
+    values = _members(tabular.decoded(data, name, kind), name)
+    try:
+        return _Writer(name, kind, _DECODER).convert(values, fields)
+    except _NumberAsText:  # read again, keeping such numbers as written, for the TREC reader to refuse in the file's terms
+        return _Writer(name, kind, _AS_WRITTEN).convert(values, fields)
 
 
 @overload
@@ -376,18 +391,52 @@ def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return members
 
 
+class _NumberAsText(Exception):
+    """A JSON number that json reads as another value than the one written (``1e400`` as inf, ``Infinity``, ``NaN``)
+    or cannot read (an integer of more than 4,300 digits: ``sys.get_int_max_str_digits``)."""
+
+
+class _Written(str):
+    """Such a number, kept as written (by :data:`_AS_WRITTEN`), for the TREC reader to refuse quoting it."""
+
+
+def _whole(text: str) -> int | _Written:
+    try:
+        return int(text)
+    except ValueError:  # more than 4,300 digits
+        return _Written(text)
+
+
+def _real(text: str) -> float | _Written:
+    value = float(text)
+    return value if math.isfinite(value) else _Written(text)
+
+
 _DECODER = json.JSONDecoder(object_pairs_hook=_unique)
+_AS_WRITTEN = json.JSONDecoder(object_pairs_hook=_unique, parse_int=_whole, parse_float=_real, parse_constant=_Written)
+_NOT_FINITE = frozenset(map(repr, (math.inf, -math.inf, math.nan)))
+_WHOLE = re.compile(r"-?[0-9]+").fullmatch
 
 Member = tuple[int, "str | None", Any]  # (line, key, value): an object's member, or (line, None, value) otherwise
 
 
 @dataclass(frozen=True)
 class _Values:
-    """A file's top-level values: JSON Lines' lines, or the members of one JSON object or array."""
+    """A file's top-level values: JSON Lines' lines, or the members of one JSON object or array, decoded one at a
+    time as :meth:`members` goes (so that only one is held at once)."""
 
     format: JsonFormat
-    members: Iterable[Member]  # a list for "json"; an iterator over the lines for "jsonl"
-    line: int  # where the first value starts
+    shape: Literal["lines", "object", "array"]
+    text: str
+    start: int  # where the first value (JSON Lines) or the object or array starts in text
+    line: int  # ... on this line
+    name: str
+
+    def members(self, decoder: json.JSONDecoder) -> Iterator[Member]:
+        """The values from the start, anew at each call."""
+        if self.shape == "lines":
+            return _lines(self.text, self.name, self.start, self.line, decoder)
+        return _top_level(self.text, self.start, self.name, decoder)
 
 
 def _members(text: str, name: str) -> _Values:
@@ -402,22 +451,22 @@ def _members(text: str, name: str) -> _Values:
     end = text.find("\n", start)
     if end >= 0 and _NOT_BLANK.search(text, end) is not None:
         try:
-            json.loads(text[start:end])
+            json.loads(text[start:end], parse_int=str)  # (an integer of any length)
         except (ValueError, RecursionError):
             pass  # not a whole value on its line: one JSON value over several lines
         else:
-            return _Values("jsonl", _lines(text, name, start, line), line)
-    return _Values("json", _top_level(text, start, name), line)
+            return _Values("jsonl", "lines", text, start, line, name)
+    return _Values("json", "object" if text[start] == "{" else "array", text, start, line, name)
 
 
-def _lines(text: str, name: str, start: int, number: int) -> Iterator[Member]:
+def _lines(text: str, name: str, start: int, number: int, decoder: json.JSONDecoder) -> Iterator[Member]:
     """(line, None, value) of each line of JSON Lines that is not blank, from the one at text[start]."""
     while start <= len(text):
         end = text.find("\n", start)
         end = len(text) if end < 0 else end
         blank = _NOT_BLANK.search(text, start, end)
         if blank is not None:
-            value, at = _raw_decode(text, blank.start(), name, number, lambda _: number)
+            value, at = _raw_decode(text, blank.start(), name, number, lambda _: number, decoder)
             rest = _NOT_BLANK.search(text, at, end)
             if rest is not None:
                 raise trec.TrecFormatError(name, number, f"more after the JSON value: {_show(text[rest.start():end])}",
@@ -426,12 +475,11 @@ def _lines(text: str, name: str, start: int, number: int) -> Iterator[Member]:
         start, number = end + 1, number + 1
 
 
-def _top_level(text: str, start: int, name: str) -> list[Member]:
+def _top_level(text: str, start: int, name: str, decoder: json.JSONDecoder) -> Iterator[Member]:
     """(line, key, value) of each member of the object at text[start], or (line, None, value) of each element of
     the array there, with the line where it starts; nothing but blanks may follow the object or array."""
     lines = _LineCounter(text)
     close = "}" if text[start] == "{" else "]"
-    members: list[Member] = []
     first_line: dict[str, int] = {}
     at = _skip(text, start + 1)
     if text.startswith(close, at):
@@ -445,8 +493,8 @@ def _top_level(text: str, start: int, name: str) -> list[Member]:
                     raise trec.TrecFormatError(name, line, f"the query {_show(key)} again (first on line "
                                                            f"{first_line[key]})", "each query once in the object")
                 first_line[key] = line
-            value, at = _raw_decode(text, at, name, line, lines.at)
-            members.append((line, key, value))
+            value, at = _raw_decode(text, at, name, line, lines.at, decoder)
+            yield line, key, value
             at = _skip(text, at)
             if text.startswith(close, at):
                 at += 1
@@ -458,7 +506,6 @@ def _top_level(text: str, start: int, name: str) -> list[Member]:
     if rest is not None:
         raise _syntax(name, text, rest.start(), lines,
                       "the end of the file after the JSON value (or one JSON value per line: JSON Lines)")
-    return members
 
 
 class _LineCounter:
@@ -485,18 +532,20 @@ def _key(text: str, at: int, name: str, lines: _LineCounter) -> tuple[str, int]:
     """A member's key at text[at] and where its value starts (after the colon)."""
     if not text.startswith('"', at):
         raise _syntax(name, text, at, lines, "a key in double quotes")
-    key, at = _raw_decode(text, at, name, lines.at(at), lines.at)
+    key, at = _raw_decode(text, at, name, lines.at(at), lines.at, _DECODER)
     at = _skip(text, at)
     if not text.startswith(":", at):
         raise _syntax(name, text, at, lines, "':' after the key")
     return key, _skip(text, at + 1)
 
 
-def _raw_decode(text: str, at: int, name: str, line: int, line_at: Callable[[int], int]) -> tuple[Any, int]:
-    """The JSON value at text[at] and where it ends; TrecFormatError for bad JSON, a repeated key, deep nesting or
-    an integer too long (``line`` is where the value starts, ``line_at`` the line of a position)."""
+def _raw_decode(text: str, at: int, name: str, line: int, line_at: Callable[[int], int],
+                decoder: json.JSONDecoder) -> tuple[Any, int]:
+    """The JSON value at text[at] and where it ends; TrecFormatError for bad JSON, a repeated key or deep nesting,
+    _NumberAsText for an integer too long for :data:`_DECODER` (``line`` is where the value starts, ``line_at`` the
+    line of a position)."""
     try:
-        return _DECODER.raw_decode(text, at)
+        return decoder.raw_decode(text, at)
     except json.JSONDecodeError as err:
         at_end = err.pos >= len(text)
         shown = "the end of the file" if at_end else f"{_show(text[err.pos:err.pos + 20])} at character {err.colno}"
@@ -507,9 +556,8 @@ def _raw_decode(text: str, at: int, name: str, line: int, line_at: Callable[[int
     except RecursionError:
         raise trec.TrecFormatError(name, line, "JSON nested too deeply to read",
                                    "records of a few levels: query id, documents, their grades or scores") from None
-    except ValueError as err:  # an integer of more than 4300 digits (sys.get_int_max_str_digits)
-        raise trec.TrecFormatError(name, line, f"a number too long to read ({err})", "numbers of a few digits") \
-            from None
+    except ValueError:  # an integer of more than 4,300 digits (sys.get_int_max_str_digits)
+        raise _NumberAsText from None
 
 
 def _syntax(name: str, text: str, at: int, lines: _LineCounter, expected: str) -> trec.TrecFormatError:
@@ -528,34 +576,51 @@ def _line_at(text: str, pos: int) -> str:
 # Inside: JSON values to TREC lines
 # ----------------------------------------------------------------------------
 
-class _Writer:
-    """TREC lines for the rows of a file, with each row's line in the file and what the conversion found."""
+class _NotQueries(Exception):
+    """A top-level object with a member whose value is neither an object nor a list: one record, not queries."""
 
-    def __init__(self, name: str, kind: Kind):
-        self.name, self.kind = name, kind
-        self.lines: list[str] = []
+
+class _Writer:
+    """TREC lines for the rows of a file, with each row's line in the file and what the conversion found.
+
+    The lines are encoded :data:`_ENCODED_ROWS` at a time, so that the text is held once as bytes (with at most
+    that many rows as Python strings), next to one top-level value's tree at a time.
+    """
+
+    def __init__(self, name: str, kind: Kind, decoder: json.JSONDecoder):
+        self.name, self.kind, self.decoder = name, kind, decoder
+        self.lines: list[str] = []  # rows not yet encoded
+        self.encoded: list[bytes] = []
         self.counts: list[int] = []  # rows of each query's documents added
         self.record_lines: list[int] = []  # ... and their line
         self.seen: dict[str, int] = {}  # every query -> its first line
         self.ordered: dict[str, int] = {}  # run queries whose list gave the scores -> their line
         self.from_order, self.reordered, self.empty = False, 0, 0
 
-    def convert(self, values: _Values, fields: Fields | None) -> Converted:
-        """The rows of every value: a dict-of-dicts' queries, or records (a single object is one record)."""
-        self.tag = values.format  # a run's tag (trec_eval's runid)
-        members = values.members
-        if isinstance(members, list):
-            if not members:
-                raise trec.TrecFormatError(self.name, values.line, "an empty JSON object or array",
-                                           "at least one query")
-            if members[0][1] is not None:  # one object
-                if fields is None and all(isinstance(value, (dict, list)) for _, _, value in members):
-                    self._queries(members)
-                    return self._converted(values, None)
-                return self._converted(values, self._one_record(members, values.line, fields))
-        return self._converted(values, self._records(members, fields))
+    def convert(self, values: _Values, fields: Fields | None, queries: bool = True) -> Converted:
+        """The rows of every value: a dict-of-dicts' queries, or records (a single object is one record).
 
-    def _one_record(self, members: list[Member], line: int, fields: Fields | None) -> Fields:
+        An object (without ``fields``) is read as queries, a member at a time;
+        at a member that is neither an object nor a list, it is read again as
+        one record (by a new writer; and so is one whose query reading failed,
+        if such a member follows, so that the error is the record's).
+        """
+        self.tag = values.format  # a run's tag (trec_eval's runid)
+        if values.shape != "object":
+            return self._converted(values, self._records(values.members(self.decoder), fields))
+        if fields is None and queries:
+            try:
+                self._queries(values.members(self.decoder))
+                return self._converted(values, None)
+            except (_NotQueries, trec.TrecFormatError) as err:
+                if isinstance(err, trec.TrecFormatError) and all(
+                        isinstance(value, (dict, list)) for _, _, value in values.members(self.decoder)):
+                    raise
+            return _Writer(self.name, self.kind, self.decoder).convert(values, fields, queries=False)
+        members = list(values.members(self.decoder))
+        return self._converted(values, self._one_record(members, values.line, fields))
+
+    def _one_record(self, members: list[Member], line: int, fields: Fields | None) -> Fields | None:
         """An object that is not a dict of queries, read as one record; when its keys cannot be guessed, the error
         also says what an object of queries holds."""
         try:
@@ -570,20 +635,32 @@ class _Writer:
                               f"{_show(str(key))}", err.column, err.keys, err.missing, err.record) from None
 
     def _converted(self, values: _Values, fields: Fields | None) -> Converted:
-        if not self.lines:
+        if not self.counts and not self.empty:
+            raise trec.TrecFormatError(self.name, values.line, "an empty JSON object or array", "at least one query")
+        if not self.counts:
             what = "judgment" if self.kind == "qrels" else "result"
             raise trec.TrecFormatError(self.name, values.line,
                                        f"no {what} ({self.empty} quer{'y' if self.empty == 1 else 'ies'} with none)",
                                        f"at least one query with a {what}")
         origin = np.repeat(np.array(self.record_lines, dtype=np.int64), self.counts)
-        return Converted(values.format, ("\n".join(self.lines) + "\n").encode("utf-8"), origin, fields,
-                         self.from_order, self.reordered, self.empty)
+        self._encode()
+        text, self.encoded = b"".join(self.encoded), []
+        return Converted(values.format, text, origin, fields, self.from_order, self.reordered, self.empty)
+
+    def _encode(self) -> None:
+        """The rows not yet encoded, as UTF-8 lines."""
+        if self.lines:
+            self.encoded.append(("\n".join(self.lines) + "\n").encode("utf-8"))
+            self.lines = []
 
     # --- the two shapes
 
-    def _queries(self, members: list[Member]) -> None:
-        """A dict-of-dicts (or of lists): each member is a query id and its documents."""
+    def _queries(self, members: Iterable[Member]) -> None:
+        """A dict-of-dicts (or of lists): each member is a query id and its documents; _NotQueries at a member that
+        is neither."""
         for line, qid, documents in members:
+            if not isinstance(documents, (dict, list)):
+                raise _NotQueries
             qid = self._id(qid, "query id", line, None)
             if isinstance(documents, dict):
                 ids = list(documents)
@@ -591,13 +668,12 @@ class _Writer:
             else:
                 self._add(qid, documents, None, line, None)
 
-    def _records(self, members: Iterable[Member], fields: Fields | None) -> Fields:
-        """Records: the keys are guessed from the first (unless given)."""
+    def _records(self, members: Iterable[Member], fields: Fields | None) -> Fields | None:
+        """Records: the keys are guessed from the first (unless given); None when there is none and none given."""
         for line, _, record in members:
             if not isinstance(record, dict):
                 raise self._error(line, f"a JSON {_json_type(record)}", "a JSON object for each record")
             fields = self._record(record, line, fields or guess_fields(record, self.kind, self.name, line))
-        assert fields is not None  # there is a first record: _members found a value
         return fields
 
     def _record(self, record: dict, line: int, fields: Fields) -> Fields:
@@ -675,6 +751,8 @@ class _Writer:
         else:
             head, tail = f"{qid} Q0 ", f" {self.tag}"
             self.lines.extend([f"{head}{d} 0 {v}{tail}" for d, v in zip(ids, values)])
+        if len(self.lines) >= _ENCODED_ROWS:
+            self._encode()
         self.counts.append(len(ids))
         self.record_lines.append(line)
 
@@ -718,9 +796,11 @@ class _Writer:
 
     def _id(self, value: Any, what: str, line: int, key: str | None) -> str:
         """An id as TREC text holds it (a whole number as its decimal digits); else TrecFormatError."""
-        if isinstance(value, int) and not isinstance(value, bool):
+        if isinstance(value, int) and not isinstance(value, bool) or isinstance(value, _Written) and _WHOLE(value):
             return str(value)
-        if not isinstance(value, str):
+        if isinstance(value, float) and not math.isfinite(value):
+            raise _NumberAsText
+        if not isinstance(value, str) or isinstance(value, _Written):
             raise self._error(line, f"a {what} that is a JSON {_json_type(value)}: {_show_json(value)}",
                               f"a {what} as a string or a whole number", key)
         bad = _BAD_ID(value)
@@ -743,12 +823,19 @@ class _Writer:
         a time (:meth:`_value`, which words the error)."""
         types = set(map(type, values))
         if types <= {int} or (self.kind == "run" and types <= {int, float}):
-            return list(map(repr, values))  # an int's repr is its digits; a float's, the shortest that reads back
+            texts = list(map(repr, values))  # an int's repr is its digits; a float's, the shortest that reads back
+            if float in types and not _NOT_FINITE.isdisjoint(texts):
+                raise _NumberAsText
+            return texts
         return [self._value(v, line, key, qid, d) for d, v in zip(ids, values)]
 
     def _value(self, value: Any, line: int, key: str | None, qid: str, doc: Any) -> str:
         """A grade or score as TREC text writes it (the TREC reader checks its value); else TrecFormatError."""
+        if isinstance(value, _Written):
+            return str(value)
         if isinstance(value, float):
+            if not math.isfinite(value):
+                raise _NumberAsText
             return str(int(value)) if self.kind == "qrels" and value.is_integer() else repr(value)
         if isinstance(value, int) and not isinstance(value, bool):
             return str(value)
@@ -858,6 +945,8 @@ def _show(text: str) -> str:
 
 
 def _show_json(value: Any) -> str:
+    if isinstance(value, _Written):
+        return str(value)
     try:
         text = json.dumps(value, ensure_ascii=False)
     except (ValueError, RecursionError):

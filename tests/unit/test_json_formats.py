@@ -208,9 +208,9 @@ ERRORS = [
      "a grade as a JSON number"),
     ("qrels", b'{"q1": {"d1": true}}', 1, "grade true (a JSON true/false)", "a JSON number"),
     ("qrels", b'{"q1": {"d1": 1001}}', 1, "grade '1001', which is too large", "from -1000 to 1000"),
-    ("run", b'{"q1": {"d1": NaN}}', 1, "score 'nan', which is not a finite number", "a finite number"),
-    ("run", b'{"q1": {"d1": -Infinity}}', 1, "score '-inf', which is not a finite number", "a finite number"),
-    ("run", b'{"q1": {"d1": 1e999}}', 1, "score 'inf', which is not a finite number", "a finite number"),
+    ("run", b'{"q1": {"d1": NaN}}', 1, "score 'NaN', which is not a finite number", "a finite number"),
+    ("run", b'{"q1": {"d1": -Infinity}}', 1, "score '-Infinity', which is not a finite number", "a finite number"),
+    ("run", b'{"q1": {"d1": 1e999}}', 1, "score '1e999', which is not a finite number", "a finite number"),
     ("qrels", b'{"q1": {"d 1": 1}}', 1, "document id 'd 1' with a space, tab or line break inside",
      "without spaces, tabs or line breaks"),
     ("qrels", b'{"q\\t1": {"d1": 1}}', 1, "query id 'q\\t1' with a space", "whitespace-free"),
@@ -232,7 +232,7 @@ ERRORS = [
     ("qrels", b'{"q1": {"d1": 1}', 1, "the end of the file", "valid JSON"),
     ("qrels", b'{"q1": [1, 2]\n"q2": [3]}', 2, '\'"q2": [3]}\'', "',' or '}'"),
     ("qrels", b"[" * 50_000 + b"]" * 50_000, 1, "JSON nested too deeply", "records of a few levels"),
-    ("qrels", b'{"q1": {"d1": 1' + b"0" * 5000 + b"}}", 1, "a number too long to read", "numbers of a few digits"),
+    ("qrels", b'{"q1": {"d1": 1' + b"0" * 5000 + b"}}", 1, "grade '10000000000", "a whole number from -1000 to 1000"),
     ("qrels", b'\xff{"q1": {"d1": 1}}', 1, "byte 0xff, which is not UTF-8 text", "UTF-8 text"),
     ("qrels", b'{"q": {"a": 1}}\x00', 1, "a NUL byte", "UTF-8 text"),
     ("run", jsonl({"qid": "q1", "results": ["a", "b", "a"]}), 1,
@@ -264,6 +264,15 @@ ERRORS = [
     ("qrels", b'{"qid": "q", "relevant": ["a"]}\n{"qid": "r", "relevant": ["a"\n', 2, "the end of the file",
      "valid JSON"),
     ("qrels", b"1 0 d 1\n", 1, "'1 0 d 1' (not JSON)", "a JSON object or array"),
+    # numbers Python reads as another value (1e400 as inf) or cannot read (over 4,300 digits): the file's own text
+    ("qrels", b'{"q1": {"d1": 1e400}}', 1, "grade '1e400' (query 'q1', document 'd1')", "a whole number from -1000"),
+    ("qrels", b'{"q1": ["d1"], "q2": {"d2": -1E+400}}', 1, "grade '-1E+400' (query 'q2'", "a whole number"),
+    ("run", b'{"q1": {"d1": ' + b"9" * 5000 + b"}}", 1, "score '99999", "a finite number"),
+    ("run", b'{"qid": "q1", "retrieved_ids": ["a"], "scores": [' + b"7" * 5000 + b']}\n'
+            b'{"qid": "q2", "retrieved_ids": ["b"], "scores": [1]}\n', 1, "score '77777", "a finite number"),
+    ("qrels", b'[{"qid": "q1", "relevant": ["a"], "grades": [2]},\n {"qid": "q2", "relevant": ["b"], "grades": [1e999]}]', 2,
+     "grade '1e999' (query 'q2', document 'b')", "a whole number"),
+    ("qrels", b'{"qid": 1e400, "relevant": ["a"]}', 1, "a query id that is a JSON number: 1e400", "a whole number"),
 ]
 
 
@@ -393,3 +402,43 @@ def test_a_tiny_score_reads_as_zero_and_a_huge_integer_score_is_refused():
     with pytest.raises(trec.TrecFormatError, match="not a finite number"):
         json_formats.read_run(b'{"q": {"d": ' + b"1" * 400 + b"}}")
     assert math.isfinite(json_formats.read_run(b'{"q": {"d": ' + b"1" * 300 + b"}}").score[0])
+
+
+@pytest.mark.parametrize("kind, number, what", [("qrels", b"9" * 5000, "grade"), ("qrels", b"1e400", "grade"),
+                                                 ("run", b"-" + b"9" * 5000, "score"), ("run", b"2E+999", "score")])
+def test_a_number_python_cannot_hold_is_quoted_as_written_in_the_fields_terms(kind, number, what):
+    docs, values = ("gold_ids", "grades") if kind == "qrels" else ("retrieved_ids", "scores")
+    lines = b'{"qid": "q1", "%s": ["a"], "%s": [1]}\n{"qid": "q2", "%s": ["b"], "%s": [%s]}\n' % (
+        docs.encode(), values.encode(), docs.encode(), values.encode(), number)
+    with pytest.raises(trec.TrecFormatError) as caught:
+        json_formats.read(lines, kind, "gold.jsonl")  # JSON Lines, whichever line holds the number
+    err = caught.value
+    assert (err.line, err.column) == (2, f"field '{values}'")
+    assert err.found.startswith(f"{what} {number[:60].decode()!r}"[:-1])
+    assert "sys.set_int_max_str_digits" not in str(err) and "inf" not in err.found
+
+
+# --- memory: one top-level value's tree at a time, the TREC text held once as bytes --------------------------
+
+def _ranked(q: int) -> dict:
+    return {"qid": f"q{q}", "retrieved_ids": [f"d{q}-{r}" for r in range(200)], "scores": [1000 - r / 2 for r in range(200)]}
+
+
+@pytest.mark.parametrize("shape", ["dict-of-dicts", "json lines", "array of one-result records"])
+def test_the_conversion_takes_a_few_times_the_file_not_its_whole_tree(shape):
+    import tracemalloc
+
+    data = {
+        "dict-of-dicts": json.dumps({f"q{q}": {f"d{q}-{r}": 1000 - r / 2 for r in range(200)} for q in range(500)}),
+        "json lines": "".join(json.dumps(_ranked(q)) + "\n" for q in range(500)),
+        "array of one-result records": json.dumps([{"query-id": f"q{q}", "corpus-id": f"d{q}-{r}", "score": 1}
+                                                    for q in range(500) for r in range(40)], indent=1),
+    }[shape].encode()
+    tracemalloc.start()
+    converted = json_formats.to_trec(data, "run")
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    # the text decoded, the TREC text as bytes (about 1.6 times the file) and its joined copy: about 4.7 times the
+    # file; the whole tree of values and a string per row took 9 to 15 times it
+    assert peak < 6 * len(data), peak / len(data)
+    assert converted.origin.size == (100_000 if shape != "array of one-result records" else 20_000)
