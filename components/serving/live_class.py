@@ -2,7 +2,8 @@
 
 The protocol over a :class:`components.serving.class_store.ClassStore`:
 
-- :func:`start` makes a class under a new short **code** (:data:`CODE_LENGTH`
+- :func:`start` makes a class (at most ``most`` live at once: :class:`ClassesFull`; a session that leads one
+  already ends it first, so one session leads one class) under a new short **code** (:data:`CODE_LENGTH`
   characters from :data:`CODE_ALPHABET`, which leaves out look-alikes such as
   0/O and 1/I/L, so it reads aloud) and returns the :class:`Lead`: the code
   and a secret **lead token**. The store keeps only the token's SHA-256, so
@@ -14,11 +15,13 @@ The protocol over a :class:`components.serving.class_store.ClassStore`:
 - A learner's session polls :func:`version` (one number) and, when it moved,
   reads :func:`view`.
 - :func:`ask` opens a question, :func:`guess` takes a learner's answer while it
-  is open (one per learner: a new answer replaces their last), :func:`reveal`
+  is open (one per learner: a new answer replaces their last; a number only
+  when :func:`takes_number` it, at most ``most`` learners), :func:`reveal`
   closes it, and :func:`tally` counts the answers.
 - A learner is a **member id** (:func:`new_member`), kept in their browser so
   that a reload is the same learner. While joined, their session says
-  :func:`here` every :data:`HERE_SECONDS`, with an optional nickname;
+  :func:`here` every :data:`HERE_SECONDS`, with an optional nickname (at most
+  ``most`` on the roll call: those not seen for :data:`PRESENT_SECONDS` make room);
   :func:`roll_call` counts those seen in the last :data:`PRESENT_SECONDS`;
   :func:`gone` takes one off at once.
 - :func:`end` removes the class; so does its expiry (``ttl`` after the last change).
@@ -32,6 +35,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import math
 import re
 import secrets
 import unicodedata
@@ -40,19 +44,23 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 from components.serving.class_store import CLASS_TTL, ClassStore
+from components.serving.settings import LIMITS
 
 CODE_ALPHABET = "ACDEFGHJKMNPRTUVWXY34679"  # no look-alikes: not 0, 1, 2, 5, 8, B, I, L, O, Q, S, Z
-CODE_LENGTH = 5  # 24^5 ≈ 8 million codes
-MAX_ANSWER = 40  # characters kept of one answer (a number or an option's id)
+CODE_LENGTH = 6  # 24^6 ≈ 191 million codes: at 20 wrong codes a minute, 10 live classes take ~2 years to hit
 _TRIES = 20  # new codes tried before giving up (a store nearly full of classes)
 MAX_NICKNAME = 20  # characters kept of a nickname
-HERE_SECONDS = 10.0  # how often a joined learner's session says it is there
+HERE_SECONDS = LIMITS.here_seconds  # how often a joined learner's session says it is there (10 s)
 PRESENT_SECONDS = 3 * HERE_SECONDS  # seen within this long: on the roll call (two missed calls allowed)
 _MEMBER = re.compile(r"[A-Za-z0-9_-]{8,64}")  # a member id, as :func:`new_member` makes them
 
 
 class NotLeader(PermissionError):
     """A change asked without the class's lead token."""
+
+
+class ClassesFull(RuntimeError):
+    """A new class asked while the server holds as many live classes as it takes."""
 
 
 @dataclass(frozen=True)
@@ -66,11 +74,23 @@ class Lead:
 @dataclass(frozen=True)
 class Question:
     """The question the class is asked: its id (the question bank's, or a demonstration's), the kind ("number"
-    or "choice") and, for a choice, the options' ids."""
+    or "choice"), for a choice the options' ids, and for a number the largest guess it takes (``top``: 1 for
+    the measures in [0, 1]; a guess is from 0 to ``top``)."""
 
     id: str
     kind: str
     options: tuple[str, ...] = ()
+    top: float = 1.0
+
+
+def takes_number(question: Question, value: float) -> bool:
+    """Whether a guess of ``value`` fits ``question``: a finite number from 0 to its ``top``.
+
+    >>> q = Question("recall", "number")
+    >>> takes_number(q, 0.4), takes_number(q, 1e308), takes_number(q, -0.1), takes_number(q, float("nan"))
+    (True, False, False, False)
+    """
+    return math.isfinite(value) and 0 <= value <= question.top
 
 
 @dataclass(frozen=True)
@@ -88,8 +108,8 @@ class ClassView:
 def normal_code(text: str) -> str | None:
     """A typed code, upper-cased, spaces and dashes dropped; None when it cannot be a code.
 
-    >>> normal_code(" h7k-3m "), normal_code("hello!")
-    ('H7K3M', None)
+    >>> normal_code(" h7k-3mp "), normal_code("hello!")
+    ('H7K3MP', None)
     """
     code = "".join(text.split()).replace("-", "").upper()
     return code if len(code) == CODE_LENGTH and all(c in CODE_ALPHABET for c in code) else None
@@ -131,8 +151,17 @@ def new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
-def start(store: ClassStore, ttl: int = CLASS_TTL) -> Lead:
-    """A new class, led by the returned :class:`Lead`; ``RuntimeError`` when no free code was found."""
+def start(store: ClassStore, ttl: int = CLASS_TTL, *, most: int | None = None, replacing: Lead | None = None) -> Lead:
+    """A new class, led by the returned :class:`Lead`. The class ``replacing`` leads (the session's last one)
+    ends first; :class:`ClassesFull` when ``most`` classes are live; ``RuntimeError`` when no free code was
+    found."""
+    if replacing is not None:
+        try:
+            end(store, replacing)
+        except NotLeader:
+            pass  # not this session's class any more (a stale lead): it stays
+    if most is not None and store.count() >= most:
+        raise ClassesFull(f"{most} classes are live on this server")
     token = secrets.token_urlsafe(24)
     record: dict[str, Any] = {"lead": _digest(token), "page": None, "target": {}, "question": None,
                               "revealed": False}
@@ -157,7 +186,8 @@ def view(store: ClassStore, code: str) -> ClassView | None:
     question = record.get("question")
     return ClassView(code, number, record.get("page"), dict(record.get("target") or {}),
                      None if question is None else Question(question["id"], question["kind"],
-                                                            tuple(question.get("options", ()))),
+                                                            tuple(question.get("options", ())),
+                                                            float(question.get("top", 1.0))),
                      bool(record.get("revealed")))
 
 
@@ -178,7 +208,8 @@ def lead(store: ClassStore, lead: Lead, *, page: str | None = None, target: Mapp
 def ask(store: ClassStore, lead: Lead, question: Question, ttl: int = CLASS_TTL) -> int | None:
     """Open ``question`` for the class's answers (closing any other)."""
     return _change(store, lead, ttl, lambda record: record.update(
-        question={"id": question.id, "kind": question.kind, "options": list(question.options)}, revealed=False))
+        question={"id": question.id, "kind": question.kind, "options": list(question.options), "top": question.top},
+        revealed=False))
 
 
 def reveal(store: ClassStore, lead: Lead, ttl: int = CLASS_TTL) -> int | None:
@@ -195,17 +226,24 @@ def end(store: ClassStore, lead: Lead) -> None:
     store.delete(lead.code)
 
 
-def guess(store: ClassStore, code: str, question_id: str, member: str, value: str, ttl: int = CLASS_TTL) -> bool:
+def guess(store: ClassStore, code: str, question_id: str, member: str, value: str | float, ttl: int = CLASS_TTL,
+          most: int | None = None) -> bool:
     """A learner's answer to the open question, in place of any they gave before; False (not counted) when the
-    class is gone, the question is not the one open, it has been revealed, or a choice is not one of its
-    options."""
+    class is gone, the question is not the one open, it has been revealed, a choice is not one of its
+    options, a number's guess is not a float that :func:`takes_number` (the caller parses what was typed;
+    it is kept as ``repr``), or ``most`` other learners have answered."""
     now = view(store, code)
     if now is None or now.question is None or now.question.id != question_id or now.revealed:
         return False
-    answer = str(value).strip()[:MAX_ANSWER]
-    if now.question.kind == "choice" and answer not in now.question.options:
-        return False
-    return store.answer(code, question_id, member, answer, ttl)
+    if now.question.kind == "number":
+        if not isinstance(value, float) or not takes_number(now.question, value):
+            return False
+        answer = repr(value)
+    else:
+        answer = str(value).strip()
+        if answer not in now.question.options:
+            return False
+    return store.answer(code, question_id, member, answer, ttl, most)
 
 
 def tally(store: ClassStore, code: str, question_id: str) -> Counter:
@@ -213,10 +251,19 @@ def tally(store: ClassStore, code: str, question_id: str) -> Counter:
     return Counter(store.answers(code, question_id))
 
 
-def here(store: ClassStore, code: str, member: str, nickname: str, now: float, ttl: int = CLASS_TTL) -> bool:
+def here(store: ClassStore, code: str, member: str, nickname: str, now: float, ttl: int = CLASS_TTL,
+         most: int | None = None) -> bool:
     """The learner ``member`` is in the class at ``now`` (wall-clock seconds: replicas share them), under
-    their nickname (:func:`normal_nickname`; "" for none); False when the class is gone."""
-    return store.seen(code, member, normal_nickname(nickname), now, ttl)
+    their nickname (:func:`normal_nickname`; "" for none); False when the class is gone, or when its roll
+    call holds ``most`` learners even after those not seen within :data:`PRESENT_SECONDS` are let go."""
+    if store.seen(code, member, normal_nickname(nickname), now, ttl, most):
+        return True
+    absent = [m for m, (_, seen) in store.members(code).items() if now - seen > PRESENT_SECONDS]
+    if not absent:
+        return False
+    for each in absent:
+        store.left(code, each)
+    return store.seen(code, member, normal_nickname(nickname), now, ttl, most)
 
 
 def gone(store: ClassStore, code: str, member: str) -> None:

@@ -485,7 +485,8 @@ def class_guesses(values: Sequence[float], *, label: str, value: float, slips: S
                   scale: float = 1.0) -> Figure:
     """A class's guesses of one value: how many guessed each hundredth, a solid rule at the engine's value
     (marked "✓ value") and a dashed rule at each known slip (named), so the words say what the colours do; each
-    label on the side of its rule that has room.
+    label on the side of its rule that has room. A guess that is not a finite number (or too large to count in
+    hundredths) is a ``ValueError``: the class takes only guesses in the measure's range.
 
     Examples
     --------
@@ -495,7 +496,12 @@ def class_guesses(values: Sequence[float], *, label: str, value: float, slips: S
     >>> figure.alt_text
     '3 guesses of Recall@5, whose value is 0.400: 2 at 0.40; 1 at 0.80. Marked: P@5 at 0.800.'
     """
-    rounded = np.round(np.asarray(values, dtype=np.float64) / GUESS_BIN) * GUESS_BIN
+    with np.errstate(over="ignore", invalid="ignore"):
+        bins = np.round(np.asarray(values, dtype=np.float64) / GUESS_BIN)
+    if not np.isfinite(bins).all():  # inf, nan, or too large to count in hundredths (1e308)
+        bad = [float(v) for v, ok in zip(values, np.isfinite(bins)) if not ok]
+        raise ValueError(f"class_guesses takes finite guesses only, got {bad}")
+    rounded = bins * GUESS_BIN
     xs, counts = np.unique(np.round(rounded, 6), return_counts=True)
     bars = [{"x": float(x), "count": int(n), "text": f"{x:.2f}"} for x, n in zip(xs, counts)]
     top = max([1.0, value, *(v for _, v in slips), *(float(x) for x in xs)])

@@ -10,7 +10,10 @@ keeps a session's side of it. :mod:`components.ui.live_class_ui` calls it with t
 - a joined session says :func:`say_here` when it joins, when its nickname changes, and from its poll
   every :data:`~components.serving.live_class.HERE_SECONDS`; leaving takes it off at once (:func:`say_gone`);
 - the instructor's panel shows the roll call (:func:`show_roll_call`): how many are here, and the
-  nicknames of those who gave one (shown as typed, never as Markdown), never beside an answer.
+  nicknames of those who gave one (shown as typed, never as Markdown; at most :data:`ROLL_CALL_NAMES`, then
+  how many more), never beside an answer. A class's roll call holds at most ``RANKWISE_CLASS_MEMBERS``.
+
+While the class store is down, "here" and "gone" are skipped (:func:`class_outage.survives`).
 """
 from __future__ import annotations
 
@@ -23,11 +26,12 @@ from components.course import prose
 from components.engine.formatting import literal
 from components.serving import class_store, live_class
 from components.serving.settings import LIMITS
-from components.ui import browser_store, fragments, state
+from components.ui import browser_store, class_outage, state
 
 TEXT = "ui"
 MEMBER_STORAGE_KEY = "rankwise.class.member.v1"  # the learner's localStorage entry: {"member", "nickname"}
-ROLL_CALL_SECONDS = 5.0  # how often the instructor's roll call is read again
+ROLL_CALL_SECONDS = LIMITS.roll_call_seconds  # how often the instructor's roll call is read again (5 s)
+ROLL_CALL_NAMES = 30  # nicknames the roll call shows at most (the count says how many are here)
 
 
 def member() -> str:
@@ -41,6 +45,7 @@ def nickname() -> str:
     return st.session_state.get(state.CLASS_NICKNAME, "")
 
 
+@class_outage.survives()
 def say_here(store: class_store.ClassStore, code: str, *, now: bool = False) -> None:
     """Tell the class this learner is there: at once with ``now``, else when
     :data:`~components.serving.live_class.HERE_SECONDS` have passed since the last time."""
@@ -48,9 +53,10 @@ def say_here(store: class_store.ClassStore, code: str, *, now: bool = False) -> 
     if not now and at - st.session_state.get(state.CLASS_HERE_AT, 0.0) < live_class.HERE_SECONDS:
         return
     st.session_state[state.CLASS_HERE_AT] = at
-    live_class.here(store, code, member(), nickname(), at, LIMITS.class_seconds)
+    live_class.here(store, code, member(), nickname(), at, LIMITS.class_seconds, most=LIMITS.class_members)
 
 
+@class_outage.survives()
 def say_gone(store: class_store.ClassStore, code: str) -> None:
     """This learner leaves the class's roll call now."""
     live_class.gone(store, code, member())
@@ -120,17 +126,20 @@ def present(store: class_store.ClassStore, code: str) -> live_class.RollCall:
     return live_class.roll_call(store, code, time.time())
 
 
-@fragments.timed_fragment(ROLL_CALL_SECONDS)
 def show_roll_call(store: class_store.ClassStore, code: str) -> None:
-    """The instructor's roll call, read again every :data:`ROLL_CALL_SECONDS`: how many learners are here and
-    the nicknames given (each shown exactly as typed)."""
+    """The instructor's roll call (read again every :data:`ROLL_CALL_SECONDS` by the panel): how many learners
+    are here and the first :data:`ROLL_CALL_NAMES` nicknames given (each shown exactly as typed)."""
     call = present(store, code)
     if call.count == 0:
         st.caption(prose.text(TEXT, "Class roll call empty"))
         return
     lines = [prose.text(TEXT, "Class roll call", n=call.count)]
     if call.nicknames:
-        names = ", ".join(literal(name) for name in call.nicknames)
-        lines.append(prose.text(TEXT, "Class roll call names", names=names, unnamed=call.unnamed) if call.unnamed
-                     else names)
+        names = ", ".join(literal(name) for name in call.nicknames[:ROLL_CALL_NAMES])
+        more = len(call.nicknames) - ROLL_CALL_NAMES
+        if more > 0:
+            lines.append(prose.text(TEXT, "Class roll call more", names=names, more=more + call.unnamed))
+        else:
+            lines.append(prose.text(TEXT, "Class roll call names", names=names, unnamed=call.unnamed)
+                         if call.unnamed else names)
     st.markdown("  \n".join(lines))

@@ -12,6 +12,12 @@ In a live class (:mod:`components.ui.live_class_ui`) with "predict first" on:
 
 A question's id names what is asked: a practice question's own id, or the lesson's scope and a digest of the
 state on screen (:func:`value_id`), so a learner answers only about the state the instructor shows.
+
+A number's guess is taken from 0 to the measure's largest value: 1 for every measure a lesson hides and for
+the bank's "unit" questions, :data:`DCG_TOP` for a DCG; anything else is refused with "a guess is a number
+between 0 and 1", and the store never holds it (:func:`components.serving.live_class.takes_number`). Each
+question takes at most ``RANKWISE_CLASS_ANSWERS`` answers. While the class store is down the count, the ask,
+the reveal and a guess do without (:func:`class_outage.survives`).
 """
 from __future__ import annotations
 
@@ -24,13 +30,15 @@ from components.course import class_answers, prose, quiz
 from components.course.class_answers import Asked
 from components.engine.formatting import fmt
 from components.serving import live_class
+from components.serving.class_store import ClassStoreDown
 from components.serving.settings import LIMITS
-from components.ui import charts, class_members_ui, fragments, live_class_ui, state
+from components.ui import charts, class_members_ui, class_outage, fragments, live_class_ui, state
 from components.ui.chart_view import show_chart
 
 TEXT = "ui"
-COUNT_SECONDS = 1.0  # how often the instructor's count of answers is read
+COUNT_SECONDS = LIMITS.count_seconds  # how often the instructor's count of answers is read (1 s)
 NUMBER, CHOICE = "number", "choice"  # the kinds of question a class answers
+DCG_TOP = 100.0  # the largest DCG guess a class takes (the bank's DCG questions are under 20)
 
 
 def value_id(scope: str, signature) -> str:
@@ -54,31 +62,39 @@ def value_revealed(scope: str, signature) -> bool:
     return held is not None and held[1] and held[0].id == value_id(scope, signature)
 
 
-def _ask(question_id: str, kind: str, options: tuple[str, ...] = ()) -> None:
+@class_outage.survives()
+def _ask(question_id: str, kind: str, options: tuple[str, ...] = (), top: float = 1.0) -> None:
     lead = live_class_ui.leading()
     if lead is not None:
-        live_class.ask(live_class_ui.store(), lead, live_class.Question(question_id, kind, options),
+        live_class.ask(live_class_ui.store(), lead, live_class.Question(question_id, kind, options, top),
                        ttl=LIMITS.class_seconds)
 
 
 def _reveal(then: Callable[[], None] | None = None) -> None:
     lead = live_class_ui.leading()
     if lead is not None:
-        live_class.reveal(live_class_ui.store(), lead, ttl=LIMITS.class_seconds)
+        class_outage.survives()(live_class.reveal)(live_class_ui.store(), lead, ttl=LIMITS.class_seconds)
     if then is not None:
         then()
 
 
+@class_outage.survives({})
 def _tally(question_id: str) -> dict[str, int]:
     lead = live_class_ui.leading()
     return {} if lead is None else dict(live_class.tally(live_class_ui.store(), lead.code, question_id))
 
 
 def _counted(question_id: str) -> tuple[str, int, int]:
-    """(the question, how many answers are in, how many learners are here) for the instructor's count."""
+    """(the question, how many answers are in, how many learners are here) for the instructor's count; while
+    the store is down, the count last shown."""
     lead = live_class_ui.leading()
-    here = 0 if lead is None else class_members_ui.present(live_class_ui.store(), lead.code).count
-    return question_id, sum(_tally(question_id).values()), here
+    try:
+        here = 0 if lead is None else class_members_ui.present(live_class_ui.store(), lead.code).count
+        tally = {} if lead is None else live_class.tally(live_class_ui.store(), lead.code, question_id)
+    except ClassStoreDown:
+        class_outage.note_down()
+        return st.session_state.get(state.CLASS_COUNTED) or (question_id, 0, 0)
+    return question_id, sum(tally.values()), here
 
 
 def _show_count(question_id: str) -> None:
@@ -108,10 +124,10 @@ def _count_poll(question_id: str) -> None:
         st.rerun(scope="app")
 
 
-def _ask_button(label: str, question_id: str, kind: str, options: tuple[str, ...] = ()) -> None:
+def _ask_button(label: str, question_id: str, kind: str, options: tuple[str, ...] = (), top: float = 1.0) -> None:
     """Ask the class; then a run of the whole app, which starts :func:`show_count_poll`."""
     if st.button(label, key=f"class.ask.{question_id}", icon="🙋", help=prose.text(TEXT, "Class ask help")):
-        _ask(question_id, kind, options)
+        _ask(question_id, kind, options, top)
         st.rerun(scope="app")
 
 
@@ -126,14 +142,33 @@ def _guessed() -> dict[str, str]:
     return st.session_state.setdefault(state.CLASS_GUESSED, {})
 
 
-def _send_guess(question_id: str, answer: str) -> bool:
-    """A follower's answer to the class's open question (False when it was not taken)."""
+@class_outage.survives(False)
+def _send_guess(question_id: str, answer: str | float, typed: str) -> bool:
+    """A follower's answer to the class's open question (``answer``: an option, or the parsed number; ``typed``:
+    what the learner typed, shown back); False when it was not taken."""
     code = live_class_ui.following()
     if code is None or not live_class.guess(live_class_ui.store(), code, question_id, class_members_ui.member(),
-                                            answer, ttl=LIMITS.class_seconds):
+                                            answer, ttl=LIMITS.class_seconds, most=LIMITS.class_answers):
         return False
-    _guessed()[question_id] = answer
+    _guessed()[question_id] = typed
     return True
+
+
+def _refusal(value: float | None) -> str | None:
+    """Why a follower's guess (``value``: what they typed, read as a number) is refused before it is sent (not a
+    number; not a number the open question takes), or None."""
+    if value is None:
+        return prose.text(TEXT, "Class guess not a number")
+    held = live_class_ui.class_question()
+    top = 1.0 if held is None else held[0].top
+    if not live_class.takes_number(live_class.Question("", NUMBER, top=top), value):
+        return prose.text(TEXT, "Class guess out of range", top=f"{top:g}")
+    return None
+
+
+def _top(question: quiz.NumericQuestion) -> float:
+    """The largest guess a bank question takes: 1 for a value in [0, 1], :data:`DCG_TOP` for a DCG."""
+    return 1.0 if question.scale == "unit" else DCG_TOP
 
 
 # --- a value a lesson hides ------------------------------------------------------------
@@ -166,15 +201,18 @@ def show_value_question(scope: str, signature, asked: Callable[[], Asked], revea
         st.form_submit_button(prose.text(TEXT, "Class guess send"), key=f"{key}.send", on_click=_on_guess,
                               args=(question_id, key), type="primary", icon="📨")
     if st.session_state.get(f"{key}.error"):
-        st.error(prose.text(TEXT, "Class guess not a number"), icon="🔢")
+        st.error(st.session_state[f"{key}.error"], icon="🔢")
     return True
 
 
 def _on_guess(question_id: str, key: str) -> None:
+    """Send the typed guess, or keep why it was refused (a worded message) under ``key.error``."""
     typed = str(st.session_state.get(f"{key}.text") or "")
-    st.session_state[f"{key}.error"] = quiz.parse_answer(typed).value is None
-    if not st.session_state[f"{key}.error"]:
-        _send_guess(question_id, typed)
+    value = quiz.parse_answer(typed).value
+    refused = _refusal(value)
+    if value is not None and refused is None and not _send_guess(question_id, value, typed):
+        refused = prose.text(TEXT, "Class connection lost" if class_outage.is_down() else "Class guess not taken")
+    st.session_state[f"{key}.error"] = refused
 
 
 def show_value_result(scope: str, signature, asked: Callable[[], Asked]) -> None:
@@ -238,7 +276,13 @@ def send_card_answer(question: quiz.Question, answer) -> None:
     """A follower's checked answer goes to the class while the class is answering this card."""
     if not card_waits(question):
         return
-    _send_guess(question.id, answer[0] if isinstance(answer, list) and answer else str(answer))
+    if isinstance(question, quiz.NumericQuestion):
+        value = quiz.parse_answer(str(answer)).value
+        if value is not None:  # a number out of the question's range is refused by the class
+            _send_guess(question.id, value, str(answer))
+        return
+    option = answer[0] if isinstance(answer, list) and answer else str(answer)
+    _send_guess(question.id, option, option)
 
 
 def show_card_class(question: quiz.Question, values_text: Callable[[str], str]) -> None:
@@ -262,5 +306,5 @@ def show_card_class(question: quiz.Question, values_text: Callable[[str], str]) 
         return
     if isinstance(question, quiz.ChoiceQuestion):
         _ask_button(prose.text(TEXT, "Class ask card"), question.id, CHOICE, tuple(question.options))
-    else:
-        _ask_button(prose.text(TEXT, "Class ask card"), question.id, NUMBER)
+    elif isinstance(question, quiz.NumericQuestion):
+        _ask_button(prose.text(TEXT, "Class ask card"), question.id, NUMBER, top=_top(question))

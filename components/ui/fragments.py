@@ -10,6 +10,8 @@ follower's poll, so this module asks the run context itself, as ``st.rerun`` doe
 - :func:`current_fragment` is the id of the fragment this code runs in (None outside one);
 - :func:`widget_keys_built` is the widget keys this run has built so far;
 - :func:`rerun_fragments` queues a rerun of the given fragments only, taken when this run ends;
+- :func:`session_id` is the session's id (a client's name for the live class's rate limits when its
+  connection has no address);
 - :func:`session_page` is the page the session's runs go to now (not always the one last drawn), and
   :func:`timed_fragment` is ``st.fragment(run_every=...)`` for a class's timers, which first takes the session
   back to its page when a timer took it off.
@@ -60,6 +62,12 @@ def rerun_fragments(fragment_ids: Iterable[str]) -> bool:
         query_string=ctx.query_string, page_script_hash=ctx.page_script_hash, fragment_id_queue=ids,
         is_fragment_scoped_rerun=True, cached_message_hashes=ctx.cached_message_hashes,
         context_info=ctx.context_info))
+
+
+def session_id() -> str | None:
+    """This session's id (None outside a run)."""
+    ctx = get_script_run_ctx()
+    return None if ctx is None else ctx.session_id
 
 
 def session_page() -> str | None:

@@ -25,6 +25,14 @@ The protocol and the store are :mod:`components.serving.live_class` and
   followers rerunning a whole page at once are too slow for one process).
   A new page, a question, a classroom mode, or a value no fragment showed
   still takes the full-app rerun.
+- limits: a session leads one class (starting again ends the last), the server holds at most
+  ``RANKWISE_CLASSES``; codes that join no class, and classes started, are rate-limited per client
+  (:func:`client`: its IP address, else its session) at ``RANKWISE_JOIN_TRIES`` a minute; a bad code or a
+  dead link gets a worded message that shows what was typed as plain text, cut short.
+- when the class store cannot be reached (:class:`~components.serving.class_store.ClassStoreDown`), the store
+  calls of a run are caught (:func:`class_outage.survives` and the polls): learners and the instructor read
+  "the class's connection is lost, retrying", and the polls go on; when it answers again without the class
+  (restarted empty), the instructor's lead is let go, saying so, and the learners are told it ended.
 """
 from __future__ import annotations
 
@@ -41,15 +49,23 @@ import streamlit as st
 
 from components import rank_figure, ranking_editor
 from components.course import prose, scenarios
+from components.engine.formatting import literal
 from components.rank_figure import set_figure_ranks
 from components.ranking_editor import editor_state, set_editor_state
 from components.serving import class_store, live_class
+from components.serving.class_store import ClassStoreDown
 from components.serving.live_class import Lead
+from components.serving.rate_limit import RateLimit
 from components.serving.settings import LIMITS
-from components.ui import browser_store, class_members_ui, fragments, registry, state
+from components.ui import browser_store, class_members_ui, class_outage, fragments, registry, state
 
 TEXT = "ui"
-POLL_SECONDS = 1.0  # how often a follower's session reads the class's version
+POLL_SECONDS = LIMITS.poll_seconds  # how often a follower's session reads the class's version (1 s)
+SHOWN_CHARACTERS = 24  # of a bad code or link, quoted back
+START_ERROR = "class.start_error"  # why "Start a class" was refused (text), until the next start
+LINK_ERROR = "class.link_error"  # why the ?class= link joined nothing (text), until a class is joined
+GONE = "class.gone"  # the code of the class this session led and the store no longer holds
+QUESTION_SEEN = "class.question_seen"  # the instructor's class question as last read (kept through an outage)
 _TURNS = threading.BoundedSemaphore(1)  # whole-page runs that take the class's view: one at a time (:func:`class_turn`)
 TURN_SECONDS = 10.0  # the longest such a run waits for its turn
 BACK_SECONDS = 5.0  # a follower off the class's page goes back at most this often (:func:`_may_go_back`)
@@ -85,6 +101,19 @@ def store() -> class_store.ClassStore:
     return class_store.store_from_env(os.environ)
 
 
+@st.cache_resource
+def rate_limits() -> tuple[RateLimit, RateLimit]:
+    """This server's (codes that join no class, classes started) per client, ``RANKWISE_JOIN_TRIES`` a minute."""
+    return RateLimit(LIMITS.join_tries), RateLimit(LIMITS.join_tries)
+
+
+def client() -> str:
+    """Who asks, for the rate limits: the connection's IP address (behind a proxy, the proxy's), else this
+    session (a browser on the server's own machine has none)."""
+    address = st.context.ip_address
+    return address if isinstance(address, str) and address else f"session:{fragments.session_id()}"
+
+
 def leading() -> Lead | None:
     return st.session_state.get(state.CLASS_LEAD)
 
@@ -97,22 +126,57 @@ def following() -> str | None:
 
 
 def _start() -> None:
-    st.session_state[state.CLASS_LEAD] = live_class.start(store(), LIMITS.class_seconds)
+    """A new class led by this session (its last one ends: one class per session), unless this client started
+    too many in the last minute or the server holds as many as it takes (then :data:`START_ERROR` says so)."""
+    st.session_state.pop(GONE, None)
+    starts = rate_limits()[1]
+    if not starts.allowed(client()):
+        st.session_state[START_ERROR] = prose.text(TEXT, "Class start too many")
+        return
+    starts.spend(client())
+    try:
+        lead = live_class.start(store(), LIMITS.class_seconds, most=LIMITS.classes, replacing=leading())
+    except live_class.ClassesFull:
+        st.session_state[START_ERROR] = prose.text(TEXT, "Class start full", most=LIMITS.classes)
+        return
+    except ClassStoreDown:
+        st.session_state[START_ERROR] = prose.text(TEXT, "Class connection lost")
+        return
+    st.session_state.pop(START_ERROR, None)
+    st.session_state[state.CLASS_LEAD] = lead
     st.session_state.pop(state.CLASS_SENT, None)
 
 
 def _end() -> None:
     lead = st.session_state.pop(state.CLASS_LEAD, None)
     if lead is not None:
-        live_class.end(store(), lead)
+        class_outage.survives()(live_class.end)(store(), lead)  # down: the class expires on its own
 
 
 def _join(input_key: str = state.CLASS_CODE_INPUT) -> None:
-    code = live_class.normal_code(st.session_state.get(input_key) or "")
-    found = code is not None and live_class.version(store(), code) is not None
-    st.session_state[state.CLASS_JOIN_ERROR] = not found
-    if code is not None and found:
-        join(code)
+    st.session_state[state.CLASS_JOIN_ERROR] = _try_join(st.session_state.get(input_key) or "", link=False)
+
+
+def _try_join(typed: str, *, link: bool) -> str | None:
+    """Join the class ``typed`` names; None when joined, else what to tell the learner (a code that is none,
+    too many tries from this client, no such class, the store down), with what they typed as plain text."""
+    kind = "link" if link else "join"
+    code = live_class.normal_code(typed)
+    if code is None:
+        return prose.text(TEXT, f"Class {kind} malformed", typed=literal(typed, limit=SHOWN_CHARACTERS) or "“”",
+                          length=live_class.CODE_LENGTH)
+    joins = rate_limits()[0]
+    if not joins.allowed(client()):
+        return prose.text(TEXT, "Class join too many")
+    try:
+        found = live_class.version(store(), code) is not None
+    except ClassStoreDown:
+        return prose.text(TEXT, "Class connection lost")
+    if not found:
+        joins.spend(client())
+        return prose.text(TEXT, "Class link unknown", typed=literal(code)) if link else prose.text(TEXT, "Class join error")
+    join(code)
+    return None
 
 
 def join(code: str) -> None:
@@ -123,6 +187,7 @@ def join(code: str) -> None:
     st.session_state[state.CLASS_APPLIED] = None
     st.session_state.pop(state.CLASS_TARGET, None)  # the first view is taken whole (a full-app rerun)
     st.session_state[state.CLASS_ENDED] = False
+    st.session_state.pop(LINK_ERROR, None)
     class_members_ui.say_here(store(), code, now=True)
 
 
@@ -166,7 +231,11 @@ def _on_lead_loaded() -> None:
     code, token = stored.get("code"), stored.get("token")
     if isinstance(code, str) and isinstance(token, str) and live_class.normal_code(code) == code:
         lead = Lead(code, token)
-        if live_class.is_leader(store(), lead):
+        try:
+            leads = live_class.is_leader(store(), lead)
+        except ClassStoreDown:
+            leads = True  # kept for now: every change checks the token, and the panel lets go of a gone class
+        if leads:
             st.session_state[state.CLASS_LEAD] = lead
 
 
@@ -181,13 +250,18 @@ def _follow_again() -> None:
 
 
 def join_from_link() -> None:
-    """A ``?class=CODE`` link joins that class once, on the session's first run."""
+    """A ``?class=CODE`` link joins that class once, on the session's first run; a link that joins nothing
+    says why above the page (:func:`show_banner`), and leaves the address."""
     if state.CLASS_LINK_READ in st.session_state:
         return
     st.session_state[state.CLASS_LINK_READ] = True
-    code = live_class.normal_code(st.query_params.get(state.PARAM_CLASS) or "")
-    if code is not None and live_class.version(store(), code) is not None:
-        join(code)
+    typed = st.query_params.get(state.PARAM_CLASS)
+    if typed is None:
+        return
+    error = _try_join(typed, link=True)
+    if error is not None:
+        st.session_state[LINK_ERROR] = error
+        st.query_params.pop(state.PARAM_CLASS, None)
 
 
 @contextlib.contextmanager
@@ -338,8 +412,14 @@ def class_question() -> tuple[live_class.Question, bool] | None:
     from the store, a follower from the view it last applied; None outside a class or with no question."""
     lead = leading()
     if lead is not None:
-        view = live_class.view(store(), lead.code)
-        return None if view is None or view.question is None else (view.question, view.revealed)
+        try:
+            view = live_class.view(store(), lead.code)
+        except ClassStoreDown:  # the last one read, until the store answers again
+            class_outage.note_down()
+            return st.session_state.get(QUESTION_SEEN)
+        held = None if view is None or view.question is None else (view.question, view.revealed)
+        st.session_state[QUESTION_SEEN] = held
+        return held
     return st.session_state.get(state.CLASS_QUESTION) if following() is not None else None
 
 
@@ -372,9 +452,10 @@ def _editor_values(keys=EDITORS) -> dict[str, dict]:
 
 
 def broadcast() -> None:
-    """After the instructor's run: send the page and the followed values when they changed (one write)."""
+    """After the instructor's run: send the page and the followed values when they changed (one write; while
+    the store is down, nothing is sent, and the next run sends)."""
     if leading() is not None:
-        _send()
+        class_outage.survives()(_send)()
 
 
 def _switch_unless_on(url_path: str | None, page: st.Page) -> None:
@@ -438,6 +519,7 @@ def _stop_if_ended(code: str) -> int:
 
 
 @fragments.timed_fragment(live_class.HERE_SECONDS)
+@class_outage.polled
 def _explorer_poll() -> None:
     code = st.session_state.get(state.CLASS_JOINED)
     if code is not None and following() is None:
@@ -462,6 +544,7 @@ def _may_go_back() -> bool:
 
 
 @st.fragment(run_every=POLL_SECONDS)
+@class_outage.polled
 def _poll() -> None:
     code = following()
     if code is None:
@@ -484,11 +567,15 @@ def show_banner() -> None:
     """Above the page: which mode a joined learner is in, and the one click that changes it (and ``?class=CODE``
     kept in the address, so that a reload joins again)."""
     joined = st.session_state.get(state.CLASS_JOINED)
+    if st.session_state.get(LINK_ERROR):
+        st.warning(st.session_state[LINK_ERROR], icon="🔗")
     if st.session_state.get(state.CLASS_ENDED):
         st.info(prose.text(TEXT, "Class ended"), icon="🏁")
         return
     if joined is None:
         return
+    if class_outage.is_down():
+        st.warning(prose.text(TEXT, "Class connection lost"), icon="📡")
     if st.query_params.get(state.PARAM_CLASS) != joined:  # a page switch drops the address's parameters
         st.query_params[state.PARAM_CLASS] = joined
     text, button = st.columns([2.5, 1], vertical_alignment="center")  # room for the label at 1024 px and projected
@@ -506,7 +593,7 @@ def show_class_controls() -> None:
     lead = leading()
     if lead is not None:
         st.markdown(prose.text(TEXT, "Class code", code=lead.code))
-        class_members_ui.show_roll_call(store(), lead.code)
+        _lead_panel(lead.code)
         link = _join_link(lead.code)
         st.caption(prose.text(TEXT, "Class link", link=link))
         st.image(_qr_svg(link), caption=prose.text(TEXT, "Class QR"), width="stretch")
@@ -516,13 +603,39 @@ def show_class_controls() -> None:
         class_members_ui.nickname_box(state.CLASS_NICKNAME_BOX, store())
         st.button(prose.text(TEXT, "Class leave"), key=state.CLASS_LEAVE, on_click=_leave, width="stretch")
         return
+    if st.session_state.get(GONE):
+        st.warning(prose.text(TEXT, "Class gone", code=st.session_state[GONE]), icon="🏁")
     st.button(prose.text(TEXT, "Class start"), key=state.CLASS_START, on_click=_start, icon="📣", width="stretch",
               help=prose.text(TEXT, "Class start help"))
+    if st.session_state.get(START_ERROR):
+        st.error(st.session_state[START_ERROR], icon="📣")
     st.text_input(prose.text(TEXT, "Class join code"), key=state.CLASS_CODE_INPUT, max_chars=12,
                   on_change=_join)
     st.button(prose.text(TEXT, "Class join"), key=state.CLASS_JOIN, on_click=_join, width="stretch")
     if st.session_state.get(state.CLASS_JOIN_ERROR):
-        st.error(prose.text(TEXT, "Class join error"), icon="🔎")
+        st.error(st.session_state[state.CLASS_JOIN_ERROR], icon="🔎")
+
+
+@fragments.timed_fragment(class_members_ui.ROLL_CALL_SECONDS)
+def _lead_panel(code: str) -> None:
+    """The instructor's roll call, read again every :data:`class_members_ui.ROLL_CALL_SECONDS`, and the class's
+    state: while the store is down, "connection lost, retrying"; once it answers without the class (expired,
+    or restarted empty), the lead is let go and the panel says so (:data:`GONE`)."""
+    try:
+        alive = live_class.version(store(), code) is not None
+        if alive:
+            class_members_ui.show_roll_call(store(), code)
+    except ClassStoreDown:
+        if not class_outage.is_down():
+            class_outage.note_down()
+        st.warning(prose.text(TEXT, "Class connection lost lead"), icon="📡")
+        return
+    was_down = class_outage.back_up()
+    if not alive:
+        st.session_state.pop(state.CLASS_LEAD, None)
+        st.session_state[GONE] = code
+    if not alive or was_down:
+        st.rerun(scope="app")
 
 
 def show_join_box() -> None:
@@ -539,7 +652,7 @@ def show_join_box() -> None:
         with name:
             class_members_ui.nickname_box(state.CLASS_HOME_NICKNAME, store())
         if st.session_state.get(state.CLASS_JOIN_ERROR):
-            st.error(prose.text(TEXT, "Class join error"), icon="🔎")
+            st.error(st.session_state[state.CLASS_JOIN_ERROR], icon="🔎")
 
 
 def _join_link(code: str) -> str:

@@ -90,7 +90,7 @@ def test_an_expired_class_is_gone_for_its_learners():
 
 def test_a_wrong_code_says_so_and_a_link_joins():
     at = open_page("lessons/home.py")
-    at.text_input(key=state.CLASS_CODE_INPUT).set_value("HHHHH").run()
+    at.text_input(key=state.CLASS_CODE_INPUT).set_value("HHHHHH").run()
     assert any("No class has that code" in e.value for e in at.error)
     _, lead = instructor()
     linked = open_page("lessons/home.py", query={state.PARAM_CLASS: lead.code})

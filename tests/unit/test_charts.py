@@ -244,3 +244,14 @@ def test_the_distribution_and_the_curves_of_200000_queries_stay_small():
     curves = charts.metric_by_k(ks, {"mean Recall@k": [0.5] * 100, "hit rate@k": [0.7] * 100},
                                 metric="mean over queries", current_k=10)
     assert len(curves.rows["points"]) == 200  # one row per k and series, whatever the number of queries
+
+
+@pytest.mark.parametrize("bad", [1e308, -1e308, math.inf, -math.inf, math.nan])
+def test_a_class_guess_that_is_no_finite_number_never_reaches_the_chart(bad):
+    with pytest.raises(ValueError, match="finite guesses only"):
+        charts.class_guesses([0.4, bad], label="Recall@5", value=0.4, slips=[])
+
+
+def test_the_class_guesses_chart_is_valid_json_for_guesses_across_the_range():
+    figure = charts.class_guesses([0.0, 0.4, 1.0], label="Recall@5", value=0.4, slips=[("P@5", 0.8)])
+    json.dumps(figure.rows, allow_nan=False)  # Infinity or NaN would be refused here, as the browser does

@@ -2,6 +2,7 @@
 free loopback port; skipped, with the reason, where redis-server is not installed)."""
 from __future__ import annotations
 
+import logging
 import shutil
 import socket
 import subprocess
@@ -10,7 +11,7 @@ import time
 import pytest
 
 from components.serving import class_store
-from components.serving.class_store import MemoryStore, RedisStore
+from components.serving.class_store import ClassStoreDown, MemoryStore, RedisStore
 
 REDIS_SERVER = shutil.which("redis-server")
 
@@ -21,11 +22,10 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def redis_url():
+def start_redis(port: int) -> subprocess.Popen:
+    """A redis-server on ``port`` (nothing saved), once it takes connections."""
     if REDIS_SERVER is None:
         pytest.skip("redis-server not found (apt-get install -y redis-server): the Redis store is not tested")
-    port = _free_port()
     proc = subprocess.Popen([REDIS_SERVER, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly",
                              "no"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 10
@@ -35,9 +35,20 @@ def redis_url():
             break
         except OSError:
             time.sleep(0.05)
-    yield f"redis://127.0.0.1:{port}/0"
+    return proc
+
+
+def stop_redis(proc: subprocess.Popen) -> None:
     proc.terminate()
     proc.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def redis_url():
+    port = _free_port()
+    proc = start_redis(port)
+    yield f"redis://127.0.0.1:{port}/0"
+    stop_redis(proc)
 
 
 @pytest.fixture(params=["memory", "redis"])
@@ -126,6 +137,35 @@ def test_a_class_expires_its_time_after_the_last_change():
     assert store.version("ABCDE") is None and store.answers("ABCDE", "q") == [] and store.members("ABCDE") == {}
 
 
+def test_the_live_classes_are_counted_without_the_ended(store):
+    assert store.count() == 0
+    for code in ("AAAAAA", "CCCCCC", "DDDDDD"):
+        store.create(code, {})
+    store.delete("CCCCCC")
+    store.write("AAAAAA", {"x": 1})
+    assert store.count() == 2
+
+
+def test_a_roll_call_and_a_questions_answers_take_at_most_their_most(store):
+    store.create("ABCDE", {})
+    assert store.seen("ABCDE", "m1", "", 1.0, most=2) and store.seen("ABCDE", "m2", "", 1.0, most=2)
+    assert not store.seen("ABCDE", "m3", "", 1.0, most=2)
+    assert store.seen("ABCDE", "m1", "Ada", 2.0, most=2)  # on it already
+    assert set(store.members("ABCDE")) == {"m1", "m2"}
+    assert store.answer("ABCDE", "q", "m1", "0.5", most=1) and not store.answer("ABCDE", "q", "m2", "0.5", most=1)
+    assert store.answer("ABCDE", "q", "m1", "0.25", most=1) and store.answers("ABCDE", "q") == ["0.25"]
+
+
+def test_expired_classes_are_let_go_when_a_class_is_made_not_only_when_asked_for():
+    now = [0.0]
+    store = MemoryStore(clock=lambda: now[0])
+    for n in range(10_000):
+        store.create(f"C{n:05d}", {}, ttl=60)
+    now[0] = 61
+    store.create("NEW001", {}, ttl=60)
+    assert len(store._classes) == 1 and store.count() == 1
+
+
 def test_redis_expires_a_class_too(redis_url):
     store = RedisStore(redis_url)
     store.create("EXPRE", {}, ttl=1)
@@ -144,3 +184,35 @@ def test_the_store_is_chosen_from_the_environment(value, kind):
 def test_an_unknown_store_is_named():
     with pytest.raises(ValueError, match="RANKWISE_CLASS_STORE='postgres://x'"):
         class_store.store_from_env({class_store.STORE_ENV: "postgres://x"})
+
+
+def test_a_stopped_redis_is_one_error_logged_once_and_a_restarted_one_is_used_again(caplog):
+    port = _free_port()
+    proc = start_redis(port)
+    store = RedisStore(f"redis://127.0.0.1:{port}/0")
+    store.create("ABCDEF", {"page": "recall"})
+    stop_redis(proc)
+    with caplog.at_level(logging.WARNING, logger="components.serving.class_store"):
+        for _ in range(5):  # the first call fails, the next ones at once, without trying
+            with pytest.raises(ClassStoreDown):
+                store.version("ABCDEF")
+        proc = start_redis(port)  # back, and empty: the class is gone for good
+        store._down_until = float("-inf")  # the retry's wait, over
+        try:
+            assert store.version("ABCDEF") is None
+        finally:
+            stop_redis(proc)
+    logged = [r.getMessage() for r in caplog.records]
+    assert len(logged) == 2 and "unreachable" in logged[0] and "back" in logged[1]
+    assert all(r.exc_info is None for r in caplog.records), "no traceback"
+
+
+def test_a_stalled_redis_is_given_up_on_after_the_timeout():
+    with socket.socket() as silent:  # accepts connections, never answers
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        store = RedisStore(f"redis://127.0.0.1:{silent.getsockname()[1]}/0")
+        with pytest.raises(ClassStoreDown):
+            store.version("ABCDEF")
+        with pytest.raises(ClassStoreDown):  # within the retry's wait: at once, Redis not asked
+            store.read("ABCDEF")

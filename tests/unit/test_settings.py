@@ -32,3 +32,21 @@ def test_a_bad_value_is_ignored_and_named(raw):
 
 def test_an_empty_value_means_the_default_without_a_note():
     assert read_limits({"RANKWISE_CHART_CACHE_ENTRIES": "  "}) == (read_limits({})[0], [])
+
+
+def test_the_live_class_limits_and_timers_are_read():
+    limits, notes = read_limits({"RANKWISE_CLASSES": "5", "RANKWISE_CLASS_MEMBERS": "40", "RANKWISE_CLASS_ANSWERS": "41",
+                                 "RANKWISE_JOIN_TRIES": "3", "RANKWISE_CLASS_POLL_MS": "200",
+                                 "RANKWISE_CLASS_HERE_MS": "500", "RANKWISE_ROLL_CALL_MS": "300",
+                                 "RANKWISE_CLASS_COUNT_MS": "250"})
+    assert notes == []
+    assert (limits.classes, limits.class_members, limits.class_answers, limits.join_tries) == (5, 40, 41, 3)
+    assert (limits.poll_seconds, limits.here_seconds, limits.roll_call_seconds, limits.count_seconds) == \
+        (0.2, 0.5, 0.3, 0.25)
+
+
+def test_the_live_class_timers_default_to_what_they_were():
+    limits = read_limits({})[0]
+    assert (limits.poll_seconds, limits.here_seconds, limits.roll_call_seconds, limits.count_seconds) == \
+        (1.0, 10.0, 5.0, 1.0)
+    assert read_limits({"RANKWISE_CLASS_POLL_MS": "0"})[0].poll_seconds == 1.0  # below its bound: the default

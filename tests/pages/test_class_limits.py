@@ -1,0 +1,142 @@
+"""AppTest: a live class holds up in a real classroom. A guess out of the measure's range is refused with a worded
+message and never reaches the chart; a dead join link says why, showing what it held as plain text; codes that
+join no class are rate-limited per client; the server holds a bounded number of classes and a roll call shows a
+bounded number of names; while the class store is down, learners and the instructor read that the connection is
+lost, with no error box, and a class the store lost for good lets go of its instructor, saying so."""
+from __future__ import annotations
+
+import dataclasses
+import time
+
+import pytest
+
+from components.serving import live_class
+from components.serving.class_store import ClassStoreDown
+from components.serving.rate_limit import RateLimit
+from components.ui import class_members_ui, live_class_ui, state
+from tests.pages.helpers import open_page
+from tests.pages.test_class_questions import RECALL, _class, _guess, _value_id
+from tests.pages.test_live_class import instructor, learner
+
+LOST = "The class's connection is lost; retrying."
+
+
+def _texts(at) -> str:
+    return "\n".join(e.value for kind in ("error", "warning", "info", "markdown", "caption") for e in at.get(kind))
+
+
+@pytest.mark.parametrize("typed", ["1e308", "-1e308", "1.5", "-0.2"])
+def test_a_guess_out_of_the_measures_range_is_refused_and_the_reveal_still_draws_its_chart(typed):
+    teacher, students = _class()
+    qid = _value_id(teacher)
+    teacher.button(key=f"class.ask.{qid}").click().run()
+    students[0].run()
+    _guess(students[0], qid, typed)
+    assert any("A guess is a number between 0 and 1." == e.value for e in students[0].error)
+    assert not any("is in" in s.value for s in students[0].success)
+    _guess(students[0], qid, "0.5")
+    assert any("Your guess, **0.5**, is in" in s.value for s in students[0].success)
+    teacher.run()
+    teacher.button(key=f"class.reveal.{qid}").click().run()
+    assert not teacher.exception
+    assert "**1** answers" in _texts(teacher) and "inf" not in _texts(teacher)
+    assert teacher.get("vega_lite_chart") or teacher.get("arrow_vega_lite_chart"), "the guesses' chart"
+
+
+@pytest.mark.parametrize("link, shown", [("ACDEF", "` ACDEF `"), ("<b>", "` <b> `"),
+                                         ("x" * 5000, f"` {'x' * live_class_ui.SHOWN_CHARACTERS}… `"),
+                                         ("ACDEFG", "` ACDEFG `")])
+def test_a_dead_join_link_says_why_and_shows_what_it_held_as_plain_text(link, shown):
+    at = open_page("lessons/home.py", query={state.PARAM_CLASS: link})
+    assert not at.exception and state.CLASS_JOINED not in at.session_state
+    (warning,) = [w.value for w in at.warning]
+    assert shown in warning and ("joins no class" in warning or "no class has that code" in warning)
+    assert len(warning) < 300
+
+
+def test_codes_that_join_no_class_are_limited_per_client_and_a_right_code_is_not_counted(monkeypatch):
+    monkeypatch.setattr(live_class_ui, "rate_limits", lambda limits=(RateLimit(3), RateLimit(3)): limits)  # 3 a minute
+    who = ["192.0.2.7"]
+    monkeypatch.setattr(live_class_ui, "client", lambda: who[0])
+    _, lead = instructor()
+    at = open_page("lessons/home.py")
+    for _ in range(3):
+        at.text_input(key=state.CLASS_CODE_INPUT).set_value("HHHHHH").run()
+        assert any("No class has that code" in e.value for e in at.error)
+        at.text_input(key=state.CLASS_CODE_INPUT).set_value("").run()
+    at.text_input(key=state.CLASS_CODE_INPUT).set_value(lead.code).run()
+    assert any("Too many codes tried from here" in e.value for e in at.error)
+    assert state.CLASS_JOINED not in at.session_state  # not even a right one, until the minute is over
+    who[0] = "192.0.2.8"  # another client
+    other = open_page("lessons/home.py")
+    other.text_input(key=state.CLASS_CODE_INPUT).set_value(lead.code).run()
+    assert other.session_state[state.CLASS_JOINED] == lead.code
+
+
+def test_a_full_server_refuses_a_new_class_with_a_message(monkeypatch):
+    held = live_class_ui.store().count()
+    monkeypatch.setattr(live_class_ui, "LIMITS", dataclasses.replace(live_class_ui.LIMITS, classes=held + 1))
+    instructor()  # the last one it takes
+    at = open_page(RECALL)
+    at.button(key=state.CLASS_START).click().run()
+    assert not at.exception and state.CLASS_LEAD not in at.session_state
+    assert any(f"as many live classes as it takes ({held + 1})" in e.value for e in at.sidebar.error)
+
+
+def test_the_roll_call_shows_a_count_and_at_most_its_names(monkeypatch):
+    monkeypatch.setattr(class_members_ui, "ROLL_CALL_NAMES", 2)
+    teacher, lead = instructor()
+    for n in range(5):
+        live_class.here(live_class_ui.store(), lead.code, f"member-{n:04d}", f"N{n}", time.time())
+    teacher.run()
+    panel = "\n".join(m.value for m in teacher.sidebar.markdown)
+    assert "Learners here: **5**" in panel and "` N0 `, ` N1 `, and 3 more" in panel and "N2" not in panel
+
+
+class Outage:
+    """The server's class store, with a switch that makes every call fail as a stopped Redis does."""
+
+    def __init__(self, store):
+        self.store, self.down = store, False
+
+    def __getattr__(self, name):
+        if self.down:
+            raise ClassStoreDown("connection refused")
+        return getattr(self.store, name)
+
+
+def test_while_the_store_is_down_everyone_reads_that_the_connection_is_lost_and_no_error_box(monkeypatch):
+    outage = Outage(live_class_ui.store())
+    monkeypatch.setattr(live_class_ui, "store", lambda: outage)
+    teacher, lead = instructor()
+    student = learner(lead.code)
+    outage.down = True
+    student.run()
+    teacher.run()
+    teacher.slider(key=state.RECALL_K).set_value(3).run()  # leading while down: nothing sent, nothing lost
+    assert not student.exception and not teacher.exception
+    assert any(w.value.startswith(LOST) for w in student.warning)
+    assert any(w.value.startswith(LOST) for w in teacher.sidebar.warning)
+    assert student.session_state[state.CLASS_JOINED] == lead.code and teacher.session_state[state.CLASS_LEAD] == lead
+    outage.down = False  # back, with the class
+    student.run()
+    teacher.run()
+    assert not any(w.value.startswith(LOST) for w in [*student.warning, *teacher.sidebar.warning])
+    assert live_class.view(outage.store, lead.code).target[state.RECALL_K] == 3  # sent once it was back
+
+
+def test_a_class_the_store_lost_for_good_lets_go_of_its_instructor_and_says_so(monkeypatch):
+    outage = Outage(live_class_ui.store())
+    monkeypatch.setattr(live_class_ui, "store", lambda: outage)
+    teacher, lead = instructor()
+    student = learner(lead.code)
+    outage.down = True
+    teacher.run()
+    outage.store.delete(lead.code)  # Redis restarted empty
+    outage.down = False
+    teacher.run()
+    student.run()
+    assert state.CLASS_LEAD not in teacher.session_state
+    assert any(f"Class **{lead.code}** is gone" in w.value for w in teacher.sidebar.warning)
+    assert "No learners here yet" not in "\n".join(c.value for c in teacher.sidebar.caption)
+    assert any("The class has ended" in i.value for i in student.info)
