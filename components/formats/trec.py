@@ -36,8 +36,14 @@ Semantics are trec_eval's (as pytrec_eval shows them):
 Every problem with a file raises :class:`TrecFormatError`, whose message
 names the file, the line, what was found there and what was expected.
 
-Limits (each a :class:`TrecFormatError` naming the line):
+Limits (each a :class:`TrecFormatError` naming the line, but the first):
 
+- a file read from a path or a file object is at most
+  :data:`DEFAULT_MAX_FILE_MB` = 1,024 MiB, or ``RANKWISE_MAX_FILE_MB``
+  MiB when that environment variable is set (:func:`max_file_bytes`); it
+  is read up to the limit only (a device such as ``/dev/zero``, whose size
+  is 0, never ends), then refused with :class:`FileTooLargeError` (an
+  ``OSError``, errno EFBIG) naming the file, the limit and the variable;
 - an id (qid or docid) is at most :data:`MAX_ID_BYTES` = 512 bytes of
   UTF-8. Ids are kept padded to the longest of their column (see below), so
   a long id costs its length on every row; 512 bytes holds every id scheme
@@ -88,11 +94,11 @@ evaluator (:mod:`components.cli`) share this reader.
 from __future__ import annotations
 
 import codecs
+import errno
 import math
 import os
 from dataclasses import dataclass, replace
 from functools import cached_property
-from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, BinaryIO, Literal, Mapping, Union
 
@@ -101,6 +107,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 from numpy.typing import NDArray
 
 from components.engine import metrics
+from components.engine.checks import read_whole
 from components.engine.metrics import MAX_GRADE, MIN_GRADE, QuerySet, query_set
 
 Source = Union[str, bytes, bytearray, memoryview, "os.PathLike[str]", BinaryIO]
@@ -114,6 +121,9 @@ OLD_MAC_LINE_ENDS = ("lines ending in a carriage return only (old Mac line ends)
 _PADDED_PER_BYTE = 8  # padded ids may take this many bytes per byte of the file (see _padded_bound) ...
 _PADDED_FLOOR = 64 << 20  # ... plus this many, so that a file of short lines may hold an id up to the limit
 _MIB = 1 << 20
+MAX_FILE_VARIABLE = "RANKWISE_MAX_FILE_MB"  # the environment variable that sets the largest file read (MiB)
+DEFAULT_MAX_FILE_MB = 1024  # ... when it is not set: a run of 1,000 results for each of 20,000 queries fits
+_READ_BYTES = 1 << 24  # a file whose size is unknown (a pipe, a device) is read this many bytes at a time
 FAST_MIN_BYTES = 1 << 22  # reader="auto" tries the fast reader on files of 4 MiB (about 100,000 lines) or more
 _CHUNK_BYTES = 1 << 24  # the tokenizer works on about this many bytes at a time (bounds its masks)
 _GATHER_BYTES = 1 << 20  # _strings copies about this many bytes of strings at a time (bounds its temporary copy)
@@ -549,19 +559,62 @@ def check_gain_fits(qrels: Qrels, gain: str) -> None:
 # Bytes in
 # ----------------------------------------------------------------------------
 
+class FileTooLargeError(OSError):
+    """A file read from a path or a file object that goes on past :func:`max_file_bytes` (errno EFBIG)."""
+
+
+def max_file_bytes() -> int:
+    """The most bytes read from a path or a file object: :data:`MAX_FILE_VARIABLE` MiB, read at each call (a value
+    that is not a whole number from 1 up is ignored), else :data:`DEFAULT_MAX_FILE_MB` MiB.
+
+    Examples
+    --------
+    >>> max_file_bytes() == int(os.environ.get(MAX_FILE_VARIABLE, DEFAULT_MAX_FILE_MB)) * 2**20
+    True
+    """
+    given = read_whole(os.environ.get(MAX_FILE_VARIABLE, ""))
+    return (given if given is not None and given >= 1 else DEFAULT_MAX_FILE_MB) * _MIB
+
+
 def read_source(source: Source, name: str | None = None, default: str = "file") -> tuple[bytes, str]:
-    """The raw bytes of a path, a str or bytes content, or a file object; and a name for messages."""
+    """The raw bytes of a path, a str or bytes content, or a file object; and a name for messages.
+
+    A path or a file object is read up to :func:`max_file_bytes` (a device
+    such as ``/dev/zero`` never ends): past it, :class:`FileTooLargeError`.
+    """
     if isinstance(source, os.PathLike):
-        return Path(source).read_bytes(), name or os.fspath(source)
+        with open(source, "rb") as file:
+            return _read_capped(file, os.fspath(source)), name or os.fspath(source)
     if isinstance(source, str):
         return source.encode("utf-8", "surrogatepass"), name or default
     if isinstance(source, (bytes, bytearray, memoryview)):
         return bytes(source), name or default
     if hasattr(source, "read"):
-        data = source.read()
-        data = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else bytes(data)
-        return data, name or str(getattr(source, "name", default))
+        name = name or str(getattr(source, "name", default))
+        return _read_capped(source, name), name
     raise TypeError(f"expected a path, bytes, str or a file object, got {type(source).__name__}")
+
+
+def _read_capped(file, name: str) -> bytes:
+    """All of a file object as bytes (text as UTF-8), in one read for a regular file (its size known), else
+    :data:`_READ_BYTES` at a time; FileTooLargeError as soon as it holds more than :func:`max_file_bytes`."""
+    limit = max_file_bytes()
+    try:
+        size = os.fstat(file.fileno()).st_size  # 0 for a device or a pipe
+    except (AttributeError, OSError, ValueError):  # no file descriptor (io.UnsupportedOperation is both)
+        size = 0
+    chunks: list = []
+    total = 0
+    while total <= limit:
+        chunk = file.read(min(max(size - total + 1, _READ_BYTES), limit + 1 - total))
+        if not chunk:
+            if chunks and isinstance(chunks[0], str):
+                return "".join(chunks).encode("utf-8", "surrogatepass")
+            return b"".join(chunks)  # the one chunk itself when there is one
+        chunks.append(chunk)
+        total += len(chunk)
+    raise FileTooLargeError(errno.EFBIG, f"larger than {limit / _MIB:,.0f} MiB, the most a file may hold here; set "
+                                         f"{MAX_FILE_VARIABLE} to a larger number of MiB to read it", name)
 
 
 def _check_text(data: bytes, name: str) -> bytes:
