@@ -330,3 +330,35 @@ def test_the_samples_in_other_formats_are_what_make_samples_writes():
                           "sample_results.jsonl"}
     for name, content in files.items():
         assert (ASSETS / name).read_text(encoding="utf-8") == content, f"run assets/make_samples.py ({name})"
+
+
+# --- numbers Python cannot hold as written, in every format: the file's own text, with file, line and field -------
+
+def _written_in(fmt: str, kind: str, number: str) -> bytes:
+    value = "grade" if kind == "qrels" else "score"
+    return {
+        "trec": f"q1 0 d1 1\nq1 0 d2 {number}\n" if kind == "qrels" else f"q1 Q0 d1 1 1 r\nq1 Q0 d2 2 {number} r\n",
+        "csv": f"qid,docid,{value}\nq1,d1,1\nq1,d2,{number}\n",
+        "tsv": f"query-id\tcorpus-id\tscore\nq1\td1\t1\nq1\td2\t{number}\n",  # (BEIR: a qrels grade is a score)
+        "json": f'{{"q1": {{"d1": 1,\n"d2": {number}}}}}',  # (a dict-of-dicts' rows are on its query's line)
+        "jsonl": f'{{"qid": "q0", "doc_ids": ["d1"], "{value}s": [1]}}\n'
+                 f'{{"qid": "q1", "doc_ids": ["d2"], "{value}s": [{number}]}}\n',
+    }[fmt].encode()
+
+
+@pytest.mark.parametrize("fmt", ["trec", "csv", "tsv", "json", "jsonl"])
+@pytest.mark.parametrize("kind", ["qrels", "run"])
+@pytest.mark.parametrize("number", ["9" * 5000, "1e400", "-1E+999"])
+def test_a_number_past_pythons_reach_is_refused_quoting_the_files_text(fmt, kind, number):
+    data = _written_in(fmt, kind, number)
+    if fmt == "jsonl" and kind == "qrels":
+        data = data.replace(b"doc_ids", b"relevant_ids")
+    with pytest.raises(trec.TrecFormatError) as caught:
+        readers.read(data, kind, "f")
+    err = caught.value
+    what = "grade" if kind == "qrels" else "score"
+    assert err.found.startswith(f"{what} {number[:60] + ('…' if len(number) > 60 else '')!r}"), str(err)
+    assert err.line == {"json": 1, "csv": 3, "tsv": 3}.get(fmt, 2), str(err)
+    assert "sys.set_int_max_str_digits" not in str(err) and "inf'" not in str(err)
+    if fmt in ("csv", "tsv", "jsonl"):
+        assert err.column is not None and ("column 3" in err.column or f"'{what}s'" in err.column), str(err)
