@@ -11,12 +11,13 @@ import time
 import pytest
 
 from components.serving import live_class
-from components.serving.class_store import ClassStoreDown
+from components.serving.class_store import ClassStoreDown, RedisStore
 from components.serving.rate_limit import RateLimit
 from components.ui import class_members_ui, live_class_ui, state
 from tests.pages.helpers import open_page
 from tests.pages.test_class_questions import RECALL, _class, _guess, _value_id
 from tests.pages.test_live_class import instructor, learner
+from tests.unit.test_class_store import _free_port, start_redis, stop_redis
 
 LOST = "The class's connection is lost; retrying."
 
@@ -140,3 +141,30 @@ def test_a_class_the_store_lost_for_good_lets_go_of_its_instructor_and_says_so(m
     assert any(f"Class **{lead.code}** is gone" in w.value for w in teacher.sidebar.warning)
     assert "No learners here yet" not in "\n".join(c.value for c in teacher.sidebar.caption)
     assert any("The class has ended" in i.value for i in student.info)
+
+
+def test_a_real_redis_stopped_then_restarted_empty(monkeypatch):
+    """The same with a real redis-server: stopped, everyone reads that the connection is lost; restarted
+    empty, the learner reads that the class ended and the instructor that it is gone."""
+    port = _free_port()
+    proc = start_redis(port)
+    redis_store = RedisStore(f"redis://127.0.0.1:{port}/0")
+    monkeypatch.setattr(live_class_ui, "store", lambda: redis_store)
+    try:
+        teacher, lead = instructor()
+        student = learner(lead.code)
+        stop_redis(proc)
+        student.run()
+        teacher.run()
+        assert not student.exception and not teacher.exception
+        assert any(w.value.startswith(LOST) for w in student.warning)
+        assert any(w.value.startswith(LOST) for w in teacher.sidebar.warning)
+        proc = start_redis(port)
+        redis_store._down_until = float("-inf")  # the wait before trying again, over
+        student.run()
+        teacher.run()
+        assert any("The class has ended" in i.value for i in student.info)
+        assert state.CLASS_LEAD not in teacher.session_state
+        assert any(f"Class **{lead.code}** is gone" in w.value for w in teacher.sidebar.warning)
+    finally:
+        stop_redis(proc)
