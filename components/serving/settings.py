@@ -23,8 +23,9 @@ A workshop organiser sets them before ``streamlit run app.py`` (the README's
     the most live classes this server holds at once (all replicas together with
     Redis); "Start a class" beyond it is refused with a message. Default 200.
 ``RANKWISE_CLASS_MEMBERS``
-    the most learners on one class's roll call; a learner beyond it follows
-    the class but is not counted, and is told so. Default 300.
+    the most learners on one class's roll call (those not heard from for
+    30 s make room); a learner beyond it follows the class but is not
+    counted. Default 300.
 ``RANKWISE_CLASS_ANSWERS``
     the most answers one question of a class takes (one per learner). Default 300.
 ``RANKWISE_JOIN_TRIES``

@@ -154,7 +154,9 @@ def _end() -> None:
 
 
 def _join(input_key: str = state.CLASS_CODE_INPUT) -> None:
-    st.session_state[state.CLASS_JOIN_ERROR] = _try_join(st.session_state.get(input_key) or "", link=False)
+    """Join the class whose code is in the box ``input_key`` (a box emptied: nothing to say)."""
+    typed = st.session_state.get(input_key) or ""
+    st.session_state[state.CLASS_JOIN_ERROR] = _try_join(typed, link=False) if typed.strip() else None
 
 
 def _try_join(typed: str, *, link: bool) -> str | None:

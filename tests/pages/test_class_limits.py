@@ -168,3 +168,14 @@ def test_a_real_redis_stopped_then_restarted_empty(monkeypatch):
         assert any(f"Class **{lead.code}** is gone" in w.value for w in teacher.sidebar.warning)
     finally:
         stop_redis(proc)
+
+
+@pytest.mark.parametrize("typed, said", [("ACDEF", "` ACDEF ` is not a class code: a code is 6 letters and digits"),
+                                         ("**bold**", "` **bold** ` is not a class code"),
+                                         ("", None)])
+def test_a_typed_code_that_cannot_be_one_says_so_as_typed(typed, said):
+    at = open_page("lessons/home.py")
+    at.text_input(key=state.CLASS_HOME_CODE).set_value("HHHHHH").run()  # a wrong code first
+    at.text_input(key=state.CLASS_HOME_CODE).set_value(typed).run()
+    errors = [e.value for e in at.error]
+    assert (errors == []) if said is None else any(e.startswith(said) for e in errors)
