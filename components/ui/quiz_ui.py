@@ -164,7 +164,8 @@ def show_progress_sidebar() -> None:
             st.caption(text("progress privacy"))
             browser_store.browser_store(key=state.PROGRESS_STORE, storage_key=STORAGE_KEY, storage="local",
                                         synced=bool(st.session_state.get(state.PROGRESS_SYNCED)),
-                                        value={"version": 1, "solved": sorted(now)}, on_loaded=_on_progress_loaded)
+                                        value={"version": 1, "solved": sorted(now)} if now else None,
+                                        on_loaded=_on_progress_loaded)
     st.session_state[state.PROGRESS_SHOWN] = now
 
 

@@ -31,6 +31,7 @@ PREDICT_FIRST = "predict_first"  # bool: live values hidden after each change un
 STEP_MODE = "steps"  # bool: worked arithmetic shown one step at a time
 MODE_FLAGS = (PROJECTOR, REVEAL, PREDICT_FIRST, STEP_MODE)
 CLASSROOM_OPEN = "classroom.open"  # bool: the Classroom panel has been open this session (it stays open)
+BROWSER_STORE_SESSION = "browser_store.session"  # str: this session's random tag for the storage helpers
 # --- a live class (components/ui/live_class_ui.py) ------------------------------------
 PARAM_CLASS = "class"  # ?class=CODE joins that class
 CLASS_LEAD = "class.lead"  # the Lead (code, token) of the class this session leads

@@ -30,17 +30,27 @@ def drag(page: Page, source: Locator, target: Locator, *, half: str = "upper") -
     x, y = t["x"] + t["width"] * 0.5, t["y"] + t["height"] * (0.2 if half == "upper" else 0.8)
     page.mouse.move(x, y, steps=8)
     for _ in range(2):  # under load the editor reads the pointer a frame late: hold it at the drop point first
-        page.wait_for_timeout(100)
+        next_frames(page)
         page.mouse.move(x, y)
     page.mouse.up()
 
 
-# True once an element's place on screen has not moved for 300 ms (the page has finished laying out).
+# Resolves after ``count`` animation frames: the page has painted (and laid out) that many times.
+FRAMES = "(count) => new Promise((done) => { const step = (n) => n ? requestAnimationFrame(() => step(n - 1)) : done(); step(count); })"
+
+# True once an element's place on screen is the same over six painted frames (the page has finished laying out).
 STAYS_PUT = """(element) => new Promise((done) => {
   const top = () => element.getBoundingClientRect().top;
-  const first = top();
-  setTimeout(() => done(top() === first), 300);
+  let last = top(), still = 0;
+  const frame = () => { const now = top(); still = now === last ? still + 1 : 0; last = now;
+                        if (still >= 6) done(true); else requestAnimationFrame(frame); };
+  requestAnimationFrame(frame);
 })"""
+
+
+def next_frames(page: Page, count: int = 2) -> None:
+    """Wait until the browser has painted ``count`` more frames (a signal, not a time)."""
+    page.evaluate(FRAMES, count)
 
 
 def hold_still(page: Page, locator: Locator) -> None:
@@ -49,12 +59,11 @@ def hold_still(page: Page, locator: Locator) -> None:
 
 
 def settle(page: Page) -> None:
-    """Wait until the app has finished its runs (the first one and the reruns it asks for, such as the progress
-    sync): a drag begun during a rerun is lost when the rerun redraws the component under the pointer."""
-    app = page.get_by_test_id("stApp")
-    for _ in range(2):  # a rerun can follow the first run's end: look again after a moment
-        expect(app).to_have_attribute("data-test-script-state", "notRunning", timeout=30_000)
-        page.wait_for_timeout(300)
+    """Wait until the app is idle: its run is over (a fresh page load is one run: nothing stored in the browser
+    asks for another) and no element of an earlier run is left on screen. A drag begun during a rerun is lost
+    when the rerun redraws the component under the pointer."""
+    expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "notRunning", timeout=30_000)
+    expect(page.locator('[data-stale="true"]')).to_have_count(0, timeout=30_000)
 
 
 def press_home(page: Page, slider: Locator, landed: Callable[[float], object]) -> None:

@@ -2,19 +2,30 @@
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
+from streamlit.util import calc_hash
+
+from components.ui import registry
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def open_page(page: str, *, query: dict[str, str] | None = None, session: dict | None = None) -> AppTest:
-    """Run app.py once, switch to ``page`` (a path like "lessons/accuracy.py") and run it."""
+    """Run app.py once, on ``page`` (a path like "lessons/accuracy.py").
+
+    A real session asks for a page by its url path, and Streamlit names a page by the hash of that path; AppTest's
+    own ``switch_page`` needs a run first (of the home page) to learn the names, so the name is given here instead
+    (``_page_hash``, which ``switch_page`` sets; tested with Streamlit 1.67: the run checks it landed).
+    """
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=30)
     for key, value in (query or {}).items():
         at.query_params[key] = value
-    at.run()
     for key, value in (session or {}).items():
         at.session_state[key] = value
-    return at.switch_page(page).run()
+    url_path = registry.spec(Path(page).stem).url_path
+    at._page_hash = calc_hash(url_path)
+    at.run()
+    assert at._finished_page_script_hash == at._page_hash, f"AppTest did not open {page}"
+    return at
 
 
 def board(at: AppTest, editor_key: str) -> dict[str, str]:
