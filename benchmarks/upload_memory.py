@@ -7,12 +7,15 @@ would: each of ``--sessions`` tabs opens "Your data", drops in the same
 generated qrels and a run of about ``--mb`` MiB, and waits for the results.
 Then every tab presses "Forget my files", then every tab closes, then the
 benchmark waits for the session TTL. It prints the server's resident memory
-(VmRSS from /proc) after each step, for ``--cycles`` cycles: the goal is to
-be back within 100 MB of the warm start (the page's libraries imported)
-after each cycle, and flat across cycles. ``--arena-max`` sets glibc's
+(VmRSS from /proc) after each step, and its peak so far (VmHWM), for
+``--cycles`` cycles: the goal is to be back within 100 MB of the warm start
+(the page's libraries imported) after each cycle, and flat across cycles. ``--arena-max`` sets glibc's
 MALLOC_ARENA_MAX for the server (the README recommends 2 for a workshop).
 
-    python benchmarks/upload_memory.py --sessions 5 --mb 100 --cycles 3
+    python benchmarks/upload_memory.py --sessions 5 --mb 100 --cycles 3 [--json]
+
+``--json`` writes the run as one line of JSON (a dict-of-dicts) instead of
+a TREC file.
 """
 from __future__ import annotations
 
@@ -37,25 +40,33 @@ LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-ru
                "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
-def make_pair(folder: Path, mib: int) -> tuple[Path, Path]:
-    """A qrels file (judged docs for 2,000 queries) and a run of about ``mib`` MiB over the same queries."""
+def make_pair(folder: Path, mib: int, json_run: bool = False) -> tuple[Path, Path]:
+    """A qrels file (judged docs for 2,000 queries) and a run of about ``mib`` MiB over the same queries: a TREC file,
+    or (``json_run``) one line of JSON, a dict-of-dicts as pytrec_eval takes it."""
     rng = random.Random(7)
     queries = [f"q{i}" for i in range(2000)]
     qrels = folder / "qrels.txt"
     qrels.write_text("".join(f"{q} 0 {q}-d{r} {rng.randrange(3)}\n" for q in queries for r in rng.sample(range(50), 5)))
-    run = folder / "run.txt"
-    line_bytes = 40
+    run = folder / ("run.json" if json_run else "run.txt")
+    line_bytes = 23 if json_run else 40  # '"q12-d345": 999.6550, ' or 'q12 Q0 q12-d345 345 999.6550 bench\n'
     per_query = max(1, mib * 2**20 // line_bytes // len(queries))
     with run.open("w") as out:
-        for q in queries:
-            out.write("".join(f"{q} Q0 {q}-d{r} {r} {1000 - r * 0.001:.4f} bench\n"
-                              for r in range(1, per_query + 1)))
+        out.write("{" if json_run else "")
+        for i, q in enumerate(queries):
+            ranks = range(1, per_query + 1)
+            if json_run:
+                out.write(("" if i == 0 else ", ") + f'"{q}": {{'
+                          + ", ".join(f'"{q}-d{r}": {1000 - r * 0.001:.4f}' for r in ranks) + "}")
+            else:
+                out.write("".join(f"{q} Q0 {q}-d{r} {r} {1000 - r * 0.001:.4f} bench\n" for r in ranks))
+        out.write("}" if json_run else "")
     return qrels, run
 
 
-def rss_mb(pid: int) -> float:
+def rss_mb(pid: int, field: str = "VmRSS") -> float:
+    """The process's resident memory now (VmRSS), or its peak so far (VmHWM), in MB."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
+        if line.startswith(f"{field}:"):
             return int(line.split()[1]) / 1024
     return float("nan")
 
@@ -86,12 +97,13 @@ def main() -> None:
     parser.add_argument("--sessions", type=int, default=5)
     parser.add_argument("--mb", type=int, default=100, help="size of the run file, MiB")
     parser.add_argument("--cycles", type=int, default=3)
+    parser.add_argument("--json", action="store_true", help="the run as one line of JSON (dict-of-dicts)")
     parser.add_argument("--ttl", type=int, default=5, help="server.disconnectedSessionTTL, seconds")
     parser.add_argument("--arena-max", type=int, default=None,
                         help="MALLOC_ARENA_MAX for the server (glibc's heaps: one per thread by default)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        qrels, run = make_pair(Path(tmp), args.mb)
+        qrels, run = make_pair(Path(tmp), args.mb, args.json)
         print(f"files: qrels {qrels.stat().st_size / 2**20:.1f} MiB, run {run.stat().st_size / 2**20:.1f} MiB; "
               f"{args.sessions} sessions, TTL {args.ttl} s, MALLOC_ARENA_MAX {args.arena_max or 'unset'}")
         proc, url = start_server(args.ttl, args.arena_max)
@@ -131,7 +143,7 @@ def main() -> None:
                         context.close()
                     closed = settle(proc.pid, args.ttl + 10)
                     print(f"cycle {cycle}: loaded {loaded:.0f} MB, after Forget {forgotten:.0f} MB, "
-                          f"after close + TTL {closed:.0f} MB")
+                          f"after close + TTL {closed:.0f} MB; peak so far {rss_mb(proc.pid, 'VmHWM'):.0f} MB")
                 browser.close()
         finally:
             proc.terminate()

@@ -70,7 +70,7 @@ Memory: the file's text is decoded whole, then its top-level values (JSON
 Lines' lines, the members of its object or the elements of its array) are
 decoded one at a time with :mod:`json`'s C decoder and written out as TREC
 lines encoded in blocks, so that the conversion holds the text, the TREC
-text (about 1.6 times a run's JSON) and one value's tree: about 4.7 times
+text (about 1.6 times a run's JSON) and one value's tree: about 3.3 times
 the file at its peak (a single query of a million results is one value,
 held whole), then the TREC reader's own memory for the TREC text.
 
@@ -80,6 +80,7 @@ from __future__ import annotations
 
 import codecs
 import dataclasses
+import io
 import json
 import math
 import re
@@ -583,14 +584,15 @@ class _NotQueries(Exception):
 class _Writer:
     """TREC lines for the rows of a file, with each row's line in the file and what the conversion found.
 
-    The lines are encoded :data:`_ENCODED_ROWS` at a time, so that the text is held once as bytes (with at most
-    that many rows as Python strings), next to one top-level value's tree at a time.
+    The lines are encoded :data:`_ENCODED_ROWS` at a time into one growing buffer, whose bytes become the text
+    without a copy, so that the text is held once (with at most that many rows as Python strings), next to one
+    top-level value's tree at a time.
     """
 
     def __init__(self, name: str, kind: Kind, decoder: json.JSONDecoder):
         self.name, self.kind, self.decoder = name, kind, decoder
         self.lines: list[str] = []  # rows not yet encoded
-        self.encoded: list[bytes] = []
+        self.text = io.BytesIO()
         self.counts: list[int] = []  # rows of each query's documents added
         self.record_lines: list[int] = []  # ... and their line
         self.seen: dict[str, int] = {}  # every query -> its first line
@@ -644,13 +646,13 @@ class _Writer:
                                        f"at least one query with a {what}")
         origin = np.repeat(np.array(self.record_lines, dtype=np.int64), self.counts)
         self._encode()
-        text, self.encoded = b"".join(self.encoded), []
-        return Converted(values.format, text, origin, fields, self.from_order, self.reordered, self.empty)
+        return Converted(values.format, self.text.getvalue(), origin, fields, self.from_order, self.reordered,
+                         self.empty)
 
     def _encode(self) -> None:
         """The rows not yet encoded, as UTF-8 lines."""
         if self.lines:
-            self.encoded.append(("\n".join(self.lines) + "\n").encode("utf-8"))
+            self.text.write(("\n".join(self.lines) + "\n").encode("utf-8"))
             self.lines = []
 
     # --- the two shapes
