@@ -83,11 +83,13 @@ def press_home(page: Page, slider: Locator, landed: Callable[[float], object]) -
 
 
 class PageRuns:
-    """Counts the whole-page runs the server starts for ``page`` (read from its websocket: a ``new_session``
-    message that names no fragment; a run of fragments alone names them). Made before the page opens."""
+    """Counts the whole-page runs (``count``) and the fragment runs (``fragments``: a class's timers, for one)
+    the server starts for ``page``, read from its websocket: a ``new_session`` message names the fragments a run
+    is for, or none for a whole-page run. Made before the page opens."""
 
     def __init__(self, page: Page) -> None:
         self.count = 0
+        self.fragments = 0
         page.on("websocket", self._watch)
 
     def _watch(self, socket: WebSocket) -> None:
@@ -98,8 +100,20 @@ class PageRuns:
             return
         msg = ForwardMsg()
         msg.ParseFromString(payload)
-        if msg.WhichOneof("type") == "new_session" and not msg.metadata.run.fragment_ids:
-            self.count += 1
+        if msg.WhichOneof("type") == "new_session":
+            if msg.metadata.run.fragment_ids:
+                self.fragments += 1
+            else:
+                self.count += 1
+
+    def wait_for_fragments(self, page: Page, more: int) -> None:
+        """Wait until ``more`` fragment runs have started since the call (a timer has fired that often)."""
+        goal = self.fragments + more
+        for _ in range(300):  # at most 1,800 painted frames: about 30 s
+            if self.fragments >= goal:
+                break
+            next_frames(page, 6)  # the websocket's frames are read while Playwright waits on the page
+        assert self.fragments >= goal, f"{self.fragments - goal + more} of {more} fragment runs in time"
 
 
 def lesson_editor(page: Page) -> Locator:

@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from components.course import scenarios
-from tests.e2e.helpers import drag, lesson_editor, metric_value, press_home, settle
+from tests.e2e.helpers import drag, lesson_editor, metric_value, next_frames, press_home, settle
 
 pytestmark = pytest.mark.e2e
 LAWYER = scenarios.LAWYER
@@ -119,6 +119,8 @@ def test_nothing_is_cut_short_in_a_narrow_or_projected_window(page: Page, app_ur
     for path in ("/recall", "/ndcg", "/four-queries", "/choosing-a-metric", "/mrr", "/average-precision"):
         page.goto(app_url + path + query)
         expect(page.get_by_test_id("stMetric").first).to_be_visible()
-        page.wait_for_timeout(300)
+        settle(page)
+        page.evaluate("() => document.fonts.ready")
+        next_frames(page)
         cut = page.evaluate(_CUT_SHORT)
         assert not cut, f"{path} at {width}px cuts short or pushes sideways: {cut}"

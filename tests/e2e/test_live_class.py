@@ -97,7 +97,7 @@ def test_learners_follow_the_instructor_until_one_steps_away(browser, app_url):
     expect(learners[1].get_by_text("You are exploring on your own")).to_be_visible()
     teacher.get_by_test_id("stSidebar").get_by_role("link", name="MRR").click()
     expect(learners[0].get_by_role("heading", name="MRR").first).to_be_visible(timeout=30_000)  # a whole-page run, under load
-    learners[1].wait_for_timeout(3000)  # three polls' time: the one who stepped away stays
+    runs[1].wait_for_fragments(learners[1], 2)  # the explorer's timer ran twice since: the one who stepped away stays
     expect(k_slider(learners[1])).to_have_attribute("aria-valuetext", "1")
     assert "/mrr" not in learners[1].url
 
@@ -159,9 +159,8 @@ def test_the_roll_call_counts_each_learner_once_through_a_reload_and_shows_their
     instructor's roll call shows both, Ada by name; Ada reloads (a new session, joined again by the link
     before her browser's member id is read back) and is still one learner, her nickname kept."""
     from components.course import prose
-    from components.ui.class_members_ui import ROLL_CALL_SECONDS
 
-    teacher = open_app(browser, app_url, "/recall")
+    teacher, teacher_runs = open_watched(browser, app_url, "/recall")
     code = start_class(teacher)
     ada = open_app(browser, app_url, "/")
     nickname = ada.get_by_role("textbox", name=prose.text("ui", "Class nickname"))
@@ -180,6 +179,6 @@ def test_the_roll_call_counts_each_learner_once_through_a_reload_and_shows_their
     ada.reload()
     settle(ada)
     expect(ada.get_by_text(f"You are following class {code}")).to_be_visible(timeout=30_000)
-    teacher.wait_for_timeout(ROLL_CALL_SECONDS * 1000 * 1.5)  # the roll call read again since the reload
+    teacher_runs.wait_for_fragments(teacher, 2)  # the roll call read again since the reload
     expect(panel.get_by_text("Learners here: 2")).to_be_visible()
     expect(classroom(ada).get_by_role("textbox", name=prose.text("ui", "Class nickname"))).to_have_value("Ada")

@@ -11,7 +11,7 @@ from playwright.sync_api import Page, expect
 from components.course import prose, quiz
 from components.ui import quiz_ui
 from lessons import practice
-from tests.e2e.helpers import settle
+from tests.e2e.helpers import next_frames, settle
 
 pytestmark = pytest.mark.e2e
 
@@ -43,7 +43,9 @@ def test_every_practice_section_is_fully_on_screen(page: Page, app_url, width, h
     controls = page.locator(CONTROLS)
     expect(controls).to_have_count(len(practice.SECTIONS))
     expect(controls.first).to_be_visible()
-    page.wait_for_timeout(500)  # fonts and the projector's sizes settled
+    settle(page)  # the projector's sizes come with the run
+    page.evaluate("() => document.fonts.ready")
+    next_frames(page)
     clipped = [c["text"] for c in controls.evaluate_all(FULLY_SHOWN) if not c["shown"]]
     assert not clipped, f"at {width}x{height}{query} these sections are cut off or hidden: {clipped}"
 

@@ -53,7 +53,7 @@ def open_four_queries(page: Page, app_url: str):
 
 def stored(page: Page) -> list[str]:
     raw = page.evaluate(f"() => window.localStorage.getItem({json.dumps(quiz_ui.STORAGE_KEY)})")
-    return json.loads(raw)["solved"] if raw else []
+    return ((json.loads(raw) if raw else None) or {}).get("solved", [])  # nothing solved: nothing kept
 
 
 def test_progress_survives_a_reload_and_reset_clears_it(page: Page, app_url):

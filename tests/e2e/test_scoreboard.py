@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 from components.course import scenarios
 from components.engine import metrics
 from components.engine.formatting import fmt
-from tests.e2e.helpers import lesson_editor, metric_value, settle
+from tests.e2e.helpers import lesson_editor, metric_value, next_frames, settle
 
 pytestmark = pytest.mark.e2e
 Q = scenarios.LAWYER
@@ -53,7 +53,7 @@ def test_the_scoreboard_stays_in_view_with_the_last_row(page: Page, app_url, wid
     last = lesson_editor(page).get_by_test_id(f"rw-row-{SYSTEM_A[-1]}")
     last.scroll_into_view_if_needed()
     expect(last).to_be_in_viewport()
-    page.wait_for_timeout(200)  # one frame for the sticky header to settle
+    next_frames(page)  # the sticky header placed after the scroll
     assert in_view(page, board), f"the scoreboard is off screen at {width}x{height} with the last row in view"
 
 

@@ -481,7 +481,7 @@ def test_rankwise_app_serves_the_app_from_any_folder(tmp_path):
                 break
             except OSError:
                 assert server.poll() is None, "the server stopped"
-                time.sleep(0.2)
+                time.sleep(0.05)
         else:
             pytest.fail("rankwise app did not answer")
         assert health == b"ok"
