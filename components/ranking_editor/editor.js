@@ -762,6 +762,9 @@ function startDrag(ctx) {
   p.started = true;
   p.grabY = p.y0 - r.top;
   p.scroller = findScroller(ctx.root.host);
+  // The row gives up its focus until the drop (which focuses it again): the browser scrolls a focused row
+  // moved in the DOM into view, and near an edge that moved it further under the pointer, on and on.
+  p.li.blur();
   p.li.classList.add("rw-dragging");
   ctx.el.wrap.classList.add("rw-is-dragging");
   ctx.el.indicator.hidden = false;
@@ -774,7 +777,7 @@ function startCut(ctx) {
   cancelOnEscape(ctx);
 }
 
-// Escape cancels a drag; listen on the window, as moving a row in the DOM takes its focus away.
+// Escape cancels a drag; listen on the window, as the dragged row has no focus.
 function cancelOnEscape(ctx) {
   const p = ctx.press;
   p.onKey = (e) => { if (e.key === "Escape") { e.preventDefault(); e.stopPropagation(); cancelDrag(ctx); } };
@@ -905,6 +908,9 @@ function edgeSpeed(pos, lo, hi) {
   return 0;
 }
 
+// Scroll while the pointer is near an edge, at most until the list's first (or last) row is in view: the
+// dragged row cannot be carried past its own list. Each step is instant (no smooth scrolling, so no easing,
+// and the rows read right after it are where they are drawn): the speed times the frame's time, capped.
 function autoScroll(ctx) {
   const p = ctx.press;
   if (!p || !p.started || p.raf) return;
@@ -915,15 +921,27 @@ function autoScroll(ctx) {
     const dt = Math.min(0.05, Math.max(0, (now - last) / 1000)); // seconds, capped after a stall
     last = now;
     const s = p.scroller;
-    const isPage = s === document.scrollingElement || s === document.documentElement;
-    const box = isPage ? { top: 0, bottom: window.innerHeight } : s.getBoundingClientRect();
-    const vy = edgeSpeed(p.y, Math.max(0, box.top), Math.min(window.innerHeight, box.bottom));
-    if (!vy) return;
-    s.scrollTop += vy * dt;
+    const band = visibleBand(ctx, s);
+    const vy = edgeSpeed(p.y, band.top, band.bottom);
+    const list = ctx.el.list.getBoundingClientRect(); // its rows' slots (a dragged row's translation aside)
+    const room = vy > 0 ? list.bottom - band.bottom : vy < 0 ? list.top - band.top : 0; // px still hidden
+    if (Math.sign(room) !== Math.sign(vy) || Math.abs(room) < 1 || atLimit(s, vy)) return;
+    const dy = vy > 0 ? Math.min(vy * dt, room) : Math.max(vy * dt, room);
+    s.scrollBy({ top: dy, behavior: "instant" });
     dragStep(ctx);
-    if (!atLimit(s, vy)) p.raf = requestAnimationFrame(tick);
+    p.raf = requestAnimationFrame(tick);
   };
   p.raf = requestAnimationFrame(tick);
+}
+
+// The part of the window where the scroller's content is seen: its box, below Streamlit's header bar and the
+// editor's sticky scoreboard (both lie over the top of the page).
+function visibleBand(ctx, s) {
+  const isPage = s === document.scrollingElement || s === document.documentElement;
+  const box = isPage ? { top: 0, bottom: window.innerHeight } : s.getBoundingClientRect();
+  const covers = [document.querySelector('[data-testid="stHeader"]'), ctx.el.score].filter((n) => n && !n.hidden);
+  const top = Math.max(0, box.top, ...covers.map((n) => n.getBoundingClientRect().bottom));
+  return { top, bottom: Math.min(window.innerHeight, box.bottom) };
 }
 
 // True when the scroller cannot move further in the direction of `vy`.

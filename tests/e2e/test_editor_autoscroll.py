@@ -1,0 +1,113 @@
+"""A row dragged to the window's edge scrolls the page, and the scrolling stops at the list's end (issue #41, 4).
+
+The lawyer's 20-row list of the editor test page (tests/e2e/editor_page.py, ``?scenario=lawyer``), on a laptop's
+screen and projected (``?projector=1``: larger rows, five in sight). A row is held 8 px from the window's bottom
+for 2 s: the list's last row is still on screen when it is let go, and the row lands where the dashed placeholder
+showed (its slot among the other rows, read from the screen, not from the editor's state).
+"""
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+from components.course import scenarios
+from tests.conftest import start_streamlit
+from tests.e2e.helpers import hold_still, next_frames, settle
+
+pytestmark = pytest.mark.e2e
+
+PAGE = Path(__file__).with_name("editor_page.py")
+ORDER = list(scenarios.LAWYER.presets["System A"])  # the page's first list
+HOLD_S = 2.0  # how long the row is held at the edge
+EDGE_GAP = 8  # px between the pointer and the window's bottom (1,200 px/s of scrolling there)
+
+# The other rows' middles and the placeholder's box, as drawn: the slot a drop would take is the number of rows
+# whose middle lies above the placeholder's.
+GEOMETRY = """(list) => {
+  const box = (e) => e.getBoundingClientRect();
+  const rows = [...list.querySelectorAll(':scope > li.rw-row:not(.rw-dragging)')];
+  const slot = box(list.getRootNode().querySelector('.rw-indicator'));
+  const last = box(rows[rows.length - 1]);
+  return {slot: {top: slot.top, bottom: slot.bottom}, last: {top: last.top, bottom: last.bottom},
+          above: rows.filter((r) => box(r).top + box(r).height / 2 < slot.top + slot.height / 2).length,
+          shown: list.querySelector('li.rw-dragging [data-testid="rw-pos"]').textContent,
+          animations: list.getRootNode().getAnimations().length};
+}"""
+
+
+@pytest.fixture(scope="module")
+def context(browser, browser_context_args):
+    """pytest-playwright's ``context``, shared by this module's tests: the app's assets load once.
+
+    Each test still gets its own ``page``, so its own Streamlit session, and closes it when done.
+    """
+    ctx = browser.new_context(**browser_context_args)
+    yield ctx
+    ctx.close()
+
+
+@pytest.fixture(scope="module")
+def editor_url():
+    proc, url = start_streamlit(PAGE)
+    yield url
+    proc.terminate()
+    proc.wait(10)
+
+
+@pytest.fixture
+def fresh_page(page: Page):
+    """A fresh session (``page``), closed after the test: the module's context outlives it."""
+    yield page
+    page.close()
+
+
+def editor(page: Page) -> Locator:
+    return page.locator(".st-key-editor-a")
+
+
+def row(page: Page, doc_id: str) -> Locator:
+    return editor(page).get_by_test_id(f"rw-row-{doc_id}")
+
+
+@pytest.mark.parametrize(("width", "height", "query", "motion"), [
+    (1366, 768, "?scenario=lawyer", "no-preference"),
+    (1280, 720, "?scenario=lawyer&projector=1", "no-preference"),
+    (1366, 768, "?scenario=lawyer", "reduce"),
+], ids=["laptop", "projector", "reduced-motion"])
+def test_a_row_held_at_the_bottom_edge_scrolls_to_the_list_end_and_no_further(
+        fresh_page: Page, editor_url, width, height, query, motion):
+    page = fresh_page
+    page.set_viewport_size({"width": width, "height": height})
+    page.emulate_media(reduced_motion=motion)
+    page.goto(f"{editor_url}/{query}")
+    first = row(page, ORDER[0])
+    expect(first).to_be_attached()
+    settle(page)  # a rerun under the pointer would end the drag
+    first.scroll_into_view_if_needed()
+    hold_still(page, first)
+    grip = first.get_by_test_id("rw-title").bounding_box()
+    x = grip["x"] + 20
+    page.mouse.move(x, grip["y"] + grip["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(x, height - EDGE_GAP, steps=10)
+    # This test measures time itself: the learner holds the row at the edge for HOLD_S seconds of wall time, in
+    # which the page scrolls by itself; meanwhile it waits for painted frames (the scrolling's own steps).
+    end = time.monotonic() + HOLD_S
+    while time.monotonic() < end:
+        next_frames(page)
+    seen = editor(page).get_by_test_id("rw-list").evaluate(GEOMETRY)
+    page.mouse.up()
+
+    for name in ("last", "slot"):  # the list's last row, and the placeholder, on screen
+        assert 0 <= seen[name]["top"] and seen[name]["bottom"] <= height + 1, (name, seen, height)
+    landed = seen["above"]
+    assert seen["shown"] == str(landed + 1)  # the dragged row's number says the placeholder's slot
+    order = [d for d in ORDER if d != ORDER[0]]
+    order.insert(landed, ORDER[0])
+    expect(editor(page).get_by_text(re.compile(r"^Order: "))).to_have_text("Order: " + " › ".join(order))
+    if motion == "reduce":
+        assert seen["animations"] == 0  # the editor animates nothing (its scroll steps are instant)
