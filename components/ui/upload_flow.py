@@ -17,6 +17,20 @@ Data flow (one direction):
   what the page shows; a pair that fails leaves it as it was and is kept, with
   the reader's message, in ``state.YOUR_DATA_FAILED`` (a :class:`FailedPair`).
 
+Files dropped in quick succession (ten runs 0.1–0.3 s apart left the page on
+the run before the last in 2 of 16 trials, without a word) were lost two ways:
+
+- an uploader was replaced by an empty one (a new key) as soon as a file was
+  taken from it, and the browser abandons an upload into an uploader it
+  removes: a file dropped in the moment before the empty one showed never
+  reached the server. Now an uploader keeps its key when a file is taken
+  from it (:func:`take_upload`, :func:`take_uploads`) and goes on showing
+  the file's name, as the page's "Received" line does; only loading the
+  samples and forgetting the files empty the uploaders (:func:`empty_uploaders`);
+- the server's answer telling the browser where to upload a dropped file
+  could be thrown away unsent when a run started (each take starts one):
+  :func:`_keep_upload_urls`.
+
 The status lines come from lessons/text/your_data.md, the page's own text.
 """
 from __future__ import annotations
@@ -25,6 +39,7 @@ from dataclasses import dataclass
 from typing import cast
 
 import streamlit as st
+from streamlit.runtime.forward_msg_queue import ForwardMsgQueue
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from components.course import prose
@@ -38,6 +53,32 @@ TAB_STORAGE_KEY = "rankwise.your_data.v1"  # this tab's sessionStorage entry: {"
 KINDS = ("qrels", "run")
 OTHER_RUNS = tuple(key.rsplit(".", 1)[1] for key in state.YOUR_DATA_OTHER_RUNS)  # "run_b" to "run_j": the slots
 RECEIVED = {"qrels": state.YOUR_DATA_QRELS, "run": state.YOUR_DATA_RUN, **dict(zip(OTHER_RUNS, state.YOUR_DATA_OTHER_RUNS))}
+
+
+def _keep_upload_urls(queue_class=ForwardMsgQueue) -> None:
+    """Make the queue of messages to a browser keep the server's answers giving a dropped file its upload URL
+    (``file_urls_response``) when a script run starts. Idempotent; applied when this module is imported.
+
+    Streamlit 1.67 empties that queue of everything but a run's lifecycle messages at the start of every run
+    (``ForwardMsgQueue.clear(retain_lifecycle_msgs=True)``), answers included: an answer not yet sent when a
+    run starts (files dropped in quick succession, each taken with a rerun) never reaches the browser, which
+    waits for it for ever, and the file is lost without a word. Streamlit keeps toasts the same way.
+    """
+    original = queue_class.clear
+    if getattr(original, "keeps_upload_urls", False):
+        return
+
+    def clear(self, retain_lifecycle_msgs: bool = False, fragment_ids_this_run=None) -> None:
+        answers = [m for m in self._queue if m.WhichOneof("type") == "file_urls_response"] \
+            if retain_lifecycle_msgs else []
+        original(self, retain_lifecycle_msgs, fragment_ids_this_run)
+        self._queue.extend(answers)  # after the deltas' index map was reset: these are no deltas
+
+    clear.keeps_upload_urls = True  # type: ignore[attr-defined]
+    queue_class.clear = clear
+
+
+_keep_upload_urls()
 
 
 @dataclass(frozen=True)
@@ -161,7 +202,7 @@ def remove(kind: str) -> None:
 def take_uploads(uploaded: list, key: str) -> None:
     """Receive each new file of a many-file uploader into the next free slot (:func:`free_slot`), once; the
     names of those that found none (all taken) are kept for :func:`no_room`. Then, as :func:`take_upload`, the
-    files leave Streamlit's upload store, the uploaders start empty again and the page runs again."""
+    files leave Streamlit's upload store and the page runs again."""
     seen = key + state.YOUR_DATA_SEEN_SUFFIX
     fresh = [f for f in uploaded or [] if f.file_id not in st.session_state.get(seen, ())]
     if not fresh:
@@ -187,8 +228,9 @@ def take_upload(kind: str, uploaded, key: str) -> None:
     """Receive the uploader's file once (its file_id tells a new upload from the same one rerun).
 
     Then the file leaves Streamlit's upload store at once (taken, the session
-    holds the bytes; refused, nobody does) and the uploaders start empty
-    again, so no second copy stays behind.
+    holds the bytes; refused, nobody does), so no second copy stays behind,
+    and the page runs again. The uploader stays: the next file dropped into
+    it is taken the same way, however soon (see the module's docstring).
     """
     seen = key + state.YOUR_DATA_SEEN_SUFFIX
     if uploaded is not None and st.session_state.get(seen) != uploaded.file_id:
@@ -198,9 +240,8 @@ def take_upload(kind: str, uploaded, key: str) -> None:
 
 
 def _done_with(file_ids) -> None:
-    """After receiving: the files leave Streamlit's upload store, the uploaders start empty, the page runs again."""
+    """After receiving: the files leave Streamlit's upload store and the page runs again (the uploaders stay)."""
     _release_uploads(file_ids)
-    empty_uploaders()
     st.rerun()
 
 
@@ -220,7 +261,7 @@ def upload_round() -> int:
 
 
 def empty_uploaders() -> None:
-    """New uploader keys: every uploader shows empty."""
+    """New uploader keys: every uploader shows empty (the samples were loaded, or the files forgotten)."""
     st.session_state[state.YOUR_DATA_UPLOAD_ROUND] = upload_round() + 1
 
 

@@ -280,3 +280,23 @@ def test_a_jsonl_pair_reads_with_chunks_and_a_diagnosed_query_opens_in_the_edito
     expect(current(page).get_by_role("combobox", name="Query")).to_have_value(qid)
     expect(page.get_by_text(f"Query {qid}: the run's top 20")).to_be_visible()
     assert not dialogs
+
+
+def numbered_run(number: int) -> dict:
+    """The sample run under another name and tag: each a different file (another SHA-256), the same numbers."""
+    text = "".join(line.rsplit(" ", 1)[0] + f" run{number}\n" for line in SAMPLE_RUN.read_text().splitlines())
+    return {"name": f"run{number}.txt", "mimeType": "text/plain", "buffer": text.encode()}
+
+
+def test_the_last_of_quickly_dropped_runs_is_the_one_on_show(your_data):
+    """Runs dropped one after another without waiting land while the page is still taking the one before (its
+    uploader is being replaced by an empty one): in each of three bursts of ten, the page ends on the last run."""
+    page, _ = your_data
+    upload(page, "1. Qrels", SAMPLE_QRELS)
+    uploader = page.get_by_test_id("stFileUploader").filter(has_text="2. Run").first.locator("input[type=file]")
+    for burst in range(3):
+        for number in range(10 * burst, 10 * burst + 10):
+            uploader.set_input_files(numbered_run(number))  # the locator finds the uploader on show at each drop
+        settle(page)
+        expect(page.get_by_text(f"Received: run{10 * burst + 9}.txt").first).to_be_visible(timeout=15_000)
+        expect(page.get_by_text(f"Received: run{10 * burst + 8}.txt")).to_have_count(0)

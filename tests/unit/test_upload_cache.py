@@ -305,12 +305,13 @@ def test_refused_and_forgotten_uploads_leave_streamlits_upload_store(monkeypatch
     assert any("` big run.txt ` (" in e.value and "was not loaded" in e.value for e in at.error)
     assert at.session_state[state.YOUR_DATA_RUN]["name"] == "sample_run.txt", "the samples stay"
     assert at.session_state["test.store"] == [], "the refused file is gone from the upload store"
-    assert all(not u.value for u in at.file_uploader), "the uploaders start empty again"
+    assert at.file_uploader[1].value.name == "big run.txt", "the uploader keeps its key and names the file"
+    at.file_uploader[1].set_value(None)  # removed from the uploader (AppTest would put it in the store again)
 
     at.file_uploader[0].set_value(("my qrels.txt", qrels_file(), "text/plain")).run()
     assert at.session_state["test.store"] == [], "a taken file leaves the store too: the session holds its bytes"
     assert at.session_state[state.YOUR_DATA_QRELS]["name"] == "my qrels.txt"
-    assert all(not u.value for u in at.file_uploader), "the uploaders start empty, the page names the file"
+    assert at.file_uploader[0].value.name == "my qrels.txt", "the uploader names the file, as the page does"
     at.button(key=state.YOUR_DATA_FORGET).click().run()
     assert not at.exception
     assert at.session_state["test.store"] == [], "forgetting frees the uploader's copy too"
