@@ -11,11 +11,11 @@ from playwright.sync_api import Page, expect
 from components.course import scenarios
 from components.engine import metrics
 from components.engine.formatting import fmt
-from tests.e2e.helpers import metric_value, settle
+from tests.e2e.helpers import metric_value, next_frames, settle
 
 pytestmark = pytest.mark.e2e
 RANKS = list(scenarios.FOUR_QUERY_HIT_RANKS)  # 1, 3, 1, 8
-VIEWPORTS = [(1400, 900, ""), (1280, 720, "?projector=1"), (1024, 768, ""), (390, 844, "")]
+SCREENS = {"": [(1400, 900), (1024, 768), (390, 844)], "?projector=1": [(1280, 720)]}  # query: its screen sizes
 
 
 def means(ranks, k: int = 5) -> list[str]:
@@ -130,20 +130,25 @@ def test_a_link_opens_the_figure_at_its_ranks(page: Page, app_url):
     expect(page.get_by_test_id("rf-dot-2")).to_have_text("–")
 
 
-@pytest.mark.parametrize("width, height, query", VIEWPORTS, ids=[f"{w}x{h}" for w, h, _ in VIEWPORTS])
-def test_every_position_and_every_hit_fits_the_screen(page: Page, app_url, width, height, query):
-    page.set_viewport_size({"width": width, "height": height})
+@pytest.mark.parametrize("query, sizes", SCREENS.items(), ids=["plain", "projector"])
+def test_every_position_and_every_hit_fits_the_screen(page: Page, app_url, query, sizes):
+    """One page per mode, resized to each screen in turn (the figure lays itself out again, as on a turned phone)."""
+    page.set_viewport_size({"width": sizes[0][0], "height": sizes[0][1]})
     open_figure(page, app_url, query)
     figure = page.get_by_test_id("rf-figure")
     expect(board(page)).to_have_text(means(RANKS))
-    box = figure.bounding_box()
-    assert box["x"] >= 0 and box["x"] + box["width"] <= width, f"the figure is wider than the {width}-px screen"
-    no_sideways = page.evaluate("() => { const m = document.querySelector('[data-testid=stMain]');"
-                                " return m.scrollWidth <= m.clientWidth + 1; }")
-    assert no_sideways, f"the page scrolls sideways at {width}x{height}"
-    for q in range(1, 5):
-        for slot in range(11):
-            x, _ = slot_centre(page, q, slot)
-            assert 0 <= x <= width, f"query {q}'s slot {slot + 1} is off screen at {width}px"
-        dot = page.get_by_test_id(f"rf-dot-{q}").bounding_box()
-        assert dot["width"] >= 24 and dot["height"] >= 24, "a dot is smaller than 24×24 px"
+    for width, height in sizes:
+        page.set_viewport_size({"width": width, "height": height})
+        figure.scroll_into_view_if_needed()
+        next_frames(page, 3)  # laid out at the new size
+        box = figure.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width, f"the figure is wider than the {width}-px screen"
+        no_sideways = page.evaluate("() => { const m = document.querySelector('[data-testid=stMain]');"
+                                    " return m.scrollWidth <= m.clientWidth + 1; }")
+        assert no_sideways, f"the page scrolls sideways at {width}x{height}"
+        for q in range(1, 5):
+            for slot in range(11):
+                x, _ = slot_centre(page, q, slot)
+                assert 0 <= x <= width, f"query {q}'s slot {slot + 1} is off screen at {width}px"
+            dot = page.get_by_test_id(f"rf-dot-{q}").bounding_box()
+            assert dot["width"] >= 24 and dot["height"] >= 24, "a dot is smaller than 24×24 px"

@@ -19,7 +19,7 @@ pytestmark = pytest.mark.e2e
 Q = scenarios.LAWYER
 SYSTEM_A = list(Q.presets["System A"])
 K = 5
-VIEWPORTS = [(1280, 720, "?projector=1"), (1024, 768, ""), (390, 844, "")]  # 1400x900 has more room than these
+SCREENS = {"": [(1024, 768), (390, 844)], "?projector=1": [(1280, 720)]}  # query: its screens (1400x900 has more room)
 
 
 def recall_at_k(order) -> str:
@@ -43,18 +43,22 @@ def in_view(page: Page, locator) -> bool:
     return box is not None and box["y"] >= top - 1 and box["y"] + box["height"] <= page.viewport_size["height"] + 1
 
 
-@pytest.mark.parametrize("width, height, query", VIEWPORTS, ids=[f"{w}x{h}" for w, h, _ in VIEWPORTS])
-def test_the_scoreboard_stays_in_view_with_the_last_row(page: Page, app_url, width, height, query):
-    page.set_viewport_size({"width": width, "height": height})
+@pytest.mark.parametrize("query, sizes", SCREENS.items(), ids=["plain", "projector"])
+def test_the_scoreboard_stays_in_view_with_the_last_row(page: Page, app_url, query, sizes):
+    """One page per mode, resized to each screen in turn."""
+    page.set_viewport_size({"width": sizes[0][0], "height": sizes[0][1]})
     page.goto(app_url + "/recall" + query)
     board = lesson_editor(page).get_by_test_id("rw-scoreboard")
     expect(board_cell(page, "Recall@5")).to_have_text(recall_at_k(SYSTEM_A))
     settle(page)  # a move or measure made during a rerun is lost when the rerun redraws the editor
     last = lesson_editor(page).get_by_test_id(f"rw-row-{SYSTEM_A[-1]}")
-    last.scroll_into_view_if_needed()
-    expect(last).to_be_in_viewport()
-    next_frames(page)  # the sticky header placed after the scroll
-    assert in_view(page, board), f"the scoreboard is off screen at {width}x{height} with the last row in view"
+    for width, height in sizes:
+        page.set_viewport_size({"width": width, "height": height})
+        next_frames(page)  # laid out at the new size
+        last.scroll_into_view_if_needed()
+        expect(last).to_be_in_viewport()
+        next_frames(page)  # the sticky header placed after the scroll
+        assert in_view(page, board), f"the scoreboard is off screen at {width}x{height} with the last row in view"
 
 
 def test_a_drag_previews_the_engines_value_before_the_drop(page: Page, app_url):
