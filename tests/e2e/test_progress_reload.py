@@ -14,8 +14,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from components.course import prose, quiz
-from components.ui import quiz_ui
+from components.ui import quiz_ui, registry
 from lessons import practice
+from tests.e2e.helpers import PageRuns, settle
 
 pytestmark = pytest.mark.e2e
 
@@ -88,3 +89,33 @@ def test_progress_survives_a_reload_and_reset_clears_it(page: Page, app_url):
     page.reload()
     expect(sidebar.get_by_text(progress_text(0))).to_be_visible(timeout=30_000)
     assert stored(page) == []
+
+
+HELPERS = 3  # the storage helpers every page draws: progress, a class's lead, a class's member id
+LESSONS = [spec for spec in registry.PAGES if spec.in_sequence]
+
+
+def runs_after_the_helpers_read(page: Page, runs: PageRuns) -> int:
+    """The whole-page runs once every storage helper has read the browser's storage and the app is idle (a
+    helper that found something asks for its run as it reads)."""
+    page.wait_for_function(f"() => window.rankwiseStoreRead && window.rankwiseStoreRead.size >= {HELPERS}")
+    settle(page)
+    return runs.count
+
+
+def test_a_fresh_visit_runs_each_lesson_once_and_a_returning_learner_once_more(page: Page, app_url):
+    """Nothing stored: nothing for the helpers to hand over, so no second run (it cost every page load a whole
+    second run, about 2 s after the first). Stored progress costs one more run, to merge it."""
+    runs = PageRuns(page)
+    for spec in LESSONS:
+        before = runs.count
+        page.goto(f"{app_url}/{spec.url_path}")
+        assert runs_after_the_helpers_read(page, runs) - before == 1, f"{spec.url_path}: a fresh visit ran twice"
+        ours = page.evaluate("() => Object.keys(window.localStorage).filter(k => k.startsWith('rankwise.'))")
+        assert ours == [], "a fresh visit stores nothing"
+    page.evaluate(f"() => window.localStorage.setItem({json.dumps(quiz_ui.STORAGE_KEY)}, "
+                  f"{json.dumps(json.dumps({'version': 1, 'solved': [QUESTION]}))})")
+    before = runs.count
+    page.reload()
+    assert runs_after_the_helpers_read(page, runs) - before == 2, "stored progress: one more run to merge it"
+    expect(page.get_by_test_id("stSidebar").get_by_text(progress_text(1))).to_be_visible()
