@@ -111,3 +111,32 @@ def test_a_row_held_at_the_bottom_edge_scrolls_to_the_list_end_and_no_further(
     expect(editor(page).get_by_text(re.compile(r"^Order: "))).to_have_text("Order: " + " › ".join(order))
     if motion == "reduce":
         assert seen["animations"] == 0  # the editor animates nothing (its scroll steps are instant)
+
+
+def test_a_row_held_at_the_top_edge_scrolls_to_the_list_start_and_no_further(fresh_page: Page, editor_url):
+    """The last row dragged up and held over the header bar: the page stops with the list's top just below it."""
+    page = fresh_page
+    page.set_viewport_size({"width": 1366, "height": 768})
+    page.goto(f"{editor_url}/?scenario=lawyer")
+    last = row(page, ORDER[-1])
+    expect(last).to_be_attached()
+    settle(page)
+    last.scroll_into_view_if_needed()
+    hold_still(page, last)
+    expect(row(page, ORDER[0])).not_to_be_in_viewport()
+    grip = last.get_by_test_id("rw-title").bounding_box()
+    x = grip["x"] + 20
+    page.mouse.move(x, grip["y"] + grip["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(x, EDGE_GAP, steps=10)
+    end = time.monotonic() + HOLD_S  # measures time itself, as the test above does
+    while time.monotonic() < end:
+        next_frames(page)
+    header = page.get_by_test_id("stHeader").bounding_box()
+    top = editor(page).get_by_test_id("rw-list").bounding_box()["y"]  # its first slot's (the placeholder's) top
+    page.mouse.up()
+
+    below = header["y"] + header["height"]  # the header bar lies over the page: the list shows below it
+    assert below - 1 <= top <= below + 1, (top, header)
+    expect(editor(page).get_by_text(re.compile(r"^Order: "))).to_have_text(
+        "Order: " + " › ".join([ORDER[-1], *ORDER[:-1]]))
