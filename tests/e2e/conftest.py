@@ -1,5 +1,10 @@
-"""Browser tests: the ranking editor's test page is a Streamlit script, not a test module."""
+"""Browser tests: shared servers and contexts. The ranking editor's test page is a Streamlit script, not a test
+module."""
+from pathlib import Path
+
 import pytest
+
+from tests.conftest import start_streamlit
 
 # --doctest-modules would import the page script (and so run it) while collecting: skip it.
 collect_ignore = ["editor_page.py"]
@@ -12,3 +17,21 @@ def pytest_collection_modifyitems(items):
     for item in items:
         if "e2e" in item.keywords:
             item.add_marker(pytest.mark.xdist_group(item.module.__name__))
+
+
+@pytest.fixture(scope="session")
+def editor_url():
+    """The ranking editor's test page (tests/e2e/editor_page.py), served once per worker."""
+    proc, url = start_streamlit(Path(__file__).with_name("editor_page.py"))
+    yield url
+    proc.terminate()
+    proc.wait(10)
+
+
+@pytest.fixture(scope="module")
+def shared_context(browser, browser_context_args):
+    """One browser context for a module's tests (the app's assets load once); each test still opens its own
+    ``page``, so its own Streamlit session. A module takes it as its ``context``."""
+    ctx = browser.new_context(**browser_context_args)
+    yield ctx
+    ctx.close()

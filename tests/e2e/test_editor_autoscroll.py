@@ -9,18 +9,15 @@ from __future__ import annotations
 
 import re
 import time
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from components.course import scenarios
-from tests.conftest import start_streamlit
 from tests.e2e.helpers import hold_still, next_frames, settle
 
 pytestmark = pytest.mark.e2e
 
-PAGE = Path(__file__).with_name("editor_page.py")
 ORDER = list(scenarios.LAWYER.presets["System A"])  # the page's first list
 HOLD_S = 2.0  # how long the row is held at the edge
 EDGE_GAP = 8  # px between the pointer and the window's bottom (1,200 px/s of scrolling there)
@@ -40,22 +37,9 @@ GEOMETRY = """(list) => {
 
 
 @pytest.fixture(scope="module")
-def context(browser, browser_context_args):
-    """pytest-playwright's ``context``, shared by this module's tests: the app's assets load once.
-
-    Each test still gets its own ``page``, so its own Streamlit session, and closes it when done.
-    """
-    ctx = browser.new_context(**browser_context_args)
-    yield ctx
-    ctx.close()
-
-
-@pytest.fixture(scope="module")
-def editor_url():
-    proc, url = start_streamlit(PAGE)
-    yield url
-    proc.terminate()
-    proc.wait(10)
+def context(shared_context):
+    """This module's tests share one browser context (tests/e2e/conftest.py); each opens its own page."""
+    return shared_context
 
 
 @pytest.fixture

@@ -1,6 +1,6 @@
 """The ranking editor in a real browser: every way to move, the tray, grades, the cutoff, presets.
 
-One Streamlit server for the module (tests/e2e/editor_page.py); each test gets
+One Streamlit server per worker (tests/e2e/editor_page.py); each test gets
 a fresh page, so a fresh session. Expected metric values come from the engine
 (components.engine.metrics), never typed in. Locators pierce the component's open
 shadow root; the tests wait for text, never sleep.
@@ -8,7 +8,6 @@ shadow root; the tests wait for text, never sleep.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
@@ -16,34 +15,19 @@ from playwright.sync_api import Locator, Page, expect
 from components.course import scenarios
 from components.engine import metrics
 from components.engine.formatting import fmt
-from tests.conftest import start_streamlit
 from tests.e2e.helpers import drag, metric_value
 
 pytestmark = pytest.mark.e2e
 
-PAGE = Path(__file__).with_name("editor_page.py")
 FRAMEWORK_GRADES = {d.id: d.grade for d in scenarios.FRAMEWORKS.docs}  # "html" is unjudged
 SYSTEM_B = list(scenarios.FRAMEWORKS.presets["System B"]) + ["html"]
 SYSTEM_A = list(scenarios.FRAMEWORKS.presets["System A"]) + ["html"]
 
 
 @pytest.fixture(scope="module")
-def context(browser, browser_context_args):
-    """pytest-playwright's ``context``, shared by this module's tests: the app's assets load once.
-
-    Each test still gets its own ``page``, so its own Streamlit session, and closes it when done.
-    """
-    ctx = browser.new_context(**browser_context_args)
-    yield ctx
-    ctx.close()
-
-
-@pytest.fixture(scope="module")
-def editor_url():
-    proc, url = start_streamlit(PAGE)
-    yield url
-    proc.terminate()
-    proc.wait(10)
+def context(shared_context):
+    """This module's tests share one browser context (tests/e2e/conftest.py); each opens its own page."""
+    return shared_context
 
 
 @pytest.fixture
