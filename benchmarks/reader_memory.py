@@ -45,8 +45,8 @@ query:
 =================  ==========================================
 file               CLI (qrels and run), peak RSS
 =================  ==========================================
-run.json 103 MB    before: 1,449 MB; since: 760 MB
-run.trec 160 MB    555 MB
+run.json 103 MB    before: 1,449 MB; since: 774 MB
+run.trec 160 MB    563 MB
 =================  ==========================================
 
 (Before, the JSON reader held the whole tree of Python values and a string
