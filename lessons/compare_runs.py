@@ -86,18 +86,34 @@ def _letter(slot: str) -> str:
     return RUN_LABELS[1 + upload_flow.OTHER_RUNS.index(slot)]
 
 
-def _runs_section(loaded: upload_flow.LoadedPair, others: list[tuple[str, dict, trec.JudgedRun]]) -> None:
+def _runs_section(loaded: upload_flow.LoadedPair) -> list[tuple[str, dict, trec.JudgedRun]]:
+    """The runs (A, then each other run that reads cleanly: :func:`_other_runs`), each with a remove button, and
+    the uploader that adds runs; returns the other runs.
+
+    The other runs are read and listed in a container above the uploader (filled after it): however many runs
+    there are, the uploader keeps its place among the page's elements. A browser that sees it move draws it
+    afresh and abandons the uploads it was making: files dropped in quick succession were lost so."""
     st.subheader(prose.text(NAME, "Runs heading"))
     st.markdown(prose.text(NAME, "Runs intro", file=literal(loaded.run["name"]), more=len(upload_flow.OTHER_RUNS)))
     first = loaded.judged()
     st.markdown(prose.text(NAME, "Run line", letter="A", file=literal(loaded.run["name"]),
                            queries=f"{len(first.qids):,}"))
-    for slot, record, judged in others:
-        line, remove = st.columns([4, 1.4], vertical_alignment="center")
-        line.markdown(prose.text(NAME, "Run line", letter=_letter(slot), file=literal(record["name"]),
-                                 queries=f"{len(judged.qids):,}"))
-        remove.button(prose.text(NAME, "Remove"), key=f"{state.COMPARE_REMOVE}.{slot}", on_click=upload_flow.remove,
-                      args=(slot,), icon="✖️", width="stretch", help=prose.text(NAME, "Remove help", letter=_letter(slot)))
+    listed = st.container()
+    _add_runs()
+    with listed:
+        others = _other_runs(loaded)
+        for slot, record, judged in others:
+            line, remove = st.columns([4, 1.4], vertical_alignment="center")
+            line.markdown(prose.text(NAME, "Run line", letter=_letter(slot), file=literal(record["name"]),
+                                     queries=f"{len(judged.qids):,}"))
+            remove.button(prose.text(NAME, "Remove"), key=f"{state.COMPARE_REMOVE}.{slot}",
+                          on_click=upload_flow.remove, args=(slot,), icon="✖️", width="stretch",
+                          help=prose.text(NAME, "Remove help", letter=_letter(slot)))
+    return others
+
+
+def _add_runs() -> None:
+    """The uploader of more runs (each file to the next free slot), the samples button, and what was refused."""
     upload_flow.hide_uploader_size_line()
     key = f"{state.COMPARE_UPLOADER}.{upload_flow.upload_round()}"
     upload, samples = st.columns([2, 1], vertical_alignment="top")
@@ -319,7 +335,9 @@ def _power_section(result: many_runs.ManyRuns, gain: str) -> None:
 def render() -> None:
     st.title(prose.section(NAME, "Title"))
     st.markdown(prose.section(NAME, "Intro"))
-    loaded, _ = upload_flow.current_files()
+    with st.container():  # the status box of a pair being read comes and goes inside: the uploader below keeps its
+        # place, and the browser keeps it (drawn afresh, moved, it abandons the uploads it is making)
+        loaded, _ = upload_flow.current_files()
     if loaded is None:
         st.info(prose.section(NAME, "No pair"), icon="📂")
         left, right = st.columns(2)
@@ -328,8 +346,7 @@ def render() -> None:
         right.page_link(registry.page_for(registry.spec(YOUR_DATA)), label=prose.text(NAME, "Your data link"),
                         icon="📂")
         return
-    others = _other_runs(loaded)
-    _runs_section(loaded, others)
+    others = _runs_section(loaded)
     if not others:
         st.info(prose.section(NAME, "One run"), icon="☝️")
         return

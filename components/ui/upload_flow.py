@@ -31,6 +31,10 @@ the run before the last in 2 of 16 trials, without a word) were lost two ways:
   could be thrown away unsent when a run started (each take starts one):
   :func:`_keep_upload_urls`.
 
+A page keeps its uploaders in place too: an element that comes and goes above
+one (a status box, a run's line) moves it, and the browser then draws it
+afresh, abandoning its uploads (lessons/compare_runs.py puts both in containers).
+
 The status lines come from lessons/text/your_data.md, the page's own text.
 """
 from __future__ import annotations
