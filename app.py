@@ -8,8 +8,10 @@ from components.ui.quiz_ui import show_progress_sidebar
 from components.ui.registry import navigation
 from components.ui.widgets import show_link_notes, show_mode_controls
 
-# A projector link opens with the sidebar folded away (its arrow brings it back).
-projecting = state.read_flag(st.query_params.get(state.PROJECTOR), name=state.PROJECTOR).value
+# A projector link opens with the sidebar folded away (its arrow brings it back), and it stays as the instructor
+# left it from page to page: a page link drops the address's flag, the session keeps it.
+projecting = (state.read_flag(st.query_params.get(state.PROJECTOR), name=state.PROJECTOR).value
+              or bool(st.session_state.get(state.PROJECTOR)))
 st.set_page_config(page_title="Rankwise", page_icon="📐", layout="wide",
                    initial_sidebar_state="collapsed" if projecting else "auto")
 run = get_script_run_ctx()

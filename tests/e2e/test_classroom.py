@@ -6,11 +6,13 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from components.course import scenarios
+from components.course import prose, scenarios
+from components.ui import registry
 from tests.e2e.helpers import drag, lesson_editor, metric_value, next_frames, press_home, settle
 
 pytestmark = pytest.mark.e2e
 LAWYER = scenarios.LAWYER
+LESSONS = registry.PAGES[registry.PAGES.index(registry.spec("recall")):registry.PAGES.index(registry.spec("choosing")) + 1]
 
 
 def recall_value(page: Page):
@@ -115,12 +117,19 @@ _CUT_SHORT = """() => {
 
 @pytest.mark.parametrize("width, height, query", [(1280, 720, "?projector=1"), (1024, 768, "")])
 def test_nothing_is_cut_short_in_a_narrow_or_projected_window(page: Page, app_url, width, height, query):
+    """The lessons from Recall@k to Choosing a metric, one after another by each page's "Next" link, as a class
+    walks them: one session, so a projector's mode and its folded sidebar stay as they were."""
     page.set_viewport_size({"width": width, "height": height})
-    for path in ("/recall", "/ndcg", "/four-queries", "/choosing-a-metric", "/mrr", "/average-precision"):
-        page.goto(app_url + path + query)
+    page.goto(f"{app_url}/{LESSONS[0].url_path}{query}")
+    for spec, after in zip(LESSONS, [*LESSONS[1:], None]):
         expect(page.get_by_test_id("stMetric").first).to_be_visible()
         settle(page)
         page.evaluate("() => document.fonts.ready")
         next_frames(page)
+        sidebar = page.get_by_test_id("stSidebar").bounding_box()
+        assert not query or sidebar["x"] + sidebar["width"] <= 0, f"/{spec.url_path}: the projector's sidebar opened"
         cut = page.evaluate(_CUT_SHORT)
-        assert not cut, f"{path} at {width}px cuts short or pushes sideways: {cut}"
+        assert not cut, f"/{spec.url_path} at {width}px cuts short or pushes sideways: {cut}"
+        if after is not None:
+            page.get_by_test_id("stPageLink").filter(has_text=prose.text("ui", "Next", title=after.title)).click()
+            page.wait_for_url(f"**/{after.url_path}*")
