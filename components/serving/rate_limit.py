@@ -33,13 +33,13 @@ class RateLimit:
         self._lock = threading.Lock()
 
     def _recent(self, client: str, now: float) -> deque[float]:
-        used = self._used.setdefault(client, deque())
+        used = self._used.get(client, deque())
         while used and used[0] <= now - WINDOW:
             used.popleft()
         return used
 
     def allowed(self, client: str) -> bool:
-        """Whether ``client`` has used fewer than ``per_minute`` in the last minute."""
+        """Whether ``client`` has used fewer than ``per_minute`` in the last minute (asking holds nothing)."""
         with self._lock:
             return len(self._recent(client, self._clock())) < self.per_minute
 
@@ -47,7 +47,8 @@ class RateLimit:
         """One use by ``client``, now."""
         with self._lock:
             now = self._clock()
-            self._recent(client, now).append(now)
+            self._used[client] = self._recent(client, now)
+            self._used[client].append(now)
             if len(self._used) > SWEEP_AT:
                 self._used = {c: used for c, used in self._used.items() if self._recent(c, now)}
 

@@ -160,9 +160,9 @@ def _refusal(value: float | None) -> str | None:
     if value is None:
         return prose.text(TEXT, "Class guess not a number")
     held = live_class_ui.class_question()
-    top = 1.0 if held is None else held[0].top
-    if not live_class.takes_number(live_class.Question("", NUMBER, top=top), value):
-        return prose.text(TEXT, "Class guess out of range", top=f"{top:g}")
+    question = live_class.Question("", NUMBER) if held is None else held[0]
+    if not live_class.takes_number(question, value):
+        return prose.text(TEXT, "Class guess out of range", top=f"{question.top:g}")
     return None
 
 

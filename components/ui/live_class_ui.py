@@ -628,8 +628,7 @@ def _lead_panel(code: str) -> None:
         if alive:
             class_members_ui.show_roll_call(store(), code)
     except ClassStoreDown:
-        if not class_outage.is_down():
-            class_outage.note_down()
+        class_outage.note_down()
         st.warning(prose.text(TEXT, "Class connection lost lead"), icon="📡")
         return
     was_down = class_outage.back_up()
