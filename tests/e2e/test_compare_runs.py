@@ -62,6 +62,7 @@ def test_runs_compared_corrected_explained_and_planned(page: Page, app_url):
     largest = qids[max(range(len(qids)), key=lambda i: abs(ndcg.diff[i]))]  # the picker opens on it
     expect(page.get_by_text(f"Query {largest}, the top 10 of run A (left) and run B (right)")).to_be_visible()
     expect(page.get_by_text("split by each document's own term").first).to_be_visible()
+    settle(page)  # the picker is drawn again by any run still under way
     second = qids[sorted(range(len(qids)), key=lambda i: -abs(ndcg.diff[i]))[1]]  # the next-largest change
     picker = page.get_by_role("combobox", name="Query (largest change first)").first
     picker.scroll_into_view_if_needed()

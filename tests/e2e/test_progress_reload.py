@@ -117,5 +117,5 @@ def test_a_fresh_visit_runs_each_lesson_once_and_a_returning_learner_once_more(p
                   f"{json.dumps(json.dumps({'version': 1, 'solved': [QUESTION]}))})")
     before = runs.count
     page.reload()
+    expect(page.get_by_test_id("stSidebar").get_by_text(progress_text(1))).to_be_visible()  # merged: by its run
     assert runs_after_the_helpers_read(page, runs) - before == 2, "stored progress: one more run to merge it"
-    expect(page.get_by_test_id("stSidebar").get_by_text(progress_text(1))).to_be_visible()
