@@ -1,4 +1,8 @@
-"""The ranking editor in a real browser: unmounted, it leaves nothing behind; on touch, its targets fit a finger."""
+"""The ranking editor in a real browser: unmounted, it leaves nothing behind; on touch, its targets fit a finger.
+
+The touch tests share one phone (a mobile context and its page, on the Recall@k lesson): the first only looks,
+the second moves c03 from position 4 to 2.
+"""
 from __future__ import annotations
 
 import pytest
@@ -13,7 +17,18 @@ EDITOR_ROOTS = """() => [...document.querySelectorAll("*")].filter((e) => e.shad
   .flatMap((h) => [h.shadowRoot, ...h.shadowRoot.querySelectorAll("*")]).filter((n) => n.__rankwiseEditor)"""
 
 
-def test_leaving_a_page_runs_each_editors_cleanup(page: Page, app_url):
+@pytest.fixture(scope="module")
+def phone(browser, app_url) -> Page:
+    """A touch screen (a coarse pointer), on the Recall@k lesson."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(app_url + "/recall")
+    yield page
+    context.close()
+
+
+def test_leaving_a_page_runs_each_editors_cleanup(shared_context, app_url):
+    page = shared_context.new_page()
     page.goto(app_url + "/recall")
     expect(page.get_by_test_id("rw-scoreboard").first).to_be_visible()
     count = page.evaluate(f"() => {{ window.__editorRoots = ({EDITOR_ROOTS})(); return window.__editorRoots.length; }}")
@@ -22,31 +37,30 @@ def test_leaving_a_page_runs_each_editors_cleanup(page: Page, app_url):
     expect(page.get_by_test_id("rw-editor")).to_have_count(0)
     page.wait_for_function("() => window.__editorRoots.every((r) => !r.__rankwiseEditor)")
     assert page.evaluate(EDITOR_ROOTS) == []
+    page.close()
 
 
-def test_on_a_touch_screen_buttons_are_finger_sized_and_the_hint_speaks_of_touch(browser, app_url):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-    page = context.new_page()
-    try:
-        page.goto(app_url + "/recall")
-        row = lesson_editor(page).get_by_test_id("rw-row-c02")
-        expect(row).to_be_visible()
-        assert page.evaluate("() => matchMedia('(pointer: coarse)').matches"), "the emulation gives a coarse pointer"
-        for action in ("up", "down", "tray"):
-            box = row.locator(f'.rw-btn[data-action="{action}"]').bounding_box()
-            assert box["width"] >= 44 and box["height"] >= 44, (action, box)
-        hint = page.get_by_test_id("rw-hint").first
-        expect(hint.locator(".rw-hint-keys")).to_be_hidden()
-        expect(hint.get_by_test_id("rw-hint-touch")).to_be_visible()
-    finally:
-        context.close()
+def test_on_a_touch_screen_buttons_are_finger_sized_and_the_hint_speaks_of_touch(phone: Page):
+    page = phone
+    row = lesson_editor(page).get_by_test_id("rw-row-c02")
+    expect(row).to_be_visible()
+    assert page.evaluate("() => matchMedia('(pointer: coarse)').matches"), "the emulation gives a coarse pointer"
+    for action in ("up", "down", "tray"):
+        box = row.locator(f'.rw-btn[data-action="{action}"]').bounding_box()
+        assert box["width"] >= 44 and box["height"] >= 44, (action, box)
+    hint = page.get_by_test_id("rw-hint").first
+    expect(hint.locator(".rw-hint-keys")).to_be_hidden()
+    expect(hint.get_by_test_id("rw-hint-touch")).to_be_visible()
 
 
-# True once the page's scroll position has not moved for 200 ms (arg: a function giving it, as source).
+# True once the page's scroll position has stayed the same over ten painted frames (arg: a function giving it, as
+# source): a fling has stopped.
 STILL = """(source) => new Promise((done) => {
   const read = eval(source);
-  const first = read();
-  setTimeout(() => done(read() === first), 200);
+  let last = read(), still = 0;
+  const frame = () => { const now = read(); still = now === last ? still + 1 : 0; last = now;
+                        if (still >= 10) done(true); else requestAnimationFrame(frame); };
+  requestAnimationFrame(frame);
 })"""
 
 
@@ -60,31 +74,26 @@ def touch_drag(cdp, page: Page, x: float, y: float, to_y: float, steps: int = 10
     cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
 
 
-def test_on_a_touch_screen_a_swipe_over_rows_scrolls_and_a_drag_starts_from_the_number(browser, app_url):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-    page = context.new_page()
-    try:
-        page.goto(app_url + "/recall")
-        row = lesson_editor(page).get_by_test_id("rw-row-c03")
-        row.scroll_into_view_if_needed()
-        expect(row.get_by_test_id("rw-pos")).to_have_text("4")
-        hold_still(page, row)
-        scroll_top = "() => document.querySelector('[data-testid=stMain]').scrollTop"
-        before = page.evaluate(scroll_top)
-        title = row.get_by_test_id("rw-title").bounding_box()
-        cdp = context.new_cdp_session(page)
-        touch_drag(cdp, page, title["x"] + 10, title["y"] + title["height"] / 2, title["y"] - 250)
-        page.wait_for_function(f"() => ({scroll_top})() > {before + 100}")  # a swipe over a row scrolls the page
-        expect(row.get_by_test_id("rw-pos")).to_have_text("4")  # and moves nothing
+def test_on_a_touch_screen_a_swipe_over_rows_scrolls_and_a_drag_starts_from_the_number(phone: Page):
+    page = phone
+    row = lesson_editor(page).get_by_test_id("rw-row-c03")
+    row.scroll_into_view_if_needed()
+    expect(row.get_by_test_id("rw-pos")).to_have_text("4")
+    hold_still(page, row)
+    scroll_top = "() => document.querySelector('[data-testid=stMain]').scrollTop"
+    before = page.evaluate(scroll_top)
+    title = row.get_by_test_id("rw-title").bounding_box()
+    cdp = page.context.new_cdp_session(page)
+    touch_drag(cdp, page, title["x"] + 10, title["y"] + title["height"] / 2, title["y"] - 250)
+    page.wait_for_function(f"() => ({scroll_top})() > {before + 100}")  # a swipe over a row scrolls the page
+    expect(row.get_by_test_id("rw-pos")).to_have_text("4")  # and moves nothing
 
-        page.wait_for_function(STILL, arg=scroll_top)  # the swipe's fling has stopped
-        row.evaluate("e => e.scrollIntoView({block: 'center'})")  # the row and the one above it, below the board
-        page.wait_for_function(STILL, arg=scroll_top)
-        hold_still(page, row)
-        number = row.get_by_test_id("rw-pos").bounding_box()
-        above = lesson_editor(page).get_by_test_id("rw-row-c02").bounding_box()  # position 2
-        touch_drag(cdp, page, number["x"] + number["width"] / 2, number["y"] + number["height"] / 2,
-                   above["y"] + above["height"] * 0.2)
-        expect(row.get_by_test_id("rw-pos")).to_have_text("2")  # dragged by its number, above position 2
-    finally:
-        context.close()
+    page.wait_for_function(STILL, arg=scroll_top)  # the swipe's fling has stopped
+    row.evaluate("e => e.scrollIntoView({block: 'center'})")  # the row and the one above it, below the board
+    page.wait_for_function(STILL, arg=scroll_top)
+    hold_still(page, row)
+    number = row.get_by_test_id("rw-pos").bounding_box()
+    above = lesson_editor(page).get_by_test_id("rw-row-c02").bounding_box()  # position 2
+    touch_drag(cdp, page, number["x"] + number["width"] / 2, number["y"] + number["height"] / 2,
+               above["y"] + above["height"] * 0.2)
+    expect(row.get_by_test_id("rw-pos")).to_have_text("2")  # dragged by its number, above position 2

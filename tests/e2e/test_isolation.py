@@ -1,7 +1,8 @@
 """Two learners on one server stay apart: a reorder or a new k in one browser never shows up in the other.
 
-Two browser contexts (two learners: separate cookies, separate Streamlit
-sessions) open the Recall@k lesson on the same app server and take turns:
+Two pages (two learners: two Streamlit sessions, which is all a learner's state
+is kept in; they share the module's browser context, so its assets load once)
+open the Recall@k lesson on the same app server and take turns:
 one reorders with the keyboard (lift, move, drop), then the other moves its k slider, and so on.
 A slider move reruns the learner's fragment *without* sending an order, so an
 order (or a k) kept anywhere but the learner's own session, e.g. in a module,
@@ -14,7 +15,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from components.course import scenarios
 from components.engine import metrics
@@ -30,20 +31,19 @@ TITLES = {d.id: d.title for d in Q.docs}
 
 
 @pytest.fixture
-def learners(browser: Browser, browser_context_args, app_url):
-    """Two learners, each in a browser context of its own, both on the Recall@k lesson (default view)."""
-    contexts = [browser.new_context(**browser_context_args) for _ in range(2)]
+def learners(shared_context, app_url):
+    """Two learners, each in a page (a session) of their own, both on the Recall@k lesson (default view)."""
     pages = []
-    for context in contexts:  # one after the other: a cold server's first run imports everything
-        page = context.new_page()
+    for _ in range(2):  # one after the other: a cold server's first run imports everything
+        page = shared_context.new_page()
         page.set_viewport_size({"width": 1280, "height": 1400})
         page.goto(app_url + "/recall")
         expect(metric_value(page, f"Recall@{DEFAULT_K}")).to_be_visible(timeout=60_000)
         expect_view(page, DEFAULT, DEFAULT_K)
         pages.append(page)
     yield pages
-    for context in contexts:
-        context.close()
+    for page in pages:
+        page.close()
 
 
 def moved(order: list[str], doc_id: str, index: int) -> list[str]:

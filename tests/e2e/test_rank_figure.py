@@ -1,7 +1,10 @@
 """The four-query figure in a real browser: dots and the cutoff line drag, keys and buttons move them,
 the scoreboard previews the engine's values mid-drag, and every position fits each screen.
 
-Expected values come from the engine for the ranks the test makes, never typed in.
+One page for the module; each test starts from the lesson's ranks (1, 3, 1, 8) at k = 5. An instructor's modes
+(predict first, projector) get one page of their own. What the server sends the figure for a link's ranks is
+checked in tests/pages/test_four_queries_page.py. Expected values come from the engine for the ranks the test
+makes, never typed in.
 """
 from __future__ import annotations
 
@@ -12,10 +15,13 @@ from components.course import scenarios
 from components.engine import metrics
 from components.engine.formatting import fmt
 from tests.e2e.helpers import metric_value, next_frames, settle
+from tests.e2e.navigation import open_shared_page, visit
 
 pytestmark = pytest.mark.e2e
 RANKS = list(scenarios.FOUR_QUERY_HIT_RANKS)  # 1, 3, 1, 8
-SCREENS = {"": [(1400, 900), (1024, 768), (390, 844)], "?projector=1": [(1280, 720)]}  # query: its screen sizes
+SCREENS = [(1400, 900), (1024, 768), (390, 844)]
+PROJECTOR_SCREEN = (1280, 720)
+WIDE = {"width": 1400, "height": 1000}
 
 
 def means(ranks, k: int = 5) -> list[str]:
@@ -27,11 +33,29 @@ def board(page: Page):
     return page.get_by_test_id("rf-scoreboard").locator(".rf-score-value")
 
 
-def open_figure(page: Page, app_url: str, query: str = "") -> None:
-    page.goto(app_url + "/four-queries" + query)
-    expect(page.get_by_test_id("rf-figure")).to_be_visible(timeout=30_000)
+@pytest.fixture(scope="module")
+def lesson(shared_context, app_url) -> Page:
+    """The module's one page (one session), on the four-query lesson."""
+    page = open_shared_page(shared_context, app_url + "/four-queries", WIDE)
+    yield page
+    page.close()
+
+
+def the_brief(page: Page) -> Page:
+    """The figure at the lesson's ranks (its preset button) and k = 5 (the line's keys), in view, the run over."""
+    page.set_viewport_size(WIDE)
+    visit(page, "four_queries")
+    line = page.get_by_test_id("rf-cutoff")
+    if line.get_attribute("aria-valuenow") != "5":
+        line.focus()
+        for key in ("Home", *["ArrowRight"] * 4, "Enter"):  # k = 1, then 5, sent at once
+            page.keyboard.press(key)
+        expect(page.locator("input[type=range]").first).to_have_attribute("value", "5")
+    page.locator(".st-key-four-preset-brief button").click()
+    expect(board(page)).to_have_text(means(RANKS))
     settle(page)
     page.get_by_test_id("rf-figure").scroll_into_view_if_needed()
+    return page
 
 
 def slot_centre(page: Page, query: int, slot: int) -> tuple[float, float]:
@@ -53,10 +77,8 @@ def press_drag(page: Page, source, to: tuple[float, float]) -> None:
     page.mouse.move(*to, steps=8)
 
 
-def test_a_dot_drag_previews_then_the_cards_follow(page: Page, app_url):
-    page.set_viewport_size({"width": 1400, "height": 1000})
-    open_figure(page, app_url)
-    expect(board(page)).to_have_text(means(RANKS))
+def test_a_dot_drag_previews_then_the_cards_follow(lesson: Page):
+    page = the_brief(lesson)
     press_drag(page, page.get_by_test_id("rf-dot-4"), slot_centre(page, 4, 3))  # query 4: rank 8 -> 4
     moved = [1, 3, 1, 4]
     expect(board(page)).to_have_text(means(moved))  # mouse still down
@@ -70,9 +92,8 @@ def test_a_dot_drag_previews_then_the_cards_follow(page: Page, app_url):
     assert "ranks=1%2C3%2C1%2C4" in page.url or "ranks=1,3,1,4" in page.url
 
 
-def test_the_cutoff_line_drags_and_moves_the_slider(page: Page, app_url):
-    page.set_viewport_size({"width": 1400, "height": 1000})
-    open_figure(page, app_url)
+def test_the_cutoff_line_drags_and_moves_the_slider(lesson: Page):
+    page = the_brief(lesson)
     line = page.get_by_test_id("rf-cutoff")
     x9, _ = slot_centre(page, 1, 8)
     x10, y = slot_centre(page, 1, 9)
@@ -85,9 +106,8 @@ def test_the_cutoff_line_drags_and_moves_the_slider(page: Page, app_url):
     expect(line).to_have_attribute("aria-valuenow", "9")
 
 
-def test_arrow_keys_move_a_dot_and_send_one_change(page: Page, app_url):
-    page.set_viewport_size({"width": 1400, "height": 1000})
-    open_figure(page, app_url)
+def test_arrow_keys_move_a_dot_and_send_one_change(lesson: Page):
+    page = the_brief(lesson)
     dot = page.get_by_test_id("rf-dot-4")
     dot.focus()
     sent = moves_sent(page)
@@ -105,50 +125,57 @@ def test_arrow_keys_move_a_dot_and_send_one_change(page: Page, app_url):
     expect(dot).to_have_text("–")
 
 
-def test_the_buttons_move_a_dot_one_place(page: Page, app_url):
-    page.set_viewport_size({"width": 1400, "height": 1000})
-    open_figure(page, app_url)
+def test_the_buttons_move_a_dot_one_place(lesson: Page):
+    page = the_brief(lesson)
     page.get_by_role("button", name="Move the answer of Query 2 one place up (towards rank 1)").click()
     expect(metric_value(page, "MRR")).to_have_text(means([1, 2, 1, 8])[1])
     earlier = page.get_by_role("button", name="Move the answer of Query 1 one place up (towards rank 1)")
     expect(earlier).to_have_attribute("aria-disabled", "true")
 
 
-def test_predict_first_hides_the_figures_numbers(page: Page, app_url):
-    page.set_viewport_size({"width": 1400, "height": 1000})
-    open_figure(page, app_url, "?predict_first=1")
-    expect(board(page)).to_have_text(["?", "?"])
-    expect(page.get_by_test_id("rf-rr-1")).to_contain_text("?")
-    page.get_by_role("button", name="Reveal the numbers").click()
-    expect(board(page)).to_have_text(means(RANKS))
-
-
-def test_a_link_opens_the_figure_at_its_ranks(page: Page, app_url):
-    page.set_viewport_size({"width": 1400, "height": 1000})
-    open_figure(page, app_url, "?ranks=2,-,1,10&k=3")
-    expect(board(page)).to_have_text(means([2, None, 1, 10], k=3))
-    expect(page.get_by_test_id("rf-dot-2")).to_have_text("–")
-
-
-@pytest.mark.parametrize("query, sizes", SCREENS.items(), ids=["plain", "projector"])
-def test_every_position_and_every_hit_fits_the_screen(page: Page, app_url, query, sizes):
-    """One page per mode, resized to each screen in turn (the figure lays itself out again, as on a turned phone)."""
-    page.set_viewport_size({"width": sizes[0][0], "height": sizes[0][1]})
-    open_figure(page, app_url, query)
+def figure_fits(page: Page, sizes, mode: str) -> None:
+    """At each size in turn (the figure lays itself out again, as on a turned phone): the figure, every slot of
+    every query and no sideways scrolling fit the screen, and each dot is at least 24×24 px."""
     figure = page.get_by_test_id("rf-figure")
-    expect(board(page)).to_have_text(means(RANKS))
     for width, height in sizes:
         page.set_viewport_size({"width": width, "height": height})
         figure.scroll_into_view_if_needed()
         next_frames(page, 3)  # laid out at the new size
         box = figure.bounding_box()
-        assert box["x"] >= 0 and box["x"] + box["width"] <= width, f"the figure is wider than the {width}-px screen"
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width, f"the figure is wider than the {width}-px screen ({mode})"
         no_sideways = page.evaluate("() => { const m = document.querySelector('[data-testid=stMain]');"
                                     " return m.scrollWidth <= m.clientWidth + 1; }")
-        assert no_sideways, f"the page scrolls sideways at {width}x{height}"
+        assert no_sideways, f"the page scrolls sideways at {width}x{height} ({mode})"
         for q in range(1, 5):
             for slot in range(11):
                 x, _ = slot_centre(page, q, slot)
-                assert 0 <= x <= width, f"query {q}'s slot {slot + 1} is off screen at {width}px"
+                assert 0 <= x <= width, f"query {q}'s slot {slot + 1} is off screen at {width}px ({mode})"
             dot = page.get_by_test_id(f"rf-dot-{q}").bounding_box()
             assert dot["width"] >= 24 and dot["height"] >= 24, "a dot is smaller than 24×24 px"
+
+
+def test_every_position_and_every_hit_fits_the_screen(lesson: Page):
+    """One page, resized to each screen in turn."""
+    page = the_brief(lesson)
+    try:
+        figure_fits(page, SCREENS, "plain")
+    finally:
+        page.set_viewport_size(WIDE)
+
+
+def test_an_instructors_figure_hides_its_numbers_until_revealed_and_fits_a_projector(shared_context, app_url):
+    """Predict first: the scoreboard and each query's RR show "?" until the class reveals the numbers. In projector
+    mode (larger type) every position and every hit still fits the screen."""
+    width, height = PROJECTOR_SCREEN
+    page = open_shared_page(shared_context, app_url + "/four-queries?projector=1&predict_first=1",
+                            {"width": width, "height": height})
+    try:
+        expect(board(page)).to_have_text(["?", "?"])
+        expect(page.get_by_test_id("rf-rr-1")).to_contain_text("?")
+        page.get_by_role("button", name="Reveal the numbers").click()
+        expect(board(page)).to_have_text(means(RANKS))
+        settle(page)
+        assert page.evaluate("() => parseFloat(getComputedStyle(document.documentElement).fontSize)") > 16
+        figure_fits(page, [PROJECTOR_SCREEN], "projector")
+    finally:
+        page.close()

@@ -1,25 +1,49 @@
 """The editor's live scoreboard in a real browser: in view beside any row, and previewing during a drag.
 
-Expected values come from the engine (components.engine.metrics), computed for
-the order the test makes, never typed in.
+One page for the module: the tests move between the lessons by the sidebar's links, and a test on the Recall
+lesson starts from its System A preset (k = 5); an instructor's modes get one page of their own. What the server
+sends the board for a state is checked in tests/pages/test_recall_page.py. Expected values come from the engine
+(components.engine.metrics), computed for the order the test makes, never typed in.
 """
 from __future__ import annotations
 
 import re
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from components.course import scenarios
 from components.engine import metrics
 from components.engine.formatting import fmt
-from tests.e2e.helpers import lesson_editor, metric_value, next_frames, settle
+from tests.e2e.helpers import hold_still, lesson_editor, metric_value, next_frames, settle
+from tests.e2e.navigation import open_shared_page, visit
 
 pytestmark = pytest.mark.e2e
 Q = scenarios.LAWYER
 SYSTEM_A = list(Q.presets["System A"])
 K = 5
-SCREENS = {"": [(1024, 768), (390, 844)], "?projector=1": [(1280, 720)]}  # query: its screens (1400x900 has more room)
+SCREENS = [(1024, 768), (390, 844)]  # 1400x900 has more room
+PROJECTOR_SCREEN = (1280, 720)
+WIDE = {"width": 1400, "height": 1400}
+
+
+@pytest.fixture(scope="module")
+def lessons(shared_context, app_url) -> Page:
+    """The module's one page (one session), on the Recall lesson."""
+    page = open_shared_page(shared_context, app_url + "/recall", WIDE)
+    yield page
+    page.close()
+
+
+def system_a(page: Page) -> Page:
+    """The Recall lesson with its editor on System A at k = 5 (its preset), the run over."""
+    page.set_viewport_size(WIDE)
+    visit(page, "recall")
+    page.locator(".st-key-recall-preset-System-A button").click()
+    expect(board_cell(page, "Recall@5")).to_have_text(recall_at_k(SYSTEM_A))
+    expect(page.locator("input[type=range]").first).to_have_attribute("value", "5")
+    settle(page)  # a move or measure made during a rerun is lost when the rerun redraws the editor
+    return page
 
 
 def recall_at_k(order) -> str:
@@ -43,14 +67,19 @@ def in_view(page: Page, locator) -> bool:
     return box is not None and box["y"] >= top - 1 and box["y"] + box["height"] <= page.viewport_size["height"] + 1
 
 
-@pytest.mark.parametrize("query, sizes", SCREENS.items(), ids=["plain", "projector"])
-def test_the_scoreboard_stays_in_view_with_the_last_row(page: Page, app_url, query, sizes):
-    """One page per mode, resized to each screen in turn."""
-    page.set_viewport_size({"width": sizes[0][0], "height": sizes[0][1]})
-    page.goto(app_url + "/recall" + query)
+def press(page: Page, grip: Locator, to: Locator, *, at: float) -> None:
+    """Press the mouse on ``grip`` and move it onto ``to`` (at this fraction of its height); the button stays
+    down, so the board shows its preview."""
+    hold_still(page, grip)
+    start, box = grip.bounding_box(), to.bounding_box()
+    page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] * at, steps=10)
+
+
+def board_in_view_with_the_last_row(page: Page, sizes, mode: str) -> None:
+    """At each size in turn: the lesson editor's last row scrolled into view, its scoreboard on screen too."""
     board = lesson_editor(page).get_by_test_id("rw-scoreboard")
-    expect(board_cell(page, "Recall@5")).to_have_text(recall_at_k(SYSTEM_A))
-    settle(page)  # a move or measure made during a rerun is lost when the rerun redraws the editor
     last = lesson_editor(page).get_by_test_id(f"rw-row-{SYSTEM_A[-1]}")
     for width, height in sizes:
         page.set_viewport_size({"width": width, "height": height})
@@ -58,45 +87,58 @@ def test_the_scoreboard_stays_in_view_with_the_last_row(page: Page, app_url, que
         last.scroll_into_view_if_needed()
         expect(last).to_be_in_viewport()
         next_frames(page)  # the sticky header placed after the scroll
-        assert in_view(page, board), f"the scoreboard is off screen at {width}x{height} with the last row in view"
+        assert in_view(page, board), f"the scoreboard is off screen at {width}x{height} ({mode}) with the last row in view"
 
 
-def test_a_drag_previews_the_engines_value_before_the_drop(page: Page, app_url):
-    page.set_viewport_size({"width": 1400, "height": 1400})
-    page.goto(app_url + "/recall")
-    expect(board_cell(page, "Recall@5")).to_have_text(recall_at_k(SYSTEM_A))
-    settle(page)  # a move or measure made during a rerun is lost when the rerun redraws the editor
+def test_the_scoreboard_stays_in_view_with_the_last_row(lessons: Page):
+    """One page, resized to each screen in turn."""
+    page = system_a(lessons)
+    try:
+        board_in_view_with_the_last_row(page, SCREENS, "plain")
+    finally:
+        page.set_viewport_size(WIDE)
+
+
+def test_an_instructors_board_hides_its_numbers_until_revealed_and_stays_in_view_on_a_projector(shared_context,
+                                                                                                 app_url):
+    """Predict first: the board shows "?" until the class reveals the numbers. In projector
+    mode (larger type) the board stays in view with the last row."""
+    width, height = PROJECTOR_SCREEN
+    page = open_shared_page(shared_context, app_url + "/recall?projector=1&predict_first=1",
+                            {"width": width, "height": height})
+    try:
+        expect(board_cell(page, "Recall@5")).to_have_text("?")
+        page.get_by_role("button", name="Reveal the numbers").first.click()
+        expect(board_cell(page, "Recall@5")).to_have_text(recall_at_k(SYSTEM_A))
+        settle(page)
+        assert page.evaluate("() => parseFloat(getComputedStyle(document.documentElement).fontSize)") > 16
+        board_in_view_with_the_last_row(page, [PROJECTOR_SCREEN], "projector")
+    finally:
+        page.close()
+
+
+def test_a_drag_previews_the_engines_value_before_the_drop(lessons: Page):
+    page = system_a(lessons)
     first, target = SYSTEM_A[0], SYSTEM_A[6]  # a relevant case at 1, dragged below the 7th row (out of the top 5)
-    grip = lesson_editor(page).get_by_test_id(f"rw-row-{first}").get_by_test_id("rw-title").bounding_box()
-    box = lesson_editor(page).get_by_test_id(f"rw-row-{target}").bounding_box()
-    page.mouse.move(grip["x"] + 10, grip["y"] + grip["height"] / 2)
-    page.mouse.down()
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.8, steps=10)
+    editor = lesson_editor(page)
+    editor.get_by_test_id(f"rw-row-{SYSTEM_A[3]}").evaluate("e => e.scrollIntoView({block: 'center'})")
+    press(page, editor.get_by_test_id(f"rw-row-{first}").get_by_test_id("rw-title"),
+          editor.get_by_test_id(f"rw-row-{target}"), at=0.8)
     moved = [d for d in SYSTEM_A if d != first]
     moved.insert(6, first)
     # mouse still down: the board shows the value of the order under the pointer, marked as a preview
     expect(board_cell(page, "Recall@5")).to_have_text(recall_at_k(moved))
-    expect(lesson_editor(page).get_by_test_id("rw-scoreboard")).to_have_class("rw-score rw-preview")
-    expect(lesson_editor(page).get_by_test_id("rw-score-note")).not_to_have_text("")
+    expect(editor.get_by_test_id("rw-scoreboard")).to_have_class("rw-score rw-preview")
+    expect(editor.get_by_test_id("rw-score-note")).not_to_have_text("")
     page.mouse.up()
     # dropped: the page's card follows, and agrees with the board
     expect(metric_value(page, "Recall@5")).to_have_text(recall_at_k(moved))
     expect(board_cell(page, "Recall@5")).to_have_text(recall_at_k(moved))
-    expect(lesson_editor(page).get_by_test_id("rw-scoreboard")).to_have_class("rw-score")
+    expect(editor.get_by_test_id("rw-scoreboard")).to_have_class("rw-score")
 
 
-def test_predict_first_previews_nothing(page: Page, app_url):
-    page.set_viewport_size({"width": 1400, "height": 1400})
-    page.goto(app_url + "/recall?predict_first=1")
-    expect(board_cell(page, "Recall@5")).to_have_text("?")
-    page.get_by_role("button", name="Reveal the numbers").first.click()
-    expect(board_cell(page, "Recall@5")).to_have_text(recall_at_k(SYSTEM_A))
-    settle(page)  # a move or measure made during a rerun is lost when the rerun redraws the editor
-
-
-def test_each_mrr_list_previews_the_pages_mrr_with_the_other_lists_fixed(page: Page, app_url):
-    page.set_viewport_size({"width": 1400, "height": 1400})
-    page.goto(app_url + "/mrr")
+def test_each_mrr_list_previews_the_pages_mrr_with_the_other_lists_fixed(lessons: Page):
+    page = visit(lessons, "mrr")
     lists = [list(next(iter(q.presets.values()))) for q in scenarios.JAR_QUERIES]
 
     def mrr(orders) -> str:
@@ -109,11 +151,10 @@ def test_each_mrr_list_previews_the_pages_mrr_with_the_other_lists_fixed(page: P
     expect(boards).to_have_count(3)
     for i in range(3):
         expect(boards.nth(i).locator(".rw-score-value")).to_have_text(mrr(lists))
-    grip = first.get_by_test_id("rw-row-j01").get_by_test_id("rw-title").bounding_box()
-    box = first.get_by_test_id("rw-row-j02").bounding_box()
-    page.mouse.move(grip["x"] + 10, grip["y"] + grip["height"] / 2)
-    page.mouse.down()
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.8, steps=10)
+    settle(page)
+    first.get_by_test_id("rw-row-j01").evaluate("e => e.scrollIntoView({block: 'center'})")
+    press(page, first.get_by_test_id("rw-row-j01").get_by_test_id("rw-title"), first.get_by_test_id("rw-row-j02"),
+          at=0.8)
     moved = [["j02", "j01", *lists[0][2:]], lists[1], lists[2]]
     expect(boards.first.locator(".rw-score-value")).to_have_text(mrr(moved))  # mouse still down
     page.mouse.up()
@@ -122,9 +163,8 @@ def test_each_mrr_list_previews_the_pages_mrr_with_the_other_lists_fixed(page: P
         expect(boards.nth(i).locator(".rw-score-value")).to_have_text(mrr(moved))
 
 
-def test_the_ndcg_board_previews_all_four_cards(page: Page, app_url):
-    page.set_viewport_size({"width": 1400, "height": 1400})
-    page.goto(app_url + "/ndcg")
+def test_the_ndcg_board_previews_all_four_cards(lessons: Page):
+    page = visit(lessons, "ndcg")
     f = scenarios.FRAMEWORKS
     k = scenarios.FRAMEWORKS_K
     label, card = f"nDCG@{k}", f"nDCG@{k} (exponential gain)"  # the board's short name, the card's
@@ -138,11 +178,8 @@ def test_the_ndcg_board_previews_all_four_cards(page: Page, app_url):
     settle(page)
     editor = page.get_by_test_id("rw-editor").first  # the lesson's editor (a question below has its own)
     editor.get_by_test_id("rw-row-django").scroll_into_view_if_needed()
-    grip = editor.get_by_test_id("rw-row-snake").get_by_test_id("rw-title").bounding_box()
-    box = editor.get_by_test_id("rw-row-django").bounding_box()
-    page.mouse.move(grip["x"] + 10, grip["y"] + grip["height"] / 2)
-    page.mouse.down()
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.2, steps=10)
+    press(page, editor.get_by_test_id("rw-row-snake").get_by_test_id("rw-title"), editor.get_by_test_id("rw-row-django"),
+          at=0.2)
     moved = ["snake", *[d for d in start if d != "snake"]]
     expect(board_cell(page, label)).to_have_text(ndcg(moved))  # mouse still down
     expect(board_cell(page, f"nDCG@{k} linear")).to_have_text(ndcg(moved, "linear"))  # the other gain too
@@ -151,18 +188,12 @@ def test_the_ndcg_board_previews_all_four_cards(page: Page, app_url):
     expect(metric_value(page, card)).to_have_text(ndcg(moved))
 
 
-def test_dragging_the_cutoff_line_previews_each_k_then_moves_the_slider(page: Page, app_url):
-    page.set_viewport_size({"width": 1400, "height": 1400})
-    page.goto(app_url + "/recall")
-    expect(board_cell(page, "Recall@5")).to_have_text(recall_at_k(SYSTEM_A))
-    settle(page)  # a move or measure made during a rerun is lost when the rerun redraws the editor
+def test_dragging_the_cutoff_line_previews_each_k_then_moves_the_slider(lessons: Page):
+    page = system_a(lessons)
     line = lesson_editor(page).get_by_test_id("rw-cutoff")
     line.evaluate("e => e.scrollIntoView({block: 'center'})")
-    box = line.bounding_box()
-    target = lesson_editor(page).get_by_test_id(f"rw-row-{SYSTEM_A[7]}").bounding_box()  # the 8th row: k = 8 below its middle
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.mouse.down()
-    page.mouse.move(box["x"] + box["width"] / 2, target["y"] + target["height"] * 0.9, steps=8)
+    target = lesson_editor(page).get_by_test_id(f"rw-row-{SYSTEM_A[7]}")  # the 8th row: k = 8 below its middle
+    press(page, line, target, at=0.9)
     qs = metrics.from_rankings([Q.grades(SYSTEM_A)], [Q.judged_grades()])
     expect(board_cell(page, "Recall@8")).to_have_text(fmt(metrics.recall(qs, 8)[0]))  # mouse still down
     expect(line).to_contain_text("top 8")
@@ -172,9 +203,8 @@ def test_dragging_the_cutoff_line_previews_each_k_then_moves_the_slider(page: Pa
     assert "k=8" in page.url
 
 
-def test_the_conventions_board_previews_the_tables_engine_rows(page: Page, app_url):
-    page.set_viewport_size({"width": 1400, "height": 1400})
-    page.goto(app_url + "/why-does-my-number-differ")
+def test_the_conventions_board_previews_the_tables_engine_rows(lessons: Page):
+    page = visit(lessons, "differ")
     f, k = scenarios.FRAMEWORKS, scenarios.FRAMEWORKS_K
     start = list(f.presets[scenarios.FRAMEWORKS_MIXED])
 
@@ -186,14 +216,11 @@ def test_the_conventions_board_previews_the_tables_engine_rows(page: Page, app_u
 
     cells = page.get_by_test_id("rw-scoreboard").first.locator(".rw-score-value")
     expect(cells).to_have_text(values(start))
+    settle(page)
     editor = page.get_by_test_id("rw-editor").first
     last, first = editor.get_by_test_id(f"rw-row-{start[-1]}"), editor.get_by_test_id(f"rw-row-{start[0]}")
     first.scroll_into_view_if_needed()
-    grip = last.get_by_test_id("rw-title").bounding_box()
-    box = first.bounding_box()
-    page.mouse.move(grip["x"] + 10, grip["y"] + grip["height"] / 2)
-    page.mouse.down()
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.2, steps=10)
+    press(page, last.get_by_test_id("rw-title"), first, at=0.2)
     moved = [start[-1], *start[:-1]]
     expect(cells).to_have_text(values(moved))  # mouse still down
     page.mouse.up()

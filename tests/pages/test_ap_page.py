@@ -1,11 +1,11 @@
 """AppTest: the precision and average precision lesson, with the lawyer scenario and the four-query example."""
 import pytest
 
-from components.course import export, precision, scenarios
+from components.course import export, precision, quiz, scenarios
 from components.engine import conventions, metrics
 from components.engine.formatting import fmt
 from components.ranking_editor import EditorState
-from components.ui import state
+from components.ui import quiz_ui, state
 from components.ui.take_home import panel_key
 from tests.pages.helpers import board, open_page
 
@@ -133,3 +133,34 @@ def test_take_home_exports_the_list_on_screen_with_snippets_that_print_its_ap():
     pack = export.take_home("ap", [current], k=5, gain="exponential", measures=("AP", "P@k", "R@k", "RR"))
     assert pack.expected.splitlines()[0] == f"AP {metric(at, 'AP')}"
     assert pack.expected in [c.value.rstrip("\n") for c in at.code]
+
+
+def test_ap_follows_a_hit_moved_down_to_position_10():
+    """System A's first hit (AP 0.355) moved to position 10: the card and the editor's board give the engine's
+    value."""
+    at = open_page(PAGE)
+    assert metric(at, "AP") == "0.355"
+    moved = [i for i in Q.presets["System A"] if i != "c01"]
+    moved.insert(9, "c01")
+    at.session_state[state.AP_EDITOR] = EditorState(order=tuple(moved), grades={d.id: d.grade for d in Q.docs})
+    at.run()
+    assert not at.exception
+    value = fmt(metrics.average_precision(metrics.from_rankings([Q.grades(moved)], [Q.judged_grades()]))[0])
+    assert metric(at, "AP") == board(at, state.AP_EDITOR)["AP"] == value != "0.355"
+
+
+def test_the_higher_ap_question_is_checked_in_place():
+    """On the lesson itself: the first-hit-on-top option gets its explanation (RR's), the engine's answer is
+    right."""
+    at = open_page(PAGE)
+    q = quiz.question("ap.higher_order")
+    key = f"{state.QUIZ_PREFIX}ap.ap.higher_order"  # the question's widgets, keyed by lesson and id
+    at.radio(key=f"{key}.choice").set_value("a")
+    at.button(key=f"{key}.check").click().run()
+    assert not at.exception
+    assert quiz_ui.text(quiz.FEEDBACK_CHOICE_WRONG) in [e.value for e in at.error]
+    assert any(quiz_ui.text("ap.higher_order option a why", q.values) in m.value for m in at.markdown)
+    (right,) = q.correct
+    at.radio(key=f"{key}.choice").set_value(right)
+    at.button(key=f"{key}.check").click().run()
+    assert quiz_ui.text(quiz.FEEDBACK_CORRECT) in [s.value for s in at.success]

@@ -1,9 +1,12 @@
 """AppTest: Lesson 4, the four-query example."""
+import json
+
 import pytest
 
 from components.course import scenarios
 from components.engine import metrics
 from components.engine.formatting import fmt
+from components.rank_figure import widget_key
 from components.ui import state
 from tests.pages.helpers import open_page
 
@@ -12,6 +15,23 @@ PAGE = "lessons/four_queries.py"
 
 def metric(at, label):
     return next(m.value for m in at.metric if m.label == label)
+
+
+def figure(at) -> dict:
+    """What the page sends the four-query figure (its ranks, k and scoreboard) for the browser to draw."""
+    (element,) = [e for e in at.get("bidi_component") if e.key == widget_key(state.FOUR_RANKS)]
+    return json.loads(element.proto.json)
+
+
+def board(at) -> list[str]:
+    """The figure's scoreboard for the ranks on it (recall@k, MRR); [] while it is hidden."""
+    score = figure(at)["score"]
+    return score["shown"][score["current"]] if score else []
+
+
+def means(ranks, k=5) -> list[str]:
+    qs = scenarios.four_query_set(ranks)
+    return [fmt(metrics.recall(qs, k).mean()), fmt(metrics.reciprocal_rank(qs).mean())]
 
 
 def recall_row(at):
@@ -62,3 +82,22 @@ def test_choosing_k(n, honest):
     assert not at.exception
     assert any(f"recall@{n} = {honest}, while recall@100 = 1.000" in i.value for i in at.info)
 
+
+
+def test_predict_first_sends_the_figure_no_numbers_until_revealed():
+    """Hidden, the figure gets no scoreboard (it shows "?" for each value and each query's RR, and previews
+    nothing); revealed, the engine's values for its ranks."""
+    at = open_page(PAGE, query={"predict_first": "1"})
+    assert figure(at)["score"] is None and metric(at, "MRR") == "?"
+    at.button(key="predict.four_queries.button").click().run()
+    assert not at.exception
+    assert board(at) == means(scenarios.FOUR_QUERY_HIT_RANKS)
+
+
+def test_a_link_opens_the_figure_at_its_ranks():
+    at = open_page(PAGE, query={"ranks": "2,-,1,10", "k": "3"})
+    assert not at.exception
+    data = figure(at)
+    assert (data["ranks"], data["k"]) == ([2, None, 1, 10], 3)  # "-": query 2's answer not returned
+    assert board(at) == means([2, None, 1, 10], k=3)
+    assert [metric(at, "recall@3"), metric(at, "MRR")] == means([2, None, 1, 10], k=3)

@@ -166,3 +166,16 @@ def test_the_ndcg_puzzle():
     at.session_state[state.NDCG_PUZZLE] = frameworks_state(order)
     at.run()
     assert any("Solved" in s.value for s in at.success)
+
+
+def test_system_b_with_its_snake_care_page_moved_to_the_bottom_scores_1():
+    """System B's grade-0 page on top (nDCG@3 0.531) moved below the last page: the ideal top 3."""
+    at = open_page(PAGE)
+    at.button(key="ndcg.preset.System B").click().run()
+    assert cards(at)[2] == "0.531"
+    order = [i for i in Q.presets["System B"] if i != "snake"] + ["snake"]
+    at.session_state[state.NDCG_EDITOR] = EditorState(order=tuple(order), tray=(), grades=GRADES)
+    at.run()
+    assert not at.exception
+    assert cards(at)[2] == fmt(metrics.ndcg_at_k(Q.grades(order), 3, Q.judged_grades())) == "1.000"
+    assert board(at, state.NDCG_EDITOR)["nDCG@3"] == "1.000"

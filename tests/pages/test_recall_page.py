@@ -147,3 +147,29 @@ def test_each_sections_k_travels_in_the_link():
     at = open_page(PAGE, query={"blind_k": "99"})
     assert at.slider(key=state.RECALL_BLIND_K).value == 20
     assert any("blind_k" in w.value for w in at.warning)
+
+
+def test_a_miss_on_top_halves_rr_and_a_hit_below_k_lowers_recall():
+    """The lesson's two moves (in the browser, drags on the lesson's editor): within the top 5, the miss at
+    position 3 to the top pushes every hit down by one, RR halves and Recall@5 stays; across the cutoff, a hit
+    from the top 5 to position 6 lowers Recall@5."""
+    system_a = list(Q.presets["System A"])
+    within = ["n20", *[i for i in system_a if i != "n20"]]
+    at = open_page(PAGE, session={state.RECALL_EDITOR: lawyer_state(within)})
+    assert not at.exception
+    assert metric(at, "RR") == fmt(1 / 2) and metric(at, "Recall@5") == "0.400"
+    across = [i for i in within if i != "c04"]
+    across.insert(across.index("n11") + 1, "c04")
+    at.session_state[state.RECALL_EDITOR] = lawyer_state(across)
+    at.run()
+    assert metric(at, "Recall@5") == "0.300" and board(at, state.RECALL_EDITOR)["Recall@5"] == "0.300"
+
+
+def test_predict_first_hides_the_lesson_boards_numbers_until_revealed():
+    """The editor's scoreboard is sent as "?" (nothing to preview) until the class reveals the numbers."""
+    at = open_page(PAGE, query={"predict_first": "1"})
+    assert set(board(at, state.RECALL_EDITOR).values()) == {"?"}
+    at.button(key="predict.recall.button").click().run()
+    assert not at.exception
+    qs = metrics.from_rankings([Q.grades(Q.presets["System A"])], [Q.judged_grades()])
+    assert board(at, state.RECALL_EDITOR)["Recall@5"] == fmt(metrics.recall(qs, 5)[0]) == "0.400"
