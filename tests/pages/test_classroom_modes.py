@@ -2,8 +2,10 @@
 import pytest
 
 from components.course import scenarios
-from components.engine.formatting import fmt
+from components.engine.formatting import fmt, literal
+from components.ranking_editor import EditorState
 from components.ui import state
+from lessons import recall
 from tests.pages.helpers import open_page
 
 Q = scenarios.LAWYER
@@ -45,6 +47,22 @@ def test_predict_first_hides_the_numbers_until_revealed_and_again_after_a_change
     assert metric(at, "Recall@20") == "0.400"
 
 
+def test_predict_first_hides_the_value_again_after_a_move_in_the_editor():
+    """A drag (here: its result, the editor's new order) is a change like any other: predict again."""
+    at = open_page("lessons/recall.py", query={"predict_first": "1"})
+    assert metric(at, "Recall@5") == "?"
+    at.button(key="predict.recall.button").click().run()
+    assert metric(at, "Recall@5") == "0.400"
+    order = [i for i in Q.presets["System A"] if i != "c01"]
+    order.insert(7, "c01")  # the relevant case on top dragged below the cutoff, to position 8
+    at.session_state[state.RECALL_EDITOR] = EditorState(order=tuple(order), grades={d.id: d.grade for d in Q.docs})
+    at.run()
+    assert metric(at, "Recall@5") == "?"
+    at.button(key="predict.recall.button").click().run()
+    assert not at.exception
+    assert metric(at, "Recall@5") == "0.300"
+
+
 def test_step_by_step_arithmetic():
     at = open_page("lessons/mrr.py", query={"steps": "1"})
     steps = [md.value for md in at.markdown if md.value.startswith(("MRR = (", "= "))]
@@ -70,11 +88,27 @@ def test_a_deep_link_restores_k_order_tray_and_grades():
     assert metric(at, "nDCG@3 (linear gain)") == fmt((2 + 2 / 1.5849625007211563 + 1) / (2 + 2 / 1.5849625007211563 + 1))
 
 
-def test_a_malformed_deep_link_shows_a_note_and_the_defaults():
-    at = open_page("lessons/recall.py", query={"order": "c01,nope,c02", "k": "0"})
+def test_a_deep_link_brings_a_document_out_of_the_tray_to_the_top():
+    order = ("c10",) + Q.presets["System B"][:19]  # the tenth case retrieved, B's last miss dropped
+    at = open_page("lessons/recall.py", query={"k": "20", "order": ",".join(order)})
+    assert not at.exception
+    assert at.slider(key=state.RECALL_K).value == 20
+    assert metric(at, "Recall@20") == "1.000"
+    editor = at.session_state[state.RECALL_EDITOR]
+    assert editor.order == order
+    assert set(editor.tray) == {item.id for item in recall.ITEMS} - set(order) and "n10" in editor.tray
+    assert len(editor.tray) == 11  # "11 judged, not returned"
+
+
+@pytest.mark.parametrize("k, order, k_note", [("0", "c01,nope,c02", "is outside 1 to 20"),
+                                              ("abc", "c01,<b>x</b>", "is not a whole number; using 5")])
+def test_a_malformed_deep_link_shows_a_note_and_the_defaults(k, order, k_note):
+    at = open_page("lessons/recall.py", query={"order": order, "k": k})
     assert not at.exception
     notes = " ".join(w.value for w in at.warning)
-    assert "unknown document" in notes and "outside 1 to 20" in notes
+    assert "unknown document" in notes and k_note in notes
+    unknown = order.split(",")[1]
+    assert literal(unknown, limit=40) in notes and notes.count(unknown) == 1  # quoted once, as code
     assert metric(at, "Recall@5") == "0.400"  # System A at k = 5
 
 
