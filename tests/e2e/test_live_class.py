@@ -1,8 +1,8 @@
 """A live class in real browsers: an instructor and two learners, each in a browser context of their own, through
 one class from its start to its end.
 
-The instructor starts a class on the Recall@k lesson and reloads (the lead comes back from the browser's storage).
-Ada types a nickname and the code on the home page; Bob opens the join link. The instructor's roll call counts
+The instructor starts a class and reloads (the lead comes back from the browser's storage), then opens the Recall@k
+lesson. Ada types a nickname and the code on the home page; Bob opens the join link. The instructor's roll call counts
 them by itself. With "predict first" the class guesses Recall@5, the count of answers comes in on the
 instructor's screen by itself, and the reveal shows everyone the value. The instructor moves the k slider and
 drags a case in the lesson's editor: both learners' screens follow, by rerunning only the lesson's fragment. Ada
@@ -20,11 +20,15 @@ from playwright.sync_api import Page, expect
 from components.course import prose, scenarios
 from components.engine import metrics
 from components.engine.formatting import fmt
+from components.ui import live_class_ui
 from tests.e2e.helpers import PageRuns, drag, lesson_editor, metric_value, press_home, settle
 
 pytestmark = pytest.mark.e2e
 
 K_SLIDER = "Cutoff k"
+# True once the browser's localStorage holds the lead of the class ``code`` (the panel shows the code before the
+# hidden helper that stores it has run).
+STORED_LEAD = "([key, code]) => (JSON.parse(localStorage.getItem(key) || 'null') || {}).code === code"
 
 
 @pytest.fixture
@@ -88,12 +92,19 @@ def test_a_class_from_its_start_to_its_end(open_watched):
     qs = metrics.from_rankings([q.grades(q.presets["System A"])], [q.judged_grades()])
     recall, precision = fmt(metrics.recall(qs, 5)[0]), fmt(metrics.precision(qs, 5)[0])
 
-    # The instructor starts a class; a reload is a new session, and the lead comes back from the browser's storage.
-    teacher, teacher_runs = open_watched("/recall")
+    # The instructor starts a class on the (light) home page; a reload is a new session, and the lead comes back
+    # from the browser's storage; then the lesson, by its link in the sidebar.
+    teacher, teacher_runs = open_watched("/")
     code = start_class(teacher)
+    teacher.wait_for_function(STORED_LEAD, arg=[live_class_ui.LEAD_STORAGE_KEY, code])  # not before: it would be lost
     teacher.reload()
     panel = classroom(teacher)
     expect(panel.get_by_text(f"Class code: {code}")).to_be_visible(timeout=30_000)
+    settle(teacher)
+    teacher.get_by_test_id("stSidebar").get_by_role("link", name="Recall@k", exact=True).click()
+    expect(k_slider(teacher)).to_be_visible(timeout=30_000)
+    settle(teacher)
+    panel = classroom(teacher)
     panel.get_by_text("Predict first").click()
 
     # Ada joins on the home page with a nickname, Bob by the join link; both are taken to the class's page.
@@ -115,6 +126,7 @@ def test_a_class_from_its_start_to_its_end(open_watched):
         expect(box).to_be_visible(timeout=15_000)
         box.fill(typed)
         page.get_by_role("button", name=prose.text("ui", "Class guess send")).click()
+    for page in learners:
         expect(page.get_by_text("is in. The value comes")).to_be_visible()
     expect(teacher.get_by_text("2 answers so far")).to_be_visible(timeout=15_000)  # no click: it polls
     teacher.get_by_role("button", name=prose.text("ui", "Class reveal")).click()
