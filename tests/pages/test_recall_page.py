@@ -96,6 +96,7 @@ def test_the_blind_spot_duel_shows_equal_recall_and_different_rr_beside_its_text
     assert "Both lists have Recall@20 = 0.400" in sentence and "1.000" in sentence and "0.063" in sentence
     assert at.slider(key=state.RECALL_K).value == 5  # the main editor above is left alone
     at.slider(key=state.RECALL_BLIND_K).set_value(10).run()
+    assert metric(at, "Recall@5") == "0.400"  # the main editor above still reads System A at k = 5
     sentence = next(i.value for i in at.info if "k = 10" in i.value)
     assert "does tell them apart (0.400 with the hits at 1–4, 0.000 with the hits at 16–19)" in sentence
     assert "Both lists have" not in sentence
