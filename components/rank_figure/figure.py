@@ -27,18 +27,14 @@ from components.course import prose
 from components.engine.checks import check_whole
 from components.engine.formatting import change, fmt
 from components.rank_figure.table import Rank, check_ranks, figure_table
-from components.ranking_editor.editor import DOM_JS
+from components.ranking_editor.served import served_component
 
-_HERE = Path(__file__).parent
+FOLDER = Path(__file__).parent  # figure.css and figure.js, served from here (served.py)
 TEXT = "rank_figure"  # lessons/text/rank_figure.md
 _EVENT = "move"
 
-_component = st.components.v2.component(
-    "rankwise_rank_figure",
-    html=(_HERE / "figure.html").read_text(encoding="utf-8"),
-    css=(_HERE / "figure.css").read_text(encoding="utf-8"),
-    js=DOM_JS + (_HERE / "figure.js").read_text(encoding="utf-8"),
-)
+_component = served_component(FOLDER, html=(FOLDER / "figure.html").read_text(encoding="utf-8"),
+                              css="figure.css", js="figure.js")
 
 
 @dataclass

@@ -1,10 +1,10 @@
 // Rankwise: the DOM helpers the ranking editor and the hit-rank figure share (components v2, no build step).
-// Python puts this file in front of each component's own script, so both call the same functions.
+// An ES module: editor.js imports it as ./dom.js, figure.js from the editor's folder (served.py serves both).
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 // An inline SVG icon from one path (24 x 24 box, drawn with the text colour), hidden from screen readers.
-function svgIcon(d, strokeWidth = 2.2) {
+export function svgIcon(d, strokeWidth = 2.2) {
   const svg = document.createElementNS(SVG_NS, "svg");
   svg.setAttribute("viewBox", "0 0 24 24");
   svg.setAttribute("aria-hidden", "true");
@@ -21,19 +21,19 @@ function svgIcon(d, strokeWidth = 2.2) {
 }
 
 // A sentence of lessons/text/ (Python sends a file's sections as data.text), its {placeholders} filled.
-function say(data, key, values = {}) {
+export function say(data, key, values = {}) {
   return data.text[key].replace(/\{(\w+)\}/g, (_, name) => String(values[name]));
 }
 
 // The same as DOM nodes, for a help line: a placeholder stands for nodes (the <kbd> keys drawn there).
-function sayNodes(data, key, values) {
+export function sayNodes(data, key, values) {
   return data.text[key].split(/\{(\w+)\}/).flatMap((part, i) => {
     if (i % 2) return Array.isArray(values[part]) ? values[part] : [document.createTextNode(String(values[part]))];
     return part ? [document.createTextNode(part)] : [];
   });
 }
 
-function el(tag, className, text) {
+export function el(tag, className, text) {
   const node = document.createElement(tag);
   if (className) node.className = className;
   if (text !== undefined) node.textContent = text; // text only, never HTML
@@ -41,17 +41,17 @@ function el(tag, className, text) {
 }
 
 // DOM writes only when the value differs (a drag redraws on every step).
-function setText(node, text) { if (node.textContent !== text) node.textContent = text; }
-function setAttr(node, name, value) { if (node.getAttribute(name) !== value) node.setAttribute(name, value); }
+export function setText(node, text) { if (node.textContent !== text) node.textContent = text; }
+export function setAttr(node, name, value) { if (node.getAttribute(name) !== value) node.setAttribute(name, value); }
 
-function setButton(b, label, disabled) {
+export function setButton(b, label, disabled) {
   if (b.getAttribute("aria-label") !== label) { b.setAttribute("aria-label", label); b.title = label; }
   setAttr(b, "aria-disabled", disabled ? "true" : "false");
 }
 
 // A scoreboard's cells (label, value, change) under `cells`, one per label; `prefix` names the classes
 // ("rw" gives rw-score-cell, rw-score-label, ...). Every value and change comes formatted from Python.
-function drawScoreCells(cells, prefix, labels, values, deltas) {
+export function drawScoreCells(cells, prefix, labels, values, deltas) {
   while (cells.children.length > labels.length) cells.lastElementChild.remove();
   labels.forEach((label, i) => {
     let cell = cells.children[i];

@@ -1,8 +1,10 @@
 """The ranking editor: a Streamlit Components v2 component and the functions that own its state.
 
 The HTML, CSS and JS sit beside this file (``editor.html``, ``editor.css``,
-``editor.js``) and are read once at import; there is no frontend build and no
-iframe (the component renders in an open shadow root).
+``editor.js``, which imports the DOM helpers of ``dom.js``); the HTML is read
+once at import, and the browser fetches the script and the stylesheet once
+(:mod:`.served`). There is no frontend build and no iframe (the component
+renders in an open shadow root).
 
 State and sync
 --------------
@@ -46,18 +48,14 @@ from components.ranking_editor.model import (
 )
 from components.ranking_editor.scoreboard import Scoreboard
 from components.ranking_editor.scoreboard import payload as scoreboard_payload
+from components.ranking_editor.served import component_name, served_component
 
-_HERE = Path(__file__).parent
-COMPONENT_NAME = "rankwise_ranking_editor"
-DOM_JS = (_HERE / "dom.js").read_text(encoding="utf-8")  # the DOM helpers both components' scripts call
+FOLDER = Path(__file__).parent  # editor.css, editor.js and dom.js, served from here (the figure imports dom.js too)
+COMPONENT_NAME = component_name(FOLDER)  # "rankwise.ranking_editor", as the browser's elements name it
 _EVENT = "edit"  # the trigger's name: the browser calls setTriggerValue("edit", {...})
 
-_component = st.components.v2.component(
-    COMPONENT_NAME,
-    html=(_HERE / "editor.html").read_text(encoding="utf-8"),
-    css=(_HERE / "editor.css").read_text(encoding="utf-8"),
-    js=DOM_JS + (_HERE / "editor.js").read_text(encoding="utf-8"),
-)
+_component = served_component(FOLDER, html=(FOLDER / "editor.html").read_text(encoding="utf-8"),
+                              css="editor.css", js="editor.js")
 
 
 @dataclass

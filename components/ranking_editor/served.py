@@ -1,0 +1,63 @@
+"""Components v2 whose script and stylesheet the browser fetches once, from a URL, instead of with every element.
+
+A v2 component given inline ``js``/``css`` strings sends them inside each element of each run: the Recall page's
+editors sent about 62 KB apiece on every rerun. Given *file names* instead, each element carries two short paths,
+and the browser imports the script once per page (its module map keeps it across the app's own page changes) from
+``/_stcore/bidi-components/<name>/<file>``, which Streamlit serves with ``Cache-Control: public``. The script may
+import its neighbours by relative URL (``import { el } from "./dom.js"``).
+
+Streamlit serves a component's files only from an ``asset_dir`` declared in an installed package's manifest
+(``[tool.streamlit.component]``). Rankwise is an app, not an installed component package, so it declares each
+component folder itself, on the running Streamlit runtime, before the component first mounts there (AppTest makes
+a runtime per test). Relies on Streamlit 1.67's ``BidiComponentManager`` (``register_from_manifest``,
+``get_component_asset_root``) and manifest types; pyproject.toml's pin lists the modules that use internals.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable
+
+import streamlit as st
+from streamlit.components.v2.get_bidi_component_manager import get_bidi_component_manager
+from streamlit.components.v2.manifest_scanner import ComponentConfig, ComponentManifest
+
+PACKAGE = "rankwise"  # the served name is "rankwise.<folder>": /_stcore/bidi-components/rankwise.ranking_editor/
+SERVED: list[Path] = []  # every served component's folder, in the order they were made
+
+
+def component_name(folder: Path) -> str:
+    """The name Streamlit serves ``folder``'s files under."""
+    return f"{PACKAGE}.{folder.name}"
+
+
+def _declare(folder: Path) -> None:
+    """Declare ``folder`` as its component's asset directory on the current runtime (once per runtime)."""
+    manager = get_bidi_component_manager()
+    if manager.get_component_asset_root(component_name(folder)) is None:
+        manifest = ComponentManifest(name=PACKAGE, version="1",
+                                     components=[ComponentConfig(name=folder.name, asset_dir=".")])
+        manager.register_from_manifest(manifest, package_root=folder)
+
+
+def served_component(folder: Path, *, html: str, css: str, js: str) -> Callable[..., Any]:
+    """A component whose stylesheet ``css`` and script ``js`` are files in ``folder``, served from there.
+
+    ``html`` is the markup itself (small, and needed before the script runs). The returned function mounts the
+    component and takes st.components.v2's mount arguments (``key``, ``data``, ``on_<event>_change``...). Its
+    first mount on a runtime declares every served folder there, so a script can import another component's
+    files (``../rankwise.<folder>/<file>``) before that component has mounted.
+    """
+    for file in (css, js):
+        if not (folder / file).is_file():
+            raise FileNotFoundError(f"{folder / file} is missing: a served component's files sit in its folder")
+    SERVED.append(folder)
+    made: list[Callable[..., Any]] = []
+
+    def mount(**kwargs: Any) -> Any:
+        for served in SERVED:
+            _declare(served)
+        if not made:  # built inside a run, where the runtime that serves the files exists
+            made.append(st.components.v2.component(component_name(folder), html=html, css=css, js=js))
+        return made[0](**kwargs)
+
+    return mount
