@@ -47,23 +47,61 @@ def show_four_queries(page: Page):
     return page.locator(".st-key-quiz-practice-four_queries-recall_at_3")
 
 
-def open_four_queries(page: Page, app_url: str):
-    page.goto(app_url + "/practice")
-    return show_four_queries(page)
-
-
 def stored(page: Page) -> list[str]:
     raw = page.evaluate(f"() => window.localStorage.getItem({json.dumps(quiz_ui.STORAGE_KEY)})")
     return ((json.loads(raw) if raw else None) or {}).get("solved", [])  # nothing solved: nothing kept
 
 
-def test_progress_survives_a_reload_and_reset_clears_it(page: Page, app_url):
+HELPERS = 3  # the storage helpers every page draws: progress, a class's lead, a class's member id
+LESSONS = [spec for spec in registry.PAGES if spec.in_sequence]
+
+
+def runs_after_the_helpers_read(page: Page, runs: PageRuns) -> int:
+    """The whole-page runs once every storage helper has read the browser's storage and the app is idle (a
+    helper that found something asks for its run as it reads)."""
+    page.wait_for_function(f"() => window.rankwiseStoreRead && window.rankwiseStoreRead.size >= {HELPERS}")
+    settle(page)
+    return runs.count
+
+
+def stores_nothing(page: Page) -> bool:
+    return page.evaluate("() => Object.keys(window.localStorage).filter(k => k.startsWith('rankwise.'))") == []
+
+
+def on_page(page: Page, spec: registry.PageSpec) -> None:
+    """Wait until the session's page is ``spec``'s (its run has begun) and the run is over."""
+    page.wait_for_url(f"**/{spec.url_path}*")
+    expect(page.get_by_test_id("stSidebar").get_by_role("link", name=spec.title, exact=True)).to_have_attribute(
+        "aria-current", "page")
+    settle(page)
+
+
+def test_each_lesson_runs_once_progress_survives_a_reload_at_one_more_run_and_reset_clears_it(page: Page, app_url):
+    """One session walks the lessons, then Practice; the browser's storage carries the progress over reloads.
+
+    Nothing stored: nothing for the helpers to hand over, so a fresh visit runs once (a second run cost every
+    page load about 2 s after the first). The helpers are app.py's, the same on every page: the first lesson's
+    fresh load shows they ask for nothing; each lesson after it, opened by the previous one's "Next" link, shows
+    its own first run asks for no second. Stored progress costs a reload one more run, to merge it.
+    """
     assert "show_progress_sidebar()" in APP.read_text(), \
         "app.py must call components.ui.quiz_ui.show_progress_sidebar() (before page.run()) to keep progress"
-    sidebar = page.get_by_test_id("stSidebar")
-    card = open_four_queries(page, app_url)
-    expect(sidebar.get_by_text(progress_text(0))).to_be_visible(timeout=30_000)
+    runs = PageRuns(page)
+    page.goto(f"{app_url}/{LESSONS[0].url_path}")
+    assert runs_after_the_helpers_read(page, runs) == 1, f"{LESSONS[0].url_path}: a fresh visit ran twice"
+    assert stores_nothing(page), "a fresh visit stores nothing"
+    for spec in LESSONS[1:]:
+        before = runs.count
+        page.get_by_test_id("stPageLink").filter(has_text=prose.text("ui", "Next", title=spec.title)).click()
+        on_page(page, spec)
+        assert runs.count - before == 1, f"{spec.url_path}: its first run asked for a second"
+        assert stores_nothing(page), f"{spec.url_path}: a visit with nothing solved stores something"
 
+    sidebar = page.get_by_test_id("stSidebar")
+    sidebar.get_by_role("link", name=registry.spec("practice").title, exact=True).click()
+    on_page(page, registry.spec("practice"))
+    card = show_four_queries(page)
+    expect(sidebar.get_by_text(progress_text(0))).to_be_visible()
     card.get_by_label("Your answer").fill("3/4")
     card.get_by_role("button", name="Check").click()
     expect(card.get_by_text(quiz_ui.text(quiz.FEEDBACK_CORRECT))).to_be_visible()
@@ -72,8 +110,10 @@ def test_progress_survives_a_reload_and_reset_clears_it(page: Page, app_url):
     page.wait_for_function(
         f"() => (window.localStorage.getItem({json.dumps(quiz_ui.STORAGE_KEY)}) || '').includes({json.dumps(QUESTION)})")
 
+    before = runs.count
     page.reload()  # a new session: the count comes back from localStorage
-    expect(sidebar.get_by_text(progress_text(1))).to_be_visible(timeout=30_000)
+    expect(sidebar.get_by_text(progress_text(1))).to_be_visible(timeout=30_000)  # merged: by its run
+    assert runs_after_the_helpers_read(page, runs) - before == 2, "stored progress: one more run to merge it"
     card = show_four_queries(page)
     expect(page.get_by_text(lesson_text(1))).to_be_visible()
     expect(card.get_by_text(solved_badge())).to_be_visible()  # on the question itself, not only in the sidebar
@@ -89,33 +129,3 @@ def test_progress_survives_a_reload_and_reset_clears_it(page: Page, app_url):
     page.reload()
     expect(sidebar.get_by_text(progress_text(0))).to_be_visible(timeout=30_000)
     assert stored(page) == []
-
-
-HELPERS = 3  # the storage helpers every page draws: progress, a class's lead, a class's member id
-LESSONS = [spec for spec in registry.PAGES if spec.in_sequence]
-
-
-def runs_after_the_helpers_read(page: Page, runs: PageRuns) -> int:
-    """The whole-page runs once every storage helper has read the browser's storage and the app is idle (a
-    helper that found something asks for its run as it reads)."""
-    page.wait_for_function(f"() => window.rankwiseStoreRead && window.rankwiseStoreRead.size >= {HELPERS}")
-    settle(page)
-    return runs.count
-
-
-def test_a_fresh_visit_runs_each_lesson_once_and_a_returning_learner_once_more(page: Page, app_url):
-    """Nothing stored: nothing for the helpers to hand over, so no second run (it cost every page load a whole
-    second run, about 2 s after the first). Stored progress costs one more run, to merge it."""
-    runs = PageRuns(page)
-    for spec in LESSONS:
-        before = runs.count
-        page.goto(f"{app_url}/{spec.url_path}")
-        assert runs_after_the_helpers_read(page, runs) - before == 1, f"{spec.url_path}: a fresh visit ran twice"
-        ours = page.evaluate("() => Object.keys(window.localStorage).filter(k => k.startsWith('rankwise.'))")
-        assert ours == [], "a fresh visit stores nothing"
-    page.evaluate(f"() => window.localStorage.setItem({json.dumps(quiz_ui.STORAGE_KEY)}, "
-                  f"{json.dumps(json.dumps({'version': 1, 'solved': [QUESTION]}))})")
-    before = runs.count
-    page.reload()
-    expect(page.get_by_test_id("stSidebar").get_by_text(progress_text(1))).to_be_visible()  # merged: by its run
-    assert runs_after_the_helpers_read(page, runs) - before == 2, "stored progress: one more run to merge it"
