@@ -20,15 +20,15 @@ from playwright.sync_api import Page, expect
 from components.course import prose, scenarios
 from components.engine import metrics
 from components.engine.formatting import fmt
-from components.ui import live_class_ui
+from components.ui import class_members_ui, live_class_ui
 from tests.e2e.helpers import PageRuns, drag, lesson_editor, metric_value, press_home, settle
 
 pytestmark = pytest.mark.e2e
 
 K_SLIDER = "Cutoff k"
-# True once the browser's localStorage holds the lead of the class ``code`` (the panel shows the code before the
-# hidden helper that stores it has run).
-STORED_LEAD = "([key, code]) => (JSON.parse(localStorage.getItem(key) || 'null') || {}).code === code"
+# True once the entry ``key`` of the browser's localStorage holds ``value`` as its ``field``: what a reload reads back
+# (the panel shows a class's code before the hidden helper that stores the lead has run).
+STORED = "([key, field, value]) => (JSON.parse(localStorage.getItem(key) || 'null') || {})[field] === value"
 
 
 @pytest.fixture
@@ -96,7 +96,7 @@ def test_a_class_from_its_start_to_its_end(open_watched):
     # from the browser's storage; then the lesson, by its link in the sidebar.
     teacher, teacher_runs = open_watched("/")
     code = start_class(teacher)
-    teacher.wait_for_function(STORED_LEAD, arg=[live_class_ui.LEAD_STORAGE_KEY, code])  # not before: it would be lost
+    teacher.wait_for_function(STORED, arg=[live_class_ui.LEAD_STORAGE_KEY, "code", code])  # or the reload loses it
     teacher.reload()
     panel = classroom(teacher)
     expect(panel.get_by_text(f"Class code: {code}")).to_be_visible(timeout=30_000)
@@ -152,6 +152,7 @@ def test_a_class_from_its_start_to_its_end(open_watched):
     assert [r.count for r in runs] == whole_runs
 
     # Ada reloads: the address joins her again, and her browser's member id and nickname keep her one learner.
+    ada.wait_for_function(STORED, arg=[class_members_ui.MEMBER_STORAGE_KEY, "nickname", "Ada"])
     ada.reload()
     settle(ada)
     expect(following(ada, code)).to_be_visible(timeout=30_000)
