@@ -1,7 +1,8 @@
 """The ranking editor in a real browser: unmounted, it leaves nothing behind; on touch, its targets fit a finger.
 
-The touch tests share one phone (a mobile context and its page, on the Recall@k lesson): the first only looks,
-the second moves c03 from position 4 to 2.
+The tests share one phone (a mobile context and its page); each starts on the Recall@k lesson (by the sidebar's
+link when the page is elsewhere). The first touch test only looks, the second moves c03 from position 4 to 2; the
+last leaves the lesson.
 """
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.helpers import hold_still, lesson_editor
+from tests.e2e.navigation import visit
 
 pytestmark = pytest.mark.e2e
 
@@ -27,21 +29,8 @@ def phone(browser, app_url) -> Page:
     context.close()
 
 
-def test_leaving_a_page_runs_each_editors_cleanup(shared_context, app_url):
-    page = shared_context.new_page()
-    page.goto(app_url + "/recall")
-    expect(page.get_by_test_id("rw-scoreboard").first).to_be_visible()
-    count = page.evaluate(f"() => {{ window.__editorRoots = ({EDITOR_ROOTS})(); return window.__editorRoots.length; }}")
-    assert count >= 1
-    page.get_by_role("link", name="Glossary").first.click()  # the app's navigation: same window, editors unmounted
-    expect(page.get_by_test_id("rw-editor")).to_have_count(0)
-    page.wait_for_function("() => window.__editorRoots.every((r) => !r.__rankwiseEditor)")
-    assert page.evaluate(EDITOR_ROOTS) == []
-    page.close()
-
-
 def test_on_a_touch_screen_buttons_are_finger_sized_and_the_hint_speaks_of_touch(phone: Page):
-    page = phone
+    page = visit(phone, "recall")
     row = lesson_editor(page).get_by_test_id("rw-row-c02")
     expect(row).to_be_visible()
     assert page.evaluate("() => matchMedia('(pointer: coarse)').matches"), "the emulation gives a coarse pointer"
@@ -75,7 +64,7 @@ def touch_drag(cdp, page: Page, x: float, y: float, to_y: float, steps: int = 10
 
 
 def test_on_a_touch_screen_a_swipe_over_rows_scrolls_and_a_drag_starts_from_the_number(phone: Page):
-    page = phone
+    page = visit(phone, "recall")
     row = lesson_editor(page).get_by_test_id("rw-row-c03")
     row.scroll_into_view_if_needed()
     expect(row.get_by_test_id("rw-pos")).to_have_text("4")
@@ -97,3 +86,14 @@ def test_on_a_touch_screen_a_swipe_over_rows_scrolls_and_a_drag_starts_from_the_
     touch_drag(cdp, page, number["x"] + number["width"] / 2, number["y"] + number["height"] / 2,
                above["y"] + above["height"] * 0.2)
     expect(row.get_by_test_id("rw-pos")).to_have_text("2")  # dragged by its number, above position 2
+
+
+def test_leaving_a_page_runs_each_editors_cleanup(phone: Page):
+    page = visit(phone, "recall")
+    expect(page.get_by_test_id("rw-scoreboard").first).to_be_visible()
+    count = page.evaluate(f"() => {{ window.__editorRoots = ({EDITOR_ROOTS})(); return window.__editorRoots.length; }}")
+    assert count >= 1
+    visit(page, "glossary")  # the app's navigation: same window, editors unmounted
+    expect(page.get_by_test_id("rw-editor")).to_have_count(0)
+    page.wait_for_function("() => window.__editorRoots.every((r) => !r.__rankwiseEditor)")
+    assert page.evaluate(EDITOR_ROOTS) == []
