@@ -1,9 +1,14 @@
-"""The "Your data" page in a real browser: files go in through the file inputs, as a learner's would.
+"""The "Your data" and "Compare runs" pages in a real browser, in one session: files go in through the file inputs,
+as a learner's would, and only what needs a browser is checked here.
 
-Expected numbers come from the command line's evaluator; the table is read
-from the grid's accessible table (the cells are drawn on a canvas). Ids that
-hold HTML or Markdown must show as text, and no script may run (a dialog
-would mean one did).
+The page's numbers and messages after an upload, the numbers at another k, the limits' text, trec_eval's options,
+the JSONL pair's chunks and the comparison of runs are AppTest's (tests/pages/test_your_data_page.py,
+test_your_data_formats.py, test_compare_runs.py). Here: ids holding HTML or Markdown show as text and no script
+runs (a dialog would mean one did); a new session in a tab that had files says the server lost them; Streamlit's
+own size line stays hidden; a click on any cell of a row opens that query; the note column shows every note in
+full at several sizes and projected; the browser keeps the chosen measures when k changes; quickly dropped runs
+all land, on both pages. The tests share one page (tests/e2e/conftest.py
+keeps a module on one worker, in order); each sets up the state it needs on it, so any one also runs alone.
 """
 from __future__ import annotations
 
@@ -15,9 +20,9 @@ from playwright.sync_api import Page, expect
 
 from components.cli import run_evaluation
 from components.course import prose
-from components.engine.formatting import fmt
+from components.ui import registry
 from lessons import your_data as your_data_page
-from tests.e2e.helpers import current, metric_value, settle
+from tests.e2e.helpers import PageRuns, current, hold_still, metric_value, next_frames, settle
 
 pytestmark = pytest.mark.e2e
 
@@ -27,19 +32,52 @@ SAMPLE_RUN = ROOT / "assets" / "sample_run.txt"
 HTML_QID = "<img/src=x/onerror=alert(1)>"
 SCRIPT_DOC = "<script>alert(2)</script>"
 MARKDOWN_DOC = "**bold**"
+SAMPLE_QIDS = run_evaluation(SAMPLE_QRELS, SAMPLE_RUN, ["RR"]).qids
 
 
-@pytest.fixture
-def your_data(page: Page, app_url):
-    """A fresh session on the page; every dialog (alert, confirm) is recorded and dismissed."""
+@pytest.fixture(scope="module")
+def your_data(shared_context, app_url):
+    """One session on the page for the whole module: (the page, every dialog it raised (alert, confirm), each
+    dismissed, and its whole-page runs)."""
+    page = shared_context.new_page()
     page.set_viewport_size({"width": 1280, "height": 900})
     dialogs: list[str] = []
     page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    runs = PageRuns(page)
     page.goto(app_url + "/your-data")
     expect(page.get_by_role("button", name="Use the sample files")).to_be_visible(timeout=30_000)
     settle(page)  # the first run and the reruns it asks for (the browser's stored progress and lead)
-    yield page, dialogs
+    yield page, dialogs, runs
     page.close()
+
+
+def visit(page: Page, module: str) -> None:
+    """Go to the page of lessons/``module``.py by its sidebar link, unless the page is on it already."""
+    spec = registry.spec(module)
+    if page.url.split("?")[0].endswith("/" + spec.url_path):
+        return
+    settle(page)
+    sidebar = page.get_by_test_id("stSidebar")
+    if sidebar.get_attribute("data-collapsed") == "true":
+        page.get_by_test_id("stExpandSidebarButton").click()
+    sidebar.get_by_role("link", name=spec.title, exact=True).click()
+    page.wait_for_url(f"**/{spec.url_path}*")
+    settle(page)
+
+
+def use_samples(page: Page, runs: PageRuns) -> None:
+    """On "Your data", the sample files on show and the run of their button over (the button's run is waited for:
+    the samples may be on show already)."""
+    visit(page, "your_data")
+    before = runs.count
+    page.get_by_role("button", name="Use the sample files").click()
+    for _ in range(300):  # at most 1,800 painted frames: about 30 s
+        if runs.count > before:
+            break
+        next_frames(page, 6)  # the websocket's frames are read while Playwright waits on the page
+    assert runs.count > before, "the sample button's run never started"
+    settle(page)
+    expect(table_cells(page).first).to_have_text(SAMPLE_QIDS[0])
 
 
 def upload(page: Page, label: str, files) -> None:
@@ -99,48 +137,14 @@ def click_cell(page: Page, x: float, row: int) -> None:
     """Click the per-query grid ``x`` pixels from its left edge, on its ``row``-th row (0: the first query)."""
     grid = page.locator(".st-key-your-data-table").get_by_test_id("stDataFrame")
     grid.scroll_into_view_if_needed()
+    hold_still(page, grid)
     box = grid.bounding_box()
     page.mouse.click(box["x"] + x, box["y"] + 35 + 35 * row + 17)
 
 
-def test_uploading_the_samples_shows_trec_evals_numbers_and_the_table(your_data):
-    page, dialogs = your_data
-    upload(page, "1. Qrels", SAMPLE_QRELS)
-    expect(page.get_by_text(prose.section("your_data", "Waiting run"))).to_be_visible()
-    upload(page, "2. Run", SAMPLE_RUN)
-    report = run_evaluation(SAMPLE_QRELS, SAMPLE_RUN, ["R@10", "Success@10", "RR", "AP", "nDCG@10"])
-    expect(mean_card(page, "Queries evaluated")).to_have_text(str(len(report.qids)), timeout=30_000)
-    expect(mean_card(page, "MRR")).to_have_text(fmt(report.mean["RR"]))
-    expect(mean_card(page, "MAP")).to_have_text(fmt(report.mean["AP"]))  # trec_eval's first number
-    expect(mean_card(page, "nDCG@10 (linear gain)")).to_have_text(fmt(report.mean["nDCG@10"]))
-    expect(table_cells(page).first).to_have_text(report.qids[0])
-    expect(table_rows(page)).to_have_count(len(report.qids) + 1)  # the header, then a row per query
-    assert table_headers(page)[:7] == ["query", "note", "R@10", "Success@10", "RR", "AP", "nDCG@10 (linear gain)"]
-    # a click on a row opens that query in the editor
-    grid = page.locator(".st-key-your-data-table").get_by_test_id("stDataFrame")
-    grid.scroll_into_view_if_needed()
-    box = grid.bounding_box()
-    page.mouse.click(box["x"] + 16, box["y"] + 35 + 35 * 2 + 17)  # the third row's selection box
-    expect(current(page).get_by_role("combobox", name="Query")).to_have_value(report.qids[2])
-    expect(page.get_by_text(f"Query {report.qids[2]}: the run's top 20")).to_be_visible()
-    assert dialogs == []
-
-
-def test_a_bad_file_shows_the_message_and_keeps_the_samples(your_data):
-    page, _ = your_data
-    page.get_by_role("button", name="Use the sample files").click()
-    expect(mean_card(page, "Queries evaluated")).to_have_text("11", timeout=30_000)
-    upload(page, "2. Run", {"name": "broken.run", "mimeType": "text/plain",
-                            "buffer": b"101 Q0 D1 1 high r\n"})
-    message = page.locator(".st-key-your-data-error").get_by_test_id("stCode")
-    expect(message).to_contain_text("broken.run, line 1: found score 'high'")
-    expect(page.get_by_text(prose.section("your_data", "Error kept"))).to_be_visible()
-    expect(mean_card(page, "Queries evaluated")).to_have_text("11")
-    expect(page.get_by_text("Traceback")).to_have_count(0)
-
-
 def test_ids_holding_html_or_markdown_show_as_text_and_run_no_script(your_data):
-    page, dialogs = your_data
+    page, dialogs, _ = your_data
+    visit(page, "your_data")
     qrels = (f"{HTML_QID} 0 {MARKDOWN_DOC} 2\n{HTML_QID} 0 {SCRIPT_DOC} 1\n{HTML_QID} 0 missed 1\n"
              f"q2 0 d1 1\n").encode()
     run = (f"{HTML_QID} Q0 {SCRIPT_DOC} 1 3.0 r\n{HTML_QID} Q0 {MARKDOWN_DOC} 2 2.0 r\n"
@@ -167,119 +171,90 @@ def test_ids_holding_html_or_markdown_show_as_text_and_run_no_script(your_data):
 
 
 def test_a_new_session_in_a_tab_that_had_files_says_the_server_lost_them(your_data):
-    page, _ = your_data
-    page.get_by_role("button", name="Use the sample files").click()
-    expect(page.get_by_test_id("stMetric").first).to_be_visible()
+    page, _, runs = your_data
+    use_samples(page, runs)
     gone = page.get_by_test_id("stAlert").filter(has_text="the server no longer holds them")
     expect(gone).to_have_count(0)
     page.reload()  # a new session in the same tab, as after a server restart: the files are gone from the server
-    expect(gone).to_be_visible()
+    expect(gone).to_be_visible(timeout=30_000)
     expect(page.get_by_text(prose.section("your_data", "Waiting qrels"))).to_be_visible()
-    page.get_by_role("button", name="Use the sample files").click()
-    expect(page.get_by_test_id("stMetric").first).to_be_visible()
+    use_samples(page, runs)
     expect(gone).to_have_count(0)
 
 
-def test_changing_k_keeps_the_chosen_measures(your_data):
-    page, _ = your_data
-    page.get_by_role("button", name="Use the sample files").click()
-    expect(page.get_by_test_id("stMetricLabel").get_by_text("R@10", exact=True).first).to_be_visible()
-    box = page.get_by_test_id("stNumberInputField").first
-    box.fill("5")
-    box.press("Enter")
-    for label in ("R@5", "Success@5", "MRR", "nDCG@5 (linear gain)"):
-        expect(page.get_by_test_id("stMetricLabel").get_by_text(label, exact=True).first).to_be_visible()
+def test_streamlits_own_size_line_is_hidden_under_the_pages_limit(your_data):
+    """The page states the limit in MiB (its text is AppTest's); Streamlit's "300MB per file" line is hidden."""
+    page, _, _ = your_data
+    visit(page, "your_data")
+    expect(page.get_by_test_id("stCaptionContainer").filter(has_text="per file").first).to_be_visible()
+    expect(page.get_by_test_id("stFileUploaderDropzoneInstructions").first).to_be_hidden()
 
 
 def test_a_click_on_any_cell_of_a_row_opens_that_query(your_data):
-    page, _ = your_data
-    page.get_by_role("button", name="Use the sample files").click()
-    report = run_evaluation(SAMPLE_QRELS, SAMPLE_RUN, ["R@10", "Success@10", "RR", "nDCG@10"])
+    page, _, runs = your_data
+    page.set_viewport_size({"width": 1280, "height": 900})
+    use_samples(page, runs)
     query = current(page).get_by_role("combobox", name="Query")
-    expect(query).to_have_value(report.qids[0], timeout=30_000)
     click_cell(page, 150, 2)  # the third row's note
-    expect(query).to_have_value(report.qids[2])
+    expect(query).to_have_value(SAMPLE_QIDS[2])
     click_cell(page, 16, 1)  # the second row's selection box
-    expect(query).to_have_value(report.qids[1])
+    expect(query).to_have_value(SAMPLE_QIDS[1])
     click_cell(page, 420, 5)  # a measure of the sixth row: the newest click wins over the ticked box
-    expect(query).to_have_value(report.qids[5])
-    expect(page.get_by_text(f"Query {report.qids[5]}: the run's top 20")).to_be_visible()
+    expect(query).to_have_value(SAMPLE_QIDS[5])
+    expect(page.get_by_text(f"Query {SAMPLE_QIDS[5]}: the run's top 20")).to_be_visible()
     expect(table_rows(page).nth(6)).to_have_attribute("aria-selected", "true")  # that row is the one ticked now
 
 
-@pytest.mark.parametrize("width, height, projector", [(1400, 900, False), (1280, 720, True), (1024, 768, False)])
-def test_the_note_column_shows_every_note_in_full_without_scrolling_sideways(your_data, app_url, width, height,
-                                                                            projector):
-    page, _ = your_data
-    page.set_viewport_size({"width": width, "height": height})
-    if projector:
-        page.goto(app_url + "/your-data?projector=1")
-    page.get_by_role("button", name="Use the sample files").click()
-    expect(table_cells(page).first).to_have_text("101", timeout=30_000)
-    scale = 1.5 if projector else 1.0
-    headers = table_headers(page)
-    assert headers[:2] == ["query", "note"], headers  # in view as the table opens, before any scrolling
+NOTE_SIZES = [(1400, 900, False), (1024, 768, False), (1280, 720, True)]  # projected last: its larger type stays
+
+
+def test_the_note_column_shows_every_note_in_full_without_scrolling_sideways(your_data):
+    """At each size, and projected, the note column comes second, in view, and holds its longest note."""
+    page, _, runs = your_data
+    use_samples(page, runs)
     notes = list(your_data_page.NOTES)
-    root, widest = page.evaluate("""notes => {
-        const context = document.createElement("canvas").getContext("2d");
-        const root = parseFloat(getComputedStyle(document.documentElement).fontSize);
-        context.font = `${0.875 * root}px "Source Sans", sans-serif`;  // the grid's cell font
-        return [root, Math.max(...notes.map(note => context.measureText(note).width))];
-    }""", notes)
-    assert root == 16 * scale  # projector mode's larger font is on
-    width_px = your_data_page.note_width(scale)
-    assert widest + 2 * 8 * scale <= width_px, (widest, width_px)  # the text and the cell's padding on each side
-    scroller = page.locator(".st-key-your-data-table .dvn-scroller")
-    left, shown = scroller.evaluate("s => [s.scrollLeft, s.clientWidth]")
-    assert left == 0 and shown >= width_px + 100 * scale  # the selection box and a query id fit beside the note
+    for width, height, projector in NOTE_SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        if projector and page.evaluate("parseFloat(getComputedStyle(document.documentElement).fontSize)") < 20:
+            sidebar = page.get_by_test_id("stSidebar")
+            if sidebar.get_attribute("data-collapsed") == "true":
+                page.get_by_test_id("stExpandSidebarButton").click()
+            sidebar.get_by_text("Projector mode").click()
+            page.wait_for_function("() => parseFloat(getComputedStyle(document.documentElement).fontSize) > 20")
+        settle(page)
+        next_frames(page)  # the grid has laid itself out at this size
+        scale = 1.5 if projector else 1.0
+        size = f"{width}×{height}{' projected' if projector else ''}"
+        expect(table_cells(page).first).to_have_text(SAMPLE_QIDS[0])
+        headers = table_headers(page)
+        assert headers[:2] == ["query", "note"], (size, headers)  # in view as the table opens, no scrolling
+        root, widest = page.evaluate("""notes => {
+            const context = document.createElement("canvas").getContext("2d");
+            const root = parseFloat(getComputedStyle(document.documentElement).fontSize);
+            context.font = `${0.875 * root}px "Source Sans", sans-serif`;  // the grid's cell font
+            return [root, Math.max(...notes.map(note => context.measureText(note).width))];
+        }""", notes)
+        assert root == 16 * scale, size  # projector mode's larger font is on, or off
+        width_px = your_data_page.note_width(scale)
+        assert widest + 2 * 8 * scale <= width_px, (size, widest, width_px)  # the text and the cell's padding
+        scroller = page.locator(".st-key-your-data-table .dvn-scroller")
+        left, shown = scroller.evaluate("s => [s.scrollLeft, s.clientWidth]")
+        assert left == 0 and shown >= width_px + 100 * scale, size  # the box and a query id fit beside the note
 
 
-def test_the_limits_are_stated_once_in_mib_and_name_no_setting(your_data):
-    page, _ = your_data
-    limit = page.get_by_test_id("stCaptionContainer").filter(has_text="per file").first
-    expect(limit).to_contain_text("286.1 MiB per file")
-    expect(page.get_by_test_id("stFileUploaderDropzoneInstructions").first).to_be_hidden()  # Streamlit's "MB" line
-    expect(page.get_by_text("maxUploadSize")).to_have_count(0)
-    expect(page.get_by_text("RANKWISE_SESSION_UPLOAD_MB")).to_have_count(0)
-
-
-def test_the_relevance_level_and_judged_only_change_the_cards_as_trec_eval_would(your_data):
-    """Typing a relevance level of 2 and switching on judged-only give the command line's -l 2 and -J numbers."""
-    page, _ = your_data
-    page.get_by_role("button", name="Use the sample files").click()
-    plain = run_evaluation(SAMPLE_QRELS, SAMPLE_RUN, ["R@10", "AP"]).mean
-    expect(mean_card(page, "MAP")).to_have_text(fmt(plain["AP"]), timeout=30_000)
-    settle(page)  # a value typed during the samples' run is lost when that run redraws the box
-    level = page.get_by_role("spinbutton", name="Relevant from grade")
-    level.fill("2")
-    level.press("Enter")
-    strict = run_evaluation(SAMPLE_QRELS, SAMPLE_RUN, ["R@10", "AP"], relevance_level=2).mean
-    expect(mean_card(page, "R@10")).to_have_text(fmt(strict["R@10"]))
-    expect(mean_card(page, "MAP")).to_have_text(fmt(strict["AP"]))
-    settle(page)
-    page.get_by_text("Judged documents only").click()
-    both = run_evaluation(SAMPLE_QRELS, SAMPLE_RUN, ["R@10", "AP"], relevance_level=2, judged_only=True).mean
-    expect(mean_card(page, "MAP")).to_have_text(fmt(both["AP"]))
-    expect(mean_card(page, "R@10")).to_have_text(fmt(both["R@10"]))
-
-
-def test_a_jsonl_pair_reads_with_chunks_and_a_diagnosed_query_opens_in_the_editor(your_data):
-    """A JSONL golden set and results with chunk ids: the diagnosis warns about the chunk ids; counting chunks as
-    their document gives the TREC samples' numbers; an example query of a finding opens in the editor."""
-    page, dialogs = your_data
-    upload(page, "1. Qrels", ROOT / "assets" / "sample_golden.jsonl")
-    upload(page, "2. Run", ROOT / "assets" / "sample_results.jsonl")
-    diagnosis = page.get_by_test_id("stExpander").filter(has_text="Diagnosis at k = 10")
-    expect(diagnosis.get_by_text("Chunk ids against document ids").first).to_be_visible(timeout=30_000)
-    page.get_by_text("Count chunks as their document", exact=True).click()
-    report = run_evaluation(SAMPLE_QRELS, SAMPLE_RUN, ["AP"])
-    expect(mean_card(page, "MAP")).to_have_text(fmt(report.mean["AP"]))
-    example = diagnosis.get_by_role("button", name=re.compile(r"^1\d\d$")).first  # a topic id: 101 to 112
-    qid = example.inner_text().strip()
-    example.click()
-    expect(current(page).get_by_role("combobox", name="Query")).to_have_value(qid)
-    expect(page.get_by_text(f"Query {qid}: the run's top 20")).to_be_visible()
-    assert not dialogs
+def test_changing_k_keeps_the_chosen_measures(your_data):
+    """The browser keeps the measures chosen when k changes (it dropped them while their labels named k; the
+    numbers at each k are AppTest's)."""
+    page, _, runs = your_data
+    use_samples(page, runs)
+    for k in (5, 6):  # the browser sends the choice it holds on every later run too: two changes
+        box = current(page).get_by_role("spinbutton", name="The k your pipeline consumes")
+        box.fill(str(k))
+        box.press("Enter")
+        for label in ("Queries evaluated", f"R@{k}", f"Success@{k}", "MRR", "MAP", f"nDCG@{k} (linear gain)"):
+            expect(mean_card(page, label)).to_be_visible()
+        expect(page.locator(".st-key-your-data-means").get_by_test_id("stMetric")).to_have_count(6)
+        settle(page)
 
 
 def numbered_run(number: int) -> dict:
@@ -291,8 +266,8 @@ def numbered_run(number: int) -> dict:
 def test_the_last_of_quickly_dropped_runs_is_the_one_on_show(your_data):
     """Runs dropped one after another without waiting land while the page is still taking the one before (its
     uploader is being replaced by an empty one): in each of three bursts of ten, the page ends on the last run."""
-    page, _ = your_data
-    upload(page, "1. Qrels", SAMPLE_QRELS)
+    page, _, runs = your_data
+    use_samples(page, runs)
     uploader = page.get_by_test_id("stFileUploader").filter(has_text="2. Run").first.locator("input[type=file]")
     for burst in range(3):
         for number in range(10 * burst, 10 * burst + 10):
@@ -300,3 +275,19 @@ def test_the_last_of_quickly_dropped_runs_is_the_one_on_show(your_data):
         settle(page)
         expect(page.get_by_text(f"Received: run{10 * burst + 9}.txt").first).to_be_visible(timeout=15_000)
         expect(page.get_by_text(f"Received: run{10 * burst + 8}.txt")).to_have_count(0)
+
+
+def test_every_one_of_quickly_dropped_runs_is_compared(your_data):
+    """On "Compare runs", six runs dropped into the runs' uploader one after another without waiting, each landing
+    while the page is still taking an earlier one: each gets a slot and its line, none is lost."""
+    page, _, _ = your_data
+    visit(page, "compare_runs")
+    page.get_by_role("button", name=re.compile("Use the samples|Add samples B, C")).click()  # with or without A
+    expect(page.get_by_text("sample_run_c.txt")).to_be_visible(timeout=30_000)
+    settle(page)
+    uploader = page.get_by_test_id("stFileUploader").locator("input[type=file]")
+    for number in range(6):
+        uploader.set_input_files(numbered_run(100 + number))
+    settle(page)
+    for number in range(100, 106):
+        expect(page.get_by_test_id("stMarkdown").filter(has_text=f"run{number}.txt")).to_be_visible(timeout=15_000)

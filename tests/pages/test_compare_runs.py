@@ -24,9 +24,20 @@ RUNS = [ASSETS / n for n in ("sample_run.txt", "sample_run_b.txt", "sample_run_c
 MEASURES = ["R@10", "RR", "AP", "nDCG@10"]  # the page's default families at k = 10
 
 
-def expected(correction: str = "holm", baseline: int = 0) -> many_runs.ManyRuns:
-    judged = [trec.load(QRELS.read_bytes(), r.read_bytes()) for r in RUNS]
-    return many_runs.compare_many(judged, list("ABC"), MEASURES, "linear", baseline, correction)
+def expected(correction: str = "holm", baseline: int = 0, extra: bytes | None = None) -> many_runs.ManyRuns:
+    """The engine's comparison of the sample runs (and of the run ``extra`` as run D)."""
+    runs = [r.read_bytes() for r in RUNS] + ([extra] if extra is not None else [])
+    judged = [trec.load(QRELS.read_bytes(), r) for r in runs]
+    return many_runs.compare_many(judged, list("ABCD"[:len(runs)]), MEASURES, "linear", baseline, correction)
+
+
+def reversed_run() -> bytes:
+    """A fourth run: the first run's lists, each reversed."""
+    rows: dict[str, list[str]] = {}
+    for line in RUNS[0].read_text().splitlines():
+        rows.setdefault(line.split()[0], []).append(line.split()[2])
+    return "".join(f"{q} Q0 {d} {r} {100 - r} rev\n" for q, docs in rows.items()
+                   for r, d in enumerate(reversed(docs), 1)).encode()
 
 
 @pytest.fixture
@@ -162,3 +173,41 @@ def test_one_line_with_text_after_the_tag_in_run_b_gets_the_singular_note(at):
     assert not at.exception
     captions = [c.value for c in at.caption]
     assert prose.text_choosing("your_data", "Trailing fields one", {"count": "1", "run": literal("b.run")}) in captions
+
+
+def test_a_fourth_run_is_corrected_with_the_rest_explained_and_planned(at):
+    """A fourth run added: the reading of B against A on R@10 says its corrected p among the 12 comparisons, under
+    Holm's and then Bonferroni's correction; the explained measure's picker opens on the largest change and on any
+    other query picked; the queries needed follow the difference to detect."""
+    at.session_state[state.YOUR_DATA_OTHER_RUNS[2]] = uploads.upload_record("reversed.txt", reversed_run())
+    at.run()
+    assert not at.exception
+    assert any("reversed.txt" in m.value for m in at.markdown)
+    result = expected(extra=reversed_run())
+
+    def reading() -> str:
+        (shown,) = [i.value for i in at.info if "comparisons on this page" in i.value]
+        return shown
+
+    assert f"after Holm's correction its p is {compare.format_p(result.versus['B', 'R@10'].p_rand)}" in reading()
+    assert any("across the **12** comparisons (3 runs × 4 measures)" in c.value for c in at.caption)
+    at.segmented_control(key=state.COMPARE_CORRECTION).set_value("bonferroni").run()
+    bonferroni = expected("bonferroni", extra=reversed_run()).versus["B", "R@10"]
+    assert f"after Bonferroni's correction its p is {compare.format_p(bonferroni.p_rand)}" in reading()
+
+    at.segmented_control(key=state.COMPARE_MEASURE).set_value("nDCG@10").run()
+    diff = result.versus["B", "nDCG@10"].comparison.diff
+    qids = result.pairings["B"].qids
+    largest, second = (qids[i] for i in sorted(range(len(qids)), key=lambda i: -abs(diff[i]))[:2])
+    picker = at.selectbox(key=page.query_key("B", "nDCG@10"))
+    assert picker.value == largest
+    assert any(c.value.startswith(f"Query {largest}, the top 10 of run A (left) and run B (right)") for c in at.caption)
+    assert any("split by each document's own term" in m.value for m in at.markdown)
+    picker.set_value(second).run()
+    assert any(c.value.startswith(f"Query {second}, the top 10 of run A (left) and run B (right)") for c in at.caption)
+
+    at.number_input(key=state.COMPARE_DELTA).set_value(0.1).run()
+    assert not at.exception
+    plan = power.plan(result.versus["B", "R@10"].comparison.diff, 0.1)
+    cards = {m.label: m.value for m in at.metric}
+    assert cards["Queries needed"] == f"{plan.queries_needed:,}" and cards["Detectable now"] == fmt(plan.detectable)

@@ -47,16 +47,31 @@ def test_the_beir_and_jsonl_samples_give_the_trec_samples_numbers(sample, chunke
     assert any(f"read as {formats}" in c.value for c in at.caption)
 
 
-def test_chunk_ids_unmerged_are_a_diagnosed_id_problem_and_the_toggle_merges_them():
+def test_chunk_ids_unmerged_are_a_diagnosed_id_problem_the_toggle_merges_them_and_an_example_opens():
+    """The JSONL golden set and results with chunk ids: the diagnosis warns about the chunk ids; counting chunks as
+    their document gives the TREC samples' numbers; an example query of a finding opens in the editor."""
     at = open_page(PAGE)
     at.button(key=f"{state.YOUR_DATA_SAMPLES}.jsonl").click().run()
     assert not at.exception
     expander = next(e for e in at.expander if "Diagnosis at k = 10" in e.label)
     assert "warning" in expander.label
-    assert any("chunk" in m.value.lower() for m in expander.markdown)
+    assert any("Chunk ids against document ids" in m.value for m in expander.markdown)
     at.toggle(key=state.YOUR_DATA_CHUNKS).set_value(True).run()
     assert cards(at)[page.mean_name("AP", "linear")] == trec_sample_cards()[page.mean_name("AP", "linear")]
     assert any("chunk rows merged" in c.value for c in at.caption)
+    example = next(b for b in at.button if b.key and b.key.startswith(state.YOUR_DATA_DIAGNOSIS))
+    qid = example.label
+    assert qid in trec.read_qrels((ASSETS / "sample_qrels.txt").read_bytes()).qids  # a topic id, not a chunk's
+    example.click().run()
+    assert not at.exception
+    assert at.selectbox(key=state.YOUR_DATA_QUERY).value == qid
+    assert editor_labels(at) == [f"Query {qid}: the run's top 20"]
+
+
+def editor_labels(at) -> list[str]:
+    """The labels of the ranking editors on the page (the query view's one)."""
+    data = [json.loads(e.proto.json) for e in at.get("bidi_component") if e.key.startswith(state.YOUR_DATA_EDITOR)]
+    return [d["label"] for d in data]
 
 
 def open_pair(qrels: bytes, run: bytes):

@@ -168,6 +168,30 @@ def test_uploads_as_tables_give_the_same_numbers(delimiter, suffix):
     assert shown in [c.value for c in at.caption]
 
 
+def test_a_qrels_file_alone_waits_for_the_run():
+    at = open_page(PAGE, session={state.YOUR_DATA_QRELS: uploads.upload_record(SAMPLE_QRELS.name,
+                                                                              SAMPLE_QRELS.read_bytes())})
+    assert not at.exception
+    captions = [c.value for c in at.caption]
+    assert prose.section("your_data", "Waiting run") in captions
+    assert prose.section("your_data", "Waiting qrels") not in captions
+    assert not at.metric
+
+
+def test_changing_k_keeps_the_chosen_measures():
+    at = with_samples()
+    chosen = ["R", "Success", "P", "RR", "nDCG"]
+    at.multiselect(key=state.YOUR_DATA_MEASURES).set_value(chosen).run()
+    offered = at.multiselect(key=state.YOUR_DATA_MEASURES).options
+    at.number_input(key=state.YOUR_DATA_K).set_value(5).run()
+    assert not at.exception
+    assert at.multiselect(key=state.YOUR_DATA_MEASURES).value == chosen
+    # the options' labels do not name k: the browser dropped the choice when they changed with it
+    assert at.multiselect(key=state.YOUR_DATA_MEASURES).options == offered
+    labels = [m.label for m in at.metric][:len(chosen) + 1]  # the summary's cards
+    assert labels == ["Queries evaluated", "R@5", "Success@5", "P@5", "MRR", "nDCG@5 (linear gain)"]
+
+
 # --- one query in the editor ------------------------------------------------------------------
 
 def editor_key_for(qid: str) -> tuple[str, int]:
@@ -245,6 +269,7 @@ BAD_PAIRS = {
     "bytes that are not UTF-8": (SAMPLE_Q, ("run.bin", b"101 Q0 D1 1 1.0 r\n101 Q0 \xff\xfe 2 0.5 r\n")),
     "an empty run": (SAMPLE_Q, ("empty.txt", b"")),
     "no query in common": (SAMPLE_Q, ("other.run", b"q9 Q0 D1 1 1.0 r\n")),
+    "a run score that is not a number": (SAMPLE_Q, ("broken.run", b"101 Q0 D1 1 high r\n")),
 }
 
 
@@ -272,6 +297,10 @@ def test_a_bad_file_shows_the_readers_message_and_keeps_the_earlier_upload(case)
     assert not at.exception
     assert summary_value(at, "R@5") == fmt(sample_report(["R@5"]).mean["R@5"])
     assert [c.value for c in at.code] == [expected_message(qrels, run)]
+
+
+def test_the_message_of_a_bad_score_names_the_file_the_line_and_the_score():
+    assert "broken.run, line 1: found score 'high'" in expected_message(*BAD_PAIRS["a run score that is not a number"])
 
 
 def test_a_bad_file_first_shows_the_message_and_nothing_else():
@@ -494,6 +523,15 @@ def test_first_relevant_at_shows_a_dash_where_no_relevant_document_was_returned_
     assert table.value.set_index("query").loc["105", "note"] == prose.section("your_data", "Note no relevant")
 
 
+def test_the_table_heads_the_query_the_note_then_each_measure_as_the_summary_names_it():
+    at = with_samples()
+    table = per_query_element(at)
+    config = json.loads(table.proto.columns)
+    headers = [config.get(column, {}).get("label", column) for column in table.proto.column_order]
+    assert headers[:7] == ["query", "note", "R@10", "Success@10", "RR", "AP", "nDCG@10 (linear gain)"]
+    assert table.value["query"].tolist() == list(sample_report().qids)  # a row per evaluated query
+
+
 @pytest.mark.parametrize("projector", [False, True])
 def test_the_note_comes_second_wide_enough_for_its_longest_note_and_any_cell_opens_its_row(projector):
     at = with_samples() if not projector else open_page(PAGE, query={"projector": "1"})
@@ -522,6 +560,8 @@ def sizes_and_settings(at) -> tuple[set[str], list[str]]:
 
 def test_every_size_is_in_kib_or_mib_and_no_server_setting_is_named():
     at = with_samples()
+    limits = [c.value for c in at.caption if "per file" in c.value]
+    assert len(limits) == 1 and "286.1 MiB per file" in limits[0], limits  # the shipped 300 MB, stated once
     units, settings_named = sizes_and_settings(at)
     assert units == {"KiB", "MiB"}, "the limit, the files received and held: one unit system"
     assert settings_named == []
@@ -616,6 +656,20 @@ def test_judged_only_drops_the_unjudged_documents_as_trec_evals_j_does():
     assert key in at.session_state  # the editor under -J is a new one: its list holds judged documents only
     judged = trec.load(SAMPLE_QRELS, SAMPLE_RUN).adjusted(judged_only=True)
     assert at.session_state[key].order == tuple(doc for doc, _, _ in judged.ranking(q)[:page.POOL])
+
+
+def test_the_relevance_level_and_judged_only_together_give_trec_evals_l_and_j():
+    at = with_samples()
+    at.number_input(key=state.YOUR_DATA_LEVEL).set_value(2).run()
+    strict = run_evaluation(SAMPLE_QRELS, SAMPLE_RUN, ["R@10", "AP"], "linear", relevance_level=2).mean
+    assert [summary_value(at, "R@10"), summary_value(at, "AP")] == [fmt(strict["R@10"]), fmt(strict["AP"])]
+    at.toggle(key=state.YOUR_DATA_JUDGED_ONLY).set_value(True).run()
+    assert not at.exception
+    both = run_evaluation(SAMPLE_QRELS, SAMPLE_RUN, ["R@10", "AP"], "linear", relevance_level=2,
+                          judged_only=True).mean
+    judged = run_evaluation(SAMPLE_QRELS, SAMPLE_RUN, ["R@10", "AP"], "linear", judged_only=True).mean
+    assert fmt(both["AP"]) not in (fmt(strict["AP"]), fmt(judged["AP"]))  # each option counts in the result
+    assert [summary_value(at, "R@10"), summary_value(at, "AP")] == [fmt(both["R@10"]), fmt(both["AP"])]
 
 
 def page_files(at):
