@@ -10,7 +10,7 @@
 // Python set the ranks itself (a preset); the figure adopts Python's state when nothing newer of its
 // own is in flight, or when `rev` changed.
 // The DOM helpers live in the ranking editor's folder, served beside this one (served.py).
-import { svgIcon, say, el, setText, setAttr, setButton, drawScoreCells } from "../rankwise.ranking_editor/dom.js";
+import { adoptStyles, svgIcon, say, el, setText, setAttr, setButton, drawScoreCells } from "../rankwise.ranking_editor/dom.js";
 
 const DRAG_THRESHOLD = 4; // px a press must travel before it becomes a drag
 const KEY_COMMIT_MS = 700; // a run of arrow presses is sent as one change once the keys rest this long
@@ -21,6 +21,7 @@ export default function rankFigure(component) {
   const { data, parentElement, setTriggerValue } = component;
   const root = parentElement;
   if (!root.querySelector(".rf")) return;
+  adoptStyles(root, new URL("./figure.css", import.meta.url));
   let ctx = root.__rankwiseFigure;
   if (!ctx || !ctx.el.wrap.isConnected) {
     ctx = setup(root);

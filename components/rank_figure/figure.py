@@ -34,7 +34,7 @@ TEXT = "rank_figure"  # lessons/text/rank_figure.md
 _EVENT = "move"
 
 _component = served_component(FOLDER, html=(FOLDER / "figure.html").read_text(encoding="utf-8"),
-                              css="figure.css", js="figure.js")
+                              js="figure.js")  # which adopts figure.css
 
 
 @dataclass

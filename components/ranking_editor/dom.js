@@ -3,6 +3,22 @@
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
+// Stylesheets by URL: each fetched and parsed once per page, then shared by every element that adopts it.
+const SHEETS = new Map();
+
+// Give the shadow root `root` the stylesheet at `url` (a file beside the component's script). A <link> in each
+// element would ask the server again for every element of every page (Streamlit serves these files without a
+// max-age); one constructed sheet, adopted by each root, is fetched once.
+export function adoptStyles(root, url) {
+  let sheet = SHEETS.get(url.href);
+  if (!sheet) {
+    sheet = new CSSStyleSheet();
+    SHEETS.set(url.href, sheet);
+    fetch(url).then((response) => response.text()).then((css) => sheet.replace(css));
+  }
+  if (!root.adoptedStyleSheets.includes(sheet)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
+}
+
 // An inline SVG icon from one path (24 x 24 box, drawn with the text colour), hidden from screen readers.
 export function svgIcon(d, strokeWidth = 2.2) {
   const svg = document.createElementNS(SVG_NS, "svg");

@@ -9,7 +9,7 @@
 // Sync: `data.ack` is the last sequence number Python received, `data.rev` changes when
 // Python set the state itself (a preset). The editor adopts Python's state when nothing
 // newer of its own is in flight, or when `rev` changed.
-import { svgIcon, say, sayNodes, el, setText, setAttr, setButton, drawScoreCells } from "./dom.js";
+import { adoptStyles, svgIcon, say, sayNodes, el, setText, setAttr, setButton, drawScoreCells } from "./dom.js";
 
 const DRAG_THRESHOLD = 5; // px a press must travel before it becomes a drag
 const EDGE = 64; // px from a scroll edge where a drag auto-scrolls
@@ -30,6 +30,7 @@ export default function rankingEditor(component) {
   const { data, parentElement, setTriggerValue } = component;
   const root = parentElement;
   if (!root.querySelector(".rw")) return; // HTML not mounted yet: the next run draws
+  adoptStyles(root, new URL("./editor.css", import.meta.url));
   let ctx = root.__rankwiseEditor;
   if (!ctx || !ctx.el.wrap.isConnected) {
     ctx = setup(root);

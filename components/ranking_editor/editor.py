@@ -55,7 +55,7 @@ COMPONENT_NAME = component_name(FOLDER)  # "rankwise.ranking_editor", as the bro
 _EVENT = "edit"  # the trigger's name: the browser calls setTriggerValue("edit", {...})
 
 _component = served_component(FOLDER, html=(FOLDER / "editor.html").read_text(encoding="utf-8"),
-                              css="editor.css", js="editor.js")
+                              js="editor.js")  # which adopts editor.css
 
 
 @dataclass

@@ -1,10 +1,12 @@
 """Components v2 whose script and stylesheet the browser fetches once, from a URL, instead of with every element.
 
 A v2 component given inline ``js``/``css`` strings sends them inside each element of each run: the Recall page's
-editors sent about 62 KB apiece on every rerun. Given *file names* instead, each element carries two short paths,
+editors sent about 62 KB apiece on every rerun. Given a *file name* instead, each element carries one short path,
 and the browser imports the script once per page (its module map keeps it across the app's own page changes) from
-``/_stcore/bidi-components/<name>/<file>``, which Streamlit serves with ``Cache-Control: public``. The script may
-import its neighbours by relative URL (``import { el } from "./dom.js"``).
+``/_stcore/bidi-components/<name>/<file>``. The script may import its neighbours by relative URL
+(``import { el } from "./dom.js"``) and fetches its stylesheet itself, once (``adoptStyles`` in dom.js): Streamlit
+serves these files without a max-age, so a stylesheet named to Streamlit would be asked for again by every
+element of every page.
 
 Streamlit serves a component's files only from an ``asset_dir`` declared in an installed package's manifest
 (``[tool.streamlit.component]``). Rankwise is an app, not an installed component package, so it declares each
@@ -39,17 +41,16 @@ def _declare(folder: Path) -> None:
         manager.register_from_manifest(manifest, package_root=folder)
 
 
-def served_component(folder: Path, *, html: str, css: str, js: str) -> Callable[..., Any]:
-    """A component whose stylesheet ``css`` and script ``js`` are files in ``folder``, served from there.
+def served_component(folder: Path, *, html: str, js: str) -> Callable[..., Any]:
+    """A component whose script ``js`` is a file in ``folder``, served from there with its neighbours.
 
     ``html`` is the markup itself (small, and needed before the script runs). The returned function mounts the
     component and takes st.components.v2's mount arguments (``key``, ``data``, ``on_<event>_change``...). Its
     first mount on a runtime declares every served folder there, so a script can import another component's
     files (``../rankwise.<folder>/<file>``) before that component has mounted.
     """
-    for file in (css, js):
-        if not (folder / file).is_file():
-            raise FileNotFoundError(f"{folder / file} is missing: a served component's files sit in its folder")
+    if not (folder / js).is_file():
+        raise FileNotFoundError(f"{folder / js} is missing: a served component's files sit in its folder")
     SERVED.append(folder)
     made: list[Callable[..., Any]] = []
 
@@ -57,7 +58,7 @@ def served_component(folder: Path, *, html: str, css: str, js: str) -> Callable[
         for served in SERVED:
             _declare(served)
         if not made:  # built inside a run, where the runtime that serves the files exists
-            made.append(st.components.v2.component(component_name(folder), html=html, css=css, js=js))
+            made.append(st.components.v2.component(component_name(folder), html=html, js=js))
         return made[0](**kwargs)
 
     return mount

@@ -9,7 +9,7 @@ from components.ranking_editor import served
 from components.ranking_editor.editor import FOLDER as EDITOR_FOLDER
 from tests.pages.helpers import open_page
 
-SERVED_FILES = {"rankwise.ranking_editor": ("editor.js", "editor.css"), "rankwise.rank_figure": ("figure.js", "figure.css")}
+SERVED_FILES = {"rankwise.ranking_editor": "editor.js", "rankwise.rank_figure": "figure.js"}
 
 
 @pytest.mark.parametrize("page", ["lessons/recall.py", "lessons/four_queries.py"])
@@ -18,8 +18,8 @@ def test_each_element_names_its_files_and_carries_no_code(page):
     elements = [e.proto for e in at.get("bidi_component") if e.proto.component_name in SERVED_FILES]
     assert elements
     for proto in elements:
-        assert (proto.js_source_path, proto.css_source_path) == SERVED_FILES[proto.component_name]
-        assert not proto.js_content and not proto.css_content
+        assert proto.js_source_path == SERVED_FILES[proto.component_name]
+        assert not proto.js_content and not proto.css_content and not proto.css_source_path  # the script adopts it
 
 
 def test_the_first_mount_on_a_runtime_serves_every_folder(monkeypatch):
@@ -31,13 +31,13 @@ def test_the_first_mount_on_a_runtime_serves_every_folder(monkeypatch):
     monkeypatch.setattr(served, "get_bidi_component_manager", lambda: manager)
     monkeypatch.setattr(served.st.components.v2, "component", lambda name, **files: made.append((name, files))
                         or (lambda **mount: mount))
-    mount = served.served_component(figure.FOLDER, html="<div></div>", css="figure.css", js="figure.js")
+    mount = served.served_component(figure.FOLDER, html="<div></div>", js="figure.js")
     assert mount(key="k") == {"key": "k"}
     assert manager.get_component_asset_root("rankwise.ranking_editor") == EDITOR_FOLDER.resolve()
     assert manager.get_component_asset_root("rankwise.rank_figure") == figure.FOLDER.resolve()
-    assert made == [("rankwise.rank_figure", {"html": "<div></div>", "css": "figure.css", "js": "figure.js"})]
+    assert made == [("rankwise.rank_figure", {"html": "<div></div>", "js": "figure.js"})]
 
 
 def test_a_missing_file_is_named_at_once():
     with pytest.raises(FileNotFoundError, match="figure.jsx is missing"):
-        served.served_component(figure.FOLDER, html="", css="figure.css", js="figure.jsx")
+        served.served_component(figure.FOLDER, html="", js="figure.jsx")
