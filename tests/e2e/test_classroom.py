@@ -16,6 +16,7 @@ from playwright.sync_api import Page, expect
 from components.course import prose
 from components.ui import registry
 from tests.e2e.helpers import metric_value, next_frames, press_home, settle
+from tests.e2e.navigation import visit
 
 pytestmark = pytest.mark.e2e
 LESSONS = registry.PAGES[registry.PAGES.index(registry.spec("recall")):registry.PAGES.index(registry.spec("choosing")) + 1]
@@ -42,15 +43,6 @@ def recall_sizes(page: Page) -> tuple[float, float]:
     settle(page)  # the projector style comes with the run: measure once it is over (it raced a loaded CI run)
     body = page.get_by_test_id("stMarkdownContainer").filter(has_text="law firm").locator("p").first
     return font_px(body), font_px(recall_value(page))
-
-
-def sidebar_link(page: Page, module: str) -> None:
-    """Go to lessons/``module``.py by the sidebar's link (the sidebar open) and wait until its run is over."""
-    spec = registry.spec(module)
-    settle(page)
-    page.get_by_test_id("stSidebar").get_by_role("link", name=spec.title, exact=True).click()
-    page.wait_for_url(f"**/{spec.url_path}*")
-    settle(page)
 
 
 # What a narrow window must not cut short or push sideways: metric labels and sidebar page names (cut with
@@ -101,7 +93,7 @@ def test_a_projector_link_enlarges_text_and_metrics_cuts_nothing_short_and_its_t
     expect(toggle).to_be_visible()
     toggle.click()
     page.wait_for_function(f"() => ({ROOT_FONT_PX})() < 20")
-    sidebar_link(page, "recall")
+    visit(page, "recall")
     normal_text, normal_metric = recall_sizes(page)
     assert big_text >= 1.3 * normal_text
     assert big_metric > normal_metric
@@ -115,7 +107,7 @@ def test_a_narrow_window_cuts_nothing_short_and_a_copied_link_keeps_the_modes_an
     page.goto(f"{app_url}/{LESSONS[0].url_path}")
     walk_the_lessons(page, projected=False)
 
-    sidebar_link(page, "mrr")
+    visit(page, "mrr")
     page.get_by_test_id("stSidebar").get_by_text("Projector mode").click()
     page.wait_for_function("() => location.search.includes('projector=1')")
     settle(page)  # a key pressed during the toggle's run is lost when the run redraws the slider
