@@ -6,8 +6,8 @@ lesson. Ada types a nickname and the code on the home page; Bob opens the join l
 them by itself. With "predict first" the class guesses Recall@5, the count of answers comes in on the
 instructor's screen by itself, and the reveal shows everyone the value. The instructor moves the k slider and
 drags a case in the lesson's editor: both learners' screens follow, by rerunning only the lesson's fragment. Ada
-reloads and is still one learner with her nickname; Bob steps away ("Explore on my own"); the instructor changes
-the page (Ada follows, Bob stays) and ends the class.
+reloads and is still one learner (her browser's member id) with her nickname; Bob steps away ("Explore on my own");
+the instructor changes the page (Ada follows, Bob stays) and ends the class.
 
 What the server computes from these steps (the panel's texts, the verdicts' wording, the counts of slips, a code
 typed loosely in the sidebar) is checked in AppTest: tests/pages/test_live_class.py and test_class_*.py.
@@ -29,6 +29,7 @@ K_SLIDER = "Cutoff k"
 # True once the entry ``key`` of the browser's localStorage holds ``value`` as its ``field``: what a reload reads back
 # (the panel shows a class's code before the hidden helper that stores the lead has run).
 STORED = "([key, field, value]) => (JSON.parse(localStorage.getItem(key) || 'null') || {})[field] === value"
+STORED_MEMBER = "(key) => JSON.parse(localStorage.getItem(key)).member"
 
 
 @pytest.fixture
@@ -106,6 +107,8 @@ def test_a_class_from_its_start_to_its_end(open_watched):
     settle(teacher)
     panel = classroom(teacher)
     panel.get_by_text("Predict first").click()
+    expect(metric_value(teacher, "Recall@5")).to_have_text("?")
+    settle(teacher)  # the run is over: it has sent "predict first" to the class
 
     # Ada joins on the home page with a nickname, Bob by the join link; both are taken to the class's page.
     ada, ada_runs = open_watched("/")
@@ -124,6 +127,7 @@ def test_a_class_from_its_start_to_its_end(open_watched):
     for page, typed in zip(learners, (recall, precision)):
         box = page.get_by_role("textbox", name=guess_label)
         expect(box).to_be_visible(timeout=15_000)
+        settle(page)  # the run that drew the box is over: nothing replaces it under the typing
         box.fill(typed)
         page.get_by_role("button", name=prose.text("ui", "Class guess send")).click()
     for page in learners:
@@ -151,14 +155,21 @@ def test_a_class_from_its_start_to_its_end(open_watched):
         expect(moved).to_have_text("1", timeout=15_000)
     assert [r.count for r in runs] == whole_runs
 
-    # Ada reloads: the address joins her again, and her browser's member id and nickname keep her one learner.
+    # Ada reloads: the address joins her again, and her browser's member id and nickname keep her one learner (a
+    # new nickname, sent after the reload, is stored with the member id she had before it).
     ada.wait_for_function(STORED, arg=[class_members_ui.MEMBER_STORAGE_KEY, "nickname", "Ada"])
+    member = ada.evaluate(STORED_MEMBER, class_members_ui.MEMBER_STORAGE_KEY)
     ada.reload()
     settle(ada)
     expect(following(ada, code)).to_be_visible(timeout=30_000)
     teacher_runs.wait_for_fragments(teacher, 2)  # the roll call read again since the reload
     expect(panel.get_by_text("Learners here: 2")).to_be_visible()
-    expect(classroom(ada).get_by_role("textbox", name=prose.text("ui", "Class nickname"))).to_have_value("Ada")
+    nickname = classroom(ada).get_by_role("textbox", name=prose.text("ui", "Class nickname"))
+    expect(nickname).to_have_value("Ada")
+    nickname.fill("Ada L.")
+    nickname.press("Enter")
+    ada.wait_for_function(STORED, arg=[class_members_ui.MEMBER_STORAGE_KEY, "nickname", "Ada L."])
+    assert ada.evaluate(STORED_MEMBER, class_members_ui.MEMBER_STORAGE_KEY) == member
 
     # Bob steps away; the instructor changes the page: Ada follows, Bob stays where he is; then the class ends.
     bob.get_by_role("button", name="Explore on my own").click()
