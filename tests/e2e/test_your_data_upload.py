@@ -210,43 +210,6 @@ def test_a_click_on_any_cell_of_a_row_opens_that_query(your_data):
     expect(table_rows(page).nth(6)).to_have_attribute("aria-selected", "true")  # that row is the one ticked now
 
 
-NOTE_SIZES = [(1400, 900, False), (1024, 768, False), (1280, 720, True)]  # projected last: its larger type stays
-
-
-def test_the_note_column_shows_every_note_in_full_without_scrolling_sideways(your_data):
-    """At each size, and projected, the note column comes second, in view, and holds its longest note."""
-    page, _, runs = your_data
-    use_samples(page, runs)
-    notes = list(your_data_page.NOTES)
-    for width, height, projector in NOTE_SIZES:
-        page.set_viewport_size({"width": width, "height": height})
-        if projector and page.evaluate("parseFloat(getComputedStyle(document.documentElement).fontSize)") < 20:
-            sidebar = page.get_by_test_id("stSidebar")
-            if sidebar.get_attribute("data-collapsed") == "true":
-                page.get_by_test_id("stExpandSidebarButton").click()
-            sidebar.get_by_text("Projector mode").click()
-            page.wait_for_function("() => parseFloat(getComputedStyle(document.documentElement).fontSize) > 20")
-        settle(page)
-        next_frames(page)  # the grid has laid itself out at this size
-        scale = 1.5 if projector else 1.0
-        size = f"{width}×{height}{' projected' if projector else ''}"
-        expect(table_cells(page).first).to_have_text(SAMPLE_QIDS[0])
-        headers = table_headers(page)
-        assert headers[:2] == ["query", "note"], (size, headers)  # in view as the table opens, no scrolling
-        root, widest = page.evaluate("""notes => {
-            const context = document.createElement("canvas").getContext("2d");
-            const root = parseFloat(getComputedStyle(document.documentElement).fontSize);
-            context.font = `${0.875 * root}px "Source Sans", sans-serif`;  // the grid's cell font
-            return [root, Math.max(...notes.map(note => context.measureText(note).width))];
-        }""", notes)
-        assert root == 16 * scale, size  # projector mode's larger font is on, or off
-        width_px = your_data_page.note_width(scale)
-        assert widest + 2 * 8 * scale <= width_px, (size, widest, width_px)  # the text and the cell's padding
-        scroller = page.locator(".st-key-your-data-table .dvn-scroller")
-        left, shown = scroller.evaluate("s => [s.scrollLeft, s.clientWidth]")
-        assert left == 0 and shown >= width_px + 100 * scale, size  # the box and a query id fit beside the note
-
-
 def test_changing_k_keeps_the_chosen_measures(your_data):
     """The browser keeps the measures chosen when k changes (it dropped them while their labels named k; the
     numbers at each k are AppTest's)."""
@@ -296,3 +259,41 @@ def test_every_one_of_quickly_dropped_runs_is_compared(your_data):
     settle(page)
     for number in range(100, 106):
         expect(page.get_by_test_id("stMarkdown").filter(has_text=f"run{number}.txt")).to_be_visible(timeout=15_000)
+
+
+# projected last, and last in the module: the drops above ran as they always did, not projected
+NOTE_SIZES = [(1400, 900, False), (1024, 768, False), (1280, 720, True)]
+
+
+def test_the_note_column_shows_every_note_in_full_without_scrolling_sideways(your_data):
+    """At each size, and projected, the note column comes second, in view, and holds its longest note."""
+    page, _, runs = your_data
+    use_samples(page, runs)
+    notes = list(your_data_page.NOTES)
+    for width, height, projector in NOTE_SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        if projector and page.evaluate("parseFloat(getComputedStyle(document.documentElement).fontSize)") < 20:
+            sidebar = page.get_by_test_id("stSidebar")
+            if sidebar.get_attribute("data-collapsed") == "true":
+                page.get_by_test_id("stExpandSidebarButton").click()
+            sidebar.get_by_text("Projector mode").click()
+            page.wait_for_function("() => parseFloat(getComputedStyle(document.documentElement).fontSize) > 20")
+        settle(page)
+        next_frames(page)  # the grid has laid itself out at this size
+        scale = 1.5 if projector else 1.0
+        size = f"{width}×{height}{' projected' if projector else ''}"
+        expect(table_cells(page).first).to_have_text(SAMPLE_QIDS[0])
+        headers = table_headers(page)
+        assert headers[:2] == ["query", "note"], (size, headers)  # in view as the table opens, no scrolling
+        root, widest = page.evaluate("""notes => {
+            const context = document.createElement("canvas").getContext("2d");
+            const root = parseFloat(getComputedStyle(document.documentElement).fontSize);
+            context.font = `${0.875 * root}px "Source Sans", sans-serif`;  // the grid's cell font
+            return [root, Math.max(...notes.map(note => context.measureText(note).width))];
+        }""", notes)
+        assert root == 16 * scale, size  # projector mode's larger font is on, or off
+        width_px = your_data_page.note_width(scale)
+        assert widest + 2 * 8 * scale <= width_px, (size, widest, width_px)  # the text and the cell's padding
+        scroller = page.locator(".st-key-your-data-table .dvn-scroller")
+        left, shown = scroller.evaluate("s => [s.scrollLeft, s.clientWidth]")
+        assert left == 0 and shown >= width_px + 100 * scale, size  # the box and a query id fit beside the note
