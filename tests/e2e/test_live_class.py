@@ -118,7 +118,7 @@ def test_a_class_from_its_start_to_its_end(open_watched):
     for page in learners:
         expect(following(page, code)).to_be_visible(timeout=30_000)
         expect(metric_value(page, "Recall@5")).to_have_text("?", timeout=30_000)  # the class's page, predicting
-    expect(panel.get_by_text("Learners here: 2")).to_be_visible(timeout=15_000)  # no click: the roll call reads again
+    expect(panel.get_by_text("Learners here: 2")).to_be_visible(timeout=30_000)  # no click: the roll call reads again
     expect(panel.get_by_text("Ada", exact=True)).to_be_visible()
 
     # Predict first: the class guesses (Bob the P@5 slip), the count comes in by itself, the reveal reaches everyone.
@@ -126,18 +126,18 @@ def test_a_class_from_its_start_to_its_end(open_watched):
     guess_label = prose.text("ui", "Class guess label", label="Recall@5")
     for page, typed in zip(learners, (recall, precision)):
         box = page.get_by_role("textbox", name=guess_label)
-        expect(box).to_be_visible(timeout=15_000)
+        expect(box).to_be_visible(timeout=30_000)
         settle(page)  # the run that drew the box is over: nothing replaces it under the typing
         box.fill(typed)
         page.get_by_role("button", name=prose.text("ui", "Class guess send")).click()
     for page in learners:
         expect(page.get_by_text("is in. The value comes")).to_be_visible()
-    expect(teacher.get_by_text("2 answers so far")).to_be_visible(timeout=15_000)  # no click: it polls
+    expect(teacher.get_by_text("2 answers so far")).to_be_visible(timeout=30_000)  # no click: it polls
     teacher.get_by_role("button", name=prose.text("ui", "Class reveal")).click()
     expect(metric_value(teacher, "Recall@5")).to_have_text(recall)
     expect(teacher.get_by_test_id("stVegaLiteChart").first).to_be_visible()  # the guesses' chart
     for page in learners:
-        expect(metric_value(page, "Recall@5")).to_have_text(recall, timeout=15_000)
+        expect(metric_value(page, "Recall@5")).to_have_text(recall, timeout=30_000)
         settle(page)
     settle(teacher)
     whole_runs = [r.count for r in runs]
@@ -146,13 +146,13 @@ def test_a_class_from_its_start_to_its_end(open_watched):
     press_home(teacher, k_slider(teacher),  # k = 1
                lambda ms: expect(metric_value(teacher, "Recall@1")).to_be_visible(timeout=ms))
     for page in learners:
-        expect(k_slider(page)).to_have_attribute("aria-valuetext", "1", timeout=15_000)
+        expect(k_slider(page)).to_have_attribute("aria-valuetext", "1", timeout=30_000)
     editor = lesson_editor(teacher)
     drag(teacher, editor.get_by_test_id("rw-row-c03"), editor.get_by_test_id("rw-row-c01"))  # c03 to the top
     expect(editor.get_by_test_id("rw-row-c03").get_by_test_id("rw-pos")).to_have_text("1")
     for page in learners:
         moved = lesson_editor(page).get_by_test_id("rw-row-c03").get_by_test_id("rw-pos")
-        expect(moved).to_have_text("1", timeout=15_000)
+        expect(moved).to_have_text("1", timeout=30_000)
     assert [r.count for r in runs] == whole_runs
 
     # Ada reloads: the address joins her again, and her browser's member id and nickname keep her one learner (a
@@ -180,4 +180,4 @@ def test_a_class_from_its_start_to_its_end(open_watched):
     expect(k_slider(bob)).to_have_attribute("aria-valuetext", "1")
     assert "/mrr" not in bob.url
     classroom(teacher).get_by_role("button", name="End class").click()
-    expect(ada.get_by_text("The class has ended")).to_be_visible(timeout=15_000)
+    expect(ada.get_by_text("The class has ended")).to_be_visible(timeout=30_000)
