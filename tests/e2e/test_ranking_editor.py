@@ -15,7 +15,7 @@ from playwright.sync_api import Locator, Page, expect
 from components.course import scenarios
 from components.engine import metrics
 from components.engine.formatting import fmt
-from tests.e2e.helpers import drag, metric_value
+from tests.e2e.helpers import drag, metric_value, next_frames
 
 pytestmark = pytest.mark.e2e
 
@@ -266,6 +266,22 @@ def test_grade_editing_and_a_title_with_html(page_a: Page):
     a.get_by_role("button", name="Raise the grade of <b>x</b> forum post").click()
     expect(html_badge).to_have_text("1relevant")
     expect_a(page, SYSTEM_B, grades={"snake": 1, "html": 1})
+
+
+def test_an_editor_stays_hidden_until_its_stylesheet_applies(page: Page, editor_url):
+    """The script fetches the stylesheet itself (once a page): until it applies, the drawn rows are hidden, not
+    shown unstyled (a row measured then was 450 px tall)."""
+    held = []
+    page.route("**/rankwise.ranking_editor/editor.css", lambda route: held.append(route))  # held until released
+    page.goto(editor_url)
+    while not held:  # at most a few seconds of painted frames
+        next_frames(page)
+    expect(row(page, "a", "django")).to_be_attached()
+    expect(row(page, "a", "django")).to_be_hidden()
+    held[0].continue_()
+    expect(row(page, "a", "django")).to_be_visible()
+    assert row(page, "a", "django").bounding_box()["height"] < 100
+    page.close()
 
 
 def test_cutoff_line_follows_k(page_a: Page):
