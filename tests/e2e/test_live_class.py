@@ -53,10 +53,13 @@ def open_watched(browser, app_url):
 
 
 def classroom(page: Page):
-    """The sidebar's Classroom panel, opened."""
+    """The sidebar's Classroom panel, opened. Looked at once the page's run is over: a panel opened during a
+    rerun that redraws the sidebar (a learner's reload joins the class again) was once drawn folded after it."""
     panel = page.get_by_test_id("stSidebar").get_by_test_id("stExpander").filter(has_text="Classroom")
+    settle(page)
     if not panel.get_by_text("Hide answers").is_visible():
         panel.get_by_text("Classroom").first.click()
+    expect(panel.get_by_text("Hide answers")).to_be_visible()
     return panel
 
 
