@@ -20,9 +20,9 @@ from playwright.sync_api import Page, expect
 
 from components.cli import run_evaluation
 from components.course import prose
-from components.ui import registry
 from lessons import your_data as your_data_page
 from tests.e2e.helpers import PageRuns, current, hold_still, metric_value, next_frames, settle
+from tests.e2e.navigation import visit
 
 pytestmark = pytest.mark.e2e
 
@@ -49,20 +49,6 @@ def your_data(shared_context, app_url):
     settle(page)  # the first run and the reruns it asks for (the browser's stored progress and lead)
     yield page, dialogs, runs
     page.close()
-
-
-def visit(page: Page, module: str) -> None:
-    """Go to the page of lessons/``module``.py by its sidebar link, unless the page is on it already."""
-    spec = registry.spec(module)
-    if page.url.split("?")[0].endswith("/" + spec.url_path):
-        return
-    settle(page)
-    sidebar = page.get_by_test_id("stSidebar")
-    if sidebar.get_attribute("data-collapsed") == "true":
-        page.get_by_test_id("stExpandSidebarButton").click()
-    sidebar.get_by_role("link", name=spec.title, exact=True).click()
-    page.wait_for_url(f"**/{spec.url_path}*")
-    settle(page)
 
 
 def use_samples(page: Page, runs: PageRuns) -> None:
