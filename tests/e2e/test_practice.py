@@ -34,6 +34,9 @@ def open_section(page: Page, section: str) -> None:
     group = page.get_by_role("radiogroup", name=SECTIONS_LABEL)
     group.get_by_role("radio", name=label).click()
     expect(group.get_by_role("radio", name=label)).to_be_checked()
+    # The button is checked before the section's run begins, when the page can still look idle: wait for a card
+    # of the section, then for the run's end (a card read mid-run once held the last section's answer box too).
+    expect(page.locator(f'[class*="st-key-quiz-practice-{section}-"]').first).to_be_attached()
     settle(page)  # a click on a card during the section's rerun is lost when the rerun redraws it
 
 
