@@ -38,11 +38,12 @@ def drag(page: Page, source: Locator, target: Locator, *, half: str = "upper") -
 # Resolves after ``count`` animation frames: the page has painted (and laid out) that many times.
 FRAMES = "(count) => new Promise((done) => { const step = (n) => n ? requestAnimationFrame(() => step(n - 1)) : done(); step(count); })"
 
-# True once an element's place on screen is the same over six painted frames (the page has finished laying out).
+# True once an element's box (place and size) is the same over six painted frames (the page has finished laying
+# out: a grid redrawn for a new window size can keep its top while it grows).
 STAYS_PUT = """(element) => new Promise((done) => {
-  const top = () => element.getBoundingClientRect().top;
-  let last = top(), still = 0;
-  const frame = () => { const now = top(); still = now === last ? still + 1 : 0; last = now;
+  const box = () => JSON.stringify(element.getBoundingClientRect());
+  let last = box(), still = 0;
+  const frame = () => { const now = box(); still = now === last ? still + 1 : 0; last = now;
                         if (still >= 6) done(true); else requestAnimationFrame(frame); };
   requestAnimationFrame(frame);
 })"""
@@ -54,7 +55,8 @@ def next_frames(page: Page, count: int = 2) -> None:
 
 
 def hold_still(page: Page, locator: Locator) -> None:
-    """Wait until the locator's element stays put: a pointer aimed at a stale box lands on something else."""
+    """Wait until the locator's element stays put, in place and size: a pointer aimed at a stale box lands on
+    something else."""
     page.wait_for_function(STAYS_PUT, arg=locator.element_handle())
 
 

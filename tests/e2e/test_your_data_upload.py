@@ -125,8 +125,10 @@ def table_headers(page: Page) -> list[str]:
 
 
 def click_cell(page: Page, x: float, row: int) -> None:
-    """Click the per-query grid ``x`` pixels from its left edge, on its ``row``-th row (0: the first query)."""
+    """Click the per-query grid ``x`` pixels from its left edge, on its ``row``-th row (0: the first query), once
+    the page's run is over and the grid has stopped moving and resizing."""
     grid = page.locator(".st-key-your-data-table").get_by_test_id("stDataFrame")
+    settle(page)
     grid.scroll_into_view_if_needed()
     hold_still(page, grid)
     box = grid.bounding_box()
