@@ -7,6 +7,10 @@ JAR query (a binary list with a tray). The slider and preset buttons sit outside
 fragment (they rerun the page, which hands the fragment its k), so a move
 reruns only the editor, its numbers and captions. ``?scenario=lawyer`` swaps the first editor to the lawyer's
 20-row list (for auto-scroll); ``?projector=1`` turns on projector mode.
+
+The sidebar's "New editors" buttons start a new generation: every widget of the page gets a fresh key, so the
+browser mounts new editors and nothing of the last test's state is left (browser tests share one page this way,
+not a page load each); the second one also swaps in the lawyer's list.
 """
 from __future__ import annotations
 
@@ -25,8 +29,24 @@ from components.ranking_editor import (
 )
 from components.ui.widgets import chart_scale, show_mode_controls
 
-KEY_A = "editor_a"
-KEY_B = "editor_b"
+GENERATION = "generation"  # how many times "New editors" has been pressed in this session
+
+
+def keyed(name: str) -> str:
+    """The key ``name`` in this generation of the page's widgets (the first keeps the plain name)."""
+    generation = st.session_state.get(GENERATION, 0)
+    return f"{name}-{generation}" if generation else name
+
+
+def new_generation(scenario: str | None) -> None:
+    """Callback of "New editors": fresh keys for every widget of the page, and the first editor's list."""
+    st.session_state[GENERATION] = st.session_state.get(GENERATION, 0) + 1
+    if scenario:
+        st.query_params["scenario"] = scenario
+    elif "scenario" in st.query_params:
+        del st.query_params["scenario"]
+
+
 HTML_ITEM = EditorItem("html", "<b>x</b> forum post", None)  # unjudged, and its title must show as text
 JAR = scenarios.JAR_QUERIES[2]
 K_B = 3
@@ -69,10 +89,10 @@ def editor_a() -> None:
     query, items, presets, default, default_k = scenario_a()
     with st.container(key="editor-a"):
         st.subheader(f"Query: {query.text}")
-        k = st.slider("k", 1, len(items), default_k, key="k_a")
+        k = st.slider("k", 1, len(items), default_k, key=keyed("k_a"))
         for column, (name, order) in zip(st.columns(len(presets)), presets.items()):
-            column.button(name, key=f"preset_a_{name}", on_click=set_editor_state, args=(KEY_A, order),
-                          width="stretch")
+            column.button(name, key=keyed(f"preset_a_{name}"), on_click=set_editor_state,
+                          args=(keyed("editor_a"), order), width="stretch")
         editor_a_live(items, presets[default], k)
 
 
@@ -83,10 +103,10 @@ def editor_a_live(items: tuple[EditorItem, ...], default_order: tuple[str, ...],
     metrics_row = st.container()  # filled after the editor, shown above it
     left, right = st.columns([3, 2], gap="large")
     with left:
-        state = ranking_editor(items, key=KEY_A, default_order=default_order, k=k, tray=True,
+        state = ranking_editor(items, key=keyed("editor_a"), default_order=default_order, k=k, tray=True,
                                editable_grades=True, scale=chart_scale(), label="Returned list")
     with metrics_row:
-        show_metrics(metric_values(state, k), "editor_a_last")
+        show_metrics(metric_values(state, k), keyed("editor_a_last"))
     with right:
         st.caption("Order: " + " › ".join(state.order))
         st.caption("Tray: " + (" › ".join(state.tray) or "empty"))
@@ -102,9 +122,8 @@ def editor_b() -> None:
 @st.fragment
 def editor_b_live() -> None:
     """The second editor and its two numbers: all a move reruns."""
-    state = ranking_editor(editor_items(JAR.docs), key=KEY_B, default_order=[d.id for d in JAR.docs], k=K_B,
-                           tray=True, grade_range=(0, 1), scale=chart_scale(),
-                           label="Result positions")
+    state = ranking_editor(editor_items(JAR.docs), key=keyed("editor_b"), default_order=[d.id for d in JAR.docs],
+                           k=K_B, tray=True, grade_range=(0, 1), scale=chart_scale(), label="Result positions")
     grades = state.order_grades()
     left, right = st.columns(2)
     left.metric("RR (JAR)", fmt(metrics.reciprocal_rank_of(grades)))
@@ -114,6 +133,9 @@ def editor_b_live() -> None:
 
 st.set_page_config(page_title="Ranking editor test page", page_icon="🧪", layout="wide")
 show_mode_controls()
+st.sidebar.button("New editors", key="new_editors", on_click=new_generation, args=(None,))
+st.sidebar.button("New editors, the lawyer's list", key="new_editors_lawyer", on_click=new_generation,
+                  args=("lawyer",))
 st.title("Ranking editor")
 editor_a()
 editor_b()

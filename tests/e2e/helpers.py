@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Callable
 from urllib.parse import urlparse
 
@@ -38,13 +39,17 @@ def drag(page: Page, source: Locator, target: Locator, *, half: str = "upper") -
 # Resolves after ``count`` animation frames: the page has painted (and laid out) that many times.
 FRAMES = "(count) => new Promise((done) => { const step = (n) => n ? requestAnimationFrame(() => step(n - 1)) : done(); step(count); })"
 
-# True once an element's box (place and size) is the same over six painted frames (the page has finished laying
-# out: a grid redrawn for a new window size can keep its top while it grows).
-STAYS_PUT = """(element) => new Promise((done) => {
-  const box = () => JSON.stringify(element.getBoundingClientRect());
-  let last = box(), still = 0;
-  const frame = () => { const now = box(); still = now === last ? still + 1 : 0; last = now;
-                        if (still >= 6) done(true); else requestAnimationFrame(frame); };
+# What hold_still watches by default: an element's box, its place and size (a grid redrawn for a new window size can
+# keep its top while it grows).
+BOX = "(element) => JSON.stringify(element.getBoundingClientRect())"
+
+# True once ``read`` (the source of a function of ``arg`` giving a string or a number) gives the same over ``frames``
+# painted frames in a row.
+STAYS_PUT = """([read, arg, frames]) => new Promise((done) => {
+  const measure = eval(read), now = () => measure(arg);
+  let last = now(), still = 0;
+  const frame = () => { const seen = now(); still = seen === last ? still + 1 : 0; last = seen;
+                        if (still >= frames) done(true); else requestAnimationFrame(frame); };
   requestAnimationFrame(frame);
 })"""
 
@@ -54,18 +59,33 @@ def next_frames(page: Page, count: int = 2) -> None:
     page.evaluate(FRAMES, count)
 
 
-def hold_still(page: Page, locator: Locator) -> None:
-    """Wait until the locator's element stays put, in place and size: a pointer aimed at a stale box lands on
-    something else."""
-    page.wait_for_function(STAYS_PUT, arg=locator.element_handle())
+def hold_still(page: Page, locator: Locator | None = None, *, read: str = BOX, frames: int = 6) -> None:
+    """Wait until the locator's element stays put, in place and size, over ``frames`` painted frames: a pointer
+    aimed at a stale box lands on something else. ``read`` watches something else instead: the source of a
+    function of the element (or of nothing, without a locator), e.g. the page's scroll position while a fling
+    ends."""
+    page.wait_for_function(STAYS_PUT, arg=[read, locator.element_handle() if locator else None, frames])
 
 
-def settle(page: Page) -> None:
+def settle(page: Page, since: RunMark | None = None) -> None:
     """Wait until the app is idle: its run is over (a fresh page load is one run: nothing stored in the browser
     asks for another) and no element of an earlier run is left on screen. A drag begun during a rerun is lost
-    when the rerun redraws the component under the pointer."""
+    when the rerun redraws the component under the pointer.
+
+    ``since`` (``PageRuns.mark()``, taken before a click or a key) first waits for a run that started after the
+    mark to end, read from the websocket: right after a click the page still shows the run before as over, and
+    the click's own run may not have begun yet."""
+    if since is not None:
+        since.runs.wait_for_run(page, since)
     expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "notRunning", timeout=30_000)
     expect(page.locator('[data-stale="true"]')).to_have_count(0, timeout=30_000)
+
+
+def click_and_settle(page: Page, runs: PageRuns, target: Locator) -> None:
+    """Click ``target`` and wait until the run the click caused has started and ended (and nothing stale is left)."""
+    mark = runs.mark()
+    target.click()
+    settle(page, since=mark)
 
 
 def press_home(page: Page, slider: Locator, landed: Callable[[float], object]) -> None:
@@ -84,14 +104,24 @@ def press_home(page: Page, slider: Locator, landed: Callable[[float], object]) -
         landed(30_000)
 
 
+@dataclass(frozen=True)
+class RunMark:
+    """How many runs (whole-page and fragment) ``runs`` had seen start at one moment: ``settle(page, since=mark)``
+    waits for one that starts after it."""
+
+    runs: PageRuns
+    started: int
+
+
 class PageRuns:
     """Counts the whole-page runs (``count``) and the fragment runs (``fragments``: a class's timers, for one)
     the server starts for ``page``, read from its websocket: a ``new_session`` message names the fragments a run
-    is for, or none for a whole-page run. Made before the page opens."""
+    is for, or none for a whole-page run; a ``script_finished`` message ends it. Made before the page opens."""
 
     def __init__(self, page: Page) -> None:
         self.count = 0
         self.fragments = 0
+        self.running = False  # the last run seen start has not ended yet
         page.on("websocket", self._watch)
 
     def _watch(self, socket: WebSocket) -> None:
@@ -102,19 +132,38 @@ class PageRuns:
             return
         msg = ForwardMsg()
         msg.ParseFromString(payload)
-        if msg.WhichOneof("type") == "new_session":
+        kind = msg.WhichOneof("type")
+        if kind == "new_session":
+            self.running = True
             if msg.metadata.run.fragment_ids:
                 self.fragments += 1
             else:
                 self.count += 1
+        elif kind == "script_finished":  # a run stopped for a rerun is followed by that rerun
+            self.running = msg.script_finished == ForwardMsg.FINISHED_EARLY_FOR_RERUN
+
+    def mark(self) -> RunMark:
+        """The runs started so far: take it before the click or key whose run ``settle(page, since=...)`` waits
+        for."""
+        return RunMark(self, self.count + self.fragments)
+
+    def _pump(self, page: Page, done: Callable[[], bool]) -> bool:
+        """Let the websocket's frames in (they are read while Playwright waits on the page) until ``done()``."""
+        for _ in range(300):  # at most 1,800 painted frames: about 30 s
+            if done():
+                return True
+            next_frames(page, 6)
+        return done()
+
+    def wait_for_run(self, page: Page, mark: RunMark) -> None:
+        """Wait until a run that started after ``mark`` has ended (as has any started after it)."""
+        started = self._pump(page, lambda: self.count + self.fragments > mark.started and not self.running)
+        assert started, f"no run started and ended after the mark ({self.count + self.fragments - mark.started} began)"
 
     def wait_for_fragments(self, page: Page, more: int) -> None:
         """Wait until ``more`` fragment runs have started since the call (a timer has fired that often)."""
         goal = self.fragments + more
-        for _ in range(300):  # at most 1,800 painted frames: about 30 s
-            if self.fragments >= goal:
-                break
-            next_frames(page, 6)  # the websocket's frames are read while Playwright waits on the page
+        self._pump(page, lambda: self.fragments >= goal)
         assert self.fragments >= goal, f"{self.fragments - goal + more} of {more} fragment runs in time"
 
 

@@ -42,17 +42,6 @@ def test_on_a_touch_screen_buttons_are_finger_sized_and_the_hint_speaks_of_touch
     expect(hint.get_by_test_id("rw-hint-touch")).to_be_visible()
 
 
-# True once the page's scroll position has stayed the same over ten painted frames (arg: a function giving it, as
-# source): a fling has stopped.
-STILL = """(source) => new Promise((done) => {
-  const read = eval(source);
-  let last = read(), still = 0;
-  const frame = () => { const now = read(); still = now === last ? still + 1 : 0; last = now;
-                        if (still >= 10) done(true); else requestAnimationFrame(frame); };
-  requestAnimationFrame(frame);
-})"""
-
-
 def touch_drag(cdp, page: Page, x: float, y: float, to_y: float, steps: int = 10) -> None:
     """One finger down at (x, y), moved to (x, to_y) in steps, lifted (real touch events through CDP)."""
     cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
@@ -77,9 +66,9 @@ def test_on_a_touch_screen_a_swipe_over_rows_scrolls_and_a_drag_starts_from_the_
     page.wait_for_function(f"() => ({scroll_top})() > {before + 100}")  # a swipe over a row scrolls the page
     expect(row.get_by_test_id("rw-pos")).to_have_text("4")  # and moves nothing
 
-    page.wait_for_function(STILL, arg=scroll_top)  # the swipe's fling has stopped
+    hold_still(page, read=scroll_top, frames=10)  # the swipe's fling has stopped
     row.evaluate("e => e.scrollIntoView({block: 'center'})")  # the row and the one above it, below the board
-    page.wait_for_function(STILL, arg=scroll_top)
+    hold_still(page, read=scroll_top, frames=10)
     hold_still(page, row)
     number = row.get_by_test_id("rw-pos").bounding_box()
     above = lesson_editor(page).get_by_test_id("rw-row-c02").bounding_box()  # position 2

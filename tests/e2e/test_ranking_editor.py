@@ -1,9 +1,9 @@
 """The ranking editor in a real browser: every way to move, the tray, grades, the cutoff, presets.
 
-One Streamlit server per worker (tests/e2e/editor_page.py); each test gets
-a fresh page, so a fresh session. Expected metric values come from the engine
-(components.engine.metrics), never typed in. Locators pierce the component's open
-shadow root; the tests wait for text, never sleep.
+One Streamlit server per worker (tests/e2e/editor_page.py) and one page for the module (one session, loaded
+once): each test starts by pressing the page's "New editors", which mounts new editors under fresh keys, so
+nothing of the test before is left. Expected metric values come from the engine (components.engine.metrics),
+never typed in. Locators pierce the component's open shadow root; the tests wait for text, never sleep.
 """
 from __future__ import annotations
 
@@ -15,39 +15,57 @@ from playwright.sync_api import Locator, Page, expect
 from components.course import scenarios
 from components.engine import metrics
 from components.engine.formatting import fmt
-from tests.e2e.helpers import drag, metric_value, next_frames
+from tests.e2e.helpers import PageRuns, click_and_settle, drag, metric_value, next_frames, settle
 
 pytestmark = pytest.mark.e2e
 
 FRAMEWORK_GRADES = {d.id: d.grade for d in scenarios.FRAMEWORKS.docs}  # "html" is unjudged
 SYSTEM_B = list(scenarios.FRAMEWORKS.presets["System B"]) + ["html"]
 SYSTEM_A = list(scenarios.FRAMEWORKS.presets["System A"]) + ["html"]
+TALL = {"width": 1280, "height": 1500}  # editor "a" whole, away from the auto-scroll edges
 
 
 @pytest.fixture(scope="module")
 def context(shared_context):
-    """This module's tests share one browser context (tests/e2e/conftest.py); each opens its own page."""
+    """This module's tests share one browser context (tests/e2e/conftest.py) and, but for one, one page."""
     return shared_context
 
 
-@pytest.fixture
-def page_a(page: Page, editor_url):
-    """A fresh session on the test page, with both editors drawn (closed after the test)."""
-    page.set_viewport_size({"width": 1280, "height": 1500})  # editor "a" whole, away from the auto-scroll edges
+@pytest.fixture(scope="module")
+def shared(context, editor_url):
+    """The module's page on the test page, and its runs (counted from before it opens)."""
+    page = context.new_page()
+    runs = PageRuns(page)
+    page.set_viewport_size(TALL)
     page.goto(editor_url)
+    settle(page)
+    yield page, runs
+    page.close()
+
+
+def new_editors(shared, size: dict[str, int], button: str = "New editors") -> Page:
+    """The shared page at ``size``, after ``button`` has mounted new editors (fresh keys: a fresh state) and its
+    run is over, scrolled to the top."""
+    page, runs = shared
+    page.set_viewport_size(size)
+    click_and_settle(page, runs, page.get_by_test_id("stSidebar").get_by_role("button", name=button, exact=True))
+    page.get_by_test_id("stMain").evaluate("e => e.scrollTo(0, 0)")
+    return page
+
+
+@pytest.fixture
+def page_a(shared):
+    """The test page with new editors, both drawn."""
+    page = new_editors(shared, TALL)
     expect(row(page, "a", "django")).to_be_visible()
     expect(row(page, "b", "j05")).to_be_visible()
-    yield page
-    page.close()
+    return page
 
 
 @pytest.fixture
-def lawyer_page(page: Page, editor_url):
-    """The first editor on the lawyer's 20-row list, on a 1280×720 screen (closed after the test)."""
-    page.set_viewport_size({"width": 1280, "height": 720})
-    page.goto(editor_url + "/?scenario=lawyer")
-    yield page
-    page.close()
+def lawyer_page(shared):
+    """The first editor new on the lawyer's 20-row list, on a 1280×720 screen."""
+    return new_editors(shared, {"width": 1280, "height": 720}, "New editors, the lawyer's list")
 
 
 # --- helpers ---------------------------------------------------------------------------------
@@ -342,16 +360,16 @@ def test_a_binary_list_by_buttons_and_tray(page_a: Page):
     expect(row(page, "b", "j05").get_by_test_id("rw-pos")).to_have_text("–")
 
 
-def test_preset_then_drag_stays_in_sync(page_a: Page):
+def test_preset_then_drag_stays_in_sync(page_a: Page, shared):
     page = page_a
     a = editor(page, "a")
-    a.get_by_role("button", name="System A", exact=True).click()
+    click_and_settle(page, shared[1], a.get_by_role("button", name="System A", exact=True))  # then drag: no rerun
     expect_a(page, SYSTEM_A)
     expect(row(page, "a", "snake").get_by_test_id("rw-pos")).to_have_text("6")
     drag(page, row(page, "a", "snake"), row(page, "a", "django"), half="upper")
     expect_a(page, moved(SYSTEM_A, "snake", 0))
 
-    a.get_by_role("button", name="FastAPI missed", exact=True).click()
+    click_and_settle(page, shared[1], a.get_by_role("button", name="FastAPI missed", exact=True))
     missed = list(scenarios.FRAMEWORKS.presets["FastAPI missed"]) + ["html"]
     expect_a(page, missed, tray=["fastapi"])
     expect(row(page, "a", "fastapi")).to_be_hidden()  # a preset leaves the tray folded
