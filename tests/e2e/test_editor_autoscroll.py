@@ -1,9 +1,11 @@
 """A row dragged to the window's edge scrolls the page, and the scrolling stops at the list's end (issue #41, 4).
 
 The lawyer's 20-row list of the editor test page (tests/e2e/editor_page.py, ``?scenario=lawyer``), on a laptop's
-screen and projected (``?projector=1``: larger rows, five in sight). A row is held 8 px from the window's bottom
-for 2 s: the list's last row is still on screen when it is let go, and the row lands where the dashed placeholder
-showed (its slot among the other rows, read from the screen, not from the editor's state).
+screen and projected (projector mode: larger rows, five in sight). The tests share one page: each mounts a new
+editor (the page's "New editors" button: fresh keys, a fresh state) at its window size, projected or not. A row is
+held 8 px from the window's bottom for 2 s: the list's last row is still on screen when it is let go, and the row
+lands where the dashed placeholder showed (its slot among the other rows, read from the screen, not from the
+editor's state).
 """
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from components.course import scenarios
-from tests.e2e.helpers import hold_still, next_frames, settle
+from tests.e2e.helpers import PageRuns, click_and_settle, hold_still, next_frames, settle
 
 pytestmark = pytest.mark.e2e
 
@@ -38,15 +40,33 @@ GEOMETRY = """(list) => {
 
 @pytest.fixture(scope="module")
 def context(shared_context):
-    """This module's tests share one browser context (tests/e2e/conftest.py); each opens its own page."""
+    """This module's tests share one browser context (tests/e2e/conftest.py) and one page."""
     return shared_context
 
 
-@pytest.fixture
-def fresh_page(page: Page):
-    """A fresh session (``page``), closed after the test: the module's context outlives it."""
-    yield page
+@pytest.fixture(scope="module")
+def shared(context, editor_url):
+    """The module's page on the lawyer's list, and its runs (counted from before it opens)."""
+    page = context.new_page()
+    runs = PageRuns(page)
+    page.goto(f"{editor_url}/?scenario=lawyer")
+    settle(page)
+    yield page, runs
     page.close()
+
+
+def lawyer_list(shared, width: int, height: int, *, projector: bool = False, motion: str = "no-preference") -> Page:
+    """The shared page at ``width``×``height``, projected or not, with the lawyer's list in a new editor (fresh
+    keys: a fresh state) and its run over, scrolled to the top."""
+    page, runs = shared
+    page.set_viewport_size({"width": width, "height": height})
+    page.emulate_media(reduced_motion=motion)
+    sidebar = page.get_by_test_id("stSidebar")
+    if sidebar.get_by_role("switch", name="Projector mode").is_checked() != projector:  # as ?projector=1 does
+        click_and_settle(page, runs, sidebar.get_by_text("Projector mode"))
+    click_and_settle(page, runs, sidebar.get_by_role("button", name="New editors, the lawyer's list", exact=True))
+    page.get_by_test_id("stMain").evaluate("e => e.scrollTo(0, 0)")
+    return page
 
 
 def editor(page: Page) -> Locator:
@@ -57,20 +77,16 @@ def row(page: Page, doc_id: str) -> Locator:
     return editor(page).get_by_test_id(f"rw-row-{doc_id}")
 
 
-@pytest.mark.parametrize(("width", "height", "query", "motion"), [
-    (1366, 768, "?scenario=lawyer", "no-preference"),
-    (1280, 720, "?scenario=lawyer&projector=1", "no-preference"),
-    (1366, 768, "?scenario=lawyer", "reduce"),
+@pytest.mark.parametrize(("width", "height", "projector", "motion"), [
+    (1366, 768, False, "no-preference"),
+    (1280, 720, True, "no-preference"),
+    (1366, 768, False, "reduce"),
 ], ids=["laptop", "projector", "reduced-motion"])
 def test_a_row_held_at_the_bottom_edge_scrolls_to_the_list_end_and_no_further(
-        fresh_page: Page, editor_url, width, height, query, motion):
-    page = fresh_page
-    page.set_viewport_size({"width": width, "height": height})
-    page.emulate_media(reduced_motion=motion)
-    page.goto(f"{editor_url}/{query}")
-    first = row(page, ORDER[0])
+        shared, width, height, projector, motion):
+    page = lawyer_list(shared, width, height, projector=projector, motion=motion)  # its run over: a rerun under
+    first = row(page, ORDER[0])  # the pointer would end the drag
     expect(first).to_be_attached()
-    settle(page)  # a rerun under the pointer would end the drag
     first.scroll_into_view_if_needed()
     hold_still(page, first)
     grip = first.get_by_test_id("rw-title").bounding_box()
@@ -97,14 +113,11 @@ def test_a_row_held_at_the_bottom_edge_scrolls_to_the_list_end_and_no_further(
         assert seen["animations"] == 0  # the editor animates nothing (its scroll steps are instant)
 
 
-def test_a_row_held_at_the_top_edge_scrolls_to_the_list_start_and_no_further(fresh_page: Page, editor_url):
+def test_a_row_held_at_the_top_edge_scrolls_to_the_list_start_and_no_further(shared):
     """The last row dragged up and held over the header bar: the page stops with the list's top just below it."""
-    page = fresh_page
-    page.set_viewport_size({"width": 1366, "height": 768})
-    page.goto(f"{editor_url}/?scenario=lawyer")
+    page = lawyer_list(shared, 1366, 768)
     last = row(page, ORDER[-1])
     expect(last).to_be_attached()
-    settle(page)
     last.scroll_into_view_if_needed()
     hold_still(page, last)
     expect(row(page, ORDER[0])).not_to_be_in_viewport()
