@@ -10,6 +10,7 @@
 // Python set the state itself (a preset). The editor adopts Python's state when nothing
 // newer of its own is in flight, or when `rev` changed.
 import { adoptStyles, svgIcon, say, sayNodes, el, setText, setAttr, setButton, drawScoreCells } from "./dom.js";
+import { sameList, tableRow, scoreWords as boardWords } from "./lookup.js";
 
 const DRAG_THRESHOLD = 5; // px a press must travel before it becomes a drag
 const EDGE = 64; // px from a scroll edge where a drag auto-scrolls
@@ -961,61 +962,10 @@ function atLimit(s, vy) {
 // The row of data.score.shown for the list as drawn now (the DOM, so a drag in progress
 // counts), or null when it is not one move away from the state Python sent.
 function scoreRow(ctx) {
-  const { data } = ctx;
-  const t = data.score.table;
   const order = listRows(ctx).map((r) => r.dataset.id);
   const tray = trayRows(ctx).map((r) => r.dataset.id);
-  const grades = ctx.local.grades;
-  const changed = Object.keys({ ...data.grades, ...grades }).filter((id) => data.grades[id] !== grades[id]);
-  const sameOrder = sameList(order, data.order);
-  const k = shownK(ctx);
-  if (k !== data.k) { // the cutoff line moved: its row, if nothing else did
-    const c = t.cutoff;
-    const row = sameOrder && !changed.length ? c.rows[k - c.from] : undefined;
-    return row === undefined ? null : row;
-  }
-  if (changed.length) return sameOrder && changed.length === 1 ? gradeRow(ctx, changed[0]) : null;
-  if (sameOrder) return t.current;
-  if (order.length === data.order.length - 1) { // one document went to the tray
-    const id = data.order.find((x) => !order.includes(x));
-    return sameList(data.order.filter((x) => x !== id), order) && id in t.tray ? t.tray[id] : null;
-  }
-  if (order.length === data.order.length + 1) { // one came back from the tray
-    const id = order.find((x) => !data.order.includes(x));
-    return sameList(order.filter((x) => x !== id), data.order) ? placeRow(t, id, order.indexOf(id)) : null;
-  }
-  if (order.length !== data.order.length) return null;
-  let a = 0;
-  let b = order.length - 1;
-  while (order[a] === data.order[a]) a += 1;
-  while (order[b] === data.order[b]) b -= 1;
-  for (const id of [data.order[a], data.order[b]]) { // moved down from a, or up from b
-    if (sameList(order.filter((x) => x !== id), data.order.filter((x) => x !== id))) {
-      return placeRow(t, id, order.indexOf(id));
-    }
-  }
-  return null;
+  return tableRow(ctx.data, { order, tray, grades: ctx.local.grades, k: shownK(ctx) });
 }
-
-function placeRow(t, id, index) {
-  const entry = t.place[id];
-  const row = entry ? entry.rows[index - entry.from] : undefined;
-  return row === undefined ? null : row;
-}
-
-function gradeRow(ctx, id) {
-  const [lo, hi] = ctx.data.gradeRange;
-  const before = ctx.data.grades[id];
-  const after = ctx.local.grades[id];
-  let step = null;
-  if (before === undefined) step = after === lo ? "-1" : after === Math.min(hi, Math.max(lo, 1)) ? "+1" : null;
-  else if (after === before + 1) step = "+1";
-  else if (after === before - 1) step = "-1";
-  const steps = ctx.data.score.table.grade[id];
-  return step && steps && step in steps ? steps[step] : null;
-}
-
-function sameList(a, b) { return a.length === b.length && a.every((x, i) => x === b[i]); }
 
 function drawScore(ctx) {
   const { data, el: e } = ctx;
@@ -1052,13 +1002,5 @@ function drawScore(ctx) {
 
 // The scoreboard in words, for the announcement after a move ("Recall@5 0.300 (−0.100)").
 function scoreWords(ctx) {
-  const score = ctx.data.score;
-  if (!score || score.hidden) return "";
-  const row = scoreRow(ctx);
-  if (row === null) return "";
-  return score.labels.map((label, i) => {
-    const delta = score.deltas[row][i];
-    const values = { label: label.replace("{k}", String(shownK(ctx))), value: score.shown[row][i], delta };
-    return say(ctx.data, delta ? "Score words change" : "Score words", values);
-  }).join(", ");
+  return ctx.data.score ? boardWords(ctx.data, scoreRow(ctx), shownK(ctx), say) : "";
 }

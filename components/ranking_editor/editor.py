@@ -24,7 +24,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Mapping, Sequence
+from typing import Callable, Literal, Mapping, Sequence
 
 import streamlit as st
 
@@ -54,8 +54,15 @@ FOLDER = Path(__file__).parent  # editor.css, editor.js and dom.js, served from 
 COMPONENT_NAME = component_name(FOLDER)  # "rankwise.ranking_editor", as the browser's elements name it
 _EVENT = "edit"  # the trigger's name: the browser calls setTriggerValue("edit", {...})
 
-_component = served_component(FOLDER, html=(FOLDER / "editor.html").read_text(encoding="utf-8"),
-                              js="editor.js")  # which adopts editor.css
+STRIP = FOLDER / "strip"  # the compact view's strip.html, strip.js and strip.css (served as "rankwise.strip")
+STRIP_TEXT = "rank_strip"  # lessons/text/rank_strip.md: the strip's words
+View = Literal["list", "strip"]
+
+_components = {
+    "list": served_component(FOLDER, html=(FOLDER / "editor.html").read_text(encoding="utf-8"),
+                             js="editor.js"),  # which adopts editor.css
+    "strip": served_component(STRIP, html=(STRIP / "strip.html").read_text(encoding="utf-8"), js="strip.js"),
+}
 
 
 @dataclass
@@ -172,7 +179,7 @@ def _current_state(key: str, config: EditorConfig, default_order: Sequence[str])
 
 
 def _payload(items: Sequence[EditorItem], state: EditorState, book: _Book, *, k, show_grades, editable_grades,
-             grade_range, tray, scale, label) -> dict:
+             grade_range, tray, scale, label, view: View) -> dict:
     """Everything the browser needs to draw the editor (JSON-serialisable)."""
     return {
         "items": [{"id": i.id, "title": i.title} for i in items],
@@ -186,7 +193,7 @@ def _payload(items: Sequence[EditorItem], state: EditorState, book: _Book, *, k,
         "gradeRange": list(grade_range),
         "gradeLabels": {str(g): text for g, text in grade_labels(grade_range).items()},
         "unjudgedLabel": grade_label(None),
-        "text": dict(prose.sections(TEXT)),  # the templates; the browser fills their {placeholders}
+        "text": dict(prose.sections(STRIP_TEXT if view == "strip" else TEXT)),  # the browser fills the {placeholders}
         "trayEnabled": bool(tray),
         "scale": float(scale),
         "label": label,
@@ -200,7 +207,7 @@ def ranking_editor(items: Sequence[EditorItem], *, key: str, default_order: Sequ
                    grade_range: tuple[int, int] = DEFAULT_GRADE_RANGE, tray: bool = False,
                    scale: float = 1.0, label: str | None = None,
                    scoreboard: Scoreboard | Callable[[EditorState], Scoreboard] | None = None,
-                   k_key: str | None = None, k_max: int | None = None) -> EditorState:
+                   k_key: str | None = None, k_max: int | None = None, view: View = "list") -> EditorState:
     """Show a ranking the learner can reorder; return its current :class:`EditorState`.
 
     Parameters
@@ -230,6 +237,11 @@ def ranking_editor(items: Sequence[EditorItem], *, key: str, default_order: Sequ
     k_key, k_max : the session-state key of the page's k slider and its largest value: the learner
         can then drag the cutoff line (to 1..k_max, at most the list's length), which sets the slider
         (the slider stays the keyboard way); None for a line that does not move.
+    view : ``"list"``, the full list (a row per document with its title, grade and buttons), or
+        ``"strip"``, the compact view for a comparison: one row of cells, one per position, each showing its
+        document's grade (its title on hover, on focus and in its accessible name), the judged relevant
+        documents not returned in a box at the row's end, the board's values at the row's head. The same
+        state, moves (drag, keys, buttons) and board; stacked strips share their rank axis.
 
     Raises
     ------
@@ -247,6 +259,8 @@ def ranking_editor(items: Sequence[EditorItem], *, key: str, default_order: Sequ
     page; each extra element costs a few ms on a 2-core machine).
     """
     key = _check_key(key)
+    if view not in _components:
+        raise ValueError(f"view must be one of {sorted(_components)}, got {view!r}")
     grade_range = check_grade_range(grade_range)
     items = check_items(items, grade_range)
     k = check_editor_k(k)
@@ -262,13 +276,13 @@ def ranking_editor(items: Sequence[EditorItem], *, key: str, default_order: Sequ
         st.session_state[key] = state
     data = _payload(items, state, book, k=k, show_grades=show_grades, editable_grades=editable_grades,
                     grade_range=grade_range, tray=tray, scale=scale,
-                    label=prose.text(TEXT, "Label") if label is None else str(label))
+                    label=prose.text(TEXT, "Label") if label is None else str(label), view=view)
     if callable(scoreboard):
         scoreboard = scoreboard(state)
     if scoreboard is not None:
         data["score"] = scoreboard_payload(scoreboard, state, k=k, tray=tray, grade_range=grade_range,
                                            editable_grades=bool(editable_grades and show_grades))
-    _component(key=widget_key(key), data=data, on_edit_change=functools.partial(_on_edit, key))
+    _components[view](key=widget_key(key), data=data, on_edit_change=functools.partial(_on_edit, key))
     return state
 
 

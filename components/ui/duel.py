@@ -1,4 +1,4 @@
-"""The duel: two small ranking editors side by side at one k, each with its live scoreboard.
+"""The duel: two rank strips, one above the other on a shared rank axis at one k, each with its live values.
 
 A lesson that compares two orderings shows them here, next to its text, instead of loading them one after
 the other into an editor far up the page. Linked, the two editors show *one* ordering (a move on either side
@@ -56,8 +56,8 @@ def _follow(key: str) -> None:
 def show_duel(key: str, items: Sequence[EditorItem], sides: tuple[Side, Side], *, k: int, scope: str,
               k_key: str | None = None, k_max: int | None = None, linked: bool = False, tray: bool = False,
               editable_grades: bool = False, grade_range: tuple[int, int] = (0, 1)) -> tuple[EditorState, ...]:
-    """Two editors of ``items`` side by side (stacked on a phone) at the cutoff ``k``, each headed by its
-    side's title; return both states. (A page puts its sentence about the pair in a container drawn above
+    """Two rank strips of ``items`` (the ranking editor's compact view), one above the other on a shared rank
+    axis at the cutoff ``k``, each headed by its side's title and values; return both states. (A page puts its sentence about the pair in a container drawn above
     the duel, so it stays in sight of both boards.)
 
     Each side's board comes from its :class:`Side`; "predict first" hides both boards until the page
@@ -72,20 +72,17 @@ def show_duel(key: str, items: Sequence[EditorItem], sides: tuple[Side, Side], *
     before = [state_before(k_, items, side.default_order, tray=tray, grade_range=grade_range)
               for k_, side in zip(keys, sides)]
     states = list(before)
-    columns = st.columns(2, gap="medium")
-    for i, (column, side) in enumerate(zip(columns, sides)):
+    for i, side in enumerate(sides):
 
         def board(current: EditorState, i=i, side=side) -> Scoreboard:
             pair = [current if j == i else s for j, s in enumerate(states)]
             return dataclasses.replace(side.scoreboard, hidden=board_hidden(scope, (*pair, k)))
 
-        with column:
-            states[i] = ranking_editor(items, key=keys[i], default_order=side.default_order, k=k, tray=tray,
-                                       editable_grades=editable_grades, grade_range=grade_range,
-                                       scale=chart_scale(), label=side.title, scoreboard=board, k_key=k_key,
-                                       k_max=k_max)
-            if side.note:
-                st.caption(side.note)
+        states[i] = ranking_editor(items, key=keys[i], default_order=side.default_order, k=k, tray=tray,
+                                   editable_grades=editable_grades, grade_range=grade_range, scale=chart_scale(),
+                                   label=side.title, scoreboard=board, k_key=k_key, k_max=k_max, view="strip")
+        if side.note:
+            st.caption(side.note)
     if linked:
         st.session_state[f"{key}.shown"] = states[0]
     st.button(prose.text(TEXT, "Duel reset"), key=f"{key}.reset", icon="↩️", on_click=_reset,

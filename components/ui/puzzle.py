@@ -1,4 +1,4 @@
-"""A constraint puzzle in place: an editor of the lesson's pool, its live board, and the check after each move."""
+"""A constraint puzzle in place: a rank strip of the lesson's pool, its live values, and the check after each move."""
 from __future__ import annotations
 
 from typing import Sequence
@@ -20,7 +20,7 @@ def _start_again(key: str, puzzle: Puzzle) -> None:
 
 @st.fragment
 def show_puzzle(puzzle: Puzzle, *, key: str, labels: Sequence[str], k: int, grade_range: tuple[int, int]) -> bool:
-    """The puzzle's editor (starting from the reference order, tray of the pool's other judged pages, cutoff
+    """The puzzle's rank strip (starting from the reference order, tray of the pool's other judged pages, cutoff
     line at ``k``), its board with the constrained measures under ``labels``, and one line per constraint:
     met or not yet, with the learner's value beside the reference's. Return whether it is solved."""
     measures = [c.measure for c in puzzle.constraints]
@@ -31,7 +31,7 @@ def show_puzzle(puzzle: Puzzle, *, key: str, labels: Sequence[str], k: int, grad
     current = ranking_editor(editor_items(puzzle.query.docs), key=key, default_order=puzzle.reference, k=k,
                              tray=True, grade_range=grade_range, scale=chart_scale(),
                              label=prose.section(TEXT, "Puzzle editor"),
-                             scoreboard=Scoreboard(measures, labels, gain=puzzle.gain))
+                             scoreboard=Scoreboard(measures, labels, gain=puzzle.gain), view="strip")
     outcomes = puzzle.check(current.order)
     lines = [prose.text(TEXT, "Puzzle met" if o.met else "Puzzle not met", measure=label, yours=o.yours,
                         reference=o.reference, relation=prose.section(TEXT, f"Puzzle {o.constraint.relation}"))

@@ -2,8 +2,9 @@
 
 A lesson's numbers after a move are the server's (tests/pages/test_*_page.py set the editor's state and check
 them); the ranking editor's own drags are tested on its test page (test_ranking_editor.py). Here: a lazy panel
-opening on a click, a duel laid out beside its sentence, a grade's colour on two pages, and a move on one side
-of a duel shown on both. Expected values come from the engine, never typed in.
+opening on a click, a duel laid out beside its sentence, a grade's colour on two pages, a move on one side
+of a duel shown on both, and the rank strip (the duels' compact view) moved by mouse, keys, buttons and its
+cutoff line. Expected values come from the engine, never typed in.
 """
 from __future__ import annotations
 
@@ -35,13 +36,18 @@ def lesson(page: Page, module: str) -> Page:
     return page
 
 
-def editor_named(page: Page, label: str) -> Locator:
-    """The ranking editor whose list is named ``label``."""
-    return page.get_by_test_id("rw-editor").filter(has=page.get_by_test_id("rw-label").get_by_text(label, exact=True))
+def strip_named(page: Page, label: str) -> Locator:
+    """The rank strip (a duel's side, a puzzle) whose row is named ``label``."""
+    return page.get_by_test_id("rs-strip").filter(has=page.get_by_test_id("rs-label").get_by_text(label, exact=True))
 
 
-def board_values(editor: Locator) -> Locator:
-    return editor.get_by_test_id("rw-scoreboard").locator(".rw-score-value")
+def board_values(strip: Locator) -> Locator:
+    return strip.get_by_test_id("rs-scoreboard").locator(".rs-score-value")
+
+
+def track(strip: Locator) -> list[str]:
+    """The strip's list, top first: its cells' document ids."""
+    return strip.get_by_test_id("rs-track").locator(".rs-cell").evaluate_all("cells => cells.map(c => c.dataset.id)")
 
 
 def test_take_home_opens_on_a_click_with_the_files_and_the_link_to_this_view(lessons: Page):
@@ -61,7 +67,7 @@ def test_take_home_opens_on_a_click_with_the_files_and_the_link_to_this_view(les
 def test_the_blind_spot_duel_shows_its_point_beside_its_text(lessons: Page):
     """Both lists at k = 20, in view together with the sentence that quotes their numbers."""
     page = lesson(lessons, "recall")
-    top, bottom = editor_named(page, "Hits at positions 1–4"), editor_named(page, "Hits at positions 16–19")
+    top, bottom = strip_named(page, "Hits at positions 1–4"), strip_named(page, "Hits at positions 16–19")
     expect(board_values(top)).to_have_text(["0.400", "1.000"])
     expect(board_values(bottom)).to_have_text(["0.400", fmt(1 / 16)])
     sentence = page.get_by_text("Both lists have Recall@20 = 0.400")
@@ -84,7 +90,7 @@ def test_a_grade_has_one_colour_on_every_page(lessons: Page):
 def test_a_move_on_one_side_of_the_gains_duel_is_made_on_both(lessons: Page):
     """A move (by keys) on the linear side redraws the exponential side's list and board in the browser."""
     page = lesson(lessons, "ndcg")
-    left, right = editor_named(page, "With exponential gain"), editor_named(page, "With linear gain")
+    left, right = strip_named(page, "With exponential gain"), strip_named(page, "With linear gain")
     q = scenarios.FRAMEWORKS
     start = list(q.presets[scenarios.FRAMEWORKS_MIXED])
     judged = q.judged_grades()
@@ -95,10 +101,68 @@ def test_a_move_on_one_side_of_the_gains_duel_is_made_on_both(lessons: Page):
 
     expect(board_values(left)).to_have_text(values(start, "exponential"))
     expect(board_values(right)).to_have_text(values(start, "linear"))
-    right.get_by_test_id("rw-row-django").focus()
+    right.get_by_test_id("rs-cell-django").focus()
     for key in ("Space", "Home", "Space"):  # lift, to the top, drop
         page.keyboard.press(key)
     moved = ["django", *[i for i in start if i != "django"]]
     expect(board_values(right)).to_have_text(values(moved, "linear"))
     expect(board_values(left)).to_have_text(values(moved, "exponential"))  # the other side followed
-    expect(left.get_by_test_id("rw-list").locator("li").first).to_contain_text("Django Guide")
+    expect(left.get_by_test_id("rs-track").locator(".rs-cell").first).to_have_attribute("data-id", "django")
+
+
+def test_a_rank_strip_moves_by_mouse_keys_buttons_and_its_cutoff_line(lessons: Page):
+    """The blind-spot duel's lower strip: a mouse drag of a cell along the row (the values preview while it moves,
+    and stay once dropped), a key move (lift, End, drop), a button, and the dashed line dragged to k = 5 (which
+    sets the section's slider). A cell's accessible name and hover text carry its document's title."""
+    page = lesson(lessons, "recall")
+    q = scenarios.LAWYER
+    strip = strip_named(page, "Hits at positions 16–19")
+    strip.scroll_into_view_if_needed()
+    order = list(q.presets["System A, hits at 16–19"])
+
+    def values(order, k=20):
+        qs = metrics.from_rankings([q.grades(order)], [q.judged_grades()])
+        return [fmt(metrics.recall(qs, k)[0]), fmt(metrics.reciprocal_rank(qs)[0])]
+
+    expect(board_values(strip)).to_have_text(values(order))
+    hit = order[15]  # the first relevant case, at position 16
+    cell = strip.get_by_test_id(f"rs-cell-{hit}")
+    title = next(d.title for d in q.docs if d.id == hit)
+    expect(cell).to_have_attribute("title", title)
+    assert cell.get_attribute("aria-label").startswith(f"{title}, position 16 of 20")
+    start, target = cell.bounding_box(), strip.get_by_test_id(f"rs-cell-{order[0]}").bounding_box()
+    page.mouse.move(start["x"] + 4, start["y"] + 4)
+    page.mouse.down()
+    for step in range(1, 9):
+        page.mouse.move(start["x"] + 4 + (target["x"] - start["x"]) * step / 8, start["y"] + 4)
+    moved = [hit, *[i for i in order if i != hit]]
+    expect(strip.get_by_test_id("rs-note")).to_contain_text("preview")
+    expect(board_values(strip)).to_have_text(values(moved))  # previewed from the engine's table, before the drop
+    page.mouse.up()
+    expect(strip.get_by_test_id("rs-note")).to_have_text("")  # the server's run is in: no preview left
+    expect(board_values(strip)).to_have_text(values(moved))
+    assert track(strip) == moved
+    cell.focus()
+    for key in ("Space", "End", "Space"):  # lift, to the end, drop
+        page.keyboard.press(key)
+    moved = [*[i for i in order if i != hit], hit]
+    expect(board_values(strip)).to_have_text(values(moved))
+    expect(strip.get_by_test_id("rs-live")).to_contain_text(f"{title} dropped at position 20 of 20")
+    strip.get_by_test_id("rs-btn-earlier").click()
+    expect(strip.get_by_test_id("rs-name")).to_contain_text(f"19. {title}")
+    expect(strip.get_by_test_id("rs-note")).to_have_text("")
+    moved.insert(18, moved.pop())
+    assert track(strip) == moved
+    line = strip.get_by_test_id("rs-cutoff").locator(".rs-cut-handle").bounding_box()
+    fifth = strip.get_by_test_id("rs-track").locator(".rs-cell").nth(4).bounding_box()
+    page.mouse.move(line["x"] + line["width"] / 2, line["y"] + line["height"] / 2)
+    page.mouse.down()
+    for step in range(1, 9):
+        page.mouse.move(line["x"] + (fifth["x"] + fifth["width"] - line["x"]) * step / 8, line["y"] + 4)
+    page.mouse.up()
+    expect(strip.get_by_test_id("rs-cutoff")).to_have_attribute("aria-valuenow", "5")
+    slider = page.get_by_test_id("stSlider").filter(has_text="k for both lists")
+    expect(slider.get_by_role("slider")).to_have_attribute("aria-valuetext", "5")
+    expect(board_values(strip)).to_have_text(values(moved, 5))
+    slider.get_by_role("slider").press("End")  # the page as it was, for whoever comes next
+    page.get_by_role("button", name="Start both lists again").last.click()

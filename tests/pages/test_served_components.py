@@ -9,14 +9,15 @@ from components.ranking_editor import served
 from components.ranking_editor.editor import FOLDER as EDITOR_FOLDER
 from tests.pages.helpers import open_page
 
-SERVED_FILES = {"rankwise.ranking_editor": "editor.js", "rankwise.rank_figure": "figure.js"}
+SERVED_FILES = {"rankwise.ranking_editor": "editor.js", "rankwise.strip": "strip.js", "rankwise.rank_figure": "figure.js"}
 
 
-@pytest.mark.parametrize("page", ["lessons/recall.py", "lessons/four_queries.py"])
-def test_each_element_names_its_files_and_carries_no_code(page):
+@pytest.mark.parametrize(("page", "names"), [("lessons/recall.py", {"rankwise.ranking_editor", "rankwise.strip"}),
+                                              ("lessons/four_queries.py", {"rankwise.rank_figure"})])
+def test_each_element_names_its_files_and_carries_no_code(page, names):
     at = open_page(page)
     elements = [e.proto for e in at.get("bidi_component") if e.proto.component_name in SERVED_FILES]
-    assert elements
+    assert {proto.component_name for proto in elements} == names
     for proto in elements:
         assert proto.js_source_path == SERVED_FILES[proto.component_name]
         assert not proto.js_content and not proto.css_content and not proto.css_source_path  # the script adopts it
