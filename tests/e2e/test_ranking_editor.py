@@ -8,6 +8,7 @@ never typed in. Locators pierce the component's open shadow root; the tests wait
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
@@ -31,23 +32,32 @@ def context(shared_context):
     return shared_context
 
 
+class Shared(NamedTuple):
+    """The module's page, its runs (counted from before it opened) and the test page's address."""
+
+    page: Page
+    runs: PageRuns
+    url: str
+
+
 @pytest.fixture(scope="module")
 def shared(context, editor_url):
-    """The module's page on the test page, and its runs (counted from before it opens)."""
+    """One page for the module's tests, opened on the test page by its first test."""
     page = context.new_page()
     runs = PageRuns(page)
     page.set_viewport_size(TALL)
-    page.goto(editor_url)
-    settle(page)
-    yield page, runs
+    yield Shared(page, runs, editor_url)
     page.close()
 
 
-def new_editors(shared, size: dict[str, int], button: str = "New editors") -> Page:
+def new_editors(shared: Shared, size: dict[str, int], button: str = "New editors") -> Page:
     """The shared page at ``size``, after ``button`` has mounted new editors (fresh keys: a fresh state) and its
     run is over, scrolled to the top."""
-    page, runs = shared
+    page, runs = shared.page, shared.runs
     page.set_viewport_size(size)
+    if page.url == "about:blank":
+        page.goto(shared.url)
+        settle(page)
     click_and_settle(page, runs, page.get_by_test_id("stSidebar").get_by_role("button", name=button, exact=True))
     page.get_by_test_id("stMain").evaluate("e => e.scrollTo(0, 0)")
     return page
@@ -118,6 +128,27 @@ def moved(order, doc_id, index):
 
 
 # --- every way to move ----------------------------------------------------------------------
+
+def test_an_editor_stays_hidden_until_its_stylesheet_applies(shared: Shared):
+    """The script fetches the stylesheet itself (once a page): until it applies, the drawn rows are hidden, not
+    shown unstyled (a row measured then was 450 px tall). A page load of the shared page: as the module's first
+    test it is the page's first load, so it costs none of its own."""
+    page = shared.page
+    held = []
+    sheet = "**/rankwise.ranking_editor/editor.css"
+    page.route(sheet, lambda route: held.append(route))  # held until released
+    try:
+        page.goto(shared.url)
+        while not held:  # at most a few seconds of painted frames
+            next_frames(page)
+        expect(row(page, "a", "django")).to_be_attached()
+        expect(row(page, "a", "django")).to_be_hidden()
+        held[0].continue_()
+        expect(row(page, "a", "django")).to_be_visible()
+        assert row(page, "a", "django").bounding_box()["height"] < 100
+    finally:
+        page.unroute(sheet)
+
 
 def test_mouse_drag_reorders_and_updates_metrics(page_a: Page):
     page = page_a
@@ -286,22 +317,6 @@ def test_grade_editing_and_a_title_with_html(page_a: Page):
     expect_a(page, SYSTEM_B, grades={"snake": 1, "html": 1})
 
 
-def test_an_editor_stays_hidden_until_its_stylesheet_applies(page: Page, editor_url):
-    """The script fetches the stylesheet itself (once a page): until it applies, the drawn rows are hidden, not
-    shown unstyled (a row measured then was 450 px tall)."""
-    held = []
-    page.route("**/rankwise.ranking_editor/editor.css", lambda route: held.append(route))  # held until released
-    page.goto(editor_url)
-    while not held:  # at most a few seconds of painted frames
-        next_frames(page)
-    expect(row(page, "a", "django")).to_be_attached()
-    expect(row(page, "a", "django")).to_be_hidden()
-    held[0].continue_()
-    expect(row(page, "a", "django")).to_be_visible()
-    assert row(page, "a", "django").bounding_box()["height"] < 100
-    page.close()
-
-
 def test_cutoff_line_follows_k(page_a: Page):
     page = page_a
     cutoff = editor(page, "a").get_by_test_id("rw-cutoff")
@@ -360,16 +375,16 @@ def test_a_binary_list_by_buttons_and_tray(page_a: Page):
     expect(row(page, "b", "j05").get_by_test_id("rw-pos")).to_have_text("–")
 
 
-def test_preset_then_drag_stays_in_sync(page_a: Page, shared):
+def test_preset_then_drag_stays_in_sync(page_a: Page, shared: Shared):
     page = page_a
     a = editor(page, "a")
-    click_and_settle(page, shared[1], a.get_by_role("button", name="System A", exact=True))  # then drag: no rerun
+    click_and_settle(page, shared.runs, a.get_by_role("button", name="System A", exact=True))  # then drag: no rerun
     expect_a(page, SYSTEM_A)
     expect(row(page, "a", "snake").get_by_test_id("rw-pos")).to_have_text("6")
     drag(page, row(page, "a", "snake"), row(page, "a", "django"), half="upper")
     expect_a(page, moved(SYSTEM_A, "snake", 0))
 
-    click_and_settle(page, shared[1], a.get_by_role("button", name="FastAPI missed", exact=True))
+    click_and_settle(page, shared.runs, a.get_by_role("button", name="FastAPI missed", exact=True))
     missed = list(scenarios.FRAMEWORKS.presets["FastAPI missed"]) + ["html"]
     expect_a(page, missed, tray=["fastapi"])
     expect(row(page, "a", "fastapi")).to_be_hidden()  # a preset leaves the tray folded
