@@ -373,8 +373,7 @@ def notes(judged: trec.JudgedRun, trailing_lines: int = 0) -> list[str]:
     note: 2 queries of the run have no judgments and were skipped: '7', '8'
     """
     missing = "Note missing complete" if judged.complete else "Note missing"
-    trailing = [] if not trailing_lines else \
-        [_text("Note trailing one") if trailing_lines == 1 else _text("Note trailing many", n=trailing_lines)]
+    trailing = [_text("Note trailing", n=trailing_lines)] if trailing_lines else []
     return trailing + [_note(section, qids) for section, qids in ((missing, judged.qrels_only),
                                                                   ("Note unjudged", judged.run_only)) if qids]
 
@@ -385,11 +384,8 @@ def _text(section: str, **values) -> str:
 
 
 def _note(section: str, qids: tuple[str, ...], **values) -> str:
-    """The note ``section`` ("... one" or "... many" by the count) about these queries, the first few named."""
-    ids = _ids(qids, len(qids))
-    if len(qids) == 1:
-        return _text(f"{section} one", ids=ids, **values)
-    return _text(f"{section} many", n=len(qids), ids=ids, **values)
+    """The note ``section`` about these queries (its words agree with their count), the first few named."""
+    return _text(section, n=len(qids), ids=_ids(qids, len(qids)), **values)
 
 
 def _ids(qids: Sequence[str], total: int) -> str:

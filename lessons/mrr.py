@@ -1,4 +1,4 @@
-"""Lesson 2: MRR with the JAR-file scenario."""
+"""The MRR lesson, with the JAR-file scenario (its number in the course: components/ui/registry.py)."""
 from __future__ import annotations
 
 import functools
@@ -96,7 +96,7 @@ def _cutoff_sentence(first: np.ndarray, cutoff: int, mrr: float, mrr_cut: float)
     zeroed = [prose.text(NAME, "Query name", i=i) for i, r in enumerate(first, 1) if np.isfinite(r) and r > cutoff]
     if zeroed:
         queries = functools.reduce(lambda a, b: prose.text(NAME, "Query pair", first=a, second=b), zeroed)
-        lead = prose.text(NAME, "Cutoff some zeroed", queries=queries, k=cutoff)
+        lead = prose.text(NAME, "Cutoff some zeroed", queries=queries, n=len(zeroed), k=cutoff)
     else:
         lead = prose.section(NAME, "Cutoff none zeroed")
     return prose.text(NAME, "Cutoff sentence", k=cutoff, zeroed=lead, mrr_cut=fmt(mrr_cut), mrr=fmt(mrr))

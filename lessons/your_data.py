@@ -450,9 +450,7 @@ def _read_as(seen: readers.Understood) -> str:
 def show_trailing_note(parsed: trec.Run, name: str) -> None:
     """Say how many lines of a run had text after the tag, which the reader ignored (nothing when none did)."""
     if parsed.trailing_lines:
-        values = {"count": f"{parsed.trailing_lines:,}", "run": literal(name)}
-        st.caption(prose.text_choosing(NAME, "Trailing fields one" if parsed.trailing_lines == 1
-                                       else "Trailing fields many", values))
+        st.caption(prose.text(NAME, "Trailing fields", count=f"{parsed.trailing_lines:,}", run=literal(name)))
 
 
 def selected_row(selection: Mapping | None) -> int | None:

@@ -71,8 +71,7 @@ def describe(finding: run_diagnosis.Finding, quote: Callable[[str], str] = repr)
 
 def counted(n: int, noun: str) -> str:
     """A count with its noun, from diagnose.md's "Count ..." sections: "1 query", "1,234 queries"."""
-    return prose.text(DIAGNOSE, f"Count {noun} one") if n == 1 else prose.text(DIAGNOSE, f"Count {noun} many",
-                                                                              n=f"{n:,}")
+    return prose.text(DIAGNOSE, f"Count {noun}", n=f"{n:,}")
 
 
 def _value(measure: str, value: float | None) -> str:

@@ -2,6 +2,9 @@
 
 Sentences generated from live numbers are templates with named placeholders
 (``{k}``, ``{recall}``) kept in the same files; :func:`fill` substitutes them.
+A word that goes with a count names the count and its two forms,
+``{n} {n:query|queries} {n:was|were} skipped``, and agrees with it
+(:func:`components.engine.formatting.plural`).
 The loader sits in components/ (the text stays with the lessons) because the
 quiz UI and the command line's comparison table use the same texts, and data
 flows down: components never import lessons.
@@ -14,6 +17,8 @@ import string
 from pathlib import Path
 from types import MappingProxyType
 from typing import Mapping
+
+from components.engine.formatting import PLURAL_MARK, plural
 
 TEXT_DIR = Path(__file__).resolve().parents[2] / "lessons" / "text"
 CLI = "cli"  # lessons/text/cli.md: every sentence the command line prints; the your-data page shares its readings
@@ -56,11 +61,33 @@ def placeholders(template: str) -> set[str]:
     return {field for _, field, _, _ in string.Formatter().parse(template) if field}
 
 
+class _Formatter(string.Formatter):
+    """``str.format``, and a field whose format is "singular|plural" gives the form that agrees with its value."""
+
+    def format_field(self, value, format_spec: str) -> str:
+        if PLURAL_MARK in format_spec:
+            return plural(value, format_spec)
+        return super().format_field(value, format_spec)
+
+
+_FORMATTER = _Formatter()
+
+
 def fill(template: str, /, **values) -> str:
-    """Substitute ``{name}`` placeholders; a missing or unused value is an error, not a silent gap."""
+    """Substitute ``{name}`` placeholders; a missing or unused value is an error, not a silent gap.
+
+    ``{name:singular|plural}`` is the word that agrees with the count ``name``:
+
+    >>> fill("{n} {n:query|queries} {n:loses its|lose their} hit", n=1)
+    '1 query loses its hit'
+    >>> fill("{n} {n:query|queries} {n:loses its|lose their} hit", n="1,204")
+    '1,204 queries lose their hit'
+    """
     wanted = placeholders(template)
     if wanted != set(values):
         raise KeyError(f"template wants {sorted(wanted)}, got {sorted(values)}")
+    if PLURAL_MARK in template:
+        return _FORMATTER.format(template, **values)
     return template.format(**values)
 
 

@@ -116,7 +116,7 @@ import numpy.typing as npt
 from scipy import stats  # type: ignore[import-untyped, unused-ignore]  # typed only with scipy-stubs installed
 
 from components.engine.checks import check_whole
-from components.engine.formatting import fmt, signed
+from components.engine.formatting import fmt, plural, signed
 from components.engine.measures import Measure, evaluate, parse_measures
 from components.engine.metrics import Gain
 from components.formats import trec
@@ -584,7 +584,7 @@ def pair(judged_a: trec.JudgedRun, judged_b: trec.JudgedRun) -> Pairing:
     qids = tuple(judged_a.qids[i] for i in index_a)
     if not qids:
         raise ValueError(f"the two runs share no judged query: run A answers {len(judged_a.qids)} judged "
-                         f"quer{'y' if len(judged_a.qids) == 1 else 'ies'}, run B {len(judged_b.qids)}, "
+                         f"{plural(len(judged_a.qids), 'query|queries')}, run B {len(judged_b.qids)}, "
                          f"none of them the same")
     missing_b = set(judged_b.qrels_only)
     qrels_only = () if judged_a.complete or judged_b.complete else tuple(

@@ -19,6 +19,7 @@ from typing import Literal, Sequence
 import numpy as np
 
 from components.engine import metrics
+from components.engine.formatting import plural
 
 TieRule = Literal["trec_eval", "listed"]
 EmptyRule = Literal["zero", "skip", "error"]
@@ -180,6 +181,6 @@ def mean_with_empty_rule(values: Sequence[float], has_relevant: Sequence[bool], 
     if rule == "error":
         empty = int((~relevant).sum())
         if empty:
-            raise ValueError(f"{empty} quer{'y has' if empty == 1 else 'ies have'} no relevant item")
+            raise ValueError(f"{empty} {plural(empty, 'query has|queries have')} no relevant item")
         return float(value.mean())
     raise ValueError(f"rule must be 'zero', 'skip' or 'error', got {rule!r}")

@@ -8,6 +8,10 @@ speaks in percentages: up to one decimal, without a trailing ".0" (50%,
 99.5%, 0.5%). A value that does not exist (nan, e.g. precision of an empty
 set) shows as "undefined".
 
+Counts: a word that goes with a count agrees with it through
+:func:`plural` (the prose templates write ``{n} {n:query|queries}``), never
+by a hand-made ``if n == 1``.
+
 Text that comes from outside (a URL value, a file name, an id or a line of
 an uploaded file) is shown in Markdown only through :func:`literal`, so no
 link, image, emphasis, HTML or KaTeX it holds is ever rendered.
@@ -86,6 +90,34 @@ def change(value: float, before: float) -> str:
     ('+0.250', '')
     """
     return "" if fmt(value) == fmt(before) else signed(value - before)
+
+
+PLURAL_MARK = "|"  # between a word's singular and plural form: "query|queries"
+
+
+def plural(count: object, forms: str) -> str:
+    """The form of a word (or a few words) that agrees with ``count``: ``forms`` is "singular|plural".
+
+    The count is a number or the text that shows it ("1,204", "−1"): the form
+    follows the count as written, so exactly one (1 or −1) takes the
+    singular and every other count the plural (0 queries, 1.5 points, 1.0
+    points, 2 queries). The one helper for plurals: the prose templates reach
+    it as ``{n:query|queries}`` (:func:`components.course.prose.fill`).
+
+    Examples
+    --------
+    >>> plural(1, "query|queries"), plural(3, "query|queries"), plural(0, "query|queries")
+    ('query', 'queries', 'queries')
+    >>> plural("1,001", "run|runs"), plural(" 1 ", "loses its|lose their"), plural("−1", "point|points")
+    ('runs', 'loses its', 'point')
+    >>> plural(1.5, "point|points"), plural("1.0", "point|points")
+    ('points', 'points')
+    """
+    one, sep, many = forms.partition(PLURAL_MARK)
+    if not sep or PLURAL_MARK in many:
+        raise ValueError(f"forms must be 'singular{PLURAL_MARK}plural', got {forms!r}")
+    written = str(count).strip().lstrip("+-−")
+    return one if written == "1" else many
 
 
 def literal(text: object, limit: int | None = None) -> str:

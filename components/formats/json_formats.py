@@ -89,6 +89,7 @@ from typing import Any, Callable, Iterable, Iterator, Literal, Mapping, overload
 
 import numpy as np
 
+from components.engine.formatting import plural
 from components.formats import tabular, trec
 
 Kind = Literal["qrels", "run"]
@@ -642,7 +643,7 @@ class _Writer:
         if not self.counts:
             what = "judgment" if self.kind == "qrels" else "result"
             raise trec.TrecFormatError(self.name, values.line,
-                                       f"no {what} ({self.empty} quer{'y' if self.empty == 1 else 'ies'} with none)",
+                                       f"no {what} ({self.empty} {plural(self.empty, 'query|queries')} with none)",
                                        f"at least one query with a {what}")
         origin = np.repeat(np.array(self.record_lines, dtype=np.int64), self.counts)
         self._encode()

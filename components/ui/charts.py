@@ -264,7 +264,7 @@ def per_query_distribution(values: Sequence[float], *, metric: str, bins: int = 
     --------
     >>> figure = per_query_distribution([0.0, 0.0, 0.5, 1.0], metric="RR", bins=4)
     >>> figure.alt_text
-    'Per-query RR over 4 queries: 2 score exactly 0; 1 between 0.25 and 0.5; 1 between 0.75 and 1. Mean 0.375, median 0.250.'
+    'Per-query RR over 4 queries: 2 scores exactly 0; 1 between 0.25 and 0.5; 1 between 0.75 and 1. Mean 0.375, median 0.250.'
     """
     scores = np.asarray(values, dtype=np.float64).ravel()
     if not scores.size or bins < 1:
@@ -291,7 +291,7 @@ def per_query_distribution(values: Sequence[float], *, metric: str, bins: int = 
     chart = _distribution_template(metric, width, top, max(zeros, *counts) * 1.3 + 0.5, scale)
     data = {"bins": rows, "counted": [row for row in rows if row["count"] > 0],
             "mean": [{"x": mean, "text": prose.text(TEXT, "mean label", mean=fmt(mean))}]}
-    parts = [prose.text(TEXT, "zeros one" if zeros == 1 else "zeros many", n=zeros)]
+    parts = [prose.text(TEXT, "zeros", n=zeros)]
     parts += [prose.text(TEXT, "bin count", count=c, lo=_edge(i * width), hi=_edge((i + 1) * width))
               for i, c in enumerate(counts) if c]
     text = prose.text(TEXT, "distribution alt", metric=metric, queries=_queries(n), parts="; ".join(parts),
@@ -301,7 +301,7 @@ def per_query_distribution(values: Sequence[float], *, metric: str, bins: int = 
 
 def _queries(n: int) -> str:
     """ "1 query", "2,345 queries"."""
-    return prose.text(TEXT, "queries one" if n == 1 else "queries many", n=f"{n:,}")
+    return prose.text(TEXT, "query count", n=f"{n:,}")
 
 
 @_template_cache

@@ -592,8 +592,7 @@ def with_words_after_the_tag(every: int) -> bytes:
 
 
 def trailing_note(count: int, name: str) -> str:
-    which = "Trailing fields one" if count == 1 else "Trailing fields many"
-    return prose.text_choosing("your_data", which, {"count": f"{count:,}", "run": page.literal(name)})
+    return prose.text("your_data", "Trailing fields", count=f"{count:,}", run=page.literal(name))
 
 
 def test_text_after_the_tag_is_ignored_and_the_page_says_how_many_lines_had_it():
