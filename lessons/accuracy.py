@@ -1,4 +1,4 @@
-"""Lesson 0: why plain accuracy fails (the 10,000-document "Python" collection)."""
+"""The lesson on why plain accuracy fails (the 10,000-document "Python" collection)."""
 from __future__ import annotations
 
 import streamlit as st
@@ -65,8 +65,7 @@ def render() -> None:
     tn = (N - RELEVANT) - (returned - tp)
 
     values = {"precision": counts.precision, "recall": counts.recall, "accuracy": counts.accuracy}
-    shown = {"precision": fmt(counts.precision, "percent"), "recall": fmt(counts.recall),
-             "accuracy": fmt(counts.accuracy, "percent")}
+    shown = {name: fmt(value, "percent") for name, value in values.items()}  # every share a percentage (see "Try it")
     arithmetic = prose.text(NAME, "Arithmetic", tp=f"{tp:,}", returned=f"{returned:,}", relevant=RELEVANT,
                             tn=f"{tn:,}", collection=f"{N:,}", **shown)
     if returned == 0:

@@ -23,10 +23,10 @@ def render() -> None:
         st.markdown(prose.section(NAME, "How to use it"))
     st.subheader(prose.section(NAME, "Heading course"))
     st.markdown(prose.section(NAME, "The course"))
-    lessons = [spec for spec in registry.PAGES if spec.in_sequence]
-    for number, spec in enumerate(lessons, 1):
+    for spec in (spec for spec in registry.PAGES if spec.in_sequence):
         with st.container(border=True):
-            st.page_link(registry.page_for(spec), label=f"{number}. {spec.title}", icon=spec.icon)
+            st.page_link(registry.page_for(spec), label=f"{registry.lesson_number(spec.module)}. {spec.title}",
+                         icon=spec.icon)
             st.caption(spec.summary)
     st.subheader(prose.section(NAME, "Heading more"))
     st.markdown(prose.section(NAME, "More"))

@@ -10,7 +10,7 @@ from components.engine import metrics
 from components.engine.formatting import fmt
 from components.ranking_editor import EditorState, Scoreboard, set_editor_state
 from components.ranking_editor.model import editor_items, query_set
-from components.ui import charts, layout, state
+from components.ui import charts, layout, registry, state
 from components.ui.duel import Side, show_duel
 from components.ui.live_class_ui import followed_fragment
 from components.ui.puzzle import show_puzzle
@@ -87,9 +87,9 @@ def _scenario() -> None:
         st.metric(f"Recall@{k}", shown(metrics.recall(qs, k)[0], cards))
         preview = (st.container(), st.container())  # one above the other: side by side cuts their labels short
         preview[0].metric(prose.section(NAME, "Label RR preview"), shown(metrics.reciprocal_rank(qs)[0], cards),
-                          help=prose.section(NAME, "Help RR preview"))
+                          help=prose.text(NAME, "Help RR preview", lesson=registry.lesson_number("mrr")))
         preview[1].metric(prose.text(NAME, "Label nDCG preview", k=k), shown(metrics.ndcg(qs, k)[0], cards),
-                          help=prose.section(NAME, "Help nDCG preview"))
+                          help=prose.text(NAME, "Help nDCG preview", lesson=registry.lesson_number("ndcg")))
         if not revealed:
             return
         show_steps(arithmetic, key="recall")
@@ -199,6 +199,7 @@ def render() -> None:
     _blind_spot()
     st.subheader(prose.section(NAME, "Heading puzzle"))
     _puzzle()
+    st.caption(prose.section(NAME, "Puzzle pool"))
 
     st.subheader(prose.section(NAME, "Heading hit rate"))
     _hit_rate()

@@ -87,6 +87,15 @@ def navigation() -> dict[str, list[st.Page]]:
     return sections
 
 
+def lesson_number(module: str) -> int:
+    """The number of lessons/<module>.py in the course, from 1, as the home page numbers it (the in_sequence pages,
+    in order); a text that names a lesson by number fills it from here."""
+    walk = [p.module for p in PAGES if p.in_sequence]
+    if module not in walk:
+        raise ValueError(f"{module!r} is not a page in the course sequence")
+    return walk.index(module) + 1
+
+
 def neighbours(module: str) -> tuple[PageSpec | None, PageSpec | None]:
     """The previous and next page in the course sequence around ``module``."""
     walk = [p for p in PAGES if p.in_sequence]
