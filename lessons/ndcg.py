@@ -243,7 +243,7 @@ def _down_with_k() -> None:
     with editor_col:
         current = ranking_editor(FALL_ITEMS, key=state.NDCG_FALL, default_order=FALL_IDS, editable_grades=True,
                                  grade_range=(0, 2), scale=chart_scale(), label=prose.section(NAME, "Label fall editor"),
-                                 scoreboard=Scoreboard(measures, measures))
+                                 scoreboard=Scoreboard(measures, measures), view="strip")
     by = breakdown.by_k(current.order_grades(), current.judged_grades(), length)
     with table_col:
         table = _fall_table(by)
@@ -268,7 +268,8 @@ def _short_list() -> None:
     with editor_col:
         current = ranking_editor(ITEMS, key=state.NDCG_SHORT, default_order=SHORT_LIST, k=k, tray=True,
                                  grade_range=(0, 2), scale=chart_scale(), label=prose.section(NAME, "Label short editor"),
-                                 scoreboard=Scoreboard(measures, labels), k_key=state.NDCG_SHORT_K, k_max=SHORT_K_MAX)
+                                 scoreboard=Scoreboard(measures, labels), k_key=state.NDCG_SHORT_K, k_max=SHORT_K_MAX,
+                                 view="strip")
     grades, judged = current.order_grades(), current.judged_grades()
     qs = metrics.from_rankings([grades], [judged])
     n = len(grades)

@@ -2,11 +2,13 @@
 the formula with its "where" list, the summary card, the real-world reps, previous/next links."""
 from __future__ import annotations
 
+from typing import Sequence
+
 import streamlit as st
 
 from components.course import prose, quiz
-from components.ui import registry
-from components.ui.quiz_ui import show_question
+from components.ui import class_questions_ui, registry
+from components.ui.quiz_ui import show_question, solved
 
 TEXT = "ui"  # lessons/text/ui.md: the furniture's own headings
 
@@ -23,13 +25,34 @@ def show_warm_up(question_id: str) -> None:
     show_question(quiz.question(question_id), key=f"warmup.{question_id}")
 
 
+def practice_pick_key(lesson: str) -> str:
+    """The session-state key of the lesson's question picker (its value: the shown question's index)."""
+    return f"{lesson}.practice.pick"
+
+
+def _follow_class_question(lesson: str, questions: Sequence[quiz.Question]) -> None:
+    """When the instructor asks one of these questions in a live class, show it (once: the learner may move on)."""
+    asked = next((i for i, q in enumerate(questions) if class_questions_ui.is_open(q.id)), None)
+    followed = f"{practice_pick_key(lesson)}.asked"
+    if asked is not None and st.session_state.get(followed) != questions[asked].id:
+        st.session_state[practice_pick_key(lesson)] = asked
+        st.session_state[followed] = questions[asked].id
+
+
 def show_practice(lesson: str) -> None:
-    """The lesson's practice questions, each checked in place (graded questions only)."""
+    """The lesson's practice questions (graded ones), one at a time behind a numbered picker (✓: solved), each
+    checked in place: a card, not a column of them. A question asked in a live class is the one shown."""
     st.subheader(prose.text(TEXT, "Practice"))
-    for question in quiz.questions_for(lesson):
-        if quiz.is_graded(question):
-            with st.container(border=True):
-                show_question(question, key=f"{lesson}.{question.id}")
+    questions = [q for q in quiz.questions_for(lesson) if quiz.is_graded(q)]
+    _follow_class_question(lesson, questions)
+    done = solved()
+    pick = st.radio(prose.text(TEXT, "Practice pick"), range(len(questions)), horizontal=True,
+                    key=practice_pick_key(lesson), help=prose.text(TEXT, "Practice pick help"),
+                    format_func=lambda i: prose.text(TEXT, "Practice solved", n=i + 1) if questions[i].id in done
+                    else str(i + 1))
+    question = questions[pick or 0]
+    with st.container(border=True):
+        show_question(question, key=f"{lesson}.{question.id}")
 
 
 def show_summary_card(module: str) -> None:

@@ -5,7 +5,7 @@ from components.course import export, precision, quiz, scenarios
 from components.engine import conventions, metrics
 from components.engine.formatting import fmt
 from components.ranking_editor import EditorState
-from components.ui import quiz_ui, state
+from components.ui import layout, quiz_ui, state
 from components.ui.take_home import panel_key
 from tests.pages.helpers import board, open_page
 
@@ -155,6 +155,8 @@ def test_the_higher_ap_question_is_checked_in_place():
     at = open_page(PAGE)
     q = quiz.question("ap.higher_order")
     key = f"{state.QUIZ_PREFIX}ap.ap.higher_order"  # the question's widgets, keyed by lesson and id
+    graded = [g.id for g in quiz.questions_for("ap") if quiz.is_graded(g)]
+    at.radio(key=layout.practice_pick_key("ap")).set_value(graded.index(q.id)).run()
     at.radio(key=f"{key}.choice").set_value("a")
     at.button(key=f"{key}.check").click().run()
     assert not at.exception

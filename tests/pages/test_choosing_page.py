@@ -6,7 +6,7 @@ from components.course import export, prose, scenarios
 from components.engine import metrics
 from components.engine.formatting import fmt
 from components.ranking_editor import EditorState
-from components.ui import state
+from components.ui import layout, state
 from components.ui.take_home import panel_key
 from lessons.choosing import MEASURES
 from tests.pages.helpers import board, open_page
@@ -99,6 +99,8 @@ def test_practice_questions_9_and_10_are_on_the_page():
     at = open_page(PAGE)
     keys = {w.key for w in at.radio} | {w.key for w in at.checkbox}
     assert any("choosing.headline_metric" in key for key in keys)
+    at.radio(key=layout.practice_pick_key("choosing")).set_value(1).run()  # the second question's number
+    keys = {w.key for w in at.radio} | {w.key for w in at.checkbox}
     assert any("choosing.diagnosis" in key for key in keys)
 
 

@@ -6,7 +6,7 @@ from components.course import prose, quiz
 from components.engine import metrics
 from components.engine.formatting import fmt
 from components.ranking_editor.model import query_set
-from components.ui import class_questions_ui, quiz_ui, state
+from components.ui import class_questions_ui, layout, quiz_ui, state
 from tests.pages.test_live_class import instructor, learner
 
 RECALL = "lessons/recall.py"
@@ -103,9 +103,12 @@ def test_a_choice_card_counts_each_option_and_its_verdict_waits_for_the_reveal()
     q = quiz.question("recall.never_decreases")
     (right,) = q.correct
     wrong = next(o for o in q.options if o != right)
+    graded = [g.id for g in quiz.questions_for("recall") if quiz.is_graded(g)]
+    teacher.radio(key=layout.practice_pick_key("recall")).set_value(graded.index(q.id)).run()  # its card, shown
     teacher.button(key=f"class.ask.{q.id}").click().run()
     for student, picked in zip(students, (right, wrong, wrong)):
         student.run()
+        assert student.radio(key=layout.practice_pick_key("recall")).value == graded.index(q.id)  # asked: shown
         student.radio(key=_card(q.id, "choice")).set_value(picked)
         student.button(key=_card(q.id, "check")).click().run()
         assert any(prose.text("ui", "Class card sent") in i.value for i in student.info)

@@ -8,7 +8,7 @@ from components.course import prose, quiz
 from components.course.quiz import generated
 from components.engine.formatting import fmt
 from components.ranking_editor import EditorState, widget_key
-from components.ui import quiz_ui, state
+from components.ui import layout, quiz_ui, state
 from lessons import practice
 from tests.pages.helpers import open_page
 
@@ -589,9 +589,22 @@ def test_a_lesson_page_shows_its_warm_up_once_and_practice_only_graded():
     prompts = shown(at.markdown)
     assert prompts.count(quiz_ui.text("warmup.mrr prompt", warm_up.values)) == 1
     assert at.button(key=f"{state.QUIZ_PREFIX}warmup.warmup.mrr.reveal")
-    for q in quiz.questions_for("mrr"):
-        if quiz.is_graded(q):
-            assert at.button(key=f"{state.QUIZ_PREFIX}mrr.{q.id}.check")
+    graded = [q for q in quiz.questions_for("mrr") if quiz.is_graded(q)]
+    picker = at.radio(key=layout.practice_pick_key("mrr"))
+    assert list(picker.options) == [str(i) for i in range(1, len(graded) + 1)]  # graded questions only
+    for i, q in enumerate(graded):  # one card at a time, each behind its number
+        at.radio(key=layout.practice_pick_key("mrr")).set_value(i).run()
+        checks = [b.key for b in at.button if b.key and b.key.endswith(".check") and ".mrr." in b.key]
+        assert checks == [f"{state.QUIZ_PREFIX}mrr.{q.id}.check"]
+
+
+def test_a_solved_question_is_ticked_in_the_lessons_picker():
+    at = AppTest.from_function(lesson_like_app, default_timeout=30).run()
+    q = next(q for q in quiz.questions_for("mrr") if quiz.is_graded(q))
+    key = f"{state.QUIZ_PREFIX}mrr.{q.id}"
+    at.text_input(key=f"{key}.answer").input(fmt(q.answer))
+    at.button(key=f"{key}.check").click().run()
+    assert at.radio(key=layout.practice_pick_key("mrr")).options[0] == prose.text("ui", "Practice solved", n=1)
 
 
 def test_a_lessons_count_in_the_sidebar_never_splits_between_its_numbers():

@@ -187,11 +187,12 @@ function draw(ctx) {
     setText(cell, g === undefined ? "?" : String(g));
     setAttr(cell, "data-grade", gradeLevel(g));
     const title = ctx.titles.get(id);
+    const out = inList >= 0 && k !== null && k !== undefined && inList + 1 > k; // below the cutoff: not counted
     const where = inList < 0 ? say(data, "Cell in tray", { title })
-      : say(data, inList + 1 > k ? "Cell below cutoff" : "Cell in list", { title, pos: inList + 1, n });
+      : say(data, out ? "Cell below cutoff" : "Cell in list", { title, pos: inList + 1, n });
     setAttr(cell, "aria-label", say(data, "Cell with grade", { cell: where, grade: gradeWords(data, g) }));
     setAttr(cell, "title", title);
-    cell.classList.toggle("rs-out", inList >= 0 && inList + 1 > k);
+    cell.classList.toggle("rs-out", out);
     cell.classList.toggle("rs-active", id === ctx.active);
     cell.classList.toggle("rs-lifted", !!ctx.lift && ctx.lift.id === id);
     cell.classList.toggle("rs-dragging", !!ctx.press && ctx.press.started && ctx.press.id === id);
