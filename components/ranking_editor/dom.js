@@ -4,19 +4,44 @@
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 // Stylesheets by URL: each fetched and parsed once per page, then shared by every element that adopts it.
+// url -> {sheet, failedOn}: failedOn is the page (location.pathname) where its fetch failed, else null.
 const SHEETS = new Map();
+// A stylesheet that could not be fetched: the component shown anyway, unstyled but usable (its HTML hides it
+// until its stylesheet applies; an adopted sheet comes after the HTML's <style>, and this rule is as specific).
+const UNSTYLED = ":host * { visibility: visible; }";
 
 // Give the shadow root `root` the stylesheet at `url` (a file beside the component's script). A <link> in each
 // element would ask the server again for every element of every page (Streamlit serves these files without a
-// max-age); one constructed sheet, adopted by each root, is fetched once.
+// max-age); one constructed sheet, adopted by each root, is fetched once. If the fetch fails, the sheet shows
+// the component unstyled, one console warning says so, and the first element drawn on a later page fetches
+// it again (into the same sheet: every element that adopted it is styled once it arrives).
 export function adoptStyles(root, url) {
-  let sheet = SHEETS.get(url.href);
-  if (!sheet) {
-    sheet = new CSSStyleSheet();
-    SHEETS.set(url.href, sheet);
-    fetch(url).then((response) => response.text()).then((css) => sheet.replace(css));
+  let held = SHEETS.get(url.href);
+  if (!held) {
+    held = { sheet: new CSSStyleSheet(), failedOn: null };
+    SHEETS.set(url.href, held);
+    loadSheet(held, url);
+  } else if (held.failedOn !== null && held.failedOn !== location.pathname) {
+    loadSheet(held, url);
   }
+  const { sheet } = held;
   if (!root.adoptedStyleSheets.includes(sheet)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
+}
+
+function loadSheet(held, url) {
+  held.failedOn = null;
+  fetch(url)
+    .then((response) => {
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      return response.text();
+    })
+    .then((css) => held.sheet.replace(css))
+    .catch((error) => {
+      held.failedOn = location.pathname;
+      held.sheet.replaceSync(UNSTYLED);
+      console.warn(`Rankwise: the stylesheet ${url.href} could not be loaded (${error.message}); ` +
+                   "showing the component unstyled.");
+    });
 }
 
 // An inline SVG icon from one path (24 x 24 box, drawn with the text colour), hidden from screen readers.
