@@ -57,6 +57,10 @@ shows it needs none); the explorers' own changes as above (goal p95 <= 300 ms);
 the instructor's own screen; the network per follower and change; the servers'
 CPU in all and per learner (CPU seconds / (learners x seconds of the run)); each
 server's peak RSS; and the checks against the engine.
+``--lead ask`` / ``--lead reveal``: with "predict first" on, the instructor asks the class about Recall@k and
+reveals it; measured from the click to each follower's guess box, or to each follower's verdict (see
+benchmarks/class_learners.py). Every class run also reports what the class's timers cost the server while it sits
+still (CPU per timer rerun, most of them the followers' polls).
 ``--replicas 2``: a Redis started here holds the class, two servers use it (the
 instructor on the first, the learners alternating); the CPU is summed.
 
@@ -64,7 +68,7 @@ instructor on the first, the learners alternating); the CPU is summed.
                                              [--action slider|reorder] [--full-rerun] [--seed 13]
                                              [--set runner.postScriptGC=false]
     python benchmarks/concurrent_sessions.py --class [--learners 30] [--movers 10] [--replicas 2]
-                                             [--lead k|page] [--interval 3] [--duration 60] [...]
+                                             [--lead k|page|ask|reveal] [--interval 3] [--duration 60] [...]
 
 ``--set`` passes a Streamlit config option to the server (repeatable), to
 measure a setting before a workshop.
@@ -251,6 +255,7 @@ class Learner:
     deflated: int = 0  # the same, compressed as the server's permessage-deflate does (a 4 KB window, context kept)
     deflater: object = field(default_factory=lambda: zlib.compressobj(6, zlib.DEFLATED, -12))
     page_runs: int = 0  # whole-page runs the server started for this learner (a new_session naming no fragment)
+    ticks: int = 0  # reruns its run_every timers sent (a follower's: the class polls)
     closed: bool = False
 
     async def open(self) -> None:
@@ -350,6 +355,7 @@ class Learner:
             while True:
                 await asyncio.sleep(interval)
                 await self.ws.send(self.rerun_message(fragment_id, auto=True).SerializeToString())
+                self.ticks += 1
         except websockets.ConnectionClosed:
             pass
 

@@ -47,19 +47,20 @@ def value_id(scope: str, signature) -> str:
 
 
 def is_open(question_id: str) -> bool:
-    held = live_class_ui.class_question()
+    held = live_class_ui.class_question(question_id)
     return held is not None and held[0].id == question_id and not held[1]
 
 
 def is_revealed(question_id: str) -> bool:
-    held = live_class_ui.class_question()
+    held = live_class_ui.class_question(question_id)
     return held is not None and held[0].id == question_id and held[1]
 
 
 def value_revealed(scope: str, signature) -> bool:
     """Whether the class has revealed its question about this value (False at once outside a class)."""
-    held = live_class_ui.class_question()
-    return held is not None and held[1] and held[0].id == value_id(scope, signature)
+    question_id = value_id(scope, signature)
+    held = live_class_ui.class_question(question_id)
+    return held is not None and held[1] and held[0].id == question_id
 
 
 @class_outage.survives()

@@ -23,8 +23,10 @@ The protocol and the store are :mod:`components.serving.live_class` and
   which followed widgets it built, and the poll reruns just those fragments,
   each taking its values at its top before its widgets are built (thirty
   followers rerunning a whole page at once are too slow for one process).
-  A new page, a question, a classroom mode, or a value no fragment showed
-  still takes the full-app rerun.
+  A question asked or revealed reruns the fragments that show it too (they note
+  which question they asked about: :func:`class_question`). A new page, a
+  classroom mode, a value no fragment showed, or a question shown outside every
+  fragment (a practice card) still takes the full-app rerun.
 - limits: a session leads one class (starting again ends the last), the server holds at most
   ``RANKWISE_CLASSES``; codes that join no class, and classes started, are rate-limited per client
   (:func:`client`: its IP address, else its session) at ``RANKWISE_JOIN_TRIES`` a minute; a bad code or a
@@ -66,6 +68,10 @@ START_ERROR = "class.start_error"  # why "Start a class" was refused (text), unt
 LINK_ERROR = "class.link_error"  # why the ?class= link joined nothing (text), until a class is joined
 GONE = "class.gone"  # the code of the class this session led and the store no longer holds
 QUESTION_SEEN = "class.question_seen"  # the instructor's class question as last read (kept through an outage)
+# a follower's: where this page asked about the class's question since its last whole run: {(the id of the
+# fragment that asked (None: outside every fragment), the question id it asked about)}, so that an ask or a
+# reveal reruns just the fragments it concerns (:func:`class_question`)
+QUESTION_READERS = "class.question_readers"
 _TURNS = threading.BoundedSemaphore(1)  # whole-page runs that take the class's view: one at a time (:func:`class_turn`)
 TURN_SECONDS = 10.0  # the longest such a run waits for its turn
 BACK_SECONDS = 5.0  # a follower off the class's page goes back at most this often (:func:`_may_go_back`)
@@ -302,6 +308,7 @@ def apply_pending(page: st.Page) -> None:
     then, on the class's page, its widget values. (A session a timer took off its page goes back to it:
     :func:`fragments.timed_fragment`.)"""
     st.session_state.pop(state.CLASS_FRAGMENTS, None)  # noted again by this run's fragments
+    st.session_state.pop(QUESTION_READERS, None)  # and so is where the class's question is read
     back = st.session_state.pop(state.CLASS_RETURN, None)
     if back is not None:
         _switch_unless_on(back, page)
@@ -386,16 +393,30 @@ def _take_in_fragment(fragment: str) -> None:
 
 def _rerun_fragments_for(view: live_class.ClassView) -> bool:
     """From the follower's poll: take the class's change by rerunning only the lesson fragments that show it;
-    False when it needs the full-app rerun (another page or question, or a value no followed fragment built
-    on this page changed since the session last took the class's values: a classroom mode, for one)."""
+    False when it needs the full-app rerun (another page, a question read outside the page's fragments, or a
+    value no followed fragment built on this page changed since the session last took the class's values: a
+    classroom mode, for one).
+
+    A new question, or its reveal, reruns the fragments that read the class's question in this page's last
+    runs (:data:`QUESTION_READERS`): the guess box, the verdict and the numbers are drawn there. (A whole-page
+    run of every follower at once, one at a time (:func:`class_turn`), put the guess box on the last of thirty
+    screens 2.5 s after the instructor asked: ``benchmarks/concurrent_sessions.py --class --lead ask``.)"""
     if (not fragments.in_fragment_run() or st.session_state.get(state.CLASS_IN_FRAGMENTS) is not None
-            or state.CLASS_TARGET not in st.session_state or view.page != st.session_state.get(state.CLASS_ON_PAGE)
-            or _question_of(view) != st.session_state.get(state.CLASS_QUESTION)):
+            or state.CLASS_TARGET not in st.session_state or view.page != st.session_state.get(state.CLASS_ON_PAGE)):
+        return False
+    question, held = _question_of(view), st.session_state.get(state.CLASS_QUESTION)
+    concerned = {each[0].id for each in (question, held) if each is not None} if question != held else set()
+    readers = {fragment for fragment, about in st.session_state.get(QUESTION_READERS, ()) if about in concerned}
+    if None in readers:  # a part outside the page's fragments shows the question
         return False
     values = live_class.split_by_fragment(view.target, st.session_state[state.CLASS_TARGET],
                                           st.session_state.get(state.CLASS_FRAGMENTS, {}), _shows)
     if values is None:
         return False
+    if question != held:  # the fragments that show the question take it (with their values, or none)
+        st.session_state[state.CLASS_QUESTION] = question
+        for fragment in readers:
+            values.setdefault(fragment, {})
     if not values:  # nothing this page shows has changed
         st.session_state[state.CLASS_APPLIED] = view.version
         st.session_state[state.CLASS_TARGET] = view.target
@@ -409,9 +430,13 @@ def _question_of(view: live_class.ClassView) -> tuple[live_class.Question, bool]
     return None if view.question is None else (view.question, view.revealed)
 
 
-def class_question() -> tuple[live_class.Question, bool] | None:
+def class_question(about: str | None = None) -> tuple[live_class.Question, bool] | None:
     """The class's question and whether it is revealed, as this session knows it: the instructor reads it
-    from the store, a follower from the view it last applied; None outside a class or with no question."""
+    from the store, a follower from the view it last applied; None outside a class or with no question.
+
+    ``about``: the id of the question the caller draws something for (whether it is the one open, or revealed):
+    a follower notes where (:data:`QUESTION_READERS`), so that its poll reruns only the fragments that show a
+    change of that question. A caller that draws nothing from the answer (a callback) gives none."""
     lead = leading()
     if lead is not None:
         try:
@@ -422,7 +447,11 @@ def class_question() -> tuple[live_class.Question, bool] | None:
         held = None if view is None or view.question is None else (view.question, view.revealed)
         st.session_state[QUESTION_SEEN] = held
         return held
-    return st.session_state.get(state.CLASS_QUESTION) if following() is not None else None
+    if following() is None:
+        return None
+    if about is not None:
+        st.session_state.setdefault(QUESTION_READERS, set()).add((fragments.current_fragment(), about))
+    return st.session_state.get(state.CLASS_QUESTION)
 
 
 def _shows(key: str, value) -> bool:

@@ -5,9 +5,9 @@ The instructor starts a class and reloads (the lead comes back from the browser'
 lesson. Ada types a nickname and the code on the home page; Bob opens the join link. The instructor's roll call counts
 them by itself. With "predict first" the class guesses Recall@5, the count of answers comes in on the
 instructor's screen by itself, and the reveal shows everyone the value. The instructor moves the k slider and
-drags a case in the lesson's editor: both learners' screens follow, by rerunning only the lesson's fragment. Ada
-reloads and is still one learner (her browser's member id) with her nickname; Bob steps away ("Explore on my own");
-the instructor changes the page (Ada follows, Bob stays) and ends the class.
+drags a case in the lesson's editor. From the ask on, both learners' screens follow by rerunning only the lesson's
+fragment. Ada reloads and is still one learner (her browser's member id) with her nickname; Bob steps away ("Explore
+on my own"); the instructor changes the page (Ada follows, Bob stays) and ends the class.
 
 What the server computes from these steps (the panel's texts, the verdicts' wording, the counts of slips, a code
 typed loosely in the sidebar) is checked in AppTest: tests/pages/test_live_class.py and test_class_*.py.
@@ -124,7 +124,11 @@ def test_a_class_from_its_start_to_its_end(open_watched):
     expect(panel.get_by_text("Learners here: 2")).to_be_visible(timeout=30_000)  # no click: the roll call reads again
     expect(panel.get_by_text("Ada", exact=True)).to_be_visible()
 
-    # Predict first: the class guesses (Bob the P@5 slip), the count comes in by itself, the reveal reaches everyone.
+    # Predict first: the class guesses (Bob the P@5 slip), the count comes in by itself, the reveal reaches everyone,
+    # each step in the lesson's fragment alone (no whole-page run on a learner's screen).
+    for page in learners:
+        settle(page)
+    whole_runs = [r.count for r in runs]
     teacher.get_by_role("button", name=prose.text("ui", "Class ask", label="Recall@5")).click()
     guess_label = prose.text("ui", "Class guess label", label="Recall@5")
     for page, typed in zip(learners, (recall, precision)):
@@ -143,7 +147,7 @@ def test_a_class_from_its_start_to_its_end(open_watched):
         expect(metric_value(page, "Recall@5")).to_have_text(recall, timeout=30_000)
         settle(page)
     settle(teacher)
-    whole_runs = [r.count for r in runs]
+    assert [r.count for r in runs] == whole_runs
 
     # The k and the order follow, in the lesson's fragment alone (no whole-page run on a learner's screen).
     press_home(teacher, k_slider(teacher),  # k = 1

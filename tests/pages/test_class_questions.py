@@ -6,7 +6,7 @@ from components.course import prose, quiz
 from components.engine import metrics
 from components.engine.formatting import fmt
 from components.ranking_editor.model import query_set
-from components.ui import class_questions_ui, layout, quiz_ui, state
+from components.ui import class_questions_ui, layout, live_class_ui, quiz_ui, state
 from tests.pages.test_live_class import instructor, learner
 
 RECALL = "lessons/recall.py"
@@ -138,3 +138,15 @@ def test_a_numeric_card_marks_the_banks_traps_for_the_class():
     shown = _markdown(teacher)
     assert f"**3** answers; **1** right: the answer = {fmt(q.answer)}." in shown
     assert f"**2** of you said {fmt(trap.value)}: " + quiz_ui.text(f"{q.id} trap precision", q.values) in shown
+
+
+def test_a_followers_page_notes_where_it_shows_each_class_question():
+    """What the poll reruns for an ask or a reveal (tests/pages/test_live_class.py): the fragment that showed a
+    question about its value, or the whole page for a question shown outside every fragment."""
+    teacher, students = _class()
+    student = students[0]
+    readers = student.session_state[live_class_ui.QUESTION_READERS]
+    fragment = student.session_state[state.CLASS_FRAGMENTS][state.RECALL_K]
+    assert (fragment, _value_id(teacher)) in readers  # the lesson's hidden value: its slider's and editor's fragment
+    assert (None, "warmup.recall") in readers  # the warm-up card: outside every fragment
+    assert live_class_ui.QUESTION_READERS not in teacher.session_state  # only a follower notes them

@@ -237,3 +237,37 @@ def test_a_follower_off_the_class_page_goes_back_at_most_once_in_a_while():
     at.session_state[state.CLASS_WENT_BACK] -= live_class_ui.BACK_SECONDS
     at.run()
     assert at.session_state["answers"][0] is True
+
+
+def poll_takes_a_question():
+    """A follower's poll finds the class's question changed: ``st.session_state["reruns"]`` gets what it asked to
+    rerun (fragment id -> values), ``["took"]`` whether it took the change without a whole-page run."""
+    import streamlit as st
+
+    from components.serving import live_class
+    from components.ui import live_class_ui, state
+    question = live_class.Question("recall:0123456789ab", "number")
+    st.session_state.update({state.CLASS_JOINED: "ACDEFG", state.CLASS_EXPLORING: False, state.CLASS_TARGET: {},
+                             state.CLASS_ON_PAGE: "recall", state.CLASS_QUESTION: None, state.CLASS_FRAGMENTS: {},
+                             state.CLASS_IN_FRAGMENTS: None})
+    st.session_state[live_class_ui.QUESTION_READERS] = st.session_state["readers"]
+    view = live_class.ClassView("ACDEFG", 7, "recall", {}, question, revealed=False)
+    st.session_state["took"] = live_class_ui._rerun_fragments_for(view)
+
+
+def test_a_followers_poll_takes_a_question_in_the_fragments_that_show_it(monkeypatch):
+    """An ask (or a reveal) reruns the fragments that showed that question, not those that showed another; a
+    question shown outside every fragment takes the whole page."""
+    from components.ui import fragments
+    monkeypatch.setattr(fragments, "in_fragment_run", lambda: True)  # the poll's own run
+    monkeypatch.setattr(fragments, "rerun_fragments", lambda values: True)
+    asked = {("lesson", "recall:0123456789ab"), ("duel", "recall.blind:ba9876543210"), (None, "warmup.recall")}
+    at = AppTest.from_function(poll_takes_a_question)
+    at.session_state["readers"] = asked
+    at.run()
+    assert not at.exception and at.session_state["took"]
+    assert at.session_state[state.CLASS_IN_FRAGMENTS].values == {"lesson": {}}  # the lesson's fragment alone
+    assert at.session_state[state.CLASS_QUESTION][0].id == "recall:0123456789ab"
+    at.session_state["readers"] = asked | {(None, "recall:0123456789ab")}  # shown outside every fragment too
+    at.run()
+    assert not at.session_state["took"] and at.session_state[state.CLASS_QUESTION] is None
