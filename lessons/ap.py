@@ -81,7 +81,7 @@ def _scenario() -> None:
         current = show_ranking_editor(
             ITEMS, key=state.AP_EDITOR, default_order=Q.presets[PRESETS[0]], k=k, tray=True, grade_range=(0, 1),
             scale=chart_scale(), label=prose.section(NAME, "Label editor"), k_key=state.AP_K, k_max=MAX_K,
-            scoreboard=lambda s: Scoreboard(MEASURES, labels, hidden=board_hidden(NAME, (s, k), lambda: _arithmetic(s))))
+            scoreboard=lambda s: Scoreboard(MEASURES, labels, hidden=board_hidden(NAME, (s, k), lambda: _arithmetic(s))), scroll_in_place=True)
         show_link_to_view()
     qs = query_set(current)
     arithmetic = _arithmetic(current)
@@ -102,8 +102,9 @@ def _scenario() -> None:
         return
     hits = _hit_table(current)
     if len(hits):
-        st.markdown(prose.section(NAME, "Table intro"))
-        st.table(hits, hide_index=True, border="horizontal")
+        with st.expander(prose.section(NAME, "Table fold")):  # the arithmetic's terms, row by row, on demand
+            st.markdown(prose.section(NAME, "Table intro"))
+            st.table(hits, hide_index=True, border="horizontal")
     ks = list(range(1, MAX_K + 1))
     show_chart(charts.metric_by_k, ks, {prose.section(NAME, "Series precision"): [metrics.precision(qs, j)[0] for j in ks]},
                metric="P@k", current_k=k, key="ap.curve", step=False)

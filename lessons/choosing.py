@@ -63,7 +63,7 @@ def _scenario() -> None:
                                       editable_grades=True, grade_range=(0, 2), scale=chart_scale(),
                                       label=prose.section(NAME, "Label editor"),
                                       scoreboard=lambda s: _scoreboard(s, k), k_key=state.CHOOSING_K,
-                                      k_max=len(Q.docs))
+                                      k_max=len(Q.docs), scroll_in_place=True)
         show_link_to_view()
     qs = query_set(current)
     values = (metrics.recall(qs, k), metrics.success(qs, k), metrics.precision(qs, k), metrics.reciprocal_rank(qs),

@@ -134,7 +134,7 @@ def _scenario() -> None:
         current = show_ranking_editor(ITEMS, key=state.NDCG_EDITOR, default_order=Q.presets[PRESETS[0]], k=k,
                                       tray=True, editable_grades=True, grade_range=(0, 2), scale=chart_scale(),
                                       label=prose.section(NAME, "Label editor"),
-                                      scoreboard=lambda s: _scoreboard(s, k, gain), k_key=state.NDCG_K, k_max=POOL)
+                                      scoreboard=lambda s: _scoreboard(s, k, gain), k_key=state.NDCG_K, k_max=POOL, scroll_in_place=True)
         show_link_to_view()
     grades, judged = current.order_grades(), current.judged_grades()
     qs = metrics.from_rankings([grades], [judged])
@@ -161,9 +161,10 @@ def _scenario() -> None:
         ideal_grades = [current.grades[i] for i in ideal_ids]
         cur, ide = breakdown.positions(grades, k, gain), breakdown.positions(ideal_grades, k, gain)
         show_chart(charts.discounted_gain_by_position, cur.discounted, ide.discounted, key="ndcg.chart")
-    st.markdown(prose.section(NAME, "Table intro"))
-    st.table(_position_table(current.order, grades, ideal_grades, k, gain, compact=chart_scale() > 1),
-             hide_index=True, border="horizontal")
+    with st.expander(prose.section(NAME, "Table fold")):  # the arithmetic's terms, position by position, on demand
+        st.markdown(prose.section(NAME, "Table intro"))
+        st.table(_position_table(current.order, grades, ideal_grades, k, gain, compact=chart_scale() > 1),
+                 hide_index=True, border="horizontal")
     show_take_home(NAME, [current], k=k, gain=gain, measures=("nDCG@k", "R@k"))
 
 

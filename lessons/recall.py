@@ -75,7 +75,7 @@ def _scenario() -> None:
         current = show_ranking_editor(ITEMS, key=state.RECALL_EDITOR, default_order=Q.presets[SYSTEMS[0]], k=k,
                                       tray=True, grade_range=(0, 1), scale=chart_scale(),
                                       label=prose.section(NAME, "Label editor"),
-                                      scoreboard=lambda s: _scoreboard(s, k), k_key=state.RECALL_K, k_max=MAX_K)
+                                      scoreboard=lambda s: _scoreboard(s, k), k_key=state.RECALL_K, k_max=MAX_K, scroll_in_place=True)
         st.caption(prose.section(NAME, "Tray note"))
         show_link_to_view()
     qs = query_set(current)

@@ -187,6 +187,7 @@ function applyConfig(ctx) {
   w.classList.toggle("rw-has-tray", !!data.trayEnabled);
   w.classList.toggle("rw-editable", !!data.editableGrades);
   w.classList.toggle("rw-no-grades", !data.showGrades);
+  e.list.classList.toggle("rw-in-place", !!data.scrollInPlace); // a long list scrolls in its own box
   e.label.textContent = data.label;
   e.tray.hidden = !data.trayEnabled;
   // Streamlit's header bar lies over the top of the page: the board sticks just below it.
@@ -509,13 +510,21 @@ function focusRow(ctx, id) {
   li.classList.toggle("rw-kbd-focus", ctx.keyboardFocus);
   li.classList.toggle("rw-mouse", !ctx.keyboardFocus); // no focus ring after a drop; cleared on blur
   if (ctx.root.activeElement !== li) li.focus({ preventScroll: !ctx.keyboardFocus });
-  else if (ctx.keyboardFocus) keepInView(li);
+  else if (ctx.keyboardFocus) keepInView(ctx, li);
 }
 
-// Scroll a row moved by the keyboard (Home/End on a long list) into view, only if it left it.
-function keepInView(li) {
+// True when the list scrolls in its own box (data.scrollInPlace) and is longer than the box.
+function ownScroll(ctx) {
+  const list = ctx.el.list;
+  return list.classList.contains("rw-in-place") && list.scrollHeight > list.clientHeight + 1;
+}
+
+// Scroll a row moved by the keyboard (Home/End on a long list) into view, only if it left it (the window, or
+// the list's own box).
+function keepInView(ctx, li) {
   const r = li.getBoundingClientRect();
-  if (r.top < 0 || r.bottom > window.innerHeight || r.left < 0 || r.right > window.innerWidth) {
+  const box = ownScroll(ctx) ? ctx.el.list.getBoundingClientRect() : { top: 0, bottom: window.innerHeight };
+  if (r.top < box.top || r.bottom > box.bottom || r.left < 0 || r.right > window.innerWidth) {
     li.scrollIntoView({ block: "nearest", inline: "nearest" });
   }
 }
@@ -764,7 +773,10 @@ function startDrag(ctx) {
   const r = p.li.getBoundingClientRect();
   p.started = true;
   p.grabY = p.y0 - r.top;
-  p.scroller = findScroller(ctx.root.host);
+  p.scroller = ownScroll(ctx) ? ctx.el.list : findScroller(ctx.root.host);
+  // The list's own box scrolls to its last row, and no further: read before the dragged row's translation
+  // (which follows the pointer) adds to the box's scrollable height.
+  p.scrollEnd = p.scroller.scrollHeight - p.scroller.clientHeight;
   // The row gives up its focus until the drop (which focuses it again): the browser scrolls a focused row
   // moved in the DOM into view, and near an edge that moved it further under the pointer, on and on.
   p.li.blur();
@@ -926,8 +938,12 @@ function autoScroll(ctx) {
     const s = p.scroller;
     const band = visibleBand(ctx, s);
     const vy = edgeSpeed(p.y, band.top, band.bottom);
-    const list = ctx.el.list.getBoundingClientRect(); // its rows' slots (a dragged row's translation aside)
-    const room = vy > 0 ? list.bottom - band.bottom : vy < 0 ? list.top - band.top : 0; // px still hidden
+    let room; // px of the list still hidden in the direction of vy
+    if (s === ctx.el.list) room = vy > 0 ? p.scrollEnd - s.scrollTop : vy < 0 ? -s.scrollTop : 0;
+    else {
+      const list = ctx.el.list.getBoundingClientRect(); // its rows' slots (a dragged row's translation aside)
+      room = vy > 0 ? list.bottom - band.bottom : vy < 0 ? list.top - band.top : 0;
+    }
     if (Math.sign(room) !== Math.sign(vy) || Math.abs(room) < 1 || atLimit(s, vy)) return;
     const dy = vy > 0 ? Math.min(vy * dt, room) : Math.max(vy * dt, room);
     s.scrollBy({ top: dy, behavior: "instant" });

@@ -179,7 +179,7 @@ def _current_state(key: str, config: EditorConfig, default_order: Sequence[str])
 
 
 def _payload(items: Sequence[EditorItem], state: EditorState, book: _Book, *, k, show_grades, editable_grades,
-             grade_range, tray, scale, label, view: View) -> dict:
+             grade_range, tray, scale, label, view: View, scroll_in_place: bool = False) -> dict:
     """Everything the browser needs to draw the editor (JSON-serialisable)."""
     return {
         "items": [{"id": i.id, "title": i.title} for i in items],
@@ -195,6 +195,7 @@ def _payload(items: Sequence[EditorItem], state: EditorState, book: _Book, *, k,
         "unjudgedLabel": grade_label(None),
         "text": dict(prose.sections(STRIP_TEXT if view == "strip" else TEXT)),  # the browser fills the {placeholders}
         "trayEnabled": bool(tray),
+        "scrollInPlace": bool(scroll_in_place),
         "scale": float(scale),
         "label": label,
         "ack": book.ack,
@@ -207,7 +208,8 @@ def ranking_editor(items: Sequence[EditorItem], *, key: str, default_order: Sequ
                    grade_range: tuple[int, int] = DEFAULT_GRADE_RANGE, tray: bool = False,
                    scale: float = 1.0, label: str | None = None,
                    scoreboard: Scoreboard | Callable[[EditorState], Scoreboard] | None = None,
-                   k_key: str | None = None, k_max: int | None = None, view: View = "list") -> EditorState:
+                   k_key: str | None = None, k_max: int | None = None, view: View = "list",
+                   scroll_in_place: bool = False) -> EditorState:
     """Show a ranking the learner can reorder; return its current :class:`EditorState`.
 
     Parameters
@@ -242,6 +244,9 @@ def ranking_editor(items: Sequence[EditorItem], *, key: str, default_order: Sequ
         document's grade (its title on hover, on focus and in its accessible name), the judged relevant
         documents not returned in a box at the row's end, the board's values at the row's head. The same
         state, moves (drag, keys, buttons) and board; stacked strips share their rank axis.
+    scroll_in_place : a long list scrolls inside its own box, at most about 60 % of the window's height
+        (a lesson's full list: its board, its rows and the page's numbers beside it fit one screen); a drag
+        near the box's edge scrolls the box, never the page.
 
     Raises
     ------
@@ -276,7 +281,8 @@ def ranking_editor(items: Sequence[EditorItem], *, key: str, default_order: Sequ
         st.session_state[key] = state
     data = _payload(items, state, book, k=k, show_grades=show_grades, editable_grades=editable_grades,
                     grade_range=grade_range, tray=tray, scale=scale,
-                    label=prose.text(TEXT, "Label") if label is None else str(label), view=view)
+                    label=prose.text(TEXT, "Label") if label is None else str(label), view=view,
+                    scroll_in_place=scroll_in_place)
     if callable(scoreboard):
         scoreboard = scoreboard(state)
     if scoreboard is not None:

@@ -6,8 +6,11 @@ from typing import Callable
 
 import streamlit as st
 
+from components.course import prose
 from components.ui import state
 from components.ui.charts import Figure
+
+TEXT = "ui"  # lessons/text/ui.md: the fold's label
 
 PROJECTOR_SCALE = 1.5  # root font and chart fonts grow by this factor in projector mode
 
@@ -20,10 +23,12 @@ def chart_scale() -> float:
 def show_chart(builder: Callable[..., Figure], *args, key: str | None = None, **kwargs) -> None:
     """``builder(*args, **kwargs)``, scaled for the mode, as a chart with its text alternative.
 
-    The text alternative is the chart's alt text and a visible caption.
+    The text alternative is the chart's alt text, and a caption for everyone in a fold under the chart (one
+    line folded: the chart itself is what the page shows).
     ``builder`` is one of :mod:`components.ui.charts`' builders; the mode's
     ``scale`` is added here.
     """
     figure = builder(*args, scale=chart_scale(), **kwargs)
     st.vega_lite_chart(figure.spec(), alt=figure.alt_text, key=key)
-    st.caption(figure.alt_text)
+    with st.expander(prose.text(TEXT, "Chart in words")):
+        st.caption(figure.alt_text)

@@ -14,15 +14,18 @@ TEXT = "ui"  # lessons/text/ui.md: the furniture's own headings
 
 
 def show_formula(module: str) -> None:
-    """The lesson's formula ("## Formula") and the meaning of every symbol ("## Where")."""
+    """The lesson's formula ("## Formula") beside the meaning of every symbol ("## Where"); stacked on a phone."""
     with st.container(border=True):
-        st.markdown(prose.section(module, "Formula"))
-        st.markdown(prose.text(TEXT, "Where") + "\n\n" + prose.section(module, "Where"))
+        formula, where = st.columns([2, 3], vertical_alignment="center")
+        formula.markdown(prose.section(module, "Formula"))
+        where.markdown(prose.text(TEXT, "Where") + "\n\n" + prose.section(module, "Where"))
 
 
 def show_warm_up(question_id: str) -> None:
-    """The lesson's opening warm-up on the lesson before it (think, then reveal)."""
-    show_question(quiz.question(question_id), key=f"warmup.{question_id}")
+    """The lesson's opening warm-up on the lesson before it (think, then reveal), folded under its label: the
+    lesson itself starts at once, and the question is one click away."""
+    with st.expander(prose.text(TEXT, "Warm-up"), icon="🤔"):
+        show_question(quiz.question(question_id), key=f"warmup.{question_id}")
 
 
 def practice_pick_key(lesson: str) -> str:
@@ -81,7 +84,10 @@ def show_prev_next(module: str) -> None:
 
 
 def show_lesson_end(module: str) -> None:
-    """Summary card, real-world reps and previous/next, in the lesson format's order."""
-    show_summary_card(module)
-    show_reps(module)
+    """Summary card and real-world reps side by side (stacked on a phone), then previous/next."""
+    summary, reps = st.columns(2, gap="large")
+    with summary:
+        show_summary_card(module)
+    with reps:
+        show_reps(module)
     show_prev_next(module)
