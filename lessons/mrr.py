@@ -64,7 +64,8 @@ def _editors():
         with place:
             st.markdown(prose.text(NAME, "Query heading", i=i, query=query.text))
             states.append(_editor(query, key, str(i), prose.text(NAME, "Label query results", i=i),
-                                  shared_scoreboard([*states, *before[len(states):]], i - 1, ("RR",), ("MRR",),
+                                  shared_scoreboard([*states, *before[len(states):]], i - 1, ("RR", "RR"),
+                                                    (prose.text(NAME, "Label RR card", i=i), "MRR"), own=(True, False),
                                                     scope="mrr", arithmetic=_arithmetic)))
     return states
 

@@ -53,7 +53,9 @@ class Scoreboard:
     ``gains`` gives a measure its own gain (one per measure; default ``gain``
     for all), e.g. nDCG@k in both gains side by side. ``relevance_level`` is
     the lowest grade that counts as relevant for the binary measures
-    (trec_eval's -l; nDCG keeps the grades).
+    (trec_eval's -l; nDCG keeps the grades). ``own`` marks the measures that
+    are this query's own value even on a board with ``others`` (one flag per
+    measure; default none): MRR's lists show their own RR beside the page's MRR.
     """
 
     measures: Sequence[str]
@@ -66,18 +68,27 @@ class Scoreboard:
     hidden: bool = False
     gains: Sequence[Gain] | None = None
     relevance_level: int = 1
+    own: Sequence[bool] | None = None
 
     def __post_init__(self):
         if not self.measures or len(self.measures) != len(self.labels):
             raise ValueError("a scoreboard needs at least one measure, and one label per measure")
         if self.gains is not None and len(self.gains) != len(self.measures):
             raise ValueError("gains, when given, name one gain per measure")
+        if self.own is not None and len(self.own) != len(self.measures):
+            raise ValueError("own, when given, has one flag per measure")
 
-    def groups(self) -> dict[Gain, list[int]]:
-        """The measures' positions grouped by gain, in order of first use: {"exponential": [0, 2], "linear": [1]}."""
-        out: dict[Gain, list[int]] = {}
-        for i, g in enumerate(self.gains or [self.gain] * len(self.measures)):
-            out.setdefault(g, []).append(i)
+    def groups(self) -> dict[tuple[Gain, bool], list[int]]:
+        """The measures' positions grouped by (gain, own value), in order of first use: one move table each.
+
+        >>> Scoreboard(("nDCG@k", "nDCG@k", "RR"), ("e", "l", "RR"), gains=("exponential", "linear", "exponential"),
+        ...            own=(False, False, True)).groups()
+        {('exponential', False): [0], ('linear', False): [1], ('exponential', True): [2]}
+        """
+        out: dict[tuple[Gain, bool], list[int]] = {}
+        gains = self.gains or [self.gain] * len(self.measures)
+        for i, (g, own) in enumerate(zip(gains, self.own or [False] * len(self.measures))):
+            out.setdefault((g, bool(own)), []).append(i)
         return out
 
 
@@ -199,10 +210,10 @@ def _payload(board: Scoreboard, state: EditorState, *, k: int | None, tray: bool
         return {"labels": labels, "hidden": True}
     groups = board.groups()
     tables = [move_table(state, [board.measures[i] for i in where], gain=g, k=k, tray=tray,
-                         editable_grades=editable_grades, grade_range=grade_range, others=board.others,
-                         query_index=board.query_index, tail=board.tail, extra_judged=board.extra_judged,
-                         relevance_level=board.relevance_level)
-              for g, where in groups.items()]
+                         editable_grades=editable_grades, grade_range=grade_range,
+                         others=() if own else board.others, query_index=0 if own else board.query_index,
+                         tail=board.tail, extra_judged=board.extra_judged, relevance_level=board.relevance_level)
+              for (g, own), where in groups.items()]
     table = tables[0] if len(tables) == 1 else merge_tables(tables, list(groups.values()))
     rows: Sequence[Sequence[float]] = table["values"]
     current = rows[table["current"]]

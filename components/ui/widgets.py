@@ -333,8 +333,8 @@ def state_before(key: str, items, default_order, *, tray: bool, grade_range: tup
 
 
 def shared_scoreboard(states: Sequence[EditorState], i: int, measures: Sequence[str], labels: Sequence[str], *,
-                      scope: str, signature: Callable = list,
-                      arithmetic: Callable | None = None) -> Callable[[EditorState], Scoreboard]:
+                      scope: str, signature: Callable = list, arithmetic: Callable | None = None,
+                      own: Sequence[bool] | None = None) -> Callable[[EditorState], Scoreboard]:
     """Editor i's scoreboard for a page-level number (MRR over three lists, the four queries' means).
 
     ``states`` are every editor's states as they stand (the ones drawn already
@@ -342,11 +342,12 @@ def shared_scoreboard(states: Sequence[EditorState], i: int, measures: Sequence[
     page's means with the other editors fixed. "Predict first" hides them
     while the page's numbers for ``signature(states)`` are hidden (the same
     signature the page gives :func:`numbers_revealed`); step-by-step mode hides them
-    while ``arithmetic(states)`` (the page's worked arithmetic) is not at its last step.
+    while ``arithmetic(states)`` (the page's worked arithmetic) is not at its last step. ``own`` flags the
+    measures shown as editor i's own value instead (its RR beside the page's MRR).
     """
     def board(current: EditorState) -> Scoreboard:
         everyone = [current if j == i else s for j, s in enumerate(states)]
         hidden = board_hidden(scope, signature(everyone), arithmetic and (lambda: arithmetic(everyone)))
         return Scoreboard(measures, labels, others=[s for j, s in enumerate(states) if j != i], query_index=i,
-                          hidden=hidden)
+                          hidden=hidden, own=own)
     return board
