@@ -24,14 +24,13 @@ from components.ui.widgets import (
     show_link_to_view,
     show_ranking_editor,
     show_steps,
-    shown,
     steps_done,
 )
 
 NAME = "ap"
 Q = scenarios.LAWYER
 MAX_K = 20
-MEASURES = ("AP", "P@k", "R@k", "RR")  # the board and the cards, in the engine's names
+MEASURES = ("AP", "P@k", "R@k", "RR")  # the board, in the engine's names
 PRESETS = tuple(Q.presets)  # System A, System B, then System A with its hits at 1–4 and at 16–19
 VARIANTS = PRESETS[2:]
 _IN_A_LIST = set().union(*(Q.presets[p] for p in PRESETS))
@@ -87,9 +86,8 @@ def _scenario() -> None:
     arithmetic = _arithmetic(current)
     with numbers_col:
         revealed = numbers_revealed(NAME, (current, k), ask=lambda: class_answers.asked_on_screen("AP", "AP", qs, k))
-        cards = revealed and steps_done(NAME, arithmetic)
-        st.metric("AP", shown(metrics.average_precision(qs)[0], cards))
-        st.metric(f"P@{k}", shown(metrics.precision(qs, k)[0], cards), help=prose.section(NAME, "Help precision"))
+        # AP, P@k, Recall@k and RR are on the editor's board only: one number per measure, the same mid-drag.
+        cards = revealed and steps_done(NAME, arithmetic)  # step by step: what follows comes with the last step
         if not revealed:
             return
         show_steps(arithmetic, key=NAME)

@@ -18,7 +18,6 @@ from components.ui.widgets import (
     show_k_slider,
     show_link_to_view,
     show_ranking_editor,
-    shown,
 )
 
 NAME = "choosing"
@@ -26,7 +25,7 @@ Q = scenarios.CHOOSING
 ITEMS = editor_items(Q.docs)
 GRADES = {d.id: d.grade for d in Q.docs}
 DEFAULT_PRESET = scenarios.CHOOSING_DEFAULT
-MEASURES = ("R@k", "Success@k", "P@k", "RR", "nDCG@k", "AP")  # the six cards, in the engine's names
+MEASURES = ("R@k", "Success@k", "P@k", "RR", "nDCG@k", "AP")  # the board's six, in the engine's names
 
 
 def _load(preset: str) -> None:
@@ -54,8 +53,6 @@ def _scenario() -> None:
     for column, name in zip(columns, Q.presets):
         column.button(name, key=f"choosing.preset.{name}", on_click=_load, args=(name,), width="stretch")
     k = show_k_slider(state.CHOOSING_K, hi=len(Q.docs), default=scenarios.CHOOSING_K)
-    # six cards in a row, or two rows of three when projected (a row of six cuts the labels short)
-    cards = [*st.columns(3), *st.columns(3)] if st.session_state.get(state.PROJECTOR) else st.columns(len(MEASURES))
     editor_col, text_col = st.columns([3, 2], gap="large")
     with editor_col:
         current = show_ranking_editor(ITEMS, key=state.CHOOSING_EDITOR,
@@ -66,26 +63,23 @@ def _scenario() -> None:
                                       k_max=len(Q.docs), scroll_in_place=True)
         show_link_to_view()
     qs = query_set(current)
-    values = (metrics.recall(qs, k), metrics.success(qs, k), metrics.precision(qs, k), metrics.reciprocal_rank(qs),
-              metrics.ndcg(qs, k), metrics.average_precision(qs))  # MEASURES, in order
     with text_col:
         revealed = numbers_revealed("choosing", (current, k))
         if revealed:
             st.info(diagnosis_text(qs, k), icon="🩺")
-    for column, label, value in zip(cards, _labels(k), values, strict=True):
-        column.metric(label, shown(value[0], revealed))
     if revealed:
         show_take_home(NAME, [current], k=k, gain="exponential", measures=MEASURES)
 
 
 def _labels(k: int | str) -> tuple[str, ...]:
-    """The cards' names, in the order of MEASURES; ``k="{k}"`` gives the scoreboard's templates."""
+    """The board's names, in the order of MEASURES; ``k="{k}"`` gives the scoreboard's templates."""
     return (f"Recall@{k}", prose.text(NAME, "Label hit rate card", k=k), f"Precision@{k}", "RR",
             prose.text(NAME, "Label nDCG card", k=k), "AP")
 
 
 def _scoreboard(current: EditorState, k: int) -> Scoreboard:
-    """The editor's live scoreboard: the six cards above it, hidden while the class predicts them."""
+    """The editor's live scoreboard, the page's one place for the six values: hidden while the class predicts
+    them."""
     return Scoreboard(MEASURES, _labels("{k}"), hidden=numbers_hidden("choosing", (current, k)))
 
 

@@ -26,7 +26,6 @@ from components.ui.widgets import (
     show_link_to_view,
     show_ranking_editor,
     show_steps,
-    shown,
     steps_done,
 )
 
@@ -99,8 +98,8 @@ def _other(gain: Gain) -> Gain:
 
 
 def _scoreboard(current: EditorState, k: int, gain: Gain) -> Scoreboard:
-    """The editor's live scoreboard: the four cards (DCG@k, IDCG@k, nDCG@k in the chosen gain, nDCG@k in the
-    other, named so), hidden while the class predicts them."""
+    """The editor's live scoreboard, the page's one place for its values: DCG@k, IDCG@k, nDCG@k in the chosen
+    gain and nDCG@k in the other (named so), hidden while the class predicts them or steps through the arithmetic."""
     labels = (*(prose.text(NAME, "Board chosen", name=name, k="{k}") for name in ("DCG", "IDCG", "nDCG")),
               prose.text(NAME, "Board other", k="{k}", gain=_other(gain)))  # short: the board sits above the list
     hidden = board_hidden("ndcg", (current, k, gain), lambda: _arithmetic(current, k, gain))
@@ -128,7 +127,6 @@ def _scenario() -> None:
         column.button(name, key=f"ndcg.preset.{name}", on_click=_load, args=(name,), width="stretch")
     gain = _gain_switch()  # a row of its own: beside the slider, a narrow window cut its second option short
     k = show_k_slider(state.NDCG_K, hi=POOL, default=scenarios.FRAMEWORKS_K, help=prose.section(NAME, "Help cutoff"))
-    cards = st.columns(4)
     editor_col, numbers_col = st.columns(2, gap="large")
     with editor_col:
         current = show_ranking_editor(ITEMS, key=state.NDCG_EDITOR, default_order=Q.presets[PRESETS[0]], k=k,
@@ -138,18 +136,13 @@ def _scenario() -> None:
         show_link_to_view()
     grades, judged = current.order_grades(), current.judged_grades()
     qs = metrics.from_rankings([grades], [judged])
-    dcg, idcg, ndcg = (float(f(qs, k, gain)[0]) for f in (metrics.dcg, metrics.idcg, metrics.ndcg))
-    other = _other(gain)
     arithmetic = _arithmetic(current, k, gain)
     with numbers_col:
         revealed = numbers_revealed("ndcg", (current, k, gain), ask=lambda: class_answers.asked_on_screen(
             "nDCG@k", prose.text(NAME, "Label nDCG card", k=k, gain=gain), qs, k, gain))
-    shown_now = revealed and steps_done("ndcg", arithmetic)  # step by step: the result comes with the last step
-    cards[0].metric(prose.text(NAME, "Label DCG card", k=k, gain=gain), shown(dcg, shown_now))
-    cards[1].metric(prose.text(NAME, "Label IDCG card", k=k, gain=gain), shown(idcg, shown_now))
-    cards[2].metric(prose.text(NAME, "Label nDCG card", k=k, gain=gain), shown(ndcg, shown_now))
-    cards[3].metric(prose.text(NAME, "Label nDCG card", k=k, gain=other),
-                    shown(metrics.ndcg(qs, k, other)[0], shown_now))
+    # DCG@k, IDCG@k and nDCG@k in both gains are on the editor's board only: one number per measure, the same
+    # mid-drag. Step by step: the chart comes with the last step.
+    shown_now = revealed and steps_done("ndcg", arithmetic)
     if not revealed:
         return
     with numbers_col:

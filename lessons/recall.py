@@ -10,7 +10,7 @@ from components.engine import metrics
 from components.engine.formatting import fmt
 from components.ranking_editor import EditorState, Scoreboard, set_editor_state
 from components.ranking_editor.model import editor_items, query_set
-from components.ui import charts, layout, registry, state
+from components.ui import charts, layout, state
 from components.ui.duel import Side, show_duel
 from components.ui.live_class_ui import followed_fragment
 from components.ui.puzzle import show_puzzle
@@ -24,14 +24,13 @@ from components.ui.widgets import (
     show_link_to_view,
     show_ranking_editor,
     show_steps,
-    shown,
     steps_done,
 )
 
 NAME = "recall"
 Q = scenarios.LAWYER
 MAX_K = 20
-MEASURES = ("R@k", "RR", "nDCG@k")  # the scenario's cards, in the engine's names
+MEASURES = ("R@k", "RR", "nDCG@k")  # the scenario's board, in the engine's names
 SYSTEMS = tuple(scenarios.LAWYER_DEFAULT_K)  # the two systems, each quoted at its own k
 VARIANTS = tuple(p for p in Q.presets if p not in SYSTEMS)  # System A with its hits at the top, then at the bottom
 # The pool: every document either system returned, plus every judged relevant case.
@@ -59,8 +58,8 @@ def _arithmetic(current: EditorState, k: int) -> str:
 
 
 def _scoreboard(current: EditorState, k: int) -> Scoreboard:
-    """The editor's live scoreboard: the three cards beside it, hidden while the class predicts them or steps
-    through the arithmetic."""
+    """The editor's live scoreboard, the page's one place for Recall@k, RR and nDCG@k: hidden while the class
+    predicts them or steps through the arithmetic."""
     labels = ("Recall@{k}", prose.section(NAME, "Label RR preview"), prose.text(NAME, "Label nDCG preview", k="{k}"))
     return Scoreboard(MEASURES, labels, hidden=board_hidden("recall", (current, k), lambda: _arithmetic(current, k)))
 
@@ -83,13 +82,8 @@ def _scenario() -> None:
     with numbers_col:
         revealed = numbers_revealed("recall", (current, k),
                                     ask=lambda: class_answers.asked_on_screen("R@k", f"Recall@{k}", qs, k))
-        cards = revealed and steps_done("recall", arithmetic)  # step by step: the result comes with the last step
-        st.metric(f"Recall@{k}", shown(metrics.recall(qs, k)[0], cards))
-        preview = (st.container(), st.container())  # one above the other: side by side cuts their labels short
-        preview[0].metric(prose.section(NAME, "Label RR preview"), shown(metrics.reciprocal_rank(qs)[0], cards),
-                          help=prose.text(NAME, "Help RR preview", lesson=registry.lesson_number("mrr")))
-        preview[1].metric(prose.text(NAME, "Label nDCG preview", k=k), shown(metrics.ndcg(qs, k)[0], cards),
-                          help=prose.text(NAME, "Help nDCG preview", lesson=registry.lesson_number("ndcg")))
+        # Recall@k, RR and nDCG@k are on the editor's board only: one number per measure, the same mid-drag.
+        cards = revealed and steps_done("recall", arithmetic)  # step by step: the chart comes with the last step
         if not revealed:
             return
         show_steps(arithmetic, key="recall")

@@ -43,3 +43,59 @@ def board(at: AppTest, editor_key: str) -> dict[str, str]:
     if score["hidden"]:
         return dict.fromkeys(labels, "?")
     return dict(zip(labels, score["shown"][score["table"]["current"]]))
+
+
+def figure_board(at: AppTest, figure_key: str) -> dict[str, str]:
+    """The live scoreboard of the rank figure ``figure_key`` as sent to the browser: label ({k} filled) -> shown
+    value of the current ranks ("?" for each while the page hides its numbers: the figure then gets no score)."""
+    import json
+
+    from components.rank_figure import widget_key
+
+    (element,) = [e for e in at.get("bidi_component") if e.key == widget_key(figure_key)]
+    data = json.loads(element.proto.json)
+    score, k = data["score"], data["k"]
+    labels = [label.replace("{k}", str(k)) for label in data["labels"]]
+    if score is None:
+        return dict.fromkeys(labels, "?")
+    return dict(zip(labels, score["shown"][score["current"]]))
+
+
+def cards(at: AppTest) -> dict[str, str]:
+    """Every big ``st.metric`` card on the page: label -> shown value."""
+    return {m.label: m.value for m in at.metric}
+
+
+def boards(at: AppTest) -> dict[str, str]:
+    """Every live scoreboard on the page (editors', duels', the rank figure's), in page order: label -> shown
+    value ("?" while hidden); where two boards share a label, the first on the page."""
+    import json
+
+    shown: dict[str, str] = {}
+    for element in at.get("bidi_component"):
+        try:
+            data = json.loads(element.proto.json)
+        except (AttributeError, ValueError):
+            continue
+        if not isinstance(data, dict) or "score" not in data or "k" not in data:
+            continue
+        score, k = data["score"], data["k"]
+        if "labels" in data:  # the rank figure: no score while hidden
+            labels = [label.replace("{k}", str(k)) for label in data["labels"]]
+            values = ["?"] * len(labels) if score is None else score["shown"][score["current"]]
+        elif score:
+            labels = [label.replace("{k}", str(k)) for label in score["labels"]]
+            values = ["?"] * len(labels) if score["hidden"] else score["shown"][score["table"]["current"]]
+        else:
+            continue
+        for label, value in zip(labels, values):
+            shown.setdefault(label, value)
+    return shown
+
+
+def shown_value(at: AppTest, label_start: str) -> str:
+    """The value on screen under the label starting ``label_start``: a big card's, else a live board's."""
+    for label, value in [*cards(at).items(), *boards(at).items()]:
+        if label.startswith(label_start):
+            return value
+    raise LookupError(f"no card or board shows {label_start!r}: cards {cards(at)}, boards {boards(at)}")

@@ -7,14 +7,15 @@ from components.engine.formatting import fmt
 from components.ranking_editor import EditorState
 from components.ui import layout, quiz_ui, state
 from components.ui.take_home import panel_key
-from tests.pages.helpers import board, open_page
+from tests.pages.helpers import board, cards, open_page
 
 PAGE = "lessons/ap.py"
 Q = scenarios.LAWYER
 
 
 def metric(at, label):
-    return next(m.value for m in at.metric if m.label == label)
+    """The value the lesson editor's board shows under ``label``: the page's one place for AP, P@k, Recall@k, RR."""
+    return board(at, state.AP_EDITOR)[label]
 
 
 @pytest.mark.parametrize("preset, ap, terms", [
@@ -29,7 +30,6 @@ def test_each_preset_shows_the_engines_ap_with_its_arithmetic(preset, ap, terms)
     grades = Q.grades(Q.presets[preset])
     engine = metrics.average_precision(metrics.from_rankings([grades], [Q.judged_grades()]))[0]
     assert metric(at, "AP") == fmt(engine) == ap
-    assert board(at, state.AP_EDITOR)["AP"] == ap
     assert any(terms in m.value and f"**{ap}**" in m.value for m in at.markdown)
 
 
@@ -51,7 +51,16 @@ def test_k_moves_precision_and_recall_but_not_ap():
     at.slider(key=state.AP_K).set_value(10).run()
     shown = board(at, state.AP_EDITOR)
     assert shown == {"AP": "0.355", "P@10": "0.400", "Recall@10": "0.400", "RR": "1.000"}
-    assert metric(at, "P@10") == "0.400"
+
+
+@pytest.mark.parametrize("query", [{}, {"predict_first": "1"}, {"steps": "1"}])
+def test_the_board_is_the_one_place_for_its_numbers(query):
+    """Issue #42: no big card repeats a value the editor's board shows (mid-drag the board previews and a card
+    would not), in every mode; the one card left is AP at a relevance level, on another list, with no board."""
+    at = open_page(PAGE, query=query)
+    assert not at.exception
+    assert list(board(at, state.AP_EDITOR)) == ["AP", "P@5", "Recall@5", "RR"]
+    assert list(cards(at)) == ["AP, grade ≥ 1 counts"]
 
 
 def test_the_duel_same_recall_different_ap():
@@ -116,7 +125,7 @@ def test_the_relevance_level_decides_what_ap_counts_and_ndcg_reads_the_grades(le
     f = scenarios.FRAMEWORKS
     order = f.presets[scenarios.FRAMEWORKS_MIXED]
     qs = metrics.with_relevance_level(metrics.from_rankings([f.grades(order)], [f.judged_grades()]), level)
-    assert metric(at, f"AP, grade ≥ {level} counts") == fmt(metrics.average_precision(qs)[0]) == ap
+    assert cards(at)[f"AP, grade ≥ {level} counts"] == fmt(metrics.average_precision(qs)[0]) == ap
     assert any(terms in m.value and f"**{ap}**" in m.value for m in at.markdown)
     table = next(t.value for t in at.table if f"relevant at grade ≥ {level}?" in t.value.columns)
     assert list(table["grade"]) == list(f.grades(order))
@@ -136,8 +145,7 @@ def test_take_home_exports_the_list_on_screen_with_snippets_that_print_its_ap():
 
 
 def test_ap_follows_a_hit_moved_down_to_position_10():
-    """System A's first hit (AP 0.355) moved to position 10: the card and the editor's board give the engine's
-    value."""
+    """System A's first hit (AP 0.355) moved to position 10: the editor's board gives the engine's value."""
     at = open_page(PAGE)
     assert metric(at, "AP") == "0.355"
     moved = [i for i in Q.presets["System A"] if i != "c01"]
@@ -146,7 +154,7 @@ def test_ap_follows_a_hit_moved_down_to_position_10():
     at.run()
     assert not at.exception
     value = fmt(metrics.average_precision(metrics.from_rankings([Q.grades(moved)], [Q.judged_grades()]))[0])
-    assert metric(at, "AP") == board(at, state.AP_EDITOR)["AP"] == value != "0.355"
+    assert metric(at, "AP") == value != "0.355"
 
 
 def test_the_higher_ap_question_is_checked_in_place():

@@ -7,6 +7,7 @@ from components.engine import metrics
 from components.engine.formatting import fmt
 from components.ranking_editor.model import query_set
 from components.ui import class_questions_ui, layout, live_class_ui, quiz_ui, state
+from tests.pages.helpers import board
 from tests.pages.test_live_class import instructor, learner
 
 RECALL = "lessons/recall.py"
@@ -18,7 +19,8 @@ def _value_id(teacher) -> str:
 
 
 def _metric(at, label: str) -> str:
-    return next(m.value for m in at.metric if m.label == label)
+    """The value the lesson editor's board shows under ``label``: the page's one place for it ("?" while hidden)."""
+    return board(at, state.RECALL_EDITOR)[label]
 
 
 def _markdown(at) -> str:

@@ -6,7 +6,7 @@ from components.engine import metrics
 from components.engine.formatting import fmt
 from components.ranking_editor import EditorState
 from components.ui import state
-from tests.pages.helpers import board, open_page
+from tests.pages.helpers import board, cards, open_page
 
 PAGE = "lessons/ndcg.py"
 Q = scenarios.FRAMEWORKS
@@ -14,11 +14,14 @@ GRADES = {d.id: d.grade for d in Q.docs}
 
 
 def metric(at, label):
-    return next(m.value for m in at.metric if m.label == label)
+    """The value the lesson editor's board shows under ``label``: the page's one place for it."""
+    return board(at, state.NDCG_EDITOR)[label]
 
 
-def cards(at, k=3, gain="exponential"):
-    return tuple(metric(at, f"{name}@{k} ({gain} gain)") for name in ("DCG", "IDCG", "nDCG"))
+def values(at, k=3, gain="exponential"):
+    """DCG@k, IDCG@k and nDCG@k on the board, in the chosen gain (checked to be ``gain``)."""
+    assert at.segmented_control(key=state.NDCG_GAIN).value == gain
+    return tuple(metric(at, f"{name}@{k}") for name in ("DCG", "IDCG", "nDCG"))
 
 
 @pytest.mark.parametrize("preset, expected", [
@@ -29,7 +32,18 @@ def test_presets_show_the_brief_numbers(preset, expected):
     at = open_page(PAGE)
     at.button(key=f"ndcg.preset.{preset}").click().run()
     assert not at.exception
-    assert cards(at) == expected
+    assert values(at) == expected
+
+
+@pytest.mark.parametrize("query", [{}, {"predict_first": "1"}, {"steps": "1"}, {"gain": "linear"}])
+def test_the_board_is_the_one_place_for_its_numbers(query):
+    """Issue #42: no big card repeats a value the editor's board shows (mid-drag the board previews and a card
+    would not), in every mode; the board holds DCG@k, IDCG@k, nDCG@k in the chosen gain and nDCG@k in the other."""
+    at = open_page(PAGE, query=query)
+    assert not at.exception
+    other = "exponential" if query.get("gain") == "linear" else "linear"
+    assert list(board(at, state.NDCG_EDITOR)) == ["DCG@3", "IDCG@3", "nDCG@3", f"nDCG@3 {other}"]
+    assert cards(at) == {}
 
 
 def test_a_regrade_through_session_state():
@@ -39,7 +53,7 @@ def test_a_regrade_through_session_state():
     assert not at.exception
     row = [grades[i] for i in order]
     judged = list(grades.values())
-    assert cards(at) == (fmt(metrics.dcg_at_k(row, 3)), fmt(metrics.idcg_at_k(judged, 3)),
+    assert values(at) == (fmt(metrics.dcg_at_k(row, 3)), fmt(metrics.idcg_at_k(judged, 3)),
                          fmt(metrics.ndcg_at_k(row, 3, judged)))
 
 
@@ -51,9 +65,9 @@ def test_the_gain_switch(gain):
     assert not at.exception
     grades = Q.grades(Q.presets["Mixed grades"])
     other = "exponential" if gain == "linear" else "linear"
-    assert cards(at, gain=gain)[2] == fmt(metrics.ndcg_at_k(grades, 3, Q.judged_grades(), gain))
-    assert metric(at, f"nDCG@3 ({other} gain)") == fmt(metrics.ndcg_at_k(grades, 3, Q.judged_grades(), other))
-    assert metric(at, "nDCG@3 (linear gain)") != metric(at, "nDCG@3 (exponential gain)")
+    assert values(at, gain=gain)[2] == fmt(metrics.ndcg_at_k(grades, 3, Q.judged_grades(), gain))
+    assert metric(at, f"nDCG@3 {other}") == fmt(metrics.ndcg_at_k(grades, 3, Q.judged_grades(), other))
+    assert metric(at, "nDCG@3") != metric(at, f"nDCG@3 {other}")
 
 
 def test_the_tray_changes_only_what_the_engine_says():
@@ -61,8 +75,8 @@ def test_the_tray_changes_only_what_the_engine_says():
     at.button(key="ndcg.preset.FastAPI missed").click().run()
     assert not at.exception
     grades = Q.grades(Q.presets["FastAPI missed"])
-    assert cards(at)[1] == "6.393"  # the ideal still holds all three grade-2 pages
-    assert cards(at)[2] == fmt(metrics.ndcg_at_k(grades, 3, Q.judged_grades()))
+    assert values(at)[1] == "6.393"  # the ideal still holds all three grade-2 pages
+    assert values(at)[2] == fmt(metrics.ndcg_at_k(grades, 3, Q.judged_grades()))
 
 
 @pytest.mark.parametrize("k", [1, 3, len(Q.docs)])
@@ -72,7 +86,7 @@ def test_every_k(k):
     at.slider(key=state.NDCG_K).set_value(k).run()
     assert not at.exception
     grades = Q.grades(Q.presets["System B"])
-    assert cards(at, k=k)[2] == fmt(metrics.ndcg_at_k(grades, k, Q.judged_grades()))
+    assert values(at, k=k)[2] == fmt(metrics.ndcg_at_k(grades, k, Q.judged_grades()))
     table = next(t.value for t in at.table if "running DCG" in t.value.columns)
     assert len(table) == k
 
@@ -172,10 +186,10 @@ def test_system_b_with_its_snake_care_page_moved_to_the_bottom_scores_1():
     """System B's grade-0 page on top (nDCG@3 0.531) moved below the last page: the ideal top 3."""
     at = open_page(PAGE)
     at.button(key="ndcg.preset.System B").click().run()
-    assert cards(at)[2] == "0.531"
+    assert values(at)[2] == "0.531"
     order = [i for i in Q.presets["System B"] if i != "snake"] + ["snake"]
     at.session_state[state.NDCG_EDITOR] = EditorState(order=tuple(order), tray=(), grades=GRADES)
     at.run()
     assert not at.exception
-    assert cards(at)[2] == fmt(metrics.ndcg_at_k(Q.grades(order), 3, Q.judged_grades())) == "1.000"
+    assert values(at)[2] == fmt(metrics.ndcg_at_k(Q.grades(order), 3, Q.judged_grades())) == "1.000"
     assert board(at, state.NDCG_EDITOR)["nDCG@3"] == "1.000"

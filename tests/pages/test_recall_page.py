@@ -6,14 +6,16 @@ from components.engine import metrics
 from components.engine.formatting import fmt
 from components.ranking_editor import EditorState
 from components.ui import state
-from tests.pages.helpers import board, open_page
+from tests.pages.helpers import board, cards, open_page
 
 PAGE = "lessons/recall.py"
 Q = scenarios.LAWYER
 
 
 def metric(at, label_start):
-    return next(m.value for m in at.metric if m.label.startswith(label_start))
+    """The value the lesson editor's board shows under the label starting ``label_start`` ("?" while hidden):
+    the page's one place for Recall@k, RR and nDCG@k."""
+    return next(v for label, v in board(at, state.RECALL_EDITOR).items() if label.startswith(label_start))
 
 
 def lawyer_state(order):
@@ -26,6 +28,16 @@ def test_opens_on_system_a_at_k_5():
     assert not at.exception
     assert at.slider(key=state.RECALL_K).value == 5
     assert metric(at, "Recall@5") == "0.400"  # 4 of 10 relevant cases in the top 5
+
+
+@pytest.mark.parametrize("query", [{}, {"predict_first": "1"}, {"steps": "1"}])
+def test_the_board_is_the_one_place_for_its_numbers(query):
+    """Issue #42: no big card beside the editor repeats a value its board shows (mid-drag the board previews
+    and a card would not), in every mode; the board holds Recall@k, RR and nDCG@k."""
+    at = open_page(PAGE, query=query)
+    assert not at.exception
+    assert list(board(at, state.RECALL_EDITOR)) == ["Recall@5", "RR (next lesson)", "nDCG@5 (exponential gain)"]
+    assert cards(at) == {}
 
 
 @pytest.mark.parametrize("preset, k, value", [("System A", 5, "0.400"), ("System B", 20, "0.900")])

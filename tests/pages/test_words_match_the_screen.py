@@ -2,7 +2,8 @@
 import pytest
 
 from components.course import prose
-from tests.pages.helpers import open_page
+from components.ui import state
+from tests.pages.helpers import board, open_page
 
 
 def page_text(at) -> str:
@@ -25,5 +26,5 @@ def test_the_trays_own_note_does_not_teach_ndcg_before_its_lesson():
 
 def test_the_recall_pages_ndcg_preview_names_its_gain():
     at = open_page("lessons/recall.py")
-    labels = [m.label for m in at.metric]
+    labels = list(board(at, state.RECALL_EDITOR))  # the previews are on the editor's board, the page's one place
     assert any(label.startswith("nDCG@5") and "exponential gain" in label for label in labels), labels
