@@ -7,8 +7,12 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 // url -> {sheet, failedOn}: failedOn is the page (location.pathname) where its fetch failed, else null.
 const SHEETS = new Map();
 // A stylesheet that could not be fetched: the component shown anyway, unstyled but usable (its HTML hides it
-// until its stylesheet applies; an adopted sheet comes after the HTML's <style>, and this rule is as specific).
-const UNSTYLED = ":host * { visibility: visible; }";
+// until its stylesheet applies; an adopted sheet comes after the HTML's <style>, and this rule is as specific),
+// its icons at text size (an SVG with no size fills the width) and its screen-reader-only lines out of sight.
+const UNSTYLED = `:host * { visibility: visible; }
+:host svg { width: 1.2em; height: 1.2em; }
+:host [class$="-sr"], :host [class$="-live"] {
+  position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }`;
 
 // Give the shadow root `root` the stylesheet at `url` (a file beside the component's script). A <link> in each
 // element would ask the server again for every element of every page (Streamlit serves these files without a
