@@ -185,6 +185,7 @@ function applyConfig(ctx) {
   const rescaled = w.style.getPropertyValue("--rw-scale") !== scale;
   if (rescaled) w.style.setProperty("--rw-scale", scale);
   w.classList.toggle("rw-has-tray", !!data.trayEnabled);
+  w.classList.toggle("rw-large", Number(scale) > 1); // projector type: the board's values read from the back
   w.classList.toggle("rw-editable", !!data.editableGrades);
   w.classList.toggle("rw-no-grades", !data.showGrades);
   e.list.classList.toggle("rw-in-place", !!data.scrollInPlace); // a long list scrolls in its own box

@@ -14,11 +14,11 @@ TEXT = "ui"  # lessons/text/ui.md: the furniture's own headings
 
 
 def show_formula(module: str) -> None:
-    """The lesson's formula ("## Formula") beside the meaning of every symbol ("## Where"); stacked on a phone."""
+    """The lesson's formula ("## Formula") and the meaning of every symbol ("## Where"). (Not side by side: a
+    formula in a column's width is cut short at 1024 px and when projected.)"""
     with st.container(border=True):
-        formula, where = st.columns([2, 3], vertical_alignment="center")
-        formula.markdown(prose.section(module, "Formula"))
-        where.markdown(prose.text(TEXT, "Where") + "\n\n" + prose.section(module, "Where"))
+        st.markdown(prose.section(module, "Formula"))
+        st.markdown(prose.text(TEXT, "Where") + "\n\n" + prose.section(module, "Where"))
 
 
 def show_warm_up(question_id: str) -> None:

@@ -186,6 +186,16 @@ def metric_value(scope: Page | Locator, label: str | re.Pattern) -> Locator:
     return card.get_by_test_id("stMetricValue")
 
 
+def board_value(page: Page, label: str | re.Pattern, *, prefix: str = "rw") -> Locator:
+    """The value the page's first live board shows under ``label`` (exact text or a pattern): the lesson editor's
+    (``prefix`` "rw") or the four-query figure's ("rf"). A lesson shows each of its numbers there once, with no
+    card repeating it (issue #42)."""
+    board = page.get_by_test_id("rw-editor" if prefix == "rw" else "rf-figure").first
+    pattern = re.compile(f"^{re.escape(label)}$") if isinstance(label, str) else label
+    labelled = page.locator(f".{prefix}-score-label").filter(has_text=pattern)
+    return board.get_by_test_id(f"{prefix}-score-cell").filter(has=labelled).locator(f".{prefix}-score-value")
+
+
 def refuse_other_hosts(page: Page, app_url: str) -> list[str]:
     """Refuse every request of the page's context to a host other than the app's; the list records them."""
     own = urlparse(app_url).netloc

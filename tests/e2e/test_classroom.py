@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 
 from components.course import prose
 from components.ui import registry
-from tests.e2e.helpers import metric_value, next_frames, press_home, settle
+from tests.e2e.helpers import board_value, next_frames, press_home, settle
 from tests.e2e.navigation import visit
 
 pytestmark = pytest.mark.e2e
@@ -30,7 +30,7 @@ def context(shared_context):
 
 
 def recall_value(page: Page):
-    return metric_value(page, re.compile(r"^Recall@\d+$"))
+    return board_value(page, re.compile(r"^Recall@\d+$"))
 
 
 def font_px(locator) -> float:
@@ -64,7 +64,7 @@ def walk_the_lessons(page: Page, *, projected: bool) -> None:
     on any of them, and a projector's folded sidebar stays folded."""
     width = page.viewport_size["width"]
     for spec, after in zip(LESSONS, [*LESSONS[1:], None]):
-        expect(page.get_by_test_id("stMetric").first).to_be_visible()
+        expect(page.get_by_test_id("stMain").get_by_role("heading").first).to_be_visible()
         settle(page)
         page.evaluate("() => document.fonts.ready")
         next_frames(page)
@@ -78,7 +78,7 @@ def walk_the_lessons(page: Page, *, projected: bool) -> None:
 
 
 def test_a_projector_link_enlarges_text_and_metrics_cuts_nothing_short_and_its_toggle_turns_it_off(page: Page, app_url):
-    """A projector link at 1280x720: bigger text, values twice the text, nothing to scroll sideways, the sidebar
+    """A projector link at 1280x720: bigger text, the board's values twice the text, nothing to scroll sideways, the sidebar
     folded on every lesson; its toggle (one click behind the sidebar's arrow) brings the normal sizes back."""
     page.set_viewport_size({"width": 1280, "height": 720})
     page.goto(app_url + "/recall?projector=1")

@@ -20,7 +20,7 @@ from playwright.sync_api import Page, expect
 from components.course import scenarios
 from components.engine import metrics
 from components.engine.formatting import fmt
-from tests.e2e.helpers import lesson_editor, metric_value
+from tests.e2e.helpers import board_value, lesson_editor
 
 pytestmark = pytest.mark.e2e
 
@@ -38,7 +38,7 @@ def learners(shared_context, app_url):
         page = shared_context.new_page()
         page.set_viewport_size({"width": 1280, "height": 1400})
         page.goto(app_url + "/recall")
-        expect(metric_value(page, f"Recall@{DEFAULT_K}")).to_be_visible(timeout=60_000)
+        expect(board_value(page, f"Recall@{DEFAULT_K}")).to_be_visible(timeout=60_000)
         expect_view(page, DEFAULT, DEFAULT_K)
         pages.append(page)
     yield pages
@@ -53,7 +53,7 @@ def moved(order: list[str], doc_id: str, index: int) -> list[str]:
 
 
 def shown_metrics(order: list[str], k: int) -> dict[str, str]:
-    """The scenario's three cards for this order and k, computed the page's way."""
+    """The lesson board's three values for this order and k, computed the page's way."""
     qs = metrics.from_rankings([Q.grades(order)], [Q.judged_grades()])
     return {f"Recall@{k}": fmt(metrics.recall(qs, k)[0]),
             "RR (next lesson)": fmt(metrics.reciprocal_rank(qs)[0]),
@@ -71,7 +71,7 @@ def row(page: Page, doc_id: str):
 def expect_view(page: Page, order: list[str], k: int) -> None:
     """The page shows exactly this ranking, this k (slider, URL, labels) and the engine's values for them."""
     for label, value in shown_metrics(order, k).items():
-        expect(metric_value(page, label)).to_have_text(value)
+        expect(board_value(page, label)).to_have_text(value)
     expect(lesson_editor(page).get_by_test_id("rw-list").get_by_test_id("rw-title")).to_have_text([TITLES[i] for i in order])
     expect(slider(page)).to_have_value(str(k))
     expect(page).to_have_url(re.compile(rf"[?&]k={k}(&|$)"))

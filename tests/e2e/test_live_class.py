@@ -21,7 +21,7 @@ from components.course import prose, scenarios
 from components.engine import metrics
 from components.engine.formatting import fmt
 from components.ui import class_members_ui, live_class_ui
-from tests.e2e.helpers import PageRuns, drag, lesson_editor, metric_value, press_home, settle
+from tests.e2e.helpers import PageRuns, board_value, drag, lesson_editor, press_home, settle
 
 pytestmark = pytest.mark.e2e
 
@@ -110,7 +110,7 @@ def test_a_class_from_its_start_to_its_end(open_watched):
     settle(teacher)
     panel = classroom(teacher)
     panel.get_by_text("Predict first").click()
-    expect(metric_value(teacher, "Recall@5")).to_have_text("?")
+    expect(board_value(teacher, "Recall@5")).to_have_text("?")
     settle(teacher)  # the run is over: it has sent "predict first" to the class
 
     # Ada joins on the home page with a nickname, Bob by the join link; both are taken to the class's page.
@@ -120,7 +120,7 @@ def test_a_class_from_its_start_to_its_end(open_watched):
     learners, runs = (ada, bob), (ada_runs, bob_runs)
     for page in learners:
         expect(following(page, code)).to_be_visible(timeout=30_000)
-        expect(metric_value(page, "Recall@5")).to_have_text("?", timeout=30_000)  # the class's page, predicting
+        expect(board_value(page, "Recall@5")).to_have_text("?", timeout=30_000)  # the class's page, predicting
     expect(panel.get_by_text("Learners here: 2")).to_be_visible(timeout=30_000)  # no click: the roll call reads again
     expect(panel.get_by_text("Ada", exact=True)).to_be_visible()
 
@@ -141,17 +141,17 @@ def test_a_class_from_its_start_to_its_end(open_watched):
         expect(page.get_by_text("is in. The value comes")).to_be_visible()
     expect(teacher.get_by_text("2 answers so far")).to_be_visible(timeout=30_000)  # no click: it polls
     teacher.get_by_role("button", name=prose.text("ui", "Class reveal")).click()
-    expect(metric_value(teacher, "Recall@5")).to_have_text(recall)
+    expect(board_value(teacher, "Recall@5")).to_have_text(recall)
     expect(teacher.get_by_test_id("stVegaLiteChart").first).to_be_visible()  # the guesses' chart
     for page in learners:
-        expect(metric_value(page, "Recall@5")).to_have_text(recall, timeout=30_000)
+        expect(board_value(page, "Recall@5")).to_have_text(recall, timeout=30_000)
         settle(page)
     settle(teacher)
     assert [r.count for r in runs] == whole_runs
 
     # The k and the order follow, in the lesson's fragment alone (no whole-page run on a learner's screen).
     press_home(teacher, k_slider(teacher),  # k = 1
-               lambda ms: expect(metric_value(teacher, "Recall@1")).to_be_visible(timeout=ms))
+               lambda ms: expect(board_value(teacher, "Recall@1")).to_be_visible(timeout=ms))
     for page in learners:
         expect(k_slider(page)).to_have_attribute("aria-valuetext", "1", timeout=30_000)
     editor = lesson_editor(teacher)
