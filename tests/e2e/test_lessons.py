@@ -14,7 +14,7 @@ from playwright.sync_api import Locator, Page, expect
 from components.course import scenarios
 from components.engine import metrics
 from components.engine.formatting import fmt
-from tests.e2e.helpers import metric_value as metric
+from tests.e2e.helpers import lesson_editor
 from tests.e2e.navigation import open_shared_page, visit
 
 pytestmark = pytest.mark.e2e
@@ -54,7 +54,9 @@ def test_take_home_opens_on_a_click_with_the_files_and_the_link_to_this_view(les
     """The panel and the link box are built only when opened (lazy expanders): a click opens each and shows this
     ranking's files and the page's own address (the browser's, with the view's k)."""
     page = lesson(lessons, "recall")
-    expect(metric(page, "Recall@5")).to_have_text("0.400")
+    recall = lesson_editor(page).get_by_test_id("rw-score-cell").filter(has=page.locator(".rw-score-label",
+                                                                                          has_text="Recall@5"))
+    expect(recall.locator(".rw-score-value")).to_have_text("0.400")  # the editor's board: the lesson's one place
     download = page.get_by_role("button", name="Download recall.run")
     expect(download).to_have_count(0)
     page.get_by_text("Take this home", exact=False).first.click()
