@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 from components.course import scenarios
 from components.engine import metrics
 from components.engine.formatting import fmt
-from tests.e2e.helpers import metric_value, next_frames, settle
+from tests.e2e.helpers import board_value, next_frames, settle
 from tests.e2e.navigation import open_shared_page, visit
 
 pytestmark = pytest.mark.e2e
@@ -77,7 +77,7 @@ def press_drag(page: Page, source, to: tuple[float, float]) -> None:
     page.mouse.move(*to, steps=8)
 
 
-def test_a_dot_drag_previews_then_the_cards_follow(lesson: Page):
+def test_a_dot_drag_previews_then_the_server_agrees(lesson: Page):
     page = the_brief(lesson)
     press_drag(page, page.get_by_test_id("rf-dot-4"), slot_centre(page, 4, 3))  # query 4: rank 8 -> 4
     moved = [1, 3, 1, 4]
@@ -85,9 +85,9 @@ def test_a_dot_drag_previews_then_the_cards_follow(lesson: Page):
     expect(page.get_by_test_id("rf-scoreboard")).to_have_class("rf-score rf-preview")
     expect(page.get_by_test_id("rf-score-note")).to_contain_text("Query 4's answer entered the top 5")
     page.mouse.up()
-    expect(metric_value(page, "MRR")).to_have_text(means(moved)[1])
-    expect(metric_value(page, "recall@5")).to_have_text(means(moved)[0])
-    expect(board(page)).to_have_text(means(moved))
+    expect(page.get_by_test_id("rf-scoreboard")).to_have_class("rf-score")  # the server's run is in: no preview left
+    expect(board_value(page, "MRR", prefix="rf")).to_have_text(means(moved)[1])
+    expect(board_value(page, "recall@5", prefix="rf")).to_have_text(means(moved)[0])
     expect(page.get_by_test_id("rf-rr-4")).to_contain_text(fmt(1 / 4))
     assert "ranks=1%2C3%2C1%2C4" in page.url or "ranks=1,3,1,4" in page.url
 
@@ -101,7 +101,7 @@ def test_the_cutoff_line_drags_and_moves_the_slider(lesson: Page):
     expect(board(page)).to_have_text(means(RANKS, k=9))  # mouse still down: recall@9 previewed
     expect(page.get_by_test_id("rf-scoreboard").locator(".rf-score-label").first).to_have_text("recall@9")
     page.mouse.up()
-    expect(metric_value(page, "recall@9")).to_have_text(means(RANKS, k=9)[0])
+    expect(board_value(page, "recall@9", prefix="rf")).to_have_text(means(RANKS, k=9)[0])
     expect(page.locator("input[type=range]").first).to_have_attribute("value", "9")  # the page's slider
     expect(line).to_have_attribute("aria-valuenow", "9")
 
@@ -115,20 +115,23 @@ def test_arrow_keys_move_a_dot_and_send_one_change(lesson: Page):
         page.keyboard.press("ArrowLeft")
     expect(dot).to_have_text("4")
     expect(board(page)).to_have_text(means([1, 3, 1, 4]))
-    expect(metric_value(page, "MRR")).to_have_text(means([1, 3, 1, 4])[1])  # sent once the keys rest
+    expect(page.get_by_test_id("rf-scoreboard")).to_have_class("rf-score")  # sent once the keys rest; answered
+    expect(board_value(page, "MRR", prefix="rf")).to_have_text(means([1, 3, 1, 4])[1])
     assert moves_sent(page) == sent + 1  # four presses, one change
     expect(dot).to_be_focused()
     expect(dot).to_have_attribute("aria-valuetext", "Query 4: answer at rank 4, inside the top 5, counted, RR 0.250")
     page.keyboard.press("End")  # not returned
     page.keyboard.press("Enter")  # sent at once
-    expect(metric_value(page, "MRR")).to_have_text(means([1, 3, 1, None])[1])
+    expect(page.get_by_test_id("rf-scoreboard")).to_have_class("rf-score")  # answered
+    expect(board_value(page, "MRR", prefix="rf")).to_have_text(means([1, 3, 1, None])[1])
     expect(dot).to_have_text("–")
 
 
 def test_the_buttons_move_a_dot_one_place(lesson: Page):
     page = the_brief(lesson)
     page.get_by_role("button", name="Move the answer of Query 2 one place up (towards rank 1)").click()
-    expect(metric_value(page, "MRR")).to_have_text(means([1, 2, 1, 8])[1])
+    expect(page.get_by_test_id("rf-scoreboard")).to_have_class("rf-score")  # answered
+    expect(board_value(page, "MRR", prefix="rf")).to_have_text(means([1, 2, 1, 8])[1])
     earlier = page.get_by_role("button", name="Move the answer of Query 1 one place up (towards rank 1)")
     expect(earlier).to_have_attribute("aria-disabled", "true")
 

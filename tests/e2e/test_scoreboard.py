@@ -16,7 +16,7 @@ from playwright.sync_api import Locator, Page, expect
 from components.course import scenarios
 from components.engine import metrics
 from components.engine.formatting import fmt
-from tests.e2e.helpers import hold_still, lesson_editor, metric_value, next_frames, settle
+from tests.e2e.helpers import hold_still, lesson_editor, next_frames, settle
 from tests.e2e.navigation import open_shared_page, visit
 
 pytestmark = pytest.mark.e2e
@@ -142,30 +142,35 @@ def test_a_drag_previews_the_engines_value_before_the_drop(lessons: Page):
     assert dropped != SYSTEM_A and dropped.index(first) >= K and recall_at_k(dropped) == recall_at_k(moved)
 
 
-def test_each_mrr_list_previews_the_pages_mrr_with_the_other_lists_fixed(lessons: Page):
+def test_each_mrr_list_previews_its_rr_and_the_pages_mrr_with_the_other_lists_fixed(lessons: Page):
     page = visit(lessons, "mrr")
-    lists = [list(next(iter(q.presets.values()))) for q in scenarios.JAR_QUERIES]
+    queries = scenarios.JAR_QUERIES
+    lists = [list(next(iter(q.presets.values()))) for q in queries]
 
-    def mrr(orders) -> str:
-        qs = metrics.from_rankings([q.grades(o) for q, o in zip(scenarios.JAR_QUERIES, orders)],
-                                   [q.judged_grades() for q in scenarios.JAR_QUERIES])
-        return fmt(metrics.reciprocal_rank(qs).mean())
+    def rr(orders) -> list[float]:
+        qs = metrics.from_rankings([q.grades(o) for q, o in zip(queries, orders)], [q.judged_grades() for q in queries])
+        return list(metrics.reciprocal_rank(qs))
+
+    def shown(orders, i) -> list[str]:
+        """List i's board: its own RR, then the page's MRR."""
+        values = rr(orders)
+        return [fmt(values[i]), fmt(sum(values) / len(values))]
 
     first = page.get_by_test_id("rw-editor").first
     boards = page.locator('[data-testid="rw-scoreboard"]:not([hidden])')  # the fourth list has no board
     expect(boards).to_have_count(3)
     for i in range(3):
-        expect(boards.nth(i).locator(".rw-score-value")).to_have_text(mrr(lists))
+        expect(boards.nth(i).locator(".rw-score-value")).to_have_text(shown(lists, i))
     settle(page)
     first.get_by_test_id("rw-row-j01").evaluate("e => e.scrollIntoView({block: 'center'})")
     press(page, first.get_by_test_id("rw-row-j01").get_by_test_id("rw-title"), first.get_by_test_id("rw-row-j02"),
           at=0.8)
     moved = [["j02", "j01", *lists[0][2:]], lists[1], lists[2]]
-    expect(boards.first.locator(".rw-score-value")).to_have_text(mrr(moved))  # mouse still down
+    expect(boards.first.locator(".rw-score-value")).to_have_text(shown(moved, 0))  # mouse still down
     page.mouse.up()
-    expect(metric_value(page, "MRR")).to_have_text(mrr(moved))
-    for i in range(3):  # every list's board follows: the page's MRR is one number
-        expect(boards.nth(i).locator(".rw-score-value")).to_have_text(mrr(moved))
+    expect(boards.first).to_have_class("rw-score")  # the server's run is in: no preview left
+    for i in range(3):  # every list's board follows: its own RR, and the page's MRR, one number
+        expect(boards.nth(i).locator(".rw-score-value")).to_have_text(shown(moved, i))
 
 
 def test_the_ndcg_board_previews_all_four_values(lessons: Page):
