@@ -80,7 +80,10 @@ def _scenario() -> None:
         current = show_ranking_editor(
             ITEMS, key=state.AP_EDITOR, default_order=Q.presets[PRESETS[0]], k=k, tray=True, grade_range=(0, 1),
             scale=chart_scale(), label=prose.section(NAME, "Label editor"), k_key=state.AP_K, k_max=MAX_K,
-            scoreboard=lambda s: Scoreboard(MEASURES, labels, hidden=board_hidden(NAME, (s, k), lambda: _arithmetic(s))), scroll_in_place=True)
+            scoreboard=lambda s: Scoreboard(MEASURES, labels, hidden=board_hidden(NAME, (s, k), lambda: _arithmetic(s))),
+            scroll_in_place=True)
+    link, take_home = st.columns(2)  # one row under both columns: the link now, the files once the numbers show
+    with link:
         show_link_to_view()
     qs = query_set(current)
     arithmetic = _arithmetic(current)
@@ -106,7 +109,8 @@ def _scenario() -> None:
     ks = list(range(1, MAX_K + 1))
     show_chart(charts.metric_by_k, ks, {prose.section(NAME, "Series precision"): [metrics.precision(qs, j)[0] for j in ks]},
                metric="P@k", current_k=k, key="ap.curve", step=False)
-    show_take_home(NAME, [current], k=k, gain="exponential", measures=MEASURES)
+    with take_home:
+        show_take_home(NAME, [current], k=k, gain="exponential", measures=MEASURES)
 
 
 @followed_fragment

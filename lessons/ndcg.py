@@ -132,7 +132,10 @@ def _scenario() -> None:
         current = show_ranking_editor(ITEMS, key=state.NDCG_EDITOR, default_order=Q.presets[PRESETS[0]], k=k,
                                       tray=True, editable_grades=True, grade_range=(0, 2), scale=chart_scale(),
                                       label=prose.section(NAME, "Label editor"),
-                                      scoreboard=lambda s: _scoreboard(s, k, gain), k_key=state.NDCG_K, k_max=POOL, scroll_in_place=True)
+                                      scoreboard=lambda s: _scoreboard(s, k, gain), k_key=state.NDCG_K, k_max=POOL,
+                                      scroll_in_place=True)
+    link, take_home = st.columns(2)  # one row under both columns: the link now, the files once the numbers show
+    with link:
         show_link_to_view()
     grades, judged = current.order_grades(), current.judged_grades()
     qs = metrics.from_rankings([grades], [judged])
@@ -158,7 +161,8 @@ def _scenario() -> None:
         st.markdown(prose.section(NAME, "Table intro"))
         st.table(_position_table(current.order, grades, ideal_grades, k, gain, compact=chart_scale() > 1),
                  hide_index=True, border="horizontal")
-    show_take_home(NAME, [current], k=k, gain=gain, measures=("nDCG@k", "R@k"))
+    with take_home:
+        show_take_home(NAME, [current], k=k, gain=gain, measures=("nDCG@k", "R@k"))
 
 
 def _gains_board(gain: Gain) -> Scoreboard:

@@ -74,8 +74,11 @@ def _scenario() -> None:
         current = show_ranking_editor(ITEMS, key=state.RECALL_EDITOR, default_order=Q.presets[SYSTEMS[0]], k=k,
                                       tray=True, grade_range=(0, 1), scale=chart_scale(),
                                       label=prose.section(NAME, "Label editor"),
-                                      scoreboard=lambda s: _scoreboard(s, k), k_key=state.RECALL_K, k_max=MAX_K, scroll_in_place=True)
-        st.caption(prose.section(NAME, "Tray note"))
+                                      scoreboard=lambda s: _scoreboard(s, k), k_key=state.RECALL_K, k_max=MAX_K,
+                                      scroll_in_place=True)
+        st.caption(prose.text(NAME, "Tray note", title=_tenth_case().title))  # the tray, and the case no one found
+    link, take_home = st.columns(2)  # one row under both columns: the link now, the files once the numbers show
+    with link:
         show_link_to_view()
     qs = query_set(current)
     arithmetic = _arithmetic(current, k)
@@ -93,7 +96,8 @@ def _scenario() -> None:
         curve = [metrics.recall(qs, j)[0] for j in ks]
         show_chart(charts.metric_by_k, ks, {prose.section(NAME, "Series current order"): curve}, metric="Recall@k",
                    current_k=k, key="recall.curve")
-    show_take_home(NAME, [current], k=k, gain="exponential", measures=MEASURES)
+    with take_home:
+        show_take_home(NAME, [current], k=k, gain="exponential", measures=MEASURES)
 
 
 def _tenth_case() -> scenarios.Doc:
@@ -120,7 +124,7 @@ def _fair_comparison() -> None:
     ks = list(range(1, MAX_K + 1))
     curves = [metrics.recall(qs, j) for j in ks]
     show_chart(charts.metric_by_k, ks, {s: [c[i] for c in curves] for i, s in enumerate(SYSTEMS)},
-               metric="Recall@k", current_k=k, key="recall.compare")
+               metric="Recall@k", current_k=k, key="recall.compare", fold=prose.section(NAME, "Fair chart fold"))
 
 
 @followed_fragment
@@ -183,7 +187,6 @@ def render() -> None:
     st.subheader(prose.section(NAME, "Heading try it"))
     st.markdown(prose.section(NAME, "Scenario"))
     _scenario()
-    st.markdown(prose.text(NAME, "Tenth case", title=_tenth_case().title))
 
     st.subheader(prose.section(NAME, "Heading fair comparison"))
     st.markdown(prose.section(NAME, "Fair comparison"))

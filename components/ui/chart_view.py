@@ -20,15 +20,22 @@ def chart_scale() -> float:
     return PROJECTOR_SCALE if st.session_state.get(state.PROJECTOR) else 1.0
 
 
-def show_chart(builder: Callable[..., Figure], *args, key: str | None = None, **kwargs) -> None:
+def show_chart(builder: Callable[..., Figure], *args, key: str | None = None, fold: str | None = None,
+               **kwargs) -> None:
     """``builder(*args, **kwargs)``, scaled for the mode, as a chart with its text alternative.
 
     The text alternative is the chart's alt text, and a caption for everyone in a fold under the chart (one
-    line folded: the chart itself is what the page shows).
+    line folded: the chart itself is what the page shows). ``fold``: the chart is a second view of what the
+    section already shows, so it and its words sit folded under this label.
     ``builder`` is one of :mod:`components.ui.charts`' builders; the mode's
     ``scale`` is added here.
     """
     figure = builder(*args, scale=chart_scale(), **kwargs)
+    if fold is not None:
+        with st.expander(fold):
+            st.vega_lite_chart(figure.spec(), alt=figure.alt_text, key=key)
+            st.caption(figure.alt_text)
+        return
     st.vega_lite_chart(figure.spec(), alt=figure.alt_text, key=key)
     with st.expander(prose.text(TEXT, "Chart in words")):
         st.caption(figure.alt_text)

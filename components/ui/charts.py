@@ -137,7 +137,7 @@ def _metric_by_k_template(names: tuple[str, ...], metric: str, lo: int, hi: int,
         x=x, y=y, color=color, shape=shape,
         tooltip=[alt.Tooltip("series:N", title=" "), alt.Tooltip("k:Q"), alt.Tooltip("label:N", title=metric)])
     rule = named("cutoff").mark_rule(strokeDash=[6, 4], color=MUTED, strokeWidth=2 * scale).encode(x="k:Q")
-    return template((line + points + rule).properties(height=round(180 * scale), width="container"), scale)
+    return template((line + points + rule).properties(height=round(230 * scale), width="container"), scale)
 
 
 def describe_steps(ks: Sequence[int], values: Sequence[float]) -> str:
