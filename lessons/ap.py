@@ -10,7 +10,7 @@ from components.engine.formatting import fmt
 from components.ranking_editor import EditorState, Scoreboard, set_editor_state
 from components.ranking_editor.model import editor_items, query_set
 from components.ui import charts, layout, state
-from components.ui.duel import Side, show_duel
+from components.ui.duel import Side, duel_controls, show_duel
 from components.ui.live_class_ui import followed_fragment
 from components.ui.puzzle import show_puzzle
 from components.ui.take_home import show_take_home
@@ -116,14 +116,16 @@ def _scenario() -> None:
 @followed_fragment
 def _same_recall() -> None:
     st.markdown(prose.section(NAME, "Same recall"))
-    k = show_k_slider(state.AP_DUEL_K, hi=MAX_K, default=MAX_K, param=state.PARAM_AP_DUEL_K,
-                      label=prose.section(NAME, "Label duel k"))
+    slider_at, reset_at = duel_controls()
+    with slider_at:
+        k = show_k_slider(state.AP_DUEL_K, hi=MAX_K, default=MAX_K, param=state.PARAM_AP_DUEL_K,
+                          label=prose.section(NAME, "Label duel k"))
     board = Scoreboard(("R@k", "AP", "RR"), ("Recall@{k}", "AP", "RR"))
     titles = (prose.section(NAME, "Duel hits top"), prose.section(NAME, "Duel hits bottom"))
     sides = tuple(Side(t, Q.presets[v], board) for t, v in zip(titles, VARIANTS))
     sentence = st.container()
     top, bottom = show_duel(state.AP_DUEL, ITEMS, sides, k=k, scope="ap.duel", k_key=state.AP_DUEL_K, k_max=MAX_K,
-                            tray=True)
+                            tray=True, reset_in=reset_at)
     with sentence:
         if not numbers_revealed("ap.duel", (top, bottom, k)):
             return

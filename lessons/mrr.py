@@ -24,7 +24,6 @@ from components.ui.widgets import (
     show_link_to_view,
     show_ranking_editor,
     show_steps,
-    shown,
     state_before,
     steps_done,
 )
@@ -113,9 +112,8 @@ def _scenario() -> None:
     show_link_to_view()
     revealed = numbers_revealed("mrr", states, ask=lambda: class_answers.asked_on_screen("MRR", "MRR", qs, 1))
     arithmetic = _arithmetic(states)
-    cards = revealed and steps_done("mrr", arithmetic)  # step by step: the result comes with the last step
-    for column, value, i in zip(st.columns(len(QUERIES) + 1), list(rr) + [mrr], range(1, len(QUERIES) + 2)):
-        column.metric(prose.text(NAME, "Label RR card", i=i) if i <= len(QUERIES) else "MRR", shown(value, cards))
+    # Each query's RR and the page's MRR are on the lists' boards only: one number per measure, the same mid-drag.
+    cards = revealed and steps_done("mrr", arithmetic)  # step by step: what follows comes with the last step
     if not revealed:
         return
     show_steps(arithmetic, key="mrr")

@@ -11,7 +11,7 @@ from components.engine.metrics import Gain
 from components.ranking_editor import EditorState, Scoreboard, ranking_editor, set_editor_state
 from components.ranking_editor.model import editor_items, query_set
 from components.ui import charts, layout, state
-from components.ui.duel import Side, show_duel
+from components.ui.duel import Side, duel_controls, show_duel
 from components.ui.live_class_ui import followed_fragment
 from components.ui.puzzle import show_puzzle
 from components.ui.take_home import show_take_home
@@ -125,8 +125,11 @@ def _scenario() -> None:
     columns = st.columns(len(PRESETS))
     for column, name in zip(columns, PRESETS):
         column.button(name, key=f"ndcg.preset.{name}", on_click=_load, args=(name,), width="stretch")
-    gain = _gain_switch()  # a row of its own: beside the slider, a narrow window cut its second option short
-    k = show_k_slider(state.NDCG_K, hi=POOL, default=scenarios.FRAMEWORKS_K, help=prose.section(NAME, "Help cutoff"))
+    gain_at, k_at = st.columns(2, vertical_alignment="bottom")  # half the row each: at 2:3, 1024 px cut an option
+    with gain_at:
+        gain = _gain_switch()
+    with k_at:
+        k = show_k_slider(state.NDCG_K, hi=POOL, default=scenarios.FRAMEWORKS_K, help=prose.section(NAME, "Help cutoff"))
     editor_col, numbers_col = st.columns(2, gap="large")
     with editor_col:
         current = show_ranking_editor(ITEMS, key=state.NDCG_EDITOR, default_order=Q.presets[PRESETS[0]], k=k,
@@ -172,14 +175,16 @@ def _gains_board(gain: Gain) -> Scoreboard:
 @followed_fragment
 def _gains() -> None:
     st.markdown(prose.section(NAME, "Gain switch"))
-    k = show_k_slider(state.NDCG_GAINS_K, hi=POOL, default=scenarios.FRAMEWORKS_K, param=state.PARAM_GAINS_K,
-                      label=prose.section(NAME, "Label duel k"))
+    slider_at, reset_at = duel_controls()
+    with slider_at:
+        k = show_k_slider(state.NDCG_GAINS_K, hi=POOL, default=scenarios.FRAMEWORKS_K, param=state.PARAM_GAINS_K,
+                          label=prose.section(NAME, "Label duel k"))
     start = Q.presets[scenarios.FRAMEWORKS_MIXED]
     sides = tuple(Side(prose.text(NAME, "Duel gain", gain=g), start, _gains_board(g))
                   for g in metrics.GAINS)
     sentence = st.container()
     left, right = show_duel(state.NDCG_GAINS, ITEMS, sides, k=k, scope="ndcg.gains", k_key=state.NDCG_GAINS_K,
-                            k_max=POOL, linked=True, tray=True, editable_grades=True, grade_range=(0, 2))
+                            k_max=POOL, linked=True, tray=True, editable_grades=True, grade_range=(0, 2), reset_in=reset_at)
     with sentence:
         if not numbers_revealed("ndcg.gains", (left, right, k)):
             return
@@ -199,8 +204,10 @@ def _gains() -> None:
 @followed_fragment
 def _ideal() -> None:
     st.markdown(prose.section(NAME, "Ideal trap"))
-    k = show_k_slider(state.NDCG_IDEAL_K, hi=len(RETURNED), default=scenarios.FRAMEWORKS_K, param=state.PARAM_IDEAL_K,
-                      label=prose.section(NAME, "Label duel k"))
+    slider_at, reset_at = duel_controls()
+    with slider_at:
+        k = show_k_slider(state.NDCG_IDEAL_K, hi=len(RETURNED), default=scenarios.FRAMEWORKS_K, param=state.PARAM_IDEAL_K,
+                          label=prose.section(NAME, "Label duel k"))
     missed = [d for d in Q.docs if d.id not in RETURNED and (d.grade or 0) >= 1]
     labels = ("IDCG@{k}", "nDCG@{k}")
     sides = (Side(prose.section(NAME, "Duel ideal judged"), RETURNED,
@@ -211,7 +218,7 @@ def _ideal() -> None:
                   note=prose.section(NAME, "Duel ideal returned note")))
     sentence = st.container()
     left, right = show_duel(state.NDCG_IDEAL, RETURNED_ITEMS, sides, k=k, scope="ndcg.ideal",
-                            k_key=state.NDCG_IDEAL_K, k_max=len(RETURNED), linked=True, grade_range=(0, 2))
+                            k_key=state.NDCG_IDEAL_K, k_max=len(RETURNED), linked=True, grade_range=(0, 2), reset_in=reset_at)
     with sentence:
         if not numbers_revealed("ndcg.ideal", (left, right, k)):
             return

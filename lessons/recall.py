@@ -11,7 +11,7 @@ from components.engine.formatting import fmt
 from components.ranking_editor import EditorState, Scoreboard, set_editor_state
 from components.ranking_editor.model import editor_items, query_set
 from components.ui import charts, layout, state
-from components.ui.duel import Side, show_duel
+from components.ui.duel import Side, duel_controls, show_duel
 from components.ui.live_class_ui import followed_fragment
 from components.ui.puzzle import show_puzzle
 from components.ui.take_home import show_take_home
@@ -107,13 +107,15 @@ def _tenth_case() -> scenarios.Doc:
 
 @followed_fragment
 def _fair_comparison() -> None:
-    k = show_k_slider(state.RECALL_COMPARE_K, hi=MAX_K, default=5, label=prose.section(NAME, "Label same k"),
-                      param=state.PARAM_FAIR_K)
+    slider_at, reset_at = duel_controls()
+    with slider_at:
+        k = show_k_slider(state.RECALL_COMPARE_K, hi=MAX_K, default=5, label=prose.section(NAME, "Label same k"),
+                          param=state.PARAM_FAIR_K)
     board = Scoreboard(("R@k",), ("Recall@{k}",))
     sides = tuple(Side(prose.text(NAME, "Duel system", system=s), Q.presets[s], board) for s in SYSTEMS)
     sentence = st.container()
     a, b = show_duel(state.RECALL_FAIR, ITEMS, sides, k=k, scope="recall.fair", k_key=state.RECALL_COMPARE_K,
-                     k_max=MAX_K, tray=True)
+                     k_max=MAX_K, tray=True, reset_in=reset_at)
     with sentence:
         if not numbers_revealed("recall.fair", (a, b, k)):
             return
@@ -130,14 +132,16 @@ def _fair_comparison() -> None:
 @followed_fragment
 def _blind_spot() -> None:
     st.markdown(prose.section(NAME, "Blind spot"))
-    k = show_k_slider(state.RECALL_BLIND_K, hi=MAX_K, default=MAX_K, label=prose.section(NAME, "Label blind k"),
-                      param=state.PARAM_BLIND_K)
+    slider_at, reset_at = duel_controls()
+    with slider_at:
+        k = show_k_slider(state.RECALL_BLIND_K, hi=MAX_K, default=MAX_K, label=prose.section(NAME, "Label blind k"),
+                          param=state.PARAM_BLIND_K)
     titles = (prose.section(NAME, "Duel hits top"), prose.section(NAME, "Duel hits bottom"))
     board = Scoreboard(("R@k", "RR"), ("Recall@{k}", "RR"))
     sides = tuple(Side(t, Q.presets[v], board) for t, v in zip(titles, VARIANTS))
     sentence = st.container()
     top, bottom = show_duel(state.RECALL_BLIND, ITEMS, sides, k=k, scope="recall.blind", k_key=state.RECALL_BLIND_K,
-                            k_max=MAX_K, tray=True)
+                            k_max=MAX_K, tray=True, reset_in=reset_at)
     with sentence:
         if not numbers_revealed("recall.blind", (top, bottom, k)):
             return

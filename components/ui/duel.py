@@ -53,9 +53,16 @@ def _follow(key: str) -> None:
             return
 
 
+def duel_controls():
+    """A row for a duel's controls, drawn before it: the section's k slider (wide) and, beside it, the place for
+    the duel's "start again" button (``show_duel(..., reset_in=...)``), so the button costs no line of its own."""
+    return st.columns([5, 1], vertical_alignment="bottom")
+
+
 def show_duel(key: str, items: Sequence[EditorItem], sides: tuple[Side, Side], *, k: int, scope: str,
               k_key: str | None = None, k_max: int | None = None, linked: bool = False, tray: bool = False,
-              editable_grades: bool = False, grade_range: tuple[int, int] = (0, 1)) -> tuple[EditorState, ...]:
+              editable_grades: bool = False, grade_range: tuple[int, int] = (0, 1),
+              reset_in=None) -> tuple[EditorState, ...]:
     """Two rank strips of ``items`` (the ranking editor's compact view), one above the other on a shared rank
     axis at the cutoff ``k``, each headed by its side's title and values; return both states. (A page puts its sentence about the pair in a container drawn above
     the duel, so it stays in sight of both boards.)
@@ -64,7 +71,8 @@ def show_duel(key: str, items: Sequence[EditorItem], sides: tuple[Side, Side], *
     reveals the numbers of this pair of states (``scope``, signature ``(left, right, k)``, the one the page
     gives :func:`~components.ui.widgets.numbers_revealed`). Dragging either cutoff line sets ``k_key``
     (up to ``k_max``). ``linked``: the two sides start from the same order and every move on one side is
-    made on the other at the next run. A button puts both sides back to their starting orders and grades.
+    made on the other at the next run. A button puts both sides back to their starting orders and grades: in
+    ``reset_in`` (the place :func:`duel_controls` keeps beside the slider), else under the strips.
     """
     if linked:
         _follow(key)
@@ -85,6 +93,7 @@ def show_duel(key: str, items: Sequence[EditorItem], sides: tuple[Side, Side], *
             st.caption(side.note)
     if linked:
         st.session_state[f"{key}.shown"] = states[0]
-    st.button(prose.text(TEXT, "Duel reset"), key=f"{key}.reset", icon="↩️", on_click=_reset,
-              args=(key, sides, _defaults(items)), help=prose.text(TEXT, "Duel reset help"))
+    (reset_in or st.container()).button(prose.text(TEXT, "Duel reset"), key=f"{key}.reset", icon="↩️",
+                                        on_click=_reset, args=(key, sides, _defaults(items)),
+                                        help=prose.text(TEXT, "Duel reset help"), width="stretch")
     return tuple(states)

@@ -8,17 +8,24 @@ import streamlit as st
 
 from components.course import prose, quiz
 from components.ui import class_questions_ui, registry
+from components.ui.chart_view import chart_scale
 from components.ui.quiz_ui import show_question, solved
 
 TEXT = "ui"  # lessons/text/ui.md: the furniture's own headings
 
 
 def show_formula(module: str) -> None:
-    """The lesson's formula ("## Formula") and the meaning of every symbol ("## Where"). (Not side by side: a
+    """The lesson's formula ("## Formula") and the meaning of every symbol ("## Where"); projected, the meanings
+    are folded under the formula (the instructor says them; the list is one click away). (Not side by side: a
     formula in a column's width is cut short at 1024 px and when projected.)"""
     with st.container(border=True):
         st.markdown(prose.section(module, "Formula"))
-        st.markdown(prose.text(TEXT, "Where") + "\n\n" + prose.section(module, "Where"))
+        where = prose.text(TEXT, "Where") + "\n\n" + prose.section(module, "Where")
+        if chart_scale() > 1:
+            with st.expander(prose.text(TEXT, "Where fold")):
+                st.markdown(where)
+        else:
+            st.markdown(where)
 
 
 def show_warm_up(question_id: str) -> None:
@@ -50,7 +57,7 @@ def show_practice(lesson: str) -> None:
     _follow_class_question(lesson, questions)
     done = solved()
     pick = st.radio(prose.text(TEXT, "Practice pick"), range(len(questions)), horizontal=True,
-                    key=practice_pick_key(lesson), help=prose.text(TEXT, "Practice pick help"),
+                    key=practice_pick_key(lesson), label_visibility="collapsed",  # the heading says it: Practice
                     format_func=lambda i: prose.text(TEXT, "Practice solved", n=i + 1) if questions[i].id in done
                     else str(i + 1))
     question = questions[pick or 0]

@@ -25,7 +25,8 @@ def show_puzzle(puzzle: Puzzle, *, key: str, labels: Sequence[str], k: int, grad
     met or not yet, with the learner's value beside the reference's. Return whether it is solved."""
     measures = [c.measure for c in puzzle.constraints]
     reference = puzzle.reference_values
-    st.caption(prose.text(TEXT, "Puzzle reference", values=", ".join(
+    caption_at, reset_at = st.columns([5, 1], vertical_alignment="center")  # the button costs no line of its own
+    caption_at.caption(prose.text(TEXT, "Puzzle reference", values=", ".join(
         f"{label} = {reference[m]}" for label, m in zip(labels, measures))))
     verdict = st.container()  # above the list: in sight while the learner moves rows
     current = ranking_editor(editor_items(puzzle.query.docs), key=key, default_order=puzzle.reference, k=k,
@@ -42,6 +43,6 @@ def show_puzzle(puzzle: Puzzle, *, key: str, labels: Sequence[str], k: int, grad
         verdict.success(prose.section(TEXT, "Puzzle solved") + "\n\n" + checked, icon="🎉")
     else:
         verdict.info(checked, icon="🧩")
-    st.button(prose.text(TEXT, "Puzzle start again"), key=f"{key}.reset", icon="↩️", on_click=_start_again,
-              args=(key, puzzle))
+    reset_at.button(prose.text(TEXT, "Puzzle start again"), key=f"{key}.reset", icon="↩️", on_click=_start_again,
+                    args=(key, puzzle), help=prose.text(TEXT, "Puzzle start again help"), width="stretch")
     return solved

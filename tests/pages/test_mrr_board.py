@@ -19,3 +19,10 @@ def test_each_list_shows_its_own_rr_and_the_pages_mrr():
     mrr = fmt(sum(rr) / len(rr))
     for i, key in enumerate(state.MRR_EDITORS):
         assert board(at, key) == {prose.text("mrr", "Label RR card", i=i + 1): fmt(rr[i]), "MRR": mrr}
+
+
+def test_no_card_repeats_a_boards_number():
+    """One number per measure: a card beside the lists would keep its old value while a list is dragged."""
+    at = open_page("lessons/mrr.py")
+    shown = {label for key in state.MRR_EDITORS for label in board(at, key)}
+    assert shown and not shown & {m.label for m in at.metric}

@@ -6,14 +6,16 @@ from components.engine import metrics
 from components.engine.formatting import fmt
 from components.ranking_editor import EditorState
 from components.ui import state
-from tests.pages.helpers import open_page
+from tests.pages.helpers import boards, cards, open_page
 
 PAGE = "lessons/mrr.py"
 QUERIES = scenarios.JAR_QUERIES
 
 
 def metric(at, label):
-    return next(m.value for m in at.metric if m.label == label)
+    """The value on screen under exactly ``label``: each list's board holds its RR and the page's MRR (no card
+    repeats them); the cutoff section's MRR@k cards are cards."""
+    return {**cards(at), **boards(at)}[label]
 
 
 def jar_state(query, order, tray=()):
