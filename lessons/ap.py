@@ -206,7 +206,7 @@ def render() -> None:
     st.subheader(prose.section(NAME, "Heading pitfalls"))
     _cutoff_denominator()
     _relevance_level()
-    st.subheader(prose.section(NAME, "Heading where it matters"))
+    st.subheader(prose.section(NAME, "Heading where it matters"))  # a section: its list would not fit beside the reps
     st.markdown(prose.section(NAME, "Where it matters"))
     layout.show_practice(NAME)
     layout.show_lesson_end(NAME)

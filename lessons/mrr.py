@@ -181,10 +181,8 @@ def render() -> None:
     st.markdown(prose.section(NAME, "Several relevant"))
     _several_relevant()
 
-    st.subheader(prose.section(NAME, "Heading where it fits"))
-    st.markdown(prose.section(NAME, "Where it fits"))
     layout.show_practice(NAME)
-    layout.show_lesson_end(NAME)
+    layout.show_lesson_end(NAME, where=(prose.section(NAME, "Heading where it fits"), prose.section(NAME, "Where it fits")))
 
 
 if __name__ == "__main__":

@@ -168,8 +168,11 @@ def _scenario() -> None:
         show_take_home(NAME, [current], k=k, gain=gain, measures=("nDCG@k", "R@k"))
 
 
-def _gains_board(gain: Gain) -> Scoreboard:
-    return Scoreboard(("DCG@k", "nDCG@k"), ("DCG@{k}", "nDCG@{k}"), gain=gain)
+def _gains_board() -> Scoreboard:
+    """One list's DCG@k and nDCG@k in each gain."""
+    labels = tuple(prose.text(NAME, "Board in gain", name=name, k="{k}", gain=g) for g in metrics.GAINS
+                   for name in ("DCG", "nDCG"))
+    return Scoreboard(("DCG@k", "nDCG@k") * 2, labels, gains=tuple(g for g in metrics.GAINS for _ in range(2)))
 
 
 @followed_fragment
@@ -179,14 +182,12 @@ def _gains() -> None:
     with slider_at:
         k = show_k_slider(state.NDCG_GAINS_K, hi=POOL, default=scenarios.FRAMEWORKS_K, param=state.PARAM_GAINS_K,
                           label=prose.section(NAME, "Label duel k"))
-    start = Q.presets[scenarios.FRAMEWORKS_MIXED]
-    sides = tuple(Side(prose.text(NAME, "Duel gain", gain=g), start, _gains_board(g))
-                  for g in metrics.GAINS)
+    side = Side(prose.section(NAME, "Strip both gains"), Q.presets[scenarios.FRAMEWORKS_MIXED], _gains_board())
     sentence = st.container()
-    left, right = show_duel(state.NDCG_GAINS, ITEMS, sides, k=k, scope="ndcg.gains", k_key=state.NDCG_GAINS_K,
-                            k_max=POOL, linked=True, tray=True, editable_grades=True, grade_range=(0, 2), reset_in=reset_at)
+    (left,) = show_duel(state.NDCG_GAINS, ITEMS, (side,), k=k, scope="ndcg.gains", k_key=state.NDCG_GAINS_K,
+                        k_max=POOL, tray=True, editable_grades=True, grade_range=(0, 2), reset_in=reset_at)
     with sentence:
-        if not numbers_revealed("ndcg.gains", (left, right, k)):
+        if not numbers_revealed("ndcg.gains", (left, k)):
             return
     qs = query_set(left)
     exp, lin = (fmt(metrics.ndcg(qs, k, g)[0]) for g in ("exponential", "linear"))
@@ -209,18 +210,18 @@ def _ideal() -> None:
         k = show_k_slider(state.NDCG_IDEAL_K, hi=len(RETURNED), default=scenarios.FRAMEWORKS_K, param=state.PARAM_IDEAL_K,
                           label=prose.section(NAME, "Label duel k"))
     missed = [d for d in Q.docs if d.id not in RETURNED and (d.grade or 0) >= 1]
-    labels = ("IDCG@{k}", "nDCG@{k}")
-    sides = (Side(prose.section(NAME, "Duel ideal judged"), RETURNED,
-                  Scoreboard(("IDCG@k", "nDCG@k"), labels, extra_judged=[d.grade for d in missed]),
-                  note=prose.text(NAME, "Duel ideal missed", pages=", ".join(
-                      prose.text(NAME, "Page with grade", title=d.title, grade=d.grade) for d in missed))),
-             Side(prose.section(NAME, "Duel ideal returned"), RETURNED, Scoreboard(("IDCG@k", "nDCG@k"), labels),
-                  note=prose.section(NAME, "Duel ideal returned note")))
+    labels = tuple(prose.text(NAME, f"Board ideal {which}", name=name, k="{k}") for which in ("judged", "returned")
+                   for name in ("IDCG", "nDCG"))
+    board = Scoreboard(("IDCG@k", "nDCG@k") * 2, labels, extra_judged=[d.grade for d in missed],
+                       extra=(True, True, False, False))  # the ideal from every judged page, then the returned only
+    side = Side(prose.section(NAME, "Strip both ideals"), RETURNED, board,
+                note=prose.text(NAME, "Duel ideal missed", pages=", ".join(
+                    prose.text(NAME, "Page with grade", title=d.title, grade=d.grade) for d in missed)))
     sentence = st.container()
-    left, right = show_duel(state.NDCG_IDEAL, RETURNED_ITEMS, sides, k=k, scope="ndcg.ideal",
-                            k_key=state.NDCG_IDEAL_K, k_max=len(RETURNED), linked=True, grade_range=(0, 2), reset_in=reset_at)
+    (left,) = show_duel(state.NDCG_IDEAL, RETURNED_ITEMS, (side,), k=k, scope="ndcg.ideal", k_key=state.NDCG_IDEAL_K,
+                        k_max=len(RETURNED), grade_range=(0, 2), reset_in=reset_at)
     with sentence:
-        if not numbers_revealed("ndcg.ideal", (left, right, k)):
+        if not numbers_revealed("ndcg.ideal", (left, k)):
             return
     grades = left.order_grades()
     right_value = fmt(metrics.ndcg_at_k(grades, k, [*grades, *(d.grade for d in missed)]))
@@ -311,9 +312,9 @@ def render() -> None:
     layout.show_warm_up("warmup.ndcg")
     st.markdown(prose.section(NAME, "Intro"))
     layout.show_formula(NAME)
-    st.subheader(prose.section(NAME, "Heading systems"))
-    _systems_side_by_side()
     st.subheader(prose.section(NAME, "Heading try it"))
+    st.markdown(prose.section(NAME, "Systems"))
+    _systems_side_by_side()  # the two presets' top 3 and numbers: what the editor below starts from
     st.markdown(prose.section(NAME, "Scenario"))
     _scenario()
     st.subheader(prose.section(NAME, "Heading gain"))
@@ -326,10 +327,8 @@ def render() -> None:
     _short_list()
     st.subheader(prose.section(NAME, "Heading puzzle"))
     _puzzle()
-    st.subheader(prose.section(NAME, "Heading where it fits"))
-    st.markdown(prose.section(NAME, "Where it fits"))
     layout.show_practice(NAME)
-    layout.show_lesson_end(NAME)
+    layout.show_lesson_end(NAME, where=(prose.section(NAME, "Heading where it fits"), prose.section(NAME, "Where it fits")))
 
 
 if __name__ == "__main__":

@@ -56,6 +56,9 @@ class Scoreboard:
     (trec_eval's -l; nDCG keeps the grades). ``own`` marks the measures that
     are this query's own value even on a board with ``others`` (one flag per
     measure; default none): MRR's lists show their own RR beside the page's MRR.
+    ``extra`` marks the measures that count ``extra_judged`` (one flag per
+    measure; default all): one list's IDCG from every judged page beside its
+    IDCG from the returned pages only.
     """
 
     measures: Sequence[str]
@@ -69,26 +72,32 @@ class Scoreboard:
     gains: Sequence[Gain] | None = None
     relevance_level: int = 1
     own: Sequence[bool] | None = None
+    extra: Sequence[bool] | None = None
 
     def __post_init__(self):
         if not self.measures or len(self.measures) != len(self.labels):
             raise ValueError("a scoreboard needs at least one measure, and one label per measure")
         if self.gains is not None and len(self.gains) != len(self.measures):
             raise ValueError("gains, when given, name one gain per measure")
-        if self.own is not None and len(self.own) != len(self.measures):
-            raise ValueError("own, when given, has one flag per measure")
+        for flags, name in ((self.own, "own"), (self.extra, "extra")):
+            if flags is not None and len(flags) != len(self.measures):
+                raise ValueError(f"{name}, when given, has one flag per measure")
 
-    def groups(self) -> dict[tuple[Gain, bool], list[int]]:
-        """The measures' positions grouped by (gain, own value), in order of first use: one move table each.
+    def groups(self) -> dict[tuple[Gain, bool, bool], list[int]]:
+        """The measures' positions grouped by (gain, own value, counts extra_judged), in order of first use: one
+        move table each.
 
         >>> Scoreboard(("nDCG@k", "nDCG@k", "RR"), ("e", "l", "RR"), gains=("exponential", "linear", "exponential"),
         ...            own=(False, False, True)).groups()
-        {('exponential', False): [0], ('linear', False): [1], ('exponential', True): [2]}
+        {('exponential', False, True): [0], ('linear', False, True): [1], ('exponential', True, True): [2]}
+        >>> Scoreboard(("IDCG@k", "IDCG@k"), ("all", "returned"), extra=(True, False)).groups()
+        {('exponential', False, True): [0], ('exponential', False, False): [1]}
         """
-        out: dict[tuple[Gain, bool], list[int]] = {}
-        gains = self.gains or [self.gain] * len(self.measures)
-        for i, (g, own) in enumerate(zip(gains, self.own or [False] * len(self.measures))):
-            out.setdefault((g, bool(own)), []).append(i)
+        n = len(self.measures)
+        out: dict[tuple[Gain, bool, bool], list[int]] = {}
+        flags = zip(self.gains or [self.gain] * n, self.own or [False] * n, self.extra or [True] * n)
+        for i, (g, own, extra) in enumerate(flags):
+            out.setdefault((g, bool(own), bool(extra)), []).append(i)
         return out
 
 
@@ -212,8 +221,9 @@ def _payload(board: Scoreboard, state: EditorState, *, k: int | None, tray: bool
     tables = [move_table(state, [board.measures[i] for i in where], gain=g, k=k, tray=tray,
                          editable_grades=editable_grades, grade_range=grade_range,
                          others=() if own else board.others, query_index=0 if own else board.query_index,
-                         tail=board.tail, extra_judged=board.extra_judged, relevance_level=board.relevance_level)
-              for (g, own), where in groups.items()]
+                         tail=board.tail, extra_judged=board.extra_judged if extra else (),
+                         relevance_level=board.relevance_level)
+              for (g, own, extra), where in groups.items()]
     table = tables[0] if len(tables) == 1 else merge_tables(tables, list(groups.values()))
     rows: Sequence[Sequence[float]] = table["values"]
     current = rows[table["current"]]

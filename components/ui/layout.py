@@ -90,11 +90,15 @@ def show_prev_next(module: str) -> None:
         right.page_link(registry.page_for(after), label=prose.text(TEXT, "Next", title=after.title), icon="➡️")
 
 
-def show_lesson_end(module: str) -> None:
-    """Summary card and real-world reps side by side (stacked on a phone), then previous/next."""
+def show_lesson_end(module: str, where: tuple[str, str] | None = None) -> None:
+    """Summary card beside the lesson's "where it matters" (``where``: its heading and its text) and real-world
+    reps (stacked on a phone), then previous/next."""
     summary, reps = st.columns(2, gap="large")
     with summary:
         show_summary_card(module)
     with reps:
+        if where is not None:
+            st.subheader(where[0])
+            st.markdown(where[1])
         show_reps(module)
     show_prev_next(module)

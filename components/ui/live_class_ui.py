@@ -83,7 +83,7 @@ FOLLOWED = (state.REVEAL, state.PREDICT_FIRST, state.STEP_MODE, state.RECALL_K, 
             state.NDCG_SHORT_K, state.FOUR_K, state.CHOOSING_K, state.DIFFER_K)
 # each lesson's ranking editors (the main one, the duels' sides): their order, tray and grades follow too
 EDITORS = (state.RECALL_EDITOR, *state.MRR_EDITORS, state.AP_EDITOR, state.NDCG_EDITOR, state.NDCG_SHORT,
-           state.CHOOSING_EDITOR, state.DIFFER_EDITOR, *(state.duel_side(d, i) for d in state.DUELS for i in (0, 1)))
+           state.CHOOSING_EDITOR, state.DIFFER_EDITOR, *(state.duel_side(d, i) for d, n in state.DUELS.items() for i in range(n)))
 # the four-query figure's hit ranks follow too: its key -> the length of its rank axis
 FIGURES = {state.FOUR_RANKS: scenarios.FOUR_QUERY_LIST_LENGTH}
 # the key each followed value's widget is built with -> the followed key

@@ -282,9 +282,9 @@ AP_LEVEL = "ap.level"  # the relevance level of the grades pitfall
 NDCG_EDITOR = "ndcg.editor"
 NDCG_K = "ndcg.k"  # mirrored in the URL as ?k=
 NDCG_GAIN = "ndcg.gain"
-NDCG_GAINS = "ndcg.gains"  # the linked duel: one list, exponential and linear gain
+NDCG_GAINS = "ndcg.gains"  # one strip: one list, scored in both gains
 NDCG_GAINS_K = "ndcg.gains_k"
-NDCG_IDEAL = "ndcg.ideal"  # the linked duel: the ideal from every judged page, or from the list only
+NDCG_IDEAL = "ndcg.ideal"  # one strip: one list, its ideal from every judged page and from the list only
 NDCG_IDEAL_K = "ndcg.ideal_k"
 NDCG_FALL = "ndcg.fall"  # the list 2, 0, 0, 2 whose nDCG@k falls as k grows
 NDCG_SHORT = "ndcg.short"  # a 3-page list read at k up to 10
@@ -359,8 +359,9 @@ GLOSSARY_FILTER = "glossary.filter"
 
 
 def duel_side(key: str, i: int) -> str:
-    """The session-state key of side ``i`` (0: left, 1: right) of the duel ``key`` (its editor's key)."""
+    """The session-state key of strip ``i`` (0: the top one) of the duel ``key`` (its editor's key)."""
     return f"{key}.{i}"
 
 
-DUELS = (RECALL_FAIR, RECALL_BLIND, AP_DUEL, NDCG_GAINS, NDCG_IDEAL)  # every lesson's duel
+# every lesson's duel, and how many strips it draws (one: a single list scored two ways)
+DUELS = {RECALL_FAIR: 2, RECALL_BLIND: 2, AP_DUEL: 2, NDCG_GAINS: 1, NDCG_IDEAL: 1}

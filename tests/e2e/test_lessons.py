@@ -2,8 +2,8 @@
 
 A lesson's numbers after a move are the server's (tests/pages/test_*_page.py set the editor's state and check
 them); the ranking editor's own drags are tested on its test page (test_ranking_editor.py). Here: a lazy panel
-opening on a click, a duel laid out beside its sentence, a grade's colour on two pages, a move on one side
-of a duel shown on both, and the rank strip (the duels' compact view) moved by mouse, keys, buttons and its
+opening on a click, a duel laid out beside its sentence, a grade's colour on two pages, a key move on a strip
+scored in both gains, and the rank strip (the duels' compact view) moved by mouse, keys, buttons and its
 cutoff line. Expected values come from the engine, never typed in.
 """
 from __future__ import annotations
@@ -89,27 +89,26 @@ def test_a_grade_has_one_colour_on_every_page(lessons: Page):
     assert levels == {"recall": "g1", "ndcg": "g1"}
 
 
-def test_a_move_on_one_side_of_the_gains_duel_is_made_on_both(lessons: Page):
-    """A move (by keys) on the linear side redraws the exponential side's list and board in the browser."""
+def test_a_key_move_on_the_gains_strip_rescores_both_gains(lessons: Page):
+    """One list scored in both gains: a move by keys redraws its board in both, in the browser."""
     page = lesson(lessons, "ndcg")
-    left, right = strip_named(page, "With exponential gain"), strip_named(page, "With linear gain")
+    strip = strip_named(page, "One list, scored in both gains")
     q = scenarios.FRAMEWORKS
     start = list(q.presets[scenarios.FRAMEWORKS_MIXED])
     judged = q.judged_grades()
 
-    def values(order, gain):
+    def values(order):
         grades = q.grades(order)
-        return [fmt(metrics.dcg_at_k(grades, 3, gain)), fmt(metrics.ndcg_at_k(grades, 3, judged, gain))]
+        return [fmt(f(grades, 3, gain)) for gain in ("exponential", "linear")
+                for f in (metrics.dcg_at_k, lambda g, k, gain: metrics.ndcg_at_k(g, k, judged, gain))]
 
-    expect(board_values(left)).to_have_text(values(start, "exponential"))
-    expect(board_values(right)).to_have_text(values(start, "linear"))
-    right.get_by_test_id("rs-cell-django").focus()
+    expect(board_values(strip)).to_have_text(values(start))
+    strip.get_by_test_id("rs-cell-django").focus()
     for key in ("Space", "Home", "Space"):  # lift, to the top, drop
         page.keyboard.press(key)
     moved = ["django", *[i for i in start if i != "django"]]
-    expect(board_values(right)).to_have_text(values(moved, "linear"))
-    expect(board_values(left)).to_have_text(values(moved, "exponential"))  # the other side followed
-    expect(left.get_by_test_id("rs-track").locator(".rs-cell").first).to_have_attribute("data-id", "django")
+    expect(board_values(strip)).to_have_text(values(moved))
+    expect(strip.get_by_test_id("rs-track").locator(".rs-cell").first).to_have_attribute("data-id", "django")
 
 
 def test_a_rank_strip_moves_by_mouse_keys_buttons_and_its_cutoff_line(lessons: Page):

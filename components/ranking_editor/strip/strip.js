@@ -90,9 +90,12 @@ function setup(root) {
     if (cell && ctx.active !== cell.dataset.id) { ctx.active = cell.dataset.id; draw(ctx); }
   });
   w.addEventListener("focusout", (e) => { if (e.target === ctx.cutoff) sendKeyMove(ctx); });
-  w.addEventListener("pointerover", (e) => {
+  // A mouse moved over a cell chooses it (its name shows, the buttons act on it). Only a real move: a cell that
+  // slides under a resting pointer (a key move, a rerun) must not take the keyboard's choice away.
+  w.addEventListener("pointermove", (e) => {
+    if (e.pointerType !== "mouse" || ctx.press || ctx.lift) return;
     const cell = e.target.closest && e.target.closest(".rs-cell");
-    if (cell && !ctx.press && ctx.active !== cell.dataset.id && !ctx.lift) { ctx.active = cell.dataset.id; draw(ctx); }
+    if (cell && ctx.active !== cell.dataset.id) { ctx.active = cell.dataset.id; draw(ctx); }
   });
   return ctx;
 }
