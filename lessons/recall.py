@@ -205,8 +205,8 @@ def render() -> None:
     st.subheader(prose.section(NAME, "Heading hit rate"))
     _hit_rate()
 
-    st.subheader(prose.section(NAME, "Heading where it matters"))  # a section: its list would not fit beside the reps
-    st.markdown(prose.section(NAME, "Where it matters"))
+    # a section of its own: its list would not fit beside the reps
+    layout.show_where_it_matters(prose.section(NAME, "Heading where it matters"), prose.section(NAME, "Where it matters"))
     layout.show_practice(NAME)
     layout.show_lesson_end(NAME)
 

@@ -65,6 +65,17 @@ def show_practice(lesson: str) -> None:
         show_question(question, key=f"{lesson}.{question.id}")
 
 
+def show_where_it_matters(heading: str, text: str) -> None:
+    """A lesson's "where it matters" section: its heading and text; projected, folded under its heading (the
+    instructor tells it; the examples are one click away)."""
+    if chart_scale() > 1:
+        with st.expander(heading):
+            st.markdown(text)
+        return
+    st.subheader(heading)
+    st.markdown(text)
+
+
 def show_summary_card(module: str) -> None:
     """Three lines: what the metric sees, what it is blind to, when to use it."""
     st.subheader(prose.text(TEXT, "Summary"))
