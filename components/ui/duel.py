@@ -44,7 +44,7 @@ def _reset(key: str, sides: Sequence[Side], grades: dict[str, int]) -> None:
 def duel_controls():
     """A row for a duel's controls, drawn before it: the section's k slider (wide) and, beside it, the place for
     the duel's "start again" button (``show_duel(..., reset_in=...)``), so the button costs no line of its own."""
-    return st.columns([5, 1], vertical_alignment="bottom")
+    return st.columns([2, 1], vertical_alignment="bottom")  # at 1024 px with the sidebar, a narrower one cut the label
 
 
 def show_duel(key: str, items: Sequence[EditorItem], sides: Sequence[Side], *, k: int, scope: str,

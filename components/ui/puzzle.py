@@ -25,7 +25,7 @@ def show_puzzle(puzzle: Puzzle, *, key: str, labels: Sequence[str], k: int, grad
     met or not yet, with the learner's value beside the reference's. Return whether it is solved."""
     measures = [c.measure for c in puzzle.constraints]
     reference = puzzle.reference_values
-    caption_at, reset_at = st.columns([5, 1], vertical_alignment="center")  # the button costs no line of its own
+    caption_at, reset_at = st.columns([2, 1], vertical_alignment="center")  # the button costs no line of its own
     caption_at.caption(prose.text(TEXT, "Puzzle reference", values=", ".join(
         f"{label} = {reference[m]}" for label, m in zip(labels, measures))))
     verdict = st.container()  # above the list: in sight while the learner moves rows
