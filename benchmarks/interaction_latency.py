@@ -46,20 +46,30 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run"]
 
-# Installed in the page: stamps the start event and the first change of a metric value after it.
+# Installed in the page: stamps the start event and the first moment after it when the server's values are on
+# screen: a metric card's changed, or (a lesson, whose numbers are on the editor's board, previewed during the
+# drag) the first editor's board changed and no longer a preview, which it stays until the server's run is in.
 PROBE = """
 () => {
   if (window.__latency) return;
-  const values = () => [...document.querySelectorAll('[data-testid="stMetricValue"]')].map((e) => e.textContent).join("|");
+  const host = [...document.querySelectorAll("*")].find((e) => e.shadowRoot && e.shadowRoot.querySelector(".rw-score"));
+  const board = host ? host.shadowRoot.querySelector(".rw-score") : null;
+  const cards = '[data-testid="stMetricValue"]';
+  const values = () => [...document.querySelectorAll(cards)].map((e) => e.textContent).join("|")
+    + "|" + (board && !board.hidden ? board.querySelector(".rw-score-cells").textContent : "");
+  const answered = () => !board || !board.classList.contains("rw-preview");
   const probe = { t0: null, t1: null, baseline: null };
   window.__latency = probe;
   window.__latencyArm = () => { probe.t0 = null; probe.t1 = null; probe.baseline = values(); };
   const start = () => { if (probe.t0 === null) probe.t0 = performance.now(); };
   window.addEventListener("pointerup", start, true);
   window.addEventListener("keydown", start, true);
-  new MutationObserver(() => {
-    if (probe.t0 !== null && probe.t1 === null && values() !== probe.baseline) probe.t1 = performance.now();
-  }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  const stamp = () => {
+    if (probe.t0 !== null && probe.t1 === null && values() !== probe.baseline && answered()) probe.t1 = performance.now();
+  };
+  const watch = { subtree: true, childList: true, characterData: true, attributes: true };
+  new MutationObserver(stamp).observe(document.body, watch);
+  if (host) new MutationObserver(stamp).observe(host.shadowRoot, watch);
 }
 """
 
