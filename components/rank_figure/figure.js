@@ -10,7 +10,7 @@
 // Python set the ranks itself (a preset); the figure adopts Python's state when nothing newer of its
 // own is in flight, or when `rev` changed.
 // The DOM helpers live in the ranking editor's folder, served beside this one (served.py).
-import { adoptStyles, svgIcon, say, el, setText, setAttr, setButton, drawScoreCells } from "../rankwise.ranking_editor/dom.js";
+import { mountComponent, svgIcon, say, el, setText, setAttr, setButton, drawScoreCells } from "../rankwise.ranking_editor/dom.js";
 
 const DRAG_THRESHOLD = 4; // px a press must travel before it becomes a drag
 const KEY_COMMIT_MS = 700; // a run of arrow presses is sent as one change once the keys rest this long
@@ -18,27 +18,14 @@ const NARROW_EM = 34; // below this width (in the figure's em) RR and the button
 const ICONS = { left: "M15 6l-6 6 6 6", right: "M9 6l6 6-6 6" };
 
 export default function rankFigure(component) {
-  const { data, parentElement, setTriggerValue } = component;
-  const root = parentElement;
-  if (!root.querySelector(".rf")) return;
-  adoptStyles(root, new URL("./figure.css", import.meta.url));
-  let ctx = root.__rankwiseFigure;
-  if (!ctx || !ctx.el.wrap.isConnected) {
-    ctx = setup(root);
-    root.__rankwiseFigure = ctx;
-  }
-  ctx.send = setTriggerValue;
-  if (data) update(ctx, data);
-  return () => teardown(root);
+  return mountComponent(component, { selector: ".rf", css: new URL("./figure.css", import.meta.url),
+                                     key: "__rankwiseFigure", setup, update, teardown });
 }
 
-function teardown(root) {
-  const ctx = root.__rankwiseFigure;
-  if (!ctx) return;
+function teardown(ctx) {
   endPress(ctx);
   clearTimeout(ctx.keyTimer);
   ctx.resizeObserver.disconnect();
-  delete root.__rankwiseFigure;
 }
 
 // ---------------------------------------------------------------------------------------

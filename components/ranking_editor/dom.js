@@ -19,7 +19,7 @@ const UNSTYLED = `:host * { visibility: visible; }
 // max-age); one constructed sheet, adopted by each root, is fetched once. If the fetch fails, the sheet shows
 // the component unstyled, one console warning says so, and the first element drawn on a later page fetches
 // it again (into the same sheet: every element that adopted it is styled once it arrives).
-export function adoptStyles(root, url) {
+function adoptStyles(root, url) {
   let held = SHEETS.get(url.href);
   if (!held) {
     held = { sheet: new CSSStyleSheet(), failedOn: null };
@@ -46,6 +46,30 @@ function loadSheet(held, url) {
       console.warn(`Rankwise: the stylesheet ${url.href} could not be loaded (${error.message}); ` +
                    "showing the component unstyled.");
     });
+}
+
+// Each component's default export: on mount and on every new `data`, draw into the element's shadow root (the
+// element `selector` of the component's HTML, styled by the sheet at `css`). What a component keeps between runs
+// lives on the root under `key`, so drawing again is idempotent and the DOM (and the keyboard focus) survives
+// reruns. Returns the clean-up Streamlit calls when the element unmounts: `teardown(ctx)` (a drag in progress, its
+// timers and observers), then the kept state goes.
+export function mountComponent(component, { selector, css, key, setup, update, teardown }) {
+  const { data, parentElement: root, setTriggerValue } = component;
+  if (!root.querySelector(selector)) return undefined; // the HTML is not mounted yet: the next run draws
+  adoptStyles(root, css);
+  let ctx = root[key];
+  if (!ctx || !ctx.el.wrap.isConnected) {
+    ctx = setup(root);
+    root[key] = ctx;
+  }
+  ctx.send = setTriggerValue;
+  if (data) update(ctx, data);
+  return () => {
+    const held = root[key];
+    if (!held) return;
+    teardown(held);
+    delete root[key];
+  };
 }
 
 // An inline SVG icon from one path (24 x 24 box, drawn with the text colour), hidden from screen readers.

@@ -9,7 +9,7 @@
 // Sync: `data.ack` is the last sequence number Python received, `data.rev` changes when
 // Python set the state itself (a preset). The editor adopts Python's state when nothing
 // newer of its own is in flight, or when `rev` changed.
-import { adoptStyles, svgIcon, say, sayNodes, el, setText, setAttr, setButton, drawScoreCells } from "./dom.js";
+import { mountComponent, svgIcon, say, sayNodes, el, setText, setAttr, setButton, drawScoreCells } from "./dom.js";
 import { sameList, tableRow, scoreWords as boardWords } from "./lookup.js";
 
 const DRAG_THRESHOLD = 5; // px a press must travel before it becomes a drag
@@ -28,27 +28,14 @@ const ICONS = {
 };
 
 export default function rankingEditor(component) {
-  const { data, parentElement, setTriggerValue } = component;
-  const root = parentElement;
-  if (!root.querySelector(".rw")) return; // HTML not mounted yet: the next run draws
-  adoptStyles(root, new URL("./editor.css", import.meta.url));
-  let ctx = root.__rankwiseEditor;
-  if (!ctx || !ctx.el.wrap.isConnected) {
-    ctx = setup(root);
-    root.__rankwiseEditor = ctx;
-  }
-  ctx.send = setTriggerValue;
-  if (data) update(ctx, data);
-  return () => teardown(root); // Streamlit calls the last one returned when the editor is unmounted
+  return mountComponent(component, { selector: ".rw", css: new URL("./editor.css", import.meta.url),
+                                     key: "__rankwiseEditor", setup, update, teardown });
 }
 
 // Unmounted: end a drag in progress (its window listener and animation frame), stop observing.
-function teardown(root) {
-  const ctx = root.__rankwiseEditor;
-  if (!ctx) return;
+function teardown(ctx) {
   endPress(ctx);
   ctx.resizeObserver.disconnect();
-  delete root.__rankwiseEditor;
 }
 
 // ---------------------------------------------------------------------------------------

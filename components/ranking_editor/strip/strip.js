@@ -8,7 +8,7 @@
 // editor.py with view="strip"): Python owns the state and sends, with each render, the engine's values for
 // every single move (data.score); the row's values at its end look them up (lookup.js), never compute one.
 // A move is reported with setTriggerValue("edit", {seq, order, tray, grades[, k]}); `ack` and `rev` as there.
-import { adoptStyles, svgIcon, say, el, setText, setAttr, setButton, drawScoreCells } from "../rankwise.ranking_editor/dom.js";
+import { mountComponent, svgIcon, say, el, setText, setAttr, setButton, drawScoreCells } from "../rankwise.ranking_editor/dom.js";
 import { sameList, tableRow, scoreWords } from "../rankwise.ranking_editor/lookup.js";
 
 const DRAG_THRESHOLD = 4; // px a press must travel before it becomes a drag
@@ -19,26 +19,13 @@ const ICONS = {
 };
 
 export default function rankStrip(component) {
-  const { data, parentElement, setTriggerValue } = component;
-  const root = parentElement;
-  if (!root.querySelector(".rs")) return;
-  adoptStyles(root, new URL("./strip.css", import.meta.url));
-  let ctx = root.__rankwiseStrip;
-  if (!ctx || !ctx.el.wrap.isConnected) {
-    ctx = setup(root);
-    root.__rankwiseStrip = ctx;
-  }
-  ctx.send = setTriggerValue;
-  if (data) update(ctx, data);
-  return () => teardown(root);
+  return mountComponent(component, { selector: ".rs", css: new URL("./strip.css", import.meta.url),
+                                     key: "__rankwiseStrip", setup, update, teardown });
 }
 
-function teardown(root) {
-  const ctx = root.__rankwiseStrip;
-  if (!ctx) return;
+function teardown(ctx) {
   endPress(ctx);
   clearTimeout(ctx.keyTimer);
-  delete root.__rankwiseStrip;
 }
 
 // ---------------------------------------------------------------------------------------
