@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from components.course import prose
 from components.ranking_editor import EditorState, Scoreboard, ranking_editor, set_editor_state
@@ -41,7 +42,7 @@ def _reset(key: str, sides: Sequence[Side], grades: dict[str, int]) -> None:
         set_editor_state(state.duel_side(key, i), side.default_order, grades=grades)
 
 
-def duel_controls():
+def duel_controls() -> list[DeltaGenerator]:
     """A row for a duel's controls, drawn before it: the section's k slider (wide) and, beside it, the place for
     the duel's "start again" button (``show_duel(..., reset_in=...)``), so the button costs no line of its own."""
     return st.columns([2, 1], vertical_alignment="bottom")  # at 1024 px with the sidebar, a narrower one cut the label
@@ -50,7 +51,7 @@ def duel_controls():
 def show_duel(key: str, items: Sequence[EditorItem], sides: Sequence[Side], *, k: int, scope: str,
               k_key: str | None = None, k_max: int | None = None, tray: bool = False,
               editable_grades: bool = False, grade_range: tuple[int, int] = (0, 1),
-              reset_in=None) -> tuple[EditorState, ...]:
+              reset_in: DeltaGenerator) -> tuple[EditorState, ...]:
     """A rank strip of ``items`` (the ranking editor's compact view) per side, one above the other on a shared
     rank axis at the cutoff ``k``, each headed by its side's title and values; return their states. (A page puts
     its sentence about them in a container drawn above, so it stays in sight of every board.)
@@ -58,8 +59,8 @@ def show_duel(key: str, items: Sequence[EditorItem], sides: Sequence[Side], *, k
     Each side's board comes from its :class:`Side`; "predict first" hides the boards until the page reveals the
     numbers of these states (``scope``, signature ``(*states, k)``, the one the page gives
     :func:`~components.ui.widgets.numbers_revealed`). Dragging any cutoff line sets ``k_key`` (up to
-    ``k_max``). A button puts every side back to its starting order and grades: in ``reset_in`` (the place
-    :func:`duel_controls` keeps beside the slider), else under the strips.
+    ``k_max``). A button puts every side back to its starting order and grades, in ``reset_in`` (the place
+    :func:`duel_controls` keeps beside the slider).
     """
     keys = [state.duel_side(key, i) for i in range(len(sides))]
     before = [state_before(k_, items, side.default_order, tray=tray, grade_range=grade_range)
@@ -76,7 +77,6 @@ def show_duel(key: str, items: Sequence[EditorItem], sides: Sequence[Side], *, k
                                    label=side.title, scoreboard=board, k_key=k_key, k_max=k_max, view="strip")
         if side.note:
             st.caption(side.note)
-    (reset_in or st.container()).button(prose.text(TEXT, "Duel reset"), key=f"{key}.reset", icon="↩️",
-                                        on_click=_reset, args=(key, sides, _defaults(items)),
-                                        help=prose.text(TEXT, "Duel reset help"), width="stretch")
+    reset_in.button(prose.text(TEXT, "Duel reset"), key=f"{key}.reset", icon="↩️", on_click=_reset,
+                    args=(key, sides, _defaults(items)), help=prose.text(TEXT, "Duel reset help"), width="stretch")
     return tuple(states)
