@@ -31,7 +31,11 @@ from typing import Callable
 
 from components.serving import settings
 
-MAX_FILES = 4  # a session's uploads waiting at once: the page has three uploaders, each taken at once
+# A session's uploads waiting at once. A page takes each upload on the rerun after it, but files dropped together
+# arrive together: "Compare runs" takes up to nine runs in one drop (and names those past its slots), and the qrels
+# and run uploaders may be busy too. With 4, the fifth of six runs dropped quickly pushed out the first still waiting,
+# which was then lost without a word. The session's byte cap bounds the memory; this bounds the count of tiny files.
+MAX_FILES = 32
 GRACE_SECONDS = 30.0  # an upload no rerun has taken within this time is a stray
 SWEEP_SECONDS = 10.0  # how often the background sweep looks at every session
 

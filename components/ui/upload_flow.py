@@ -18,7 +18,7 @@ Data flow (one direction):
   the reader's message, in ``state.YOUR_DATA_FAILED`` (a :class:`FailedPair`).
 
 Files dropped in quick succession (ten runs 0.1–0.3 s apart left the page on
-the run before the last in 2 of 16 trials, without a word) were lost two ways:
+the run before the last in 2 of 16 trials, without a word) were lost three ways:
 
 - an uploader was replaced by an empty one (a new key) as soon as a file was
   taken from it, and the browser abandons an upload into an uploader it
@@ -29,7 +29,10 @@ the run before the last in 2 of 16 trials, without a word) were lost two ways:
   samples and forgetting the files empty the uploaders (:func:`empty_uploaders`);
 - the server's answer telling the browser where to upload a dropped file
   could be thrown away unsent when a run started (each take starts one):
-  :func:`_keep_upload_urls`.
+  :func:`_keep_upload_urls`;
+- the upload store let only four files wait at once, so the fifth of six runs
+  dropped together pushed out the first still waiting
+  (:data:`components.serving.upload_store.MAX_FILES`).
 
 A page keeps its uploaders in place too: an element that comes and goes above
 one (a status box, a run's line) moves it, and the browser then draws it

@@ -48,6 +48,19 @@ def test_a_flood_of_unasked_uploads_keeps_only_the_newest_few(store):
     assert held(manager, "s1") == [f"f{i:04}" for i in range(2000 - upload_store.MAX_FILES, 2000)]
 
 
+def test_a_quick_drop_of_as_many_runs_as_compare_runs_names_stays_whole(store):
+    """Six runs dropped quickly once lost the first: with four files allowed to wait, the fifth pushed it out
+    before the page's next run could take it. Every file the pages can take or name from one drop waits."""
+    from components.ui import upload_flow
+
+    manager, clock = store
+    burst = ["qrels", "run", *upload_flow.OTHER_RUNS, "one more, named as finding no slot"]
+    for i, _ in enumerate(burst):
+        clock.now += 0.01
+        put(manager, "s1", f"f{i:02}", 10_000)
+    assert held(manager, "s1") == [f"f{i:02}" for i in range(len(burst))]
+
+
 def test_a_session_store_stays_within_the_session_cap(store, monkeypatch):
     monkeypatch.setattr(settings, "LIMITS", settings.Limits(session_upload_bytes=120 * MIB,
                                                             parsed_cache_bytes=10**9, chart_cache_entries=100))
@@ -81,6 +94,6 @@ def test_the_sweep_removes_uploads_no_rerun_took_and_keeps_fresh_ones(store):
 def test_guard_is_idempotent(store):
     manager, clock = store
     upload_store.guard(manager, clock=clock, background=False)
-    for i in range(10):
+    for i in range(upload_store.MAX_FILES + 10):
         put(manager, "s1", f"f{i}", 1)
     assert len(held(manager, "s1")) == upload_store.MAX_FILES
