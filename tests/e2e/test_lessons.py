@@ -14,7 +14,7 @@ from playwright.sync_api import Locator, Page, expect
 from components.course import scenarios
 from components.engine import metrics
 from components.engine.formatting import fmt
-from tests.e2e.helpers import lesson_editor
+from tests.e2e.helpers import hold_still, lesson_editor, settle
 from tests.e2e.navigation import open_shared_page, visit
 
 pytestmark = pytest.mark.e2e
@@ -154,7 +154,10 @@ def test_a_rank_strip_moves_by_mouse_keys_buttons_and_its_cutoff_line(lessons: P
     expect(strip.get_by_test_id("rs-note")).to_have_text("")
     moved.insert(18, moved.pop())
     assert track(strip) == moved
-    line = strip.get_by_test_id("rs-cutoff").locator(".rs-cut-handle").bounding_box()
+    settle(page)  # the button's run is over, and the line and the cells stay put: a box read as the page
+    handle = strip.get_by_test_id("rs-cutoff").locator(".rs-cut-handle")  # still laid out once missed the line
+    hold_still(page, handle)
+    line = handle.bounding_box()
     fifth = strip.get_by_test_id("rs-track").locator(".rs-cell").nth(4).bounding_box()
     page.mouse.move(line["x"] + line["width"] / 2, line["y"] + line["height"] / 2)
     page.mouse.down()
