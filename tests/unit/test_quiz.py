@@ -1,4 +1,5 @@
 """The question engine: parsing, checking, traps, ordering, generated exercises, and their prose."""
+import functools
 import itertools
 import math
 
@@ -293,8 +294,19 @@ def _codes(n):
     return list(itertools.islice(every, n))
 
 
-KIND_CODES = {metric: [c for c in _codes(1500) if quiz.generate_exercise(c).metric == metric]
-              for metric in quiz.GENERATED_METRICS}
+@functools.cache
+def kind_codes() -> dict[str, list[str]]:
+    """The first 1,500 codes by the kind of exercise each makes: made once, when a test first asks (made at import,
+    eight times over, it cost every worker 6 s of collection)."""
+    by_kind: dict[str, list[str]] = {metric: [] for metric in quiz.GENERATED_METRICS}
+    for code in _codes(1500):
+        by_kind[quiz.generate_exercise(code).metric].append(code)
+    return by_kind
+
+
+def codes_of(metric: str):
+    """A strategy drawing one of :func:`kind_codes`'s codes of this kind."""
+    return st.deferred(lambda: st.sampled_from(kind_codes()[metric]))
 
 
 @given(ANY_SEED)
@@ -369,7 +381,7 @@ def test_codes_cover_every_metric_and_trap_situation():
 
 def test_codes_reach_every_trap_and_solution_of_every_kind():
     traps, parts = set(), set()
-    for metric, codes in KIND_CODES.items():
+    for metric, codes in kind_codes().items():
         for code in codes:
             ex = quiz.generate_exercise(code)
             traps.update((metric, t.name) for t in ex.traps)
@@ -451,10 +463,10 @@ def test_a_draw_with_nothing_relevant_never_says_nothing_relevant_is_missing(see
 
 
 def _of_kind(metric):
-    return [quiz.generate_exercise(code) for code in KIND_CODES[metric]]
+    return [quiz.generate_exercise(code) for code in kind_codes()[metric]]
 
 
-@given(st.sampled_from(KIND_CODES["mrr"]))
+@given(codes_of("mrr"))
 def test_the_worked_mrr_solution_is_the_engines(code):
     ex = quiz.generate_exercise(code)
     qs = metrics.from_rankings(ex.queries)
@@ -477,7 +489,7 @@ def test_mrr_traps_name_the_slips():
             assert quiz.check_numeric(ex, fmt(rr[rr > 0].mean())).feedback == "generated.mrr trap skipped no hit"
 
 
-@given(st.sampled_from(KIND_CODES["precision"]))
+@given(codes_of("precision"))
 def test_the_worked_precision_solution_is_the_engines(code):
     ex = quiz.generate_exercise(code)
     grades = np.array(ex.grades)
@@ -495,7 +507,7 @@ def test_a_short_list_divides_by_k_and_dividing_by_its_length_is_a_trap():
         assert quiz.check_numeric(ex, repr(slip)).feedback == "generated.precision trap divided by returned"
 
 
-@given(st.sampled_from(KIND_CODES["ndcg_linear"]))
+@given(codes_of("ndcg_linear"))
 def test_the_worked_linear_ndcg_solution_is_the_engines(code):
     ex = quiz.generate_exercise(code)
     if ex.solution_part != "solution":
@@ -872,9 +884,6 @@ def test_a_start_order_without_four_distinct_swaps_is_refused():
 
 # --- AP: the generated exercise and the lesson's choice questions ----------------
 
-AP_CODES = KIND_CODES["ap"]
-
-
 def _by_hand(grades, n_relevant):
     """AP written out: the nth hit at rank r adds n / r; the sum over R (0 when R = 0)."""
     ranks = [r for r, g in enumerate(grades, 1) if g >= 1]
@@ -883,15 +892,15 @@ def _by_hand(grades, n_relevant):
 
 def test_ap_is_a_kind_asked_over_the_whole_list():
     assert "ap" in quiz.GENERATED_METRICS and "ap" not in generated.LEGACY_METRICS
-    assert AP_CODES
-    for code in AP_CODES:
+    assert kind_codes()["ap"]
+    for code in kind_codes()["ap"]:
         ex = quiz.generate_exercise(code)
         assert ex.k is None and ex.id == "generated.ap"
         assert set(ex.grades + ex.missing) <= {0, 1}  # binary grades: the table shows relevant or not
         assert 6 <= len(ex.grades) <= 10
 
 
-@given(st.sampled_from(AP_CODES))
+@given(codes_of("ap"))
 def test_the_ap_answer_and_worked_solution_are_the_engines(code):
     ex = quiz.generate_exercise(code)
     r = sum(g >= 1 for g in ex.grades + ex.missing)
@@ -910,7 +919,7 @@ def test_the_ap_answer_and_worked_solution_are_the_engines(code):
 
 def test_each_ap_scenario_sets_up_its_trap():
     seen = set()
-    for code in AP_CODES:
+    for code in kind_codes()["ap"]:
         ex = quiz.generate_exercise(code)
         traps = {t.name: t.value for t in ex.traps}
         seen.add(ex.scenario)
@@ -931,7 +940,7 @@ def test_each_ap_scenario_sets_up_its_trap():
 
 def test_the_rr_and_every_rank_slips_are_recognised():
     caught = {"rr instead": 0, "every rank": 0}
-    for code in AP_CODES:
+    for code in kind_codes()["ap"]:
         ex = quiz.generate_exercise(code)
         if not any(ex.grades):
             continue
