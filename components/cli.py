@@ -651,13 +651,15 @@ def _main_many(args: argparse.Namespace, measures: Sequence[Measure], runs: Sequ
     """Several runs (``RUN RUN2 ...`` or ``--compare RUN2``): each against the baseline, as a table or JSON."""
     from components.course.run_comparison import run_labels
     from components.engine import many_runs  # scipy loads only when runs are compared
+    from components.engine.compare import NothingToCompare
 
     try:
         judged = judge_runs(args.qrels, runs, args.gain, args.complete, args.rel_level, args.judged_only,
                             args.max_docs, args.chunks, args.qrels_fields, args.run_fields)
         result = many_runs.compare_many(judged, [str(r) for r in runs], measures, args.gain, baseline,
                                         args.correction)
-    except (OSError, MemoryError, ValueError) as err:  # a file that cannot be read, or no query both runs answer
+    except (OSError, MemoryError, trec.TrecFormatError, NothingToCompare) as err:  # a file that cannot be read,
+        # or no query both runs answer; any other error is a fault of this program, not of the files
         return _file_error(err, (args.qrels, *runs))
     labels = run_labels(result)
     if args.json:

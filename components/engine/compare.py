@@ -222,11 +222,15 @@ class Comparison:
                 "permutations": self.permutations, "seed": self.seed}
 
 
+class NothingToCompare(ValueError):
+    """Two runs have no query in common to compare (a fact of the files, not a caller's mistake)."""
+
+
 def paired_differences(a: Values, b: Values) -> Floats:
     """:math:`d_i = b_i - a_i`, with differences below :data:`TIE_TOLERANCE` in size set to exactly 0.
 
-    Raises ``ValueError`` for arrays of different lengths, no values, or a
-    value that is not a finite number.
+    Raises :class:`NothingToCompare` for no values, and ``ValueError`` for
+    arrays of different lengths or a value that is not a finite number.
 
     Examples
     --------
@@ -238,7 +242,7 @@ def paired_differences(a: Values, b: Values) -> Floats:
         raise ValueError(f"need one value per query from each run, aligned; got shapes {values_a.shape} and "
                          f"{values_b.shape}")
     if values_a.size == 0:
-        raise ValueError("need at least one query in both runs to compare them")
+        raise NothingToCompare("need at least one query in both runs to compare them")
     if not (np.isfinite(values_a).all() and np.isfinite(values_b).all()):
         raise ValueError("per-query values must be finite numbers")
     d = values_b - values_a
@@ -568,7 +572,7 @@ class Pairing:
 def pair(judged_a: trec.JudgedRun, judged_b: trec.JudgedRun) -> Pairing:
     """The queries evaluated for both runs (judged against the same qrels), and the skipped ones.
 
-    Raises ``ValueError`` when the two runs share no judged query.
+    Raises :class:`NothingToCompare` when the two runs share no judged query.
 
     Examples
     --------
@@ -583,9 +587,9 @@ def pair(judged_a: trec.JudgedRun, judged_b: trec.JudgedRun) -> Pairing:
     index_a = [i for i, qid in enumerate(judged_a.qids) if qid in in_b]
     qids = tuple(judged_a.qids[i] for i in index_a)
     if not qids:
-        raise ValueError(f"the two runs share no judged query: run A answers {len(judged_a.qids)} judged "
-                         f"{plural(len(judged_a.qids), 'query|queries')}, run B {len(judged_b.qids)}, "
-                         f"none of them the same")
+        raise NothingToCompare(f"the two runs share no judged query: run A answers {len(judged_a.qids)} judged "
+                               f"{plural(len(judged_a.qids), 'query|queries')}, run B {len(judged_b.qids)}, "
+                               f"none of them the same")
     missing_b = set(judged_b.qrels_only)
     qrels_only = () if judged_a.complete or judged_b.complete else tuple(
         q for q in judged_a.qrels_only if q in missing_b)

@@ -165,8 +165,8 @@ def compare_many(judged: Sequence[trec.JudgedRun], names: Sequence[str], measure
         try:
             pairs[name] = compare.compare_judged(judged[baseline], run, parsed, gain, permutations=permutations,
                                                  seed=seed)
-        except ValueError as err:
-            raise ValueError(f"{name} against {names[baseline]}: {err}") from None
+        except compare.NothingToCompare as err:
+            raise compare.NothingToCompare(f"{name} against {names[baseline]}: {err}") from None
     return _corrected(names, baseline, tuple(m.name for m in parsed), runs, pairs, correction, alpha, resamples)
 
 

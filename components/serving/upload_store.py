@@ -25,6 +25,7 @@ checks it against the real store).
 """
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from typing import Callable
@@ -39,6 +40,7 @@ MAX_FILES = 32
 GRACE_SECONDS = 30.0  # an upload no rerun has taken within this time is a stray
 SWEEP_SECONDS = 10.0  # how often the background sweep looks at every session
 
+_LOG = logging.getLogger(__name__)
 _arrived: dict[tuple[str, str], float] = {}  # (session id, file id) -> when the file came in (monotonic)
 _arrived_lock = threading.Lock()
 _sweeper_started = False
@@ -121,6 +123,16 @@ def sweep(manager, session_id: str | None = None, clock: Callable[[], float] = t
 def _sweep_forever(manager, clock: Callable[[], float], every_sweep: Callable[[], None] | None) -> None:
     while True:
         time.sleep(SWEEP_SECONDS)
+        sweep_round(manager, clock, every_sweep)
+
+
+def sweep_round(manager, clock: Callable[[], float] = time.monotonic,
+                every_sweep: Callable[[], None] | None = None) -> None:
+    """One round of the background thread: :func:`sweep` every session, then ``every_sweep``. An error is logged
+    and the thread goes on: stopped by one, it would never release an upload again."""
+    try:
         sweep(manager, clock=clock)
         if every_sweep is not None:
             every_sweep()
+    except Exception:
+        _LOG.exception("the upload sweep failed; it runs again in %s s", SWEEP_SECONDS)

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import logging
 import os
 import threading
 import time
@@ -60,6 +61,8 @@ from components.serving.live_class import Lead
 from components.serving.rate_limit import RateLimit
 from components.serving.settings import LIMITS
 from components.ui import browser_store, class_members_ui, class_outage, fragments, registry, state
+
+_LOG = logging.getLogger(__name__)
 
 TEXT = "ui"
 POLL_SECONDS = LIMITS.poll_seconds  # how often a follower's session reads the class's version (1 s)
@@ -339,8 +342,8 @@ def _take(key: str, value) -> None:
     elif key in FIGURES and isinstance(value, list):
         try:
             set_figure_ranks(key, value, FIGURES[key])
-        except (ValueError, TypeError):
-            pass  # not the figure's ranks: the learner's own stay
+        except (ValueError, TypeError) as err:  # not the figure's ranks: the learner's own stay
+            _LOG.warning("the class's ranks for %s do not fit the figure and were left out: %s", key, err)
 
 
 def followed_fragment(body: Callable) -> Callable:
@@ -471,8 +474,8 @@ def _apply_editor(key: str, value: dict) -> None:
     try:
         set_editor_state(key, list(value.get("order", ())), list(value.get("tray", ())),
                          {str(d): int(g) for d, g in dict(value.get("grades", {})).items()})
-    except (ValueError, TypeError):
-        pass
+    except (ValueError, TypeError) as err:
+        _LOG.warning("the class's state for editor %s does not fit it and was left out: %s", key, err)
 
 
 def _editor_values(keys=EDITORS) -> dict[str, dict]:

@@ -271,3 +271,13 @@ def test_a_followers_poll_takes_a_question_in_the_fragments_that_show_it(monkeyp
     at.session_state["readers"] = asked | {(None, "recall:0123456789ab")}  # shown outside every fragment too
     at.run()
     assert not at.session_state["took"] and at.session_state[state.CLASS_QUESTION] is None
+
+
+def test_a_class_value_that_does_not_fit_a_learners_editor_or_figure_is_left_out_with_a_logged_word(caplog,
+                                                                                                       monkeypatch):
+    """A learner's own editor and figure stay when the class sends what does not fit them, and the log says so."""
+    monkeypatch.setattr(live_class_ui, "_shows", lambda key, value: False)  # as if this session showed another view
+    live_class_ui._take(state.RECALL_EDITOR, {"order": [], "tray": [], "grades": {"a case": "not a grade"}})
+    live_class_ui._take(state.FOUR_RANKS, [[999]])
+    said = [r.getMessage() for r in caplog.records if r.name == live_class_ui.__name__]
+    assert len(said) == 2 and state.RECALL_EDITOR in said[0] and state.FOUR_RANKS in said[1], said

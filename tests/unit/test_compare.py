@@ -414,7 +414,7 @@ def test_complete_compares_every_judged_query_scoring_a_missing_one_as_0():
 
 
 def test_runs_without_a_shared_judged_query_are_an_error():
-    with pytest.raises(ValueError, match="share no judged query"):
+    with pytest.raises(compare.NothingToCompare, match="share no judged query"):
         compare.compare_files("1 0 a 1\n2 0 a 1\n", "1 Q0 a 1 1 r\n", "2 Q0 a 1 1 r\n", ["RR"])
 
 

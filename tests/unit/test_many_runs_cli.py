@@ -166,3 +166,16 @@ def test_explain_needs_several_runs_and_relevance_at_grade_one(capsys):
     assert status == 2 and "--explain needs several runs" in err
     status, _, err = cli(capsys, QRELS, RUN, RUN_B, "--explain", "103", "-l", "2")
     assert status == 2 and "leave out -l" in err
+
+
+def test_only_the_files_faults_are_reported_as_the_files(capsys, monkeypatch):
+    """A reader's error or runs that share no query are the files' fault (one line, exit 1: test_compare.py);
+    any other ValueError is this program's fault and is not passed off as a bad file."""
+    assert cli(capsys, QRELS, RUN, RUN_B, "-m", "RR")[0] == 0
+
+    def broken(*args, **kwargs):
+        raise ValueError("an engine bug")
+
+    monkeypatch.setattr(many_runs, "compare_many", broken)
+    with pytest.raises(ValueError, match="an engine bug"):
+        main(["eval", str(QRELS), str(RUN), str(RUN_B), "-m", "RR"])

@@ -97,3 +97,19 @@ def test_guard_is_idempotent(store):
     for i in range(upload_store.MAX_FILES + 10):
         put(manager, "s1", f"f{i}", 1)
     assert len(held(manager, "s1")) == upload_store.MAX_FILES
+
+
+def test_a_failing_sweep_round_is_logged_and_the_next_one_still_sweeps(store, caplog):
+    manager, clock = store
+    put(manager, "s1", "old", 10)
+    clock.now += upload_store.GRACE_SECONDS
+
+    def broken():
+        raise RuntimeError("collecting failed")
+
+    upload_store.sweep_round(manager, clock, broken)  # the thread's round: no exception escapes it
+    assert "the upload sweep failed" in caplog.text and "collecting failed" in caplog.text
+    put(manager, "s1", "stray", 10)
+    clock.now += upload_store.GRACE_SECONDS
+    upload_store.sweep_round(manager, clock)
+    assert held(manager, "s1") == []
