@@ -453,6 +453,7 @@ def build_parser() -> argparse.ArgumentParser:
                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("qrels", type=_file, help=_text("Help qrels"))
     parser.add_argument("runs", type=_file, nargs="+", metavar="RUN", help=_text("Help run"))
+    parser.add_argument("--split", choices=readers.BEIR_SPLITS, help=_text("Help split"))
     parser.add_argument("-m", "--measure", type=_measure, action="append", dest="measures", metavar="MEASURE",
                         help=_text("Help measure", default=" ".join(DEFAULT_MEASURES)))
     parser.add_argument("--gain", choices=GAINS, default="linear", help=_text("Help gain"))
@@ -585,6 +586,14 @@ def eval_main(argv: Sequence[str] | None = None) -> int:
     measures = parse_measures(args.measures or DEFAULT_MEASURES)  # each checked as it was read (_measure)
     diagnose = args.diagnose or args.diagnose_k is not None
     layout = "json" if args.json else args.format
+    if args.qrels.is_dir():  # a BEIR folder: its qrels/<split>.tsv
+        try:
+            args.qrels = readers.beir_qrels(args.qrels, args.split or "test")
+        except FileNotFoundError as err:
+            return _file_error(err, (args.qrels,))
+        print(_text("Note qrels of folder", file=args.qrels), file=sys.stderr)
+    elif args.split is not None:
+        parser.error(_text("Split needs a folder"))
     runs = [*args.runs, *([args.compare] if args.compare is not None else [])]
     args.run = runs[0]
     if len(runs) > 1:

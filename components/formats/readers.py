@@ -34,7 +34,9 @@ No Streamlit import here.
 """
 from __future__ import annotations
 
+import errno
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Literal, Union, overload
 
 import numpy as np
@@ -49,6 +51,7 @@ FORMATS: tuple[Format, ...] = ("trec", "csv", "tsv", "json", "jsonl")
 PREVIEW_ROWS = 5  # rows in Understood.preview
 _PREVIEW_LINES = 64  # understood() reads this many lines of a TREC file or table, when that is enough
 Parsed = Union[trec.Qrels, trec.Run]
+BEIR_SPLITS = ("test", "dev", "train")  # BEIR's qrels files: <folder>/qrels/<split>.tsv
 
 
 @dataclass(frozen=True)
@@ -258,3 +261,30 @@ def _head(data: bytes, lines: int) -> bytes:
 def _check_kind(kind: str) -> None:
     if kind not in ("qrels", "run"):
         raise ValueError(f"kind must be 'qrels' or 'run', got {kind!r}")
+
+
+def beir_qrels(folder: Path, split: str = "test") -> Path:
+    """The qrels file of a BEIR dataset folder, as BEIR lays it out (``corpus.jsonl``, ``queries.jsonl`` and
+    ``qrels/<split>.tsv``): ``folder/qrels/<split>.tsv``, ``split`` one of :data:`BEIR_SPLITS`.
+
+    Raises ``FileNotFoundError`` (an ``OSError`` naming the file looked for) when the folder has no such file,
+    saying which splits it has.
+
+    Examples
+    --------
+    >>> folder = Path(__file__).parents[2] / "assets" / "beir_sample"
+    >>> beir_qrels(folder).relative_to(folder).as_posix()
+    'qrels/test.tsv'
+    >>> beir_qrels(folder, "dev")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    FileNotFoundError: [Errno 2] no qrels for the split "dev" in this BEIR folder (it has: test): '...dev.tsv'
+    """
+    if split not in BEIR_SPLITS:
+        raise ValueError(f"split must be one of {BEIR_SPLITS}, got {split!r}")
+    path = folder / "qrels" / f"{split}.tsv"
+    if path.is_file():
+        return path
+    has = [s for s in BEIR_SPLITS if (folder / "qrels" / f"{s}.tsv").is_file()]
+    raise FileNotFoundError(errno.ENOENT, f'no qrels for the split "{split}" in this BEIR folder '
+                            f'(it has: {", ".join(has) or "no qrels/*.tsv"})', str(path))

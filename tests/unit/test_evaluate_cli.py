@@ -288,8 +288,8 @@ def test_a_missing_file_or_a_folder(tmp_path, capsys):
     assert main([str(qrels), str(tmp_path / "nope.txt")]) == 1
     out, err = capsys.readouterr()
     assert out == "" and err.startswith(f"error: cannot read {tmp_path / 'nope.txt'}: ")
-    assert main([str(tmp_path), str(qrels)]) == 1
-    assert capsys.readouterr().err.startswith(f"error: cannot read {tmp_path}: ")
+    assert main([str(tmp_path), str(qrels)]) == 1  # a folder is read as a BEIR folder: this one has no qrels/
+    assert capsys.readouterr().err.startswith(f"error: cannot read {tmp_path / 'qrels' / 'test.tsv'}: no qrels ")
 
 
 @pytest.mark.parametrize("name", ["MAP@x", "nDCG@0", "P@0", "R@", "R@-1", "recall_x", "bpref@10", "@5", ""])
@@ -792,3 +792,20 @@ def test_field_mappings_read_json_records_whose_keys_cannot_be_guessed(tmp_path,
     with pytest.raises(SystemExit) as usage:
         main([str(qrels), str(run), "--run-fields", "docs=hits"])
     assert usage.value.code == 2 and "qid is missing" in capsys.readouterr().err
+
+
+def test_a_beir_folder_as_qrels_reads_its_test_split_and_says_so(capsys):
+    """`rankwise eval beir_folder run`: the folder's qrels/test.tsv (or --split's), named on stderr; the numbers
+    are the file's own."""
+    folder, results = ROOT / "assets" / "beir_sample", ROOT / "assets" / "beir_sample" / "results.json"
+    assert main([str(folder / "qrels" / "test.tsv"), str(results), "--json"]) == 0
+    by_file = as_json(capsys.readouterr().out)
+    assert main([str(folder), str(results), "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert as_json(out) == by_file
+    assert f"qrels read from {folder / 'qrels' / 'test.tsv'}" in err
+    assert main([str(folder), str(results), "--split", "dev"]) == 1
+    assert 'no qrels for the split "dev" in this BEIR folder (it has: test)' in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_:
+        main([str(folder / "qrels" / "test.tsv"), str(results), "--split", "dev"])
+    assert exit_.value.code == 2 and "--split picks the qrels file of a BEIR folder" in capsys.readouterr().err

@@ -72,12 +72,21 @@ def literal_words(node: ast.AST) -> list[str]:
     return found
 
 
+_LOG_LEVELS = {"debug", "info", "warning", "error", "exception", "critical"}
+
+
+def _is_log_call(node: ast.AST) -> bool:
+    """``_LOG.warning(...)`` and the like: a message for whoever runs the server, in its log."""
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _LOG_LEVELS
+            and isinstance(node.func.value, ast.Name) and node.func.value.id in {"_LOG", "logger", "LOGGER"})
+
+
 def screen_literals(path: Path) -> list[str]:
     """Words a page hands straight to a Streamlit call."""
     found = []
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in SCREEN_CALLS:
-            if is_prose_lookup(node):
+            if is_prose_lookup(node) or _is_log_call(node):  # _LOG.warning is not st.warning
                 continue
             for arg in [*node.args, *(kw.value for kw in node.keywords if kw.arg not in NOT_WORDS)]:
                 found += [f"line {arg.lineno}: {word!r}" for word in literal_words(arg)]
@@ -91,8 +100,10 @@ def docstrings(tree: ast.AST) -> set[int]:
 
 
 def developer_errors(tree: ast.AST) -> set[int]:
-    """String nodes inside ``raise`` and ``assert`` statements: messages for developers, not learners."""
-    return {id(n) for stmt in ast.walk(tree) if isinstance(stmt, (ast.Raise, ast.Assert)) for n in ast.walk(stmt)}
+    """String nodes inside ``raise`` and ``assert`` statements and log calls: messages for developers and for
+    whoever runs the server, not learners."""
+    return {id(n) for stmt in ast.walk(tree) if isinstance(stmt, (ast.Raise, ast.Assert)) or _is_log_call(stmt)
+            for n in ast.walk(stmt)}
 
 
 def sentence_literals(path: Path) -> list[str]:
