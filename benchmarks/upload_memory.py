@@ -10,7 +10,7 @@ benchmark waits for the session TTL. It prints the server's resident memory
 (VmRSS from /proc) after each step, and its peak so far (VmHWM), for
 ``--cycles`` cycles: the goal is to be back within 100 MB of the warm start
 (the page's libraries imported) after each cycle, and flat across cycles. ``--arena-max`` sets glibc's
-MALLOC_ARENA_MAX for the server (the README recommends 2 for a workshop).
+MALLOC_ARENA_MAX for the server (docs/hosting.md recommends 2 for a workshop).
 
     python benchmarks/upload_memory.py --sessions 5 --mb 100 --cycles 3 [--json]
 

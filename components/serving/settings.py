@@ -1,7 +1,7 @@
 """Server-wide limits for a hosted instance, read once from environment variables.
 
-A workshop organiser sets them before ``streamlit run app.py`` (the README's
-"Hosting a workshop" lists them with advice on sizing):
+A workshop organiser sets them before ``streamlit run app.py`` (docs/hosting.md,
+"Rankwise's limits", lists them; its "Memory" gives advice on sizing):
 
 ``RANKWISE_SESSION_UPLOAD_MB``
     the most uploaded data one learner's session may hold, in MiB (the

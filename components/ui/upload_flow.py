@@ -182,7 +182,7 @@ def receive(kind: str, name: str, data: bytes) -> bool:
     refusals = dict(st.session_state.get(state.YOUR_DATA_REFUSED) or {})
     refusals.pop(kind, None)
     why = uploads.refusal(len(data), held(replacing=kind))
-    if why is not None:  # the setting's name stays out of the learner's message (the README names it)
+    if why is not None:  # the setting's name stays out of the learner's message (docs/hosting.md names it)
         refusals[kind] = Refusal(file=uploads.shown_name(name), size=why["size"], total=why["total"], cap=why["cap"])
     else:
         st.session_state[RECEIVED[kind]] = uploads.upload_record(name, data)

@@ -548,7 +548,7 @@ def test_the_note_comes_second_wide_enough_for_its_longest_note_and_any_cell_ope
 
 
 SIZE = re.compile(r"(\d[\d,.]*)\s*(bytes|B|[kKMG]i?B)\b")
-SETTING = re.compile(r"maxUploadSize|config\.toml|RANKWISE_|STREAMLIT_|server\.[a-z]")  # what the README names
+SETTING = re.compile(r"maxUploadSize|config\.toml|RANKWISE_|STREAMLIT_|server\.[a-z]")  # what docs/hosting.md names
 
 
 def sizes_and_settings(at) -> tuple[set[str], list[str]]:
