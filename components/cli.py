@@ -128,7 +128,7 @@ import numpy as np
 
 from components.course import prose
 from components.course.findings import counted, describe
-from components.engine import run_diagnosis
+from components.engine import fusion, run_diagnosis
 from components.engine.checks import read_whole
 from components.engine.corrections import CORRECTIONS, DEFAULT_CORRECTION
 from components.engine.formatting import fmt, signed
@@ -539,12 +539,58 @@ def _fields(spec: str) -> Fields:
         raise argparse.ArgumentTypeError(str(err)) from None
 
 
+def build_fuse_parser() -> argparse.ArgumentParser:
+    """``rankwise fuse RUN RUN [...] [--method ...] [--rrf-k K] [--norm ...] [--depth N] [--tag TAG]``."""
+    parser = _Parser(prog="rankwise fuse", description=_text("Fuse description"),
+                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("runs", type=_file, nargs="+", metavar="RUN", help=_text("Help fuse runs"))
+    parser.add_argument("--method", choices=fusion.METHODS, default="rrf", help=_text("Help fuse method"))
+    parser.add_argument("--rrf-k", type=_positive_float, metavar="K", help=_text("Help rrf-k", k=fusion.RRF_K))
+    parser.add_argument("--norm", choices=fusion.NORMS, help=_text("Help norm"))
+    parser.add_argument("--depth", type=_whole, metavar="N", help=_text("Help depth"))
+    parser.add_argument("--tag", type=_tag, default=fusion.TAG, help=_text("Help tag", tag=fusion.TAG))
+    return parser
+
+
+def _tag(text: str) -> str:
+    """``--tag``: the run's name in the written file's last column: text without whitespace."""
+    if not text or any(c.isspace() for c in text):
+        raise argparse.ArgumentTypeError(_text("Not a tag", value=repr(text)))
+    return text
+
+
+def fuse_main(argv: Sequence[str] | None = None) -> int:
+    """``rankwise fuse``: the fused run as TREC text on stdout; return the exit status (0 ok, 1 a file that cannot
+    be read, 2 usage). Each run may be in any format :mod:`components.formats.readers` reads."""
+    parser = build_fuse_parser()
+    args = parser.parse_args(argv)
+    if len(args.runs) < 2:
+        parser.error(_text("Fuse needs two runs"))
+    if args.method == "rrf" and args.norm is not None:
+        parser.error(_text("Norm with rrf"))
+    if args.method != "rrf" and args.rrf_k is not None:
+        parser.error(_text("Rrf-k without rrf", method=args.method))
+    if len(set(map(str, args.runs))) < len(args.runs):
+        parser.error(_text("Run twice"))
+    try:
+        runs = [cast(trec.Run, readers.read(path, "run").parsed) for path in args.runs]
+    except (OSError, MemoryError, trec.TrecFormatError) as err:
+        return _file_error(err, args.runs)
+    fused = fusion.fuse(runs, args.method, k=args.rrf_k or fusion.RRF_K, norm=args.norm or "none",
+                        depth=args.depth)
+    sys.stdout.write(fusion.to_trec(fused, args.tag))
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """``rankwise eval ...`` or ``rankwise app ...``; return the exit status (2 for a usage error)."""
+    """``rankwise eval ...``, ``rankwise fuse ...`` or ``rankwise app ...``; return the exit status (2 for a usage
+    error)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     command, rest = (argv[0], argv[1:]) if argv else ("", [])
     if command == "eval":
         return eval_main(rest)
+    if command == "fuse":
+        return fuse_main(rest)
     if command == "app":
         return app_main(rest)
     print(_text("Usage"), file=sys.stderr)

@@ -1,0 +1,51 @@
+"""Write ranx_fusion.json: generated runs without tied scores, and what ranx's ``fuse`` makes of them.
+
+tests/unit/test_fusion.py checks Rankwise's fusion against this file, so the suite needs no ranx (it compiles
+with numba on first use). Made with ranx 0.3.21 in a virtualenv of its own:
+
+    python3 -m venv /tmp/ranxenv && /tmp/ranxenv/bin/pip install ranx==0.3.21
+    /tmp/ranxenv/bin/python tests/unit/data/make_ranx_fusion.py
+"""
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+CASES = [("rrf", None, {"k": 60}), ("rrf", None, {"k": 5}), ("sum", "min-max", None), ("mnz", "min-max", None),
+         ("sum", "zmuv", None), ("mnz", "zmuv", None)]  # ranx's names
+METHODS = {"rrf": "rrf", "sum": "combsum", "mnz": "combmnz"}  # Rankwise's
+NORMS = {None: "none", "min-max": "minmax", "zmuv": "zscore"}
+
+
+def generated_runs(seed: int) -> list[dict[str, dict[str, float]]]:
+    """Three runs over four queries; documents drawn from a pool of 15; distinct scores within a query."""
+    rng = random.Random(seed)
+    runs = []
+    for _ in range(3):
+        run = {}
+        for q in range(4):
+            docs = rng.sample([f"d{i}" for i in range(15)], rng.randint(3, 10))
+            scores = rng.sample(range(1, 10_000), len(docs))
+            run[f"q{q}"] = {d: s / 100 for d, s in zip(docs, scores)}
+        runs.append(run)
+    return runs
+
+
+def main() -> None:
+    from ranx import Run, fuse  # only here: the suite imports this module (doctests) without ranx
+
+    cases = []
+    for seed in range(3):
+        runs = generated_runs(seed)
+        for method, norm, params in CASES:
+            fused = fuse([Run(r) for r in runs], norm=norm, method=method, params=params)
+            cases.append({"runs": runs, "method": METHODS[method], "norm": NORMS[norm], "k": (params or {}).get("k", 60),
+                          "fused": {q: dict(docs) for q, docs in fused.to_dict().items()}})
+    out = Path(__file__).with_name("ranx_fusion.json")
+    out.write_text(json.dumps({"ranx": "0.3.21", "cases": cases}, separators=(",", ":")) + "\n")
+    print(f"{len(cases)} cases written to {out}")
+
+
+if __name__ == "__main__":
+    main()
