@@ -756,9 +756,11 @@ def format_many(result, gain: Gain = "linear", per_query: bool = False, qrels_na
     >>> from components.engine.many_runs import compare_many
     >>> runs = [trec.load("1 0 a 1\\n2 0 a 1\\n", r) for r in ("1 Q0 a 1 1 r\\n2 Q0 x 1 1 r\\n",
     ...                                                         "1 Q0 a 1 1 r\\n2 Q0 a 1 1 r\\n")]
-    >>> print(format_many(compare_many(runs, ["a.run", "b.run"], ["RR"])).split("\\n\\n")[2])
-    run  measure     − A  95% t-interval    95% bootstrap    win/tie/loss  t-test p  corrected  randomisation p  corrected
-    B    RR       +0.500  −5.853 to +6.853  0.000 to +1.000         1/1/0     0.500      0.500            1.000      1.000
+    >>> print(format_many(compare_many(runs, ["a.run", "b.run"], ["RR"])).split("\\n\\n")[2])  # doctest: +NORMALIZE_WHITESPACE
+    Each difference is over the queries that run and the baseline both answer ("paired"); the two means beside it are
+    over those same queries, so the difference is theirs. Each run's mean over all its own queries is in the table above.
+    run  measure  paired      A    run     − A  95% t-interval    95% bootstrap    win/tie/loss  t-test p  corrected  randomisation p  corrected
+    B    RR            2  0.500  1.000  +0.500  −5.853 to +6.853  0.000 to +1.000         1/1/0     0.500      0.500            1.000      1.000
     """
     from components.course.run_comparison import many_readings, run_labels, span
     from components.engine import bootstrap, compare, corrections
@@ -781,17 +783,19 @@ def format_many(result, gain: Gain = "linear", per_query: bool = False, qrels_na
     means = [["run", "queries", *result.measures]]
     means += [[labels[r.name] + (" ⚠" if r.never_ran else ""), f"{r.queries:,}",
                *(f"{fmt(r.mean[m])} ({span(r.ci95[m])})" for m in result.measures)] for r in result.runs]
-    rows = [["run", "measure", f"− {labels[base]}", "95% t-interval", "95% bootstrap", "win/tie/loss", "t-test p",
-             "corrected", "randomisation p", "corrected"]]
+    rows = [["run", "measure", "paired", labels[base], "run", f"− {labels[base]}", "95% t-interval", "95% bootstrap",
+             "win/tie/loss", "t-test p", "corrected", "randomisation p", "corrected"]]
     for run in result.others:
         for m in result.measures:
             v = result.versus[run, m]
             c = v.comparison
-            rows.append([labels[run], m, signed(c.mean_diff) + (" *" if v.significant else ""),
+            rows.append([labels[run], m, f"{c.n:,}", fmt(c.mean_a), fmt(c.mean_b),
+                         signed(c.mean_diff) + (" *" if v.significant else ""),
                          span(c.ci95, " to "), span((v.boot.low, v.boot.high), " to "),
                          f"{c.improved}/{c.tied}/{c.hurt}", compare.format_p(c.t_test_p), compare.format_p(v.p_t),
                          randomisation_cell(c), compare.format_p(v.p_rand)])
-    lines = [*_aligned(header, numbers=False), "", *_table(means, left=1), "", *_table(rows, left=2, also=(3, 4))]
+    lines = [*_aligned(header, numbers=False), "", *_table(means, left=1), "", _text("Paired means"),
+             *_table(rows, left=2, also=(6, 7))]
     if per_query:
         for run in result.others:
             table = [["query", *(f"{m} {labels[run]} − {labels[base]}" for m in result.measures)]]

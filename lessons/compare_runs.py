@@ -204,17 +204,19 @@ def _table(result: many_runs.ManyRuns, gain: str) -> pd.DataFrame:
     """One row per run and measure against the baseline."""
     base = result.names[result.baseline]
     column = {name: prose.text(NAME, f"Column {name}") for name in
-              ("run", "measure", "mean", "t interval", "bootstrap", "counts", "p", "corrected", "significant")}
+              ("run", "measure", "paired", "mean", "t interval", "bootstrap", "counts", "p", "corrected", "significant")}
     difference = prose.text(NAME, "Column difference", baseline=base)
+    base_mean = prose.text(NAME, "Column baseline mean", baseline=base)
     yes, no = prose.text(NAME, "Significant yes"), prose.text(NAME, "Significant no")
-    means = {r.name: r.mean for r in result.runs}
-    return pd.DataFrame([{
-        column["run"]: v.run, column["measure"]: shown_name(v.measure, gain), column["mean"]: fmt(means[v.run][v.measure]),
-        difference: signed(v.comparison.mean_diff), column["t interval"]: span(v.comparison.ci95, " to "),
-        column["bootstrap"]: span((v.boot.low, v.boot.high), " to "),
-        column["counts"]: f"{v.comparison.improved} / {v.comparison.tied} / {v.comparison.hurt}",
+    return pd.DataFrame([{  # the two means over the paired queries, then their difference: the row adds up
+        column["run"]: v.run, column["measure"]: shown_name(v.measure, gain), column["paired"]: v.comparison.n,
+        base_mean: fmt(v.comparison.mean_a), column["mean"]: fmt(v.comparison.mean_b),
+        difference: signed(v.comparison.mean_diff),
         column["p"]: format_p(v.comparison.randomisation_p, NO_VALUE), column["corrected"]: format_p(v.p_rand, NO_VALUE),
-        column["significant"]: yes if v.significant else no} for v in result.versus.values()])
+        column["significant"]: yes if v.significant else no,
+        column["t interval"]: span(v.comparison.ci95, " to "), column["bootstrap"]: span((v.boot.low, v.boot.high), " to "),
+        column["counts"]: f"{v.comparison.improved} / {v.comparison.tied} / {v.comparison.hurt}",
+    } for v in result.versus.values()])
 
 
 def _explain_section(result: many_runs.ManyRuns, judged: dict[str, trec.JudgedRun], gain: str) -> None:

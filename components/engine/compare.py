@@ -203,16 +203,16 @@ class Comparison:
         return int(self.diff.size)
 
     def as_dict(self) -> dict[str, Any]:
-        """The JSON fields: mean_a, mean_b, mean_diff, ci95, counts, both p-values, how the randomisation p was
-        computed (method, exact or not, the sign assignments counted) and its normal approximation's error bound,
-        permutations, seed.
+        """The JSON fields: n (the queries compared), mean_a and mean_b over those queries, mean_diff, ci95, counts,
+        both p-values, how the randomisation p was computed (method, exact or not, the sign assignments counted) and
+        its normal approximation's error bound, permutations, seed.
 
         Undefined and infinite values (nan, inf) become ``None`` (JSON has neither).
         """
         def num(x: float) -> float | None:
             return float(x) if math.isfinite(x) else None
 
-        return {"mean_a": num(self.mean_a), "mean_b": num(self.mean_b), "mean_diff": num(self.mean_diff),
+        return {"n": self.n, "mean_a": num(self.mean_a), "mean_b": num(self.mean_b), "mean_diff": num(self.mean_diff),
                 "ci95": [num(self.ci95[0]), num(self.ci95[1])], "improved": self.improved, "hurt": self.hurt,
                 "tied": self.tied, "t_test_p": num(self.t_test_p), "randomisation_p": num(self.randomisation_p),
                 "randomisation_method": self.randomisation_method,

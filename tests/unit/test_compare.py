@@ -20,7 +20,7 @@ from components.cli import eval_main as main
 from components.cli import run_evaluation
 from components.course import prose
 from components.engine import compare, corrections
-from components.engine.formatting import signed
+from components.engine.formatting import fmt, signed
 from components.formats import trec
 from components.ui import charts
 
@@ -556,11 +556,12 @@ def test_compare_json(tmp_path, capsys):
     assert result["skipped"][b] == {"qrels_only": 1, "a_only": 0, "b_only": 0, "run_only": 1}  # q13; q99
     assert result["runs"][b]["queries"] == 12 and result["family"] == 2 and result["correction"] == "holm"
     rr = result["versus_baseline"][b]["RR"]
-    assert list(rr) == ["mean_a", "mean_b", "mean_diff", "ci95", "improved", "hurt", "tied", "t_test_p",
+    assert list(rr) == ["n", "mean_a", "mean_b", "mean_diff", "ci95", "improved", "hurt", "tied", "t_test_p",
                         "randomisation_p", "randomisation_method", "randomisation_exact",
                         "randomisation_assignments", "randomisation_error_bound", "permutations", "seed",
                         "bootstrap", "t_test_p_corrected", "randomisation_p_corrected", "significant"]
     a_rr, b_rr = expected_rr(RANKS_A), expected_rr(RANKS_B)
+    assert rr["n"] == 12  # the means and their difference are over the 12 queries both runs answer
     assert rr["mean_a"] == pytest.approx(sum(a_rr) / 12, abs=1e-15)
     assert rr["mean_b"] == pytest.approx(sum(b_rr) / 12, abs=1e-15)
     assert (rr["improved"], rr["hurt"], rr["tied"]) == (8, 1, 3)  # query 7: rank 1 -> 2
@@ -596,10 +597,11 @@ def test_compare_table(tmp_path, capsys):
     assert lines[1].endswith("(baseline)") and lines[2].split() == ["B:", str(tmp_path / "b.txt")]
     assert "with Holm's method" in out
     header = next(line for line in lines if line.startswith("run  measure"))
-    assert header.split()[:4] == ["run", "measure", "−", "A"]
+    assert header.split()[:7] == ["run", "measure", "paired", "A", "run", "−", "A"]
     row = next(line for line in lines if line.startswith("B    RR "))
     direct = compare.compare_values(expected_rr(RANKS_A), expected_rr(RANKS_B))
-    assert signed(direct.mean_diff) in row and "8/3/1" in row
+    assert row.split()[2:6] == ["12", fmt(direct.mean_a), fmt(direct.mean_b), signed(direct.mean_diff)]  # adds up
+    assert "8/3/1" in row
     assert compare.format_p(direct.t_test_p) in row and compare.format_p(direct.randomisation_p) in row
     assert any(line.startswith("After Holm's correction across 2 comparisons") for line in lines)
 
