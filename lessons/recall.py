@@ -175,7 +175,7 @@ def _hit_rate() -> None:
         f"R@{k}": [fmt(v) for v in recall],
         f"Success@{k}": [fmt(v) for v in success],
     })
-    st.dataframe(table, hide_index=True, width="stretch")
+    st.table(table, hide_index=True, border="horizontal")  # HTML: it grows with the projector's font
     mean_recall, mean_success = float(np.mean(recall)), float(np.mean(success))
     verdict = prose.section(NAME, "Hit rate same" if abs(mean_recall - mean_success) < 1e-12 else "Hit rate differ")
     st.markdown(prose.text(NAME, "Hit rate sentence", k=k, mean_recall=fmt(mean_recall),

@@ -18,14 +18,21 @@ from components.ui.chart_view import PROJECTOR_SCALE, chart_scale, show_chart  #
 
 TEXT = "ui"  # lessons/text/ui.md: the labels of the shared controls
 
-# On every page: a metric's label and a page's name in the sidebar wrap onto a second line where their column
-# is narrow, instead of being cut short with an ellipsis ("nDCG@5 (expo…", "Why does my n…").
+# On every page: a metric's label, a page's name in the sidebar and a button's label wrap onto a second line where
+# their column is narrow, instead of being cut short with an ellipsis ("nDCG@5 (expo…", "Why does my n…", a preset
+# "Top 10, half of the…" at 1024 px or projected with the sidebar open). A formula too wide for its column wraps
+# between its equations (each a {group} followed by \allowbreak in lessons/text/), with room between its lines,
+# rather than being cut at the column's edge (on a phone; projected with the sidebar open).
 _BASE_CSS = """
 <style>
   [data-testid="stMetricLabel"], [data-testid="stMetricLabel"] *,
   [data-testid="stSidebarNavLink"], [data-testid="stSidebarNavLink"] * { white-space: normal !important;
     overflow: visible !important; text-overflow: clip !important; }
   [data-testid="stSidebarNavLink"] { height: auto !important; }
+  button [data-testid="stMarkdownContainer"], button [data-testid="stMarkdownContainer"] * {
+    white-space: normal !important; overflow: visible !important; text-overflow: clip !important; }
+  .katex-display > .katex, .katex-display > .katex > .katex-html { white-space: normal; }
+  .katex-display > .katex > .katex-html > .base { margin: 0.35em 0; }
 </style>
 """
 

@@ -19,7 +19,7 @@ from tests.e2e.helpers import board_value, next_frames, press_home, settle
 from tests.e2e.navigation import visit
 
 pytestmark = pytest.mark.e2e
-LESSONS = registry.PAGES[registry.PAGES.index(registry.spec("recall")):registry.PAGES.index(registry.spec("choosing")) + 1]
+LESSONS = registry.PAGES[registry.PAGES.index(registry.spec("accuracy")):registry.PAGES.index(registry.spec("choosing")) + 1]
 ROOT_FONT_PX = "() => parseFloat(getComputedStyle(document.documentElement).fontSize)"
 
 
@@ -45,31 +45,46 @@ def recall_sizes(page: Page) -> tuple[float, float]:
     return font_px(body), font_px(recall_value(page))
 
 
-# What a narrow window must not cut short or push sideways: metric labels and sidebar page names (cut with
-# an ellipsis), worked formulas (wider than their column) and tables (scrolling sideways).
+# What a narrow window must not cut short or push sideways: metric labels, sidebar page names and button labels
+# (cut with an ellipsis: a preset "Top 10, half of the…"), formulas, worked or the lesson's own (wider than their
+# column: "accurac" at 1024 px), tables (scrolling sideways), and a ranking editor's titles (squeezed beside the
+# row's buttons: three MRR editors side by side at 1024 px kept 27 px of "lombok-1.18.30.jar", "lom").
 _CUT_SHORT = """() => {
     const cut = (sel) => [...document.querySelectorAll(sel)].filter(e => e.scrollWidth > e.clientWidth + 1)
         .map(e => sel + ': ' + e.textContent.slice(0, 40));
     const wide = [...document.querySelectorAll('.katex')]
         .filter(e => e.getBoundingClientRect().right > e.closest('[data-testid="stElementContainer"]')
             .getBoundingClientRect().right + 1).map(e => 'formula: ' + e.textContent.slice(0, 40));
+    const em = (e) => parseFloat(getComputedStyle(e).fontSize);
+    const squeezed = [...document.querySelectorAll('[data-testid="stMain"] *')].map(h => h.shadowRoot).filter(Boolean)
+        .flatMap(root => [...root.querySelectorAll('.rw-list .rw-title')])
+        .filter(t => t.clientWidth > 0 && t.clientWidth < 5 * em(t))
+        .map(t => 'editor title ' + t.clientWidth + ' px: ' + t.textContent.slice(0, 40));
     return [...cut('[data-testid="stMetricLabel"] p'), ...cut('[data-testid="stMetricLabel"] div'),
             ...cut('[data-testid="stSidebarNavLink"] span'), ...cut('[data-testid="stTable"]'),
-            ...cut('[data-testid="stDataFrame"] .dvn-scroller'), ...cut('.katex-display'), ...wide];
+            ...cut('[data-testid="stDataFrame"] .dvn-scroller'), ...cut('.katex-display'), ...wide,
+            ...cut('[data-testid="stMain"] button [data-testid="stMarkdownContainer"]'), ...squeezed];
 }"""
 
 
-def walk_the_lessons(page: Page, *, projected: bool) -> None:
-    """From Recall@k to Choosing a metric, one after another by each page's "Next" link: nothing is cut short
-    on any of them, and a projector's folded sidebar stays folded."""
+def walk_the_lessons(page: Page, *, projected: bool, start: str = "accuracy") -> None:
+    """From the page open (lessons/``start``.py) to Choosing a metric, one after another by each page's "Next"
+    link: nothing is cut short on any of them, and a projector's folded sidebar stays folded."""
     width = page.viewport_size["width"]
-    for spec, after in zip(LESSONS, [*LESSONS[1:], None]):
+    lessons = LESSONS[LESSONS.index(registry.spec(start)):]
+    for spec, after in zip(lessons, [*lessons[1:], None]):
         expect(page.get_by_test_id("stMain").get_by_role("heading").first).to_be_visible()
         settle(page)
         page.evaluate("() => document.fonts.ready")
         next_frames(page)
         sidebar = page.get_by_test_id("stSidebar").bounding_box()
         assert not projected or sidebar["x"] + sidebar["width"] <= 0, f"/{spec.url_path}: the projector's sidebar opened"
+        # The app's own style comes with the run (a sidebar page name wraps), and KaTeX draws a lesson's formula a
+        # moment after its text (its module loads on first use): measure once both are there.
+        formula = "document.querySelector('.katex-display')" if "Formula" in prose.sections(spec.module) else "true"
+        page.wait_for_function(f"""() => {formula} && getComputedStyle(
+            document.querySelector('[data-testid="stSidebarNavLink"] span')).whiteSpace === 'normal'""")
+        next_frames(page)
         cut = page.evaluate(_CUT_SHORT)
         assert not cut, f"/{spec.url_path} at {width}px cuts short or pushes sideways: {cut}"
         if after is not None:
@@ -86,7 +101,7 @@ def test_a_projector_link_enlarges_text_and_metrics_cuts_nothing_short_and_its_t
     assert big_metric >= 2 * big_text, "metric values at least twice the body text"
     main = page.get_by_test_id("stMain")
     assert main.evaluate("e => e.scrollWidth <= e.clientWidth + 1"), "nothing needs horizontal scrolling"
-    walk_the_lessons(page, projected=True)
+    walk_the_lessons(page, projected=True, start="recall")
 
     page.get_by_test_id("stExpandSidebarButton").click()  # the sidebar starts folded; the way out is one click away
     toggle = page.get_by_test_id("stSidebar").get_by_text("Projector mode")

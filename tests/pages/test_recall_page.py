@@ -93,7 +93,7 @@ def test_the_hit_rate_table():
     at = open_page(PAGE)
     at.slider(key=state.RECALL_HIT_RATE_K).set_value(10).run()
     assert not at.exception
-    table = next(df.value for df in at.dataframe if "R@10" in df.value.columns)
+    table = next(t.value for t in at.table if "R@10" in t.value.columns)  # a table, which the projector's font grows
     assert list(table["R@10"]) == [fmt(1), fmt(2 / 3), fmt(3 / 10)]
 
 
