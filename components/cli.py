@@ -122,12 +122,12 @@ import sys
 import textwrap
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence, TypedDict, cast
+from typing import Mapping, Sequence, TypedDict, cast
 
 import numpy as np
 
 from components.course import prose
-from components.course.findings import counted, describe
+from components.course.findings import contrast_sentence, counted, describe
 from components.engine import fusion, run_diagnosis
 from components.engine.checks import read_whole
 from components.engine.corrections import CORRECTIONS, DEFAULT_CORRECTION
@@ -647,8 +647,6 @@ def eval_main(argv: Sequence[str] | None = None) -> int:
 
         if layout == "trec":
             parser.error(_text("Compare options"))
-        if diagnose:
-            parser.error(_text("Diagnose options"))
         if len(runs) > MAX_RUNS:
             parser.error(_text("Too many runs", n=len(runs), most=MAX_RUNS))
         if len(set(map(str, runs))) < len(runs):
@@ -713,10 +711,12 @@ def _main_many(args: argparse.Namespace, measures: Sequence[Measure], runs: Sequ
                             args.max_docs, args.chunks, args.qrels_fields, args.run_fields)
         result = many_runs.compare_many(judged, [str(r) for r in runs], measures, args.gain, baseline,
                                         args.correction)
+        diagnoses = diagnose_runs(args, measures, runs) if args.diagnose or args.diagnose_k is not None else None
     except (OSError, MemoryError, trec.TrecFormatError, NothingToCompare) as err:  # a file that cannot be read,
         # or no query both runs answer; any other error is a fault of this program, not of the files
         return _file_error(err, (args.qrels, *runs))
     labels = run_labels(result)
+    base = result.names[baseline]
     if args.json:
         document = {"gain": args.gain, "labels": labels, **result.as_dict(),
                     "skipped": {run: p.skipped for run, p in result.pairings.items()}}
@@ -731,17 +731,46 @@ def _main_many(args: argparse.Namespace, measures: Sequence[Measure], runs: Sequ
         if args.explain is not None:
             document["explain"] = {run: {m: _as_dict(e) for m, e in (why or {}).items()} if why is not None else None
                                    for run, why in explained(result, judged, args.explain, args.gain).items()}
+        if diagnoses is not None:
+            document["diagnosis"] = {run: d.as_dict()["diagnosis"] for run, d in diagnoses.items()}
+            document["diagnosis_contrasts"] = {
+                run: [{"check": c.check, "sentence": contrast_sentence(c, labels[run], labels[base])}
+                      for c in run_diagnosis.contrasts(diagnoses[base], diagnoses[run])] for run in result.others}
         output = json.dumps(document, allow_nan=False)
     else:
         output = format_many(result, args.gain, args.per_query, str(args.qrels))
+        if diagnoses is not None:
+            output += "\n\n" + format_diagnoses(diagnoses, labels, base)
         if args.power is not None:
             output += "\n\n" + format_power(result, args.power)
         if args.explain is not None:
             output += "\n\n" + format_explain(result, explained(result, judged, args.explain, args.gain),
                                                args.explain)
-    notes_about = [note for run in result.others
-                   for note in compare_notes(result.pairings[run], labels[result.names[baseline]], labels[run])]
+    notes_about = [note for run in result.others for note in compare_notes(result.pairings[run], labels[base], labels[run])]
     return _emit(output, notes_about)
+
+
+def diagnose_runs(args: argparse.Namespace, measures: Sequence[Measure],
+                  runs: Sequence[Path]) -> dict[str, run_diagnosis.Diagnosis]:
+    """Each run's diagnosis against the qrels (``--diagnose`` with several runs), at the same k, by run name."""
+    return {str(run): cast(run_diagnosis.Diagnosis, run_evaluation(
+        args.qrels, run, measures, args.gain, args.complete, args.rel_level, diagnose=True, diagnosis_k=args.diagnose_k,
+        chunks=args.chunks, qrels_fields=args.qrels_fields, run_fields=args.run_fields).diagnosis) for run in runs}
+
+
+def format_diagnoses(diagnoses: Mapping[str, run_diagnosis.Diagnosis], labels: Mapping[str, str], base: str) -> str:
+    """Several runs' diagnoses as text: each run's (the baseline first), then how each differs from the
+    baseline's (:func:`components.engine.run_diagnosis.contrasts`)."""
+    order = [base, *(run for run in diagnoses if run != base)]
+    blocks = [_text("Diagnosis of run", label=labels[run], run=run) + "\n" + format_diagnosis(diagnoses[run])
+              for run in order]
+    lines = [_text("Diagnosis contrasts", baseline=labels[base])]
+    for run in order[1:]:
+        found = run_diagnosis.contrasts(diagnoses[base], diagnoses[run])
+        lines += [line for c in found for line in _wrapped(contrast_sentence(c, labels[run], labels[base]), first="- ")]
+        if not found:
+            lines.append(_text("Diagnosis no contrast", run=labels[run], baseline=labels[base]))
+    return "\n\n".join([*blocks, "\n".join(lines)])
 
 
 def format_many(result, gain: Gain = "linear", per_query: bool = False, qrels_name: str = "qrels") -> str:

@@ -84,3 +84,32 @@ def _value(measure: str, value: float | None) -> str:
 def _change(now: float | None, other: float | None) -> str:
     """other − now with its sign ("undefined" when either is None)."""
     return fmt(float("nan")) if now is None or other is None else signed(other - now)
+
+
+def contrast_sentence(contrast: run_diagnosis.Contrast, run: str, baseline: str) -> str:
+    """How a run's diagnosis differs from the baseline's, in one sentence (``lessons/text/diagnose.md``).
+
+    Examples
+    --------
+    >>> shallow = run_diagnosis.Finding("unjudged", 3, (), "warning", {"k": 10, "overall": 0.568}, None)
+    >>> deep = run_diagnosis.Finding("unjudged", 1, (), "note", {"k": 10, "overall": 0.616}, None)
+    >>> contrast_sentence(run_diagnosis.Contrast("unjudged", deep, shallow), "B", "A").split(";")[0]
+    'B is judged less deeply than A: Judged@10 is 56.8% against 61.6%'
+    >>> ok = run_diagnosis.Finding("ties", 0, (), "ok", {"applies": True, "k": 10}, None)
+    >>> tied = run_diagnosis.Finding("ties", 2, ("1", "2"), "warning", {"applies": True, "k": 10}, None)
+    >>> contrast_sentence(run_diagnosis.Contrast("ties", ok, tied), "B", "A")
+    'Tied scores at the cutoff: a warning (2 queries) for B, nothing to report for A.'
+    """
+    base, other = contrast.base, contrast.other
+    if contrast.check == "unjudged":
+        return prose.text(DIAGNOSE, "Contrast judged less" if contrast.judged_less else "Contrast judged more",
+                          run=run, baseline=baseline, k=other.values["k"], other=fmt(other.values["overall"], "percent"),
+                          base=fmt(base.values["overall"], "percent"))
+
+    def state(finding: run_diagnosis.Finding) -> str:
+        found = prose.text(DIAGNOSE, f"Contrast {finding.severity}")
+        return found if finding.severity == "ok" or not finding.count else \
+            prose.text(DIAGNOSE, "Contrast counted", found=found, queries=counted(finding.count, "query"))
+
+    return prose.text(DIAGNOSE, "Contrast", title=prose.section(DIAGNOSE, f"{contrast.check} title"), run=run,
+                      other=state(other), baseline=baseline, base=state(base))

@@ -570,3 +570,49 @@ def _as_bytes(ids: Sequence[str]) -> np.ndarray:
 
 def _decoded(text: bytes) -> str:
     return text.decode("utf-8", "replace")
+
+
+JUDGED_GAP = 0.02  # two runs' mean Judged@k this far apart (2 points) are judged to different depths
+
+
+@dataclass(frozen=True)
+class Contrast:
+    """A way two runs' diagnoses differ, against the same qrels: ``check`` (one of :data:`CHECKS`), the
+    baseline's finding and the other run's. For ``unjudged``: the other run's mean Judged@k is lower (its scores
+    may be underestimated against the baseline's) or higher by :data:`JUDGED_GAP` or more; for any other check:
+    one run has something to report and the other has not, or reports it at another severity."""
+
+    check: str
+    base: Finding
+    other: Finding
+
+    @property
+    def judged_less(self) -> bool:
+        """For ``unjudged``: whether the other run is the one judged less deeply."""
+        return self.other.values["overall"] < self.base.values["overall"]
+
+
+def contrasts(base: Diagnosis, other: Diagnosis) -> tuple[Contrast, ...]:
+    """How ``other``'s diagnosis differs from the baseline's ``base`` (both at the same k), in :data:`CHECKS` order.
+
+    Examples
+    --------
+    >>> qrels = trec.read_qrels("1 0 a 1\\n1 0 b 0\\n2 0 c 1\\n")
+    >>> deep, shallow = (trec.read_run(t) for t in ("1 Q0 a 1 2 r\\n1 Q0 b 2 1 r\\n2 Q0 c 1 1 r\\n",
+    ...                                               "1 Q0 a 1 2 r\\n1 Q0 x 2 1 r\\n"))
+    >>> found = [diagnose(qrels, run, trec.judge(qrels, run), k=2, measures=["P@2"], gain="linear")
+    ...          for run in (deep, shallow)]
+    >>> [(c.check, c.judged_less if c.check == "unjudged" else c.other.severity) for c in contrasts(*found)]
+    [('qrels_only', 'warning'), ('unjudged', True), ('short_lists', 'ok')]
+    """
+    if base.k != other.k:
+        raise ValueError(f"diagnoses at different cutoffs ({base.k} and {other.k}) do not compare")
+    found = []
+    for a, b in zip(base.findings, other.findings):
+        if a.check == "unjudged":
+            differs = abs(a.values["overall"] - b.values["overall"]) >= JUDGED_GAP
+        else:
+            differs = a.severity != b.severity
+        if differs:
+            found.append(Contrast(a.check, a, b))
+    return tuple(found)

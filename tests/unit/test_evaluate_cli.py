@@ -537,7 +537,6 @@ def test_trec_evals_short_options_and_the_new_ones(tmp_path, capsys):
                                          (["--format", "trec", "-m", "AP", "-m", "RR@10", "-m", "Judged@5"],
                                           "RR@10, Judged@5 has no trec_eval counterpart"),
                                          (["--format", "csv"], "invalid choice: 'csv'"),
-                                         (["--diagnose", "--compare", "run.txt"], "--diagnose looks at one run"),
                                          (["--diagnose-k", "0"], "--diagnose-k: '0' is not a whole number from 1")])
 def test_the_new_options_refuse_what_they_cannot_do(tmp_path, capsys, args, words):
     status, out, err = cli(tmp_path, capsys, "1 0 a 1\n", "1 Q0 a 1 1 t\n", *args)

@@ -8,6 +8,7 @@ import pytest
 
 from components.cli import main
 from components.engine import corrections, many_runs
+from components.engine.formatting import fmt
 from components.formats import trec
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
@@ -93,7 +94,6 @@ def test_a_run_that_never_ran_is_flagged(capsys, tmp_path):
 @pytest.mark.parametrize("args, message", [
     (["--baseline", "nowhere.txt"], "--baseline 'nowhere.txt' is not one of the runs"),
     (["--format", "trec"], "--compare has no trec_eval layout"),
-    (["--diagnose"], "--diagnose looks at one run"),
 ])
 def test_usage_errors_with_several_runs(capsys, args, message):
     status, _, err = cli(capsys, QRELS, RUN, RUN_B, *args)
@@ -179,3 +179,24 @@ def test_only_the_files_faults_are_reported_as_the_files(capsys, monkeypatch):
     monkeypatch.setattr(many_runs, "compare_many", broken)
     with pytest.raises(ValueError, match="an engine bug"):
         main(["eval", str(QRELS), str(RUN), str(RUN_B), "-m", "RR"])
+
+
+def test_diagnose_with_several_runs_diagnoses_each_and_says_how_they_differ(capsys):
+    """Each run's diagnosis, the baseline's first, then each run's contrasts with the baseline's: B's top 10 is
+    judged more deeply than A's (the engine's Judged@10 over the queries each answers)."""
+    from components.engine import metrics
+
+    status, out, _ = cli(capsys, QRELS, RUN, RUN_B, "-m", "RR", "--diagnose")
+    assert status == 0
+    assert out.index(f"A: {RUN}\ndiagnosis at k = 10") < out.index(f"B: {RUN_B}\ndiagnosis at k = 10")
+    qrels = trec.read_qrels(QRELS)
+    judged = {name: float(metrics.judged_at_k(trec.judge(qrels, trec.read_run(path)).queries, 10).mean())
+              for name, path in (("A", RUN), ("B", RUN_B))}
+    assert judged["B"] > judged["A"] + 0.02
+    contrasts = out[out.index("each run's diagnosis against A's:"):]
+    assert f"B is judged more deeply than A: Judged@10 is {fmt(judged['B'], 'percent')} against " \
+           f"{fmt(judged['A'], 'percent')}" in " ".join(contrasts.split())
+    status, out, _ = cli(capsys, QRELS, RUN, RUN_B, "-m", "RR", "--diagnose", "--json")
+    document = json.loads(out)
+    assert list(document["diagnosis"]) == [str(RUN), str(RUN_B)]
+    assert [c["check"] for c in document["diagnosis_contrasts"][str(RUN_B)]] == ["ties", "unjudged"]
