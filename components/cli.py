@@ -141,7 +141,6 @@ from components.engine.measures import (
     is_count,
     parse_measures,
     per_query_in_trec,
-    rank_cutoff,
     trec_name,
     trec_order,
     uses_measure_set,
@@ -155,7 +154,6 @@ FORMATS = ("table", "json", "trec")
 EXIT_BAD_FILE = 1
 EXIT_BROKEN_PIPE = 128 + 13  # what a shell shows for a program killed by SIGPIPE (signal 13)
 _SHOWN_QIDS = 5  # query ids listed in a note
-DEFAULT_DIAGNOSIS_K = 10  # the diagnosis's cutoff when no measure has one
 _WRAP = 100  # the diagnosis's sentences are wrapped at this width, indented by two spaces
 _LONGEST_WHOLE = 100  # an option's whole number longer than this (in characters) is refused unread
 
@@ -223,7 +221,7 @@ def run_evaluation(qrels: trec.Source, run: trec.Source, measures: Sequence[Meas
     (nDCG keeps the grades). ``max_docs`` (trec_eval's -M): each query's top ``max_docs`` documents are kept,
     the rest dropped. ``judged_only`` (trec_eval's -J): then the run's unjudged documents are dropped, the rest
     ranked on. ``diagnose``: also diagnose the pair (:func:`components.engine.run_diagnosis.diagnose`, on the
-    files as read: -J and -M do not apply) at ``diagnosis_k`` (default: :func:`diagnosis_cutoff`). Files in
+    files as read: -J and -M do not apply) at ``diagnosis_k`` (default: :func:`components.engine.run_diagnosis.diagnosis_cutoff`). Files in
     any format :mod:`components.formats.readers` reads (TREC, CSV/TSV, BEIR, JSON, JSONL); ``chunks``: a separator
     to count chunks as their document (``doc12#3`` -> ``doc12``, best rank kept), or None; ``qrels_fields``,
     ``run_fields``: which keys of JSON records hold what, instead of the guess.
@@ -244,21 +242,10 @@ def run_evaluation(qrels: trec.Source, run: trec.Source, measures: Sequence[Meas
     results = cast(trec.Run, read_run.parsed)
     judged = trec.judge(judgments, results, complete)
     queries = judged.adjusted(relevance_level, judged_only, max_docs).queries
-    diagnosis = None if not diagnose else run_diagnosis.diagnose(
-        judgments, results, judged, k=diagnosis_k or diagnosis_cutoff(measures), measures=measures, gain=gain,
-        relevance_level=relevance_level, scores_from_order=read_run.understood.scores_from_order,
-        merged_chunks=read_qrels.understood.merged_chunks + read_run.understood.merged_chunks,
-        chunk_separator=chunks or chunk_ids.DEFAULT_SEPARATOR)
+    diagnosis = None if not diagnose else run_diagnosis.diagnose_read(
+        read_qrels, read_run, judged, k=diagnosis_k or run_diagnosis.diagnosis_cutoff(measures), measures=measures,
+        gain=gain, relevance_level=relevance_level, chunks=chunks)
     return Report(gain, evaluate(queries, measures, gain), judged, results.trailing_lines, results.tag, diagnosis)
-
-
-def diagnosis_cutoff(measures: Sequence[Measure | str]) -> int:
-    """The diagnosis's default cutoff: the largest rank cutoff among the measures, or 10 when none has one.
-
-    >>> diagnosis_cutoff(["R@5", "nDCG@20", "RR"]), diagnosis_cutoff(["AP"])
-    (20, 10)
-    """
-    return max((k for k in map(rank_cutoff, measures) if k is not None), default=DEFAULT_DIAGNOSIS_K)
 
 
 def to_json(report: Report, per_query: bool = False) -> str:

@@ -13,14 +13,16 @@ import pandas as pd
 import streamlit as st
 
 from components.course import prose
+from components.course.findings import contrast_sentence
 from components.course.run_comparison import RUN_LABELS, change_lines, many_readings, power_formula, span
-from components.engine import bootstrap, compare, corrections, many_runs, power
+from components.engine import bootstrap, compare, corrections, many_runs, power, run_diagnosis
 from components.engine.compare import format_p
 from components.engine.formatting import fmt, literal, signed
-from components.formats import trec
+from components.formats import readers, trec
 from components.serving import uploads
 from components.serving.shared_cache import Holder, freeze
 from components.ui import charts, comparison_charts, registry, state, upload_flow
+from components.ui.diagnosis_view import show_diagnosis
 from components.ui.widgets import read_control, show_chart
 from lessons.your_data import FAMILIES, GAIN_CHOICES, measure_names, show_trailing_note, shown_name
 
@@ -65,21 +67,30 @@ def _holder(slot: str, files: uploads.Files) -> Holder:
 def _other_runs(loaded: upload_flow.LoadedPair) -> list[tuple[str, dict, trec.JudgedRun]]:
     """Each other run that reads cleanly, judged against the loaded qrels (read with the first run's chunk
     option): (slot, record, judged). A run that fails shows its message and is left out."""
-    chunks = uploads.reading(loaded.run)[1]
     runs = []
     for slot, record in upload_flow.other_runs().items():
-        read = uploads.with_reading(record, None, chunks)
-        files = uploads.files_key(loaded.qrels, read)
+        files = _files(loaded, record)
         try:
             judged = uploads.judge_files(files, loaded.qrels["data"], record["data"], _holder(slot, files))
         except ValueError as err:  # the reader's TrecFormatError, or no query in common with the qrels
             st.error(prose.text(NAME, "Run error", letter=_letter(slot), file=literal(record["name"])), icon="🚫")
             st.code(str(err), language=None, wrap_lines=True)
             continue
-        show_trailing_note(uploads.read("run", read["sha256"], read["name"], read["data"], _holder(slot, files),
-                                        *uploads.reading(read)).parsed, read["name"])
+        show_trailing_note(_run_read(loaded, slot, record).parsed, record["name"])
         runs.append((slot, record, judged))
     return runs
+
+
+def _files(loaded: upload_flow.LoadedPair, record: dict) -> uploads.Files:
+    """The key of another run's pair with the loaded qrels, the run read with run A's chunk option."""
+    return uploads.files_key(loaded.qrels, uploads.with_reading(record, None, uploads.reading(loaded.run)[1]))
+
+
+def _run_read(loaded: upload_flow.LoadedPair, slot: str, record: dict) -> readers.Read:
+    """Another run as read (shared while its slot's holder lives), with run A's chunk option."""
+    read = uploads.with_reading(record, None, uploads.reading(loaded.run)[1])
+    return uploads.read("run", read["sha256"], read["name"], read["data"], _holder(slot, _files(loaded, record)),
+                        *uploads.reading(read))
 
 
 def _letter(slot: str) -> str:
@@ -217,6 +228,31 @@ def _table(result: many_runs.ManyRuns, gain: str) -> pd.DataFrame:
         column["t interval"]: span(v.comparison.ci95, " to "), column["bootstrap"]: span((v.boot.low, v.boot.high), " to "),
         column["counts"]: f"{v.comparison.improved} / {v.comparison.tied} / {v.comparison.hurt}",
     } for v in result.versus.values()])
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def _diagnosed(files: uploads.Files, k: int, measures: tuple[str, ...], gain: str, chunks: str | None,
+               _qrels: readers.Read, _run: readers.Read, _judged: trec.JudgedRun) -> run_diagnosis.Diagnosis:
+    return run_diagnosis.diagnose_read(_qrels, _run, _judged, k=k, measures=measures, gain=gain, chunks=chunks)
+
+
+def _diagnosis_section(result: many_runs.ManyRuns, gain: str, files: dict[str, uploads.Files], qrels: readers.Read,
+                       reads: dict[str, readers.Read], judged: dict[str, trec.JudgedRun], chunks: str | None) -> None:
+    """Each run diagnosed against the qrels at the measures' largest cutoff: how each run's findings differ from
+    the baseline's, then every run's diagnosis, a tab each."""
+    st.subheader(prose.text(NAME, "Diagnosis heading"))
+    k = run_diagnosis.diagnosis_cutoff(result.measures)
+    found = {run: _diagnosed(files[run], k, result.measures, gain, chunks, qrels, reads[run], judged[run])
+             for run in result.names}
+    base = result.names[result.baseline]
+    lines = [contrast_sentence(c, run, base) for run in result.others
+             for c in run_diagnosis.contrasts(found[base], found[run])]
+    st.markdown(prose.text(NAME, "Diagnosis intro", k=k, baseline=base))
+    st.markdown("\n".join(f"- {line}" for line in lines) if lines else prose.text(NAME, "Diagnosis same", k=k))
+    for run, tab in zip(result.names, st.tabs(list(result.names))):
+        with tab:
+            show_diagnosis(found[run], openable=(), open_query=lambda qid: None, key=f"{state.COMPARE_DIAGNOSIS}.{run}",
+                           expanded=False)  # folded: the lines above say what sets the runs apart
 
 
 def _explain_section(result: many_runs.ManyRuns, judged: dict[str, trec.JudgedRun], gain: str) -> None:
@@ -361,10 +397,14 @@ def render() -> None:
     st.subheader(prose.text(NAME, "Table heading"))
     baseline, correction = _test_settings(letters)
     judged = {"A": loaded.judged(), **{_letter(slot): j for slot, _, j in others}}
-    files = (loaded.key, *(uploads.files_key(loaded.qrels, record) for _, record, _ in others))
+    files = (loaded.key, *(_files(loaded, record) for _, record, _ in others))
     result = _compare(files, tuple(letters), measures, gain, baseline, correction,
                       tuple(judged[letter] for letter in letters))
     _table_section(result, gain)
+    st.divider()
+    reads = {"A": loaded.read("run"), **{_letter(slot): _run_read(loaded, slot, record) for slot, record, _ in others}}
+    _diagnosis_section(result, gain, dict(zip(letters, files)), loaded.read("qrels"), reads, judged,
+                       uploads.reading(loaded.run)[1])
     st.divider()
     _explain_section(result, judged, gain)
     st.divider()

@@ -124,11 +124,9 @@ def _evaluate(files: tuple, names: tuple[str, ...], gain: str,
 @st.cache_resource(max_entries=8, show_spinner=prose.text(NAME, "Diagnosing"))
 def _diagnosis(files: tuple, k: int, names: tuple[str, ...], gain: str, level: int, _loaded: upload_flow.LoadedPair
                ) -> run_diagnosis.Diagnosis:
-    qrels, run = (_loaded.read(kind) for kind in KINDS)
-    return run_diagnosis.diagnose(qrels.parsed, run.parsed, _loaded.judged(), k=k, measures=names, gain=gain,
-                                  relevance_level=level, scores_from_order=run.understood.scores_from_order,
-                                  merged_chunks=qrels.understood.merged_chunks + run.understood.merged_chunks,
-                                  chunk_separator=uploads.reading(_loaded.run)[1] or chunks.DEFAULT_SEPARATOR)
+    return run_diagnosis.diagnose_read(_loaded.read("qrels"), _loaded.read("run"), _loaded.judged(), k=k,
+                                       measures=names, gain=gain, relevance_level=level,
+                                       chunks=uploads.reading(_loaded.run)[1])
 
 
 def _open_query(qid: str) -> None:

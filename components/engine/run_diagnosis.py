@@ -41,20 +41,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import Any, Callable, Literal, Mapping, Sequence, Union
+from typing import Any, Callable, Literal, Mapping, Sequence, Union, cast
 
 import numpy as np
 
 from components.engine import metrics
-from components.engine.measures import Measure, aggregate, evaluate, parse_measure
+from components.engine.measures import Measure, aggregate, evaluate, parse_measure, rank_cutoff
 from components.engine.metrics import Gain, QuerySet
-from components.formats import trec
+from components.formats import readers, trec
+from components.formats.chunks import DEFAULT_SEPARATOR
 from components.formats.trec import _pair_keys  # the reader's 64-bit (query, docid) key: one definition
 
 Severity = Literal["warning", "note", "ok"]
 ID_CHECKS = ("query_ids", "doc_ids", "chunk_ids")  # ids written two ways: told first
 Effect = tuple[Union[float, None], Union[float, None]]  # a measure's value as reported, and under an alternative
 EXAMPLES = 5  # example query ids kept per finding
+DEFAULT_CUTOFF = 10  # the diagnosis's k when no measure has a cutoff
 VISIBLE_CHANGE = 0.0005  # a mean that moves this much shows in the third decimal: a tie warning
 DIFFER_PAGE = "/why-does-my-number-differ"  # components/ui/registry.py's url paths (a test checks them)
 LINKS: dict[str, str | None] = {  # the page (and glossary entry) that explains each check
@@ -356,6 +358,27 @@ def listed_order(pair: Pair) -> np.ndarray:
     lines = pair.run.line[pair.run_rows[tied]]
     order[tied] = tied[np.lexsort((lines, group))]
     return order
+
+
+def diagnose_read(qrels: readers.Read, run: readers.Read, judged: trec.JudgedRun, *, k: int,
+                  measures: Sequence[Measure | str], gain: Gain, relevance_level: int = 1,
+                  chunks: str | None = None) -> Diagnosis:
+    """:func:`diagnose` on two files as :func:`components.formats.readers.read` read them: what the readers
+    understood goes in (a run whose scores came from its lists' order, the chunks merged into their document;
+    ``chunks``: the separator they were read with, None when ids were kept as they are)."""
+    return diagnose(cast(trec.Qrels, qrels.parsed), cast(trec.Run, run.parsed), judged, k=k, measures=measures,
+                    gain=gain, relevance_level=relevance_level, scores_from_order=run.understood.scores_from_order,
+                    merged_chunks=qrels.understood.merged_chunks + run.understood.merged_chunks,
+                    chunk_separator=chunks or DEFAULT_SEPARATOR)
+
+
+def diagnosis_cutoff(measures: Sequence[Measure | str]) -> int:
+    """The diagnosis's default cutoff: the largest rank cutoff among the measures, or 10 when none has one.
+
+    >>> diagnosis_cutoff(["R@5", "nDCG@20", "RR"]), diagnosis_cutoff(["AP"])
+    (20, 10)
+    """
+    return max((k for k in map(rank_cutoff, measures) if k is not None), default=DEFAULT_CUTOFF)
 
 
 def unjudged_values(pair: Pair) -> np.ndarray:

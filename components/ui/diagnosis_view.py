@@ -56,8 +56,8 @@ def _finding(finding: Finding, openable: Container[str], open_query: Callable[[s
 
 
 def show_diagnosis(diagnosis: Diagnosis, *, openable: Container[str], open_query: Callable[[str], None],
-                   key: str) -> None:
-    """The diagnosis in an expander, open when a finding has something to report.
+                   key: str, expanded: bool | None = None) -> None:
+    """The diagnosis in an expander, open when a finding has something to report (or as ``expanded`` says).
 
     ``openable``: the query ids the page's editor can open (an example outside them shows as text only);
     ``open_query``: the callback that opens one; ``key`` prefixes the buttons' keys.
@@ -66,7 +66,7 @@ def show_diagnosis(diagnosis: Diagnosis, *, openable: Container[str], open_query
     warnings = sum(f.severity == "warning" for f in problems)
     title = prose.text(TEXT, "Diagnosis title", k=diagnosis.k, warnings=warnings, notes=len(problems) - warnings)
     with st.expander(title if problems else prose.text(TEXT, "Diagnosis title clean", k=diagnosis.k),
-                     expanded=bool(problems), icon="🩺"):
+                     expanded=bool(problems) if expanded is None else expanded, icon="🩺"):
         st.caption(prose.text(TEXT, "Diagnosis intro", k=diagnosis.k))
         for finding in problems:
             _finding(finding, openable, open_query, key)

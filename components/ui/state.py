@@ -343,6 +343,7 @@ COMPARE_UPLOADER = "compare_runs.uploader"  # prefix of the runs' st.file_upload
 COMPARE_NO_ROOM = "compare_runs.no_room"  # names of the latest upload's files that found no free slot
 COMPARE_SAMPLES = "compare_runs.samples"  # the "use the samples" button (qrels, A, B and C)
 COMPARE_SAMPLE_RUNS = "compare_runs.sample_runs"  # the "add sample runs B and C" button
+COMPARE_DIAGNOSIS = "compare_runs.diagnosis"  # prefixes each run's diagnosis (+ ".<letter>")
 COMPARE_REMOVE = "compare_runs.remove"  # prefixes each run's remove button (+ ".<slot>")
 COMPARE_BASELINE = "compare_runs.baseline"  # the baseline: a run's letter
 COMPARE_CORRECTION = "compare_runs.correction"  # holm, bonferroni or bh

@@ -217,3 +217,27 @@ def test_a_fourth_run_is_corrected_with_the_rest_explained_and_planned(at):
     plan = power.plan(result.versus["B", "R@10"].comparison.diff, 0.1)
     cards = {m.label: m.value for m in at.metric}
     assert cards["Queries needed"] == f"{plan.queries_needed:,}" and cards["Detectable now"] == fmt(plan.detectable)
+
+
+def test_each_run_is_diagnosed_and_what_sets_a_run_apart_from_the_baseline_is_said(at):
+    """The engine's diagnosis of each run at the measures' largest cutoff (10), a tab each, and a line for each
+    way a run's findings differ from A's: B's and C's top 10 are judged more deeply than A's."""
+    from components.course.findings import contrast_sentence
+    from components.engine import run_diagnosis
+    from components.formats import readers
+
+    qrels = readers.read(page.SAMPLE_QRELS.read_bytes(), "qrels")
+    found = {}
+    for letter, path in zip("ABC", (page.SAMPLE_RUN, *page.SAMPLE_OTHERS)):
+        run = readers.read(path.read_bytes(), "run")
+        found[letter] = run_diagnosis.diagnose_read(qrels, run, trec.judge(qrels.parsed, run.parsed), k=10,
+                                                    measures=MEASURES, gain="linear")
+    lines = [contrast_sentence(c, run, "A") for run in "BC" for c in run_diagnosis.contrasts(found["A"], found[run])]
+    assert any("B is judged more deeply than A: Judged@10" in line for line in lines)
+    shown = next(m.value for m in at.markdown if m.value.startswith("- ") and "judged more deeply" in m.value)
+    assert shown == "\n".join(f"- {line}" for line in lines)
+    assert [t.label for t in at.tabs][-3:] == ["A", "B", "C"]
+    titles = [e.label for e in at.expander if e.label.startswith("Diagnosis at k = 10")]
+    assert len(titles) == 3 and titles[1] == prose.text(
+        "your_data", "Diagnosis title", k=10, warnings=sum(f.severity == "warning" for f in found["B"].problems),
+        notes=sum(f.severity == "note" for f in found["B"].problems))
