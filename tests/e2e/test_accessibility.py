@@ -49,10 +49,12 @@ RUN_AXE = r"""async ([exclude, tags]) => {
 }"""
 
 
-# axe checks the contrast of text only where it is visible: Streamlit's app and view containers clip to the window
-# (overflow: hidden, the main area scrolling inside them), so text below the first screen would go unchecked. Not
-# clipped, every text on the page is checked (the layout does not change: the main area still scrolls).
-UNCLIP = '[data-testid="stApp"], [data-testid="stAppViewContainer"] { overflow: visible !important; }'
+# axe checks the contrast of text only where it can find its background: text in a scrolled box below the box's
+# visible part goes unchecked ("partially obscured"), and Streamlit's main area is such a box, inside containers
+# clipped to the window. Here the document scrolls instead of the main area, so every text on the page is checked
+# (the widths, and so the layout, stay as they were).
+UNCLIP = """html, body, [data-testid="stApp"], [data-testid="stAppViewContainer"], [data-testid="stMain"] {
+  overflow: visible !important; height: auto !important; }"""
 
 # True once every component drawn in a shadow root has its stylesheets (none is still empty).
 STYLED = """() => [...document.querySelectorAll('[data-testid="stBidiComponentIsolated"]')]
