@@ -477,8 +477,34 @@ def _win_loss_template(labelled: bool, sampled: bool, metric: str, top: float, r
 # --- a live class's answers --------------------------------------------------------------
 
 GUESS_BIN = 0.01  # a class's guesses are counted to the nearest hundredth
+GUESS_SLOTS = 22  # at most this many bars across the axis at scale 1 (22 / scale projected), so that no bar and no
+#                   count runs into the next: in a lesson's numbers column (about 330 px of plot on a laptop, 300 px
+#                   projected in 1.5× type) a slot is 15 px, wider than a bar (12 px) and its count (two digits)
 RIGHT = "#0072B2"  # Okabe-Ito blue: the value (and the right option)
 SLIP = "#D55E00"  # Okabe-Ito vermillion: a known slip
+GUESS_HEIGHT, GUESS_AXIS, GUESS_ROW = 200, 45, 18  # px at scale 1: the chart with no slip, its x axis (labels and
+#                                                    title, under the plot), a row of labels (a slip's name)
+HALO = "#ffffff"  # the page's background, drawn under a chart's words where they cross a rule or a bar
+
+
+def guess_bin(hundredths: Sequence[float] | np.ndarray, top: float, scale: float = 1.0) -> float:
+    """The width the bars of :func:`class_guesses` count guesses in: a hundredth while every two guessed
+    hundredths are at least a slot (``top · scale / GUESS_SLOTS``) apart, else the smallest of 1, 2, 2.5 or 5
+    times a power of ten that is at least a slot.
+
+    Examples
+    --------
+    >>> guess_bin([0.4, 0.8, 1.0], top=1.0), guess_bin([0.39, 0.4, 0.41], top=1.0)
+    (0.01, 0.05)
+    >>> guess_bin([0.39, 0.4], top=1.0, scale=1.5), guess_bin([0.5, 0.53, 6.39], top=6.39)
+    (0.1, 0.5)
+    """
+    slot = top * scale / GUESS_SLOTS
+    xs = np.sort(np.asarray(hundredths, dtype=np.float64))
+    if len(xs) < 2 or np.diff(xs).min() >= slot - 1e-9:
+        return GUESS_BIN
+    power = 10.0 ** np.floor(np.log10(slot))
+    return next(round(float(m * power), 10) for m in (1, 2, 2.5, 5, 10) if m * power >= slot - 1e-9)
 
 
 def class_guesses(values: Sequence[float], *, label: str, value: float, slips: Sequence[tuple[str, float]],
@@ -488,6 +514,11 @@ def class_guesses(values: Sequence[float], *, label: str, value: float, slips: S
     label on the side of its rule that has room. A guess that is not a finite number (or too large to count in
     hundredths) is a ``ValueError``: the class takes only guesses in the measure's range.
 
+    Where guesses crowd (two guessed hundredths closer than a bar's slot, :func:`guess_bin`), the bars count
+    them in wider bins, one centred on the value, so that no bar or count overlaps another; the text alternative
+    still counts each hundredth. Every word on the chart (a count, a rule's label) has a halo of the page's
+    background, so a rule that crosses it does not strike it through.
+
     Examples
     --------
     >>> figure = class_guesses([0.4, 0.4, 0.8], label="Recall@5", value=0.4, slips=[("P@5", 0.8)])
@@ -495,6 +526,9 @@ def class_guesses(values: Sequence[float], *, label: str, value: float, slips: S
     [(0.4, 2), (0.8, 1)]
     >>> figure.alt_text
     '3 guesses of Recall@5, whose value is 0.400: 2 at 0.40; 1 at 0.80. Marked: P@5 at 0.800.'
+    >>> crowded = class_guesses([0.39, 0.4, 0.4, 0.41, 0.8], label="Recall@5", value=0.4, slips=[])
+    >>> [(row["x"], row["count"], row["text"]) for row in crowded.rows["bars"]]
+    [(0.4, 4, '0.38–0.42'), (0.8, 1, '0.78–0.82')]
     """
     with np.errstate(over="ignore", invalid="ignore"):
         bins = np.round(np.asarray(values, dtype=np.float64) / GUESS_BIN)
@@ -503,16 +537,24 @@ def class_guesses(values: Sequence[float], *, label: str, value: float, slips: S
         raise ValueError(f"class_guesses takes finite guesses only, got {bad}")
     rounded = bins * GUESS_BIN
     xs, counts = np.unique(np.round(rounded, 6), return_counts=True)
-    bars = [{"x": float(x), "count": int(n), "text": f"{x:.2f}"} for x, n in zip(xs, counts)]
-    top = max([1.0, value, *(v for _, v in slips), *(float(x) for x in xs)])
+    low, top = 0.0, max([1.0, value, *(v for _, v in slips), *(float(x) for x in xs)])
+    width = GUESS_BIN
+    bars: list[dict] = [{"x": float(x), "count": int(n), "text": f"{x:.2f}"} for x, n in zip(xs, counts)]
+    while guess_bin(xs, top - low, scale) > width:  # wider bins, one centred on the value: the right guesses stand
+        width = guess_bin(xs, top - low, scale)     # on its rule; the axis then holds every bin, and a wider axis
+        bars, low, top = _binned(xs, counts, value, width, low, top)  # may want wider bins still
 
     def side(x: float) -> str:  # a label sits on the side of its rule that has room
-        return "left" if x <= top / 2 else "right"
+        return "left" if x <= (low + top) / 2 else "right"
 
     marks = [{"x": value, "text": prose.text(TEXT, "guesses value", value=fmt(value)), "side": side(value), "offset": 2},
-             *({"x": v, "text": name, "side": side(v), "offset": round((22 + 18 * i) * scale)}  # one under another
+             *({"x": v, "text": name, "side": side(v), "offset": round((4 + GUESS_ROW * (i + 1)) * scale)}  # a row each
                for i, (name, v) in enumerate(slips))]
-    chart = _guesses_template(top, max([1, *counts.tolist()]) * 1.7 + 0.5, scale)  # room above for the labels
+    tallest = max([1, *(int(row["count"]) for row in bars)])
+    height = GUESS_HEIGHT + GUESS_ROW * len(slips)  # unscaled px: a row of labels more for each slip
+    plot = height - GUESS_AXIS  # the plot's height, under Streamlit's fit; the labels' rows and a count above the
+    labels = GUESS_ROW * (len(slips) + 2) + 4  # tallest bar take its top: the bars stand below them
+    chart = _guesses_template(low, top, tallest * plot / (plot - labels), round(height * scale), scale)
     parts = "; ".join(prose.text(TEXT, "guesses at", count=int(n), x=f"{x:.2f}") for x, n in zip(xs, counts))
     marked = ", ".join(prose.text(TEXT, "guesses slip", name=name, x=fmt(v)) for name, v in slips)
     alt_text = prose.text(TEXT, "guesses alt", n=len(values), label=label, value=fmt(value),
@@ -520,23 +562,45 @@ def class_guesses(values: Sequence[float], *, label: str, value: float, slips: S
     return Figure(chart, {"bars": bars, "value": marks[:1], "slips": marks[1:]}, alt_text)
 
 
+def _binned(xs: np.ndarray, counts: np.ndarray, value: float, width: float, low: float,
+            top: float) -> tuple[list[dict], float, float]:
+    """The bars of :func:`class_guesses` in bins ``width`` wide, one centred on ``value`` (each holds
+    [centre − width/2, centre + width/2)), named by the first and last hundredth they hold; and the axis's ends,
+    widened to hold every bin."""
+    centres = np.round(value + width * np.floor((xs - value) / width + 0.5 + 1e-9), 6)
+    places, at = np.unique(centres, return_inverse=True)
+    binned = np.bincount(at, weights=counts).astype(int)
+    first = np.ceil((places - width / 2) / GUESS_BIN - 1e-6) * GUESS_BIN
+    last = np.ceil((places + width / 2) / GUESS_BIN - 1e-6) * GUESS_BIN - GUESS_BIN
+    bars = [{"x": float(c), "count": int(n), "text": f"{lo:.2f}–{hi:.2f}"}
+            for c, n, lo, hi in zip(places, binned, first, last)]
+    return bars, min(low, float(places[0]) - width / 2), max(top, float(places[-1]) + width / 2)
+
+
+def _haloed(chart: alt.Chart, scale: float, **mark) -> list[alt.Chart]:
+    """A text layer twice: first in the page's background with a wide outline (the halo), then itself on top."""
+    return [chart.mark_text(**{**mark, "color": HALO}, stroke=HALO, strokeWidth=round(4 * scale, 1),
+                            strokeJoin="round"),
+            chart.mark_text(**mark)]
+
+
 @_template_cache
-def _guesses_template(top: float, y_top: float, scale: float) -> dict:
-    x = alt.X("x:Q", title=prose.text(TEXT, "guesses axis x"), scale=alt.Scale(domain=[0, top], nice=False))
+def _guesses_template(low: float, top: float, y_top: float, height: int, scale: float) -> dict:
+    x = alt.X("x:Q", title=prose.text(TEXT, "guesses axis x"), scale=alt.Scale(domain=[low, top], nice=False))
     y = alt.Y("count:Q", title=prose.text(TEXT, "guesses axis y"), axis=alt.Axis(tickMinStep=1),
               scale=alt.Scale(domain=[0, y_top], nice=False))
     bars = named("bars").mark_bar(color=ACCENT, size=round(12 * scale)).encode(x=x, y=y,
                                                         tooltip=[alt.Tooltip("text:N"), alt.Tooltip("count:Q")])
-    counts = named("bars").mark_text(dy=-7 * scale, fontWeight="bold").encode(x="x:Q", y=y, text="count:Q")
+    counts = _haloed(named("bars").encode(x="x:Q", y=y, text="count:Q"), scale, dy=-7 * scale, fontWeight="bold")
     value = named("value").mark_rule(color=RIGHT, strokeWidth=3 * scale).encode(x="x:Q")
     slips = named("slips").mark_rule(color=SLIP, strokeDash=[6, 4], strokeWidth=2 * scale).encode(x="x:Q")
-    labels = [named(data).transform_filter(alt.datum.side == side).mark_text(
-        align=side, dx=5 if side == "left" else -5, baseline="top", color=colour,
-        fontWeight="bold" if data == "value" else "normal").encode(
-        x="x:Q", y=alt.Y("offset:Q", scale=None, axis=None), text="text:N")
-        for data, colour in (("value", RIGHT), ("slips", SLIP)) for side in ("left", "right")]
-    return template(alt.layer(bars, counts, value, slips, *labels).properties(
-        height=round(200 * scale), width="container"), scale)
+    labels = [layer for data, colour in (("value", RIGHT), ("slips", SLIP)) for side in ("left", "right")
+              for layer in _haloed(named(data).transform_filter(alt.datum.side == side).encode(
+                  x="x:Q", y=alt.Y("offset:Q", scale=None, axis=None), text="text:N"), scale,
+                  align=side, dx=5 if side == "left" else -5, baseline="top", color=colour,
+                  fontWeight="bold" if data == "value" else "normal")]
+    return template(alt.layer(bars, value, slips, *counts, *labels).properties(height=height, width="container"),
+                    scale)
 
 
 def class_choices(counts: Sequence[tuple[str, int]], *, correct: frozenset[str] | None,

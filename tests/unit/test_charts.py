@@ -255,3 +255,45 @@ def test_a_class_guess_that_is_no_finite_number_never_reaches_the_chart(bad):
 def test_the_class_guesses_chart_is_valid_json_for_guesses_across_the_range():
     figure = charts.class_guesses([0.0, 0.4, 1.0], label="Recall@5", value=0.4, slips=[("P@5", 0.8)])
     json.dumps(figure.rows, allow_nan=False)  # Infinity or NaN would be refused here, as the browser does
+
+
+CROWDED_GUESSES = [  # (guesses, value, slips): a class reveal's guesses that crowd one spot or spread over the axis
+    ([0.4] * 5 + [0.41] * 3 + [0.39] * 2 + [0.42, 0.38, 0.8, 0.8, 0.45], 0.4, [("P@5", 0.8), ("hit rate@5", 1.0)]),
+    ([i / 36 for i in range(37)] + [0.4, 0.4], 0.4, [("P@5", 0.8)]),  # many distinct values
+    ([0.355] * 4 + [0.36, 0.35, 0.4, 0.4, 0.33, 0.33, 0.34, 0.0], 0.355, [("AP/found", 0.4), ("RR", 0.333)]),
+    ([0.53, 0.53, 0.52, 0.54, 0.6, 6.39, 6.4, 0.61, 3.39], 0.53, [("P@5", 0.6), ("DCG@5", 6.39)]),
+]
+
+
+@pytest.mark.parametrize("scale", [1.0, 1.5])
+@pytest.mark.parametrize("guesses, value, slips", CROWDED_GUESSES)
+def test_the_class_guesses_bars_stand_a_slot_apart_so_no_bar_or_count_overlaps_another(guesses, value, slips, scale):
+    """Before: one bar per hundredth, 12 px wide, so 0.39, 0.40 and 0.41 (4 px apart in a lesson's column) drew one
+    block with their counts printed over each other ("111"). Now crowded guesses are counted in wider bins, one
+    centred on the value, at least a slot of the axis apart; every guess is still counted."""
+    figure = charts.class_guesses(guesses, label="Recall@5", value=value, slips=slips, scale=scale)
+    spec = figure.spec()
+    low, top = spec["layer"][0]["encoding"]["x"]["scale"]["domain"]
+    xs = [row["x"] for row in figure.rows["bars"]]
+    assert min(b - a for a, b in zip(xs, xs[1:])) >= (top - low) * scale / charts.GUESS_SLOTS - 1e-9
+    assert low <= min(xs) and max(xs) <= top, "every bar on the axis"
+    assert sum(row["count"] for row in figure.rows["bars"]) == len(guesses)
+    assert value in xs, "the right guesses stand on the value's rule"
+    assert all(f"{x:.2f}" in figure.alt_text for x in {round(g, 2) for g in guesses}), "the words keep each hundredth"
+
+
+@pytest.mark.parametrize("guesses, value, slips", CROWDED_GUESSES)
+def test_the_class_guesses_words_stand_above_the_bars_with_a_halo_over_the_rules(guesses, value, slips):
+    """The value's and the slips' labels take a row each at the top; the tallest bar and its count stand below
+    them. Every word (counts, labels) is drawn over a halo of the page's background, so a rule crossing it does
+    not strike it through."""
+    figure = charts.class_guesses(guesses, label="Recall@5", value=value, slips=slips)
+    spec = figure.spec()
+    y_top = spec["layer"][0]["encoding"]["y"]["scale"]["domain"][1]
+    plot = spec["height"] - charts.GUESS_AXIS
+    tallest = max(row["count"] for row in figure.rows["bars"])
+    label_rows = max(mark["offset"] for mark in figure.rows["slips"]) + charts.GUESS_ROW  # the last row's foot
+    assert (1 - tallest / y_top) * plot >= label_rows + charts.GUESS_ROW - 1e-6, "the rows, then a count, then bars"
+    texts = [layer["mark"] for layer in spec["layer"] if layer["mark"]["type"] == "text"]
+    halos = [mark for mark in texts if mark.get("stroke") == charts.HALO]
+    assert len(halos) * 2 == len(texts), "each text layer drawn over its halo"
