@@ -147,10 +147,11 @@ from components.engine.measures import (
 )
 from components.engine.metrics import GAIN_FORMULAS, GAINS, Gain
 from components.formats import chunks as chunk_ids
-from components.formats import readers, trec
+from components.formats import readers, report_tables, trec
 from components.formats.json_formats import Fields, parse_fields
 
-FORMATS = ("table", "json", "trec")
+FORMATS = ("table", "json", "trec", "markdown", "latex")
+REPORT_TABLES = {"markdown": report_tables.markdown, "latex": report_tables.latex}  # --format: to paste in a paper
 EXIT_BAD_FILE = 1
 EXIT_BROKEN_PIPE = 128 + 13  # what a shell shows for a program killed by SIGPIPE (signal 13)
 _SHOWN_QIDS = 5  # query ids listed in a note
@@ -627,6 +628,11 @@ def eval_main(argv: Sequence[str] | None = None) -> int:
         print(_text("Note qrels of folder", file=args.qrels), file=sys.stderr)
     elif args.split is not None:
         parser.error(_text("Split needs a folder"))
+    if layout in REPORT_TABLES:
+        for option, given in (("-q", args.per_query), ("--diagnose", diagnose), ("--power", args.power is not None),
+                              ("--explain", args.explain is not None)):
+            if given:
+                parser.error(_text("Report table options", layout=layout, option=option))
     runs = [*args.runs, *([args.compare] if args.compare is not None else [])]
     args.run = runs[0]
     if len(runs) > 1:
@@ -640,7 +646,7 @@ def eval_main(argv: Sequence[str] | None = None) -> int:
             parser.error(_text("Run twice"))
         if args.explain is not None and args.rel_level != 1:
             parser.error(_text("Explain needs level one"))
-        return _main_many(args, measures, runs, _baseline(parser, args.baseline, runs))
+        return _main_many(args, measures, runs, _baseline(parser, args.baseline, runs), layout)
     for option, given in (("--baseline", args.baseline), ("--power", args.power), ("--explain", args.explain)):
         if given is not None:
             parser.error(_text("Needs several runs", option=option))
@@ -656,6 +662,8 @@ def eval_main(argv: Sequence[str] | None = None) -> int:
     to_stderr = notes(report.judged, report.trailing_lines)
     if layout == "json":
         output = to_json(report, args.per_query)
+    elif layout in REPORT_TABLES:
+        output = report_one(report, layout, str(args.run))
     elif layout == "trec":
         output = to_trec(report, args.per_query, runid=uses_measure_set(args.measures or ()))
         to_stderr += [format_diagnosis(report.diagnosis)] if report.diagnosis else []  # stdout stays trec_eval's
@@ -687,9 +695,10 @@ def judge_runs(qrels: trec.Source, runs: Sequence[trec.Source], gain: Gain = "li
                        complete).adjusted(relevance_level, judged_only, max_docs) for run in runs]
 
 
-def _main_many(args: argparse.Namespace, measures: Sequence[Measure], runs: Sequence[Path], baseline: int) -> int:
+def _main_many(args: argparse.Namespace, measures: Sequence[Measure], runs: Sequence[Path], baseline: int,
+               layout: str) -> int:
     """Several runs (``RUN RUN2 ...`` or ``--compare RUN2``): each against the baseline, as a table or JSON."""
-    from components.course.run_comparison import run_labels
+    from components.course.run_comparison import report_many, run_labels
     from components.engine import many_runs  # scipy loads only when runs are compared
     from components.engine.compare import NothingToCompare
 
@@ -704,7 +713,9 @@ def _main_many(args: argparse.Namespace, measures: Sequence[Measure], runs: Sequ
         return _file_error(err, (args.qrels, *runs))
     labels = run_labels(result)
     base = result.names[baseline]
-    if args.json:
+    if layout in REPORT_TABLES:
+        output = report_many(result, layout, args.gain)  # type: ignore[arg-type]  # a key of REPORT_TABLES
+    elif layout == "json":
         document = {"gain": args.gain, "labels": labels, **result.as_dict(),
                     "skipped": {run: p.skipped for run, p in result.pairings.items()}}
         if args.per_query:
@@ -758,6 +769,23 @@ def format_diagnoses(diagnoses: Mapping[str, run_diagnosis.Diagnosis], labels: M
         if not found:
             lines.append(_text("Diagnosis no contrast", run=labels[run], baseline=labels[base]))
     return "\n\n".join([*blocks, "\n".join(lines)])
+
+
+def report_one(report: Report, layout: str, run: str) -> str:
+    """One run's means as a Markdown or LaTeX table (``--format markdown|latex``): a row, a column per measure.
+
+    >>> report = run_evaluation("1 0 a 1\\n2 0 b 1\\n", "1 Q0 a 1 1 r\\n2 Q0 x 1 1 r\\n", ["RR", "P@1"])
+    >>> print(report_one(report, "markdown", "bm25.txt"))
+    | run | RR | P@1 |
+    |:---|---:|---:|
+    | bm25.txt | 0.500 | 0.500 |
+    <BLANKLINE>
+    Means over 2 queries; linear gain (rel).
+    """
+    cells = [(fmt(report.mean[m]), False) for m in report.mean]
+    note = _text("Report note", queries=f"{report.judged.queries.n_queries:,}", gain=report.gain,
+                 formula=GAIN_FORMULAS[report.gain])
+    return REPORT_TABLES[layout](["run", *report.mean], [(run, cells)], [note])
 
 
 def format_many(result, gain: Gain = "linear", per_query: bool = False, qrels_name: str = "qrels") -> str:

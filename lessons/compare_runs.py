@@ -14,7 +14,7 @@ import streamlit as st
 
 from components.course import prose
 from components.course.findings import contrast_sentence
-from components.course.run_comparison import RUN_LABELS, change_lines, many_readings, power_formula, span
+from components.course.run_comparison import RUN_LABELS, change_lines, many_readings, power_formula, report_many, span
 from components.engine import bootstrap, compare, corrections, many_runs, power, run_diagnosis
 from components.engine.compare import format_p
 from components.engine.formatting import fmt, literal, signed
@@ -209,6 +209,11 @@ def _table_section(result: many_runs.ManyRuns, gain: str) -> None:
                                     **{shown_name(m, gain): f"{fmt(r.mean[m])} ({span(r.ci95[m])})"
                                        for m in result.measures}} for r in result.runs]),
                      hide_index=True, width="stretch")
+    with st.expander(prose.text(NAME, "Report heading")):
+        st.caption(prose.text(NAME, "Report intro"))
+        for layout, tab in zip(("markdown", "latex"), st.tabs([prose.text(NAME, "Copy as Markdown"),
+                                                               prose.text(NAME, "Copy as LaTeX")])):
+            tab.code(report_many(result, layout, gain), language=layout, wrap_lines=True)
 
 
 def _table(result: many_runs.ManyRuns, gain: str) -> pd.DataFrame:

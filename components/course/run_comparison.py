@@ -7,7 +7,7 @@ here.
 from __future__ import annotations
 
 import string
-from typing import Callable
+from typing import Callable, Literal
 
 import numpy as np
 
@@ -16,7 +16,9 @@ from components.engine import attribution, bootstrap, compare, corrections
 from components.engine.attribution import Attribution, DocumentChange
 from components.engine.formatting import fmt, signed
 from components.engine.many_runs import ManyRuns
+from components.engine.metrics import GAIN_FORMULAS
 from components.engine.power import Plan
+from components.formats import report_tables
 
 RUN_LABELS = string.ascii_uppercase  # the runs' letters in a comparison, in the order given
 SHOWN_DOCUMENTS = 8  # the documents named for one measure's change; the others are summed
@@ -113,3 +115,36 @@ def power_formula(plan: Plan) -> str:
     symbolic = r"\left(\frac{(z_{1-\alpha/2} + z_{\mathrm{power}})\,s}{\delta}\right)^2"
     numbers = rf"\left(\frac{{({plan.z_alpha:.2f} + {plan.z_power:.2f}) \times {fmt(plan.sd)}}}{{{plan.delta:g}}}\right)^2"
     return rf"\begin{{aligned}} n &\approx {symbolic} \\ &= {numbers} = {plan.normal_queries:,.1f} \end{{aligned}}"
+
+
+def report_many(result: ManyRuns, layout: Literal["markdown", "latex"], gain: str) -> str:
+    """Several runs' means as a Markdown or LaTeX table, a row each (the baseline first), with the dagger on a mean
+    whose difference from the baseline's is significant after the correction, and notes saying how that is decided.
+
+    >>> from components.engine.many_runs import compare_many
+    >>> from components.formats import trec
+    >>> runs = [trec.load("1 0 a 1\\n2 0 a 1\\n", r) for r in ("1 Q0 a 1 1 r\\n2 Q0 x 1 1 r\\n",
+    ...                                                         "1 Q0 a 1 1 r\\n2 Q0 a 1 1 r\\n")]
+    >>> print(report_many(compare_many(runs, ["a.run", "b_2.run"], ["RR"]), "latex", "linear"))  # doctest: +ELLIPSIS
+    \\begin{tabular}{lr}
+    \\toprule
+    run & RR \\\\
+    \\midrule
+    a.run (baseline) & 0.500 \\\\
+    b\\_2.run & 1.000 \\\\
+    \\bottomrule
+    \\multicolumn{2}{l}{\\footnotesize $^{\\dagger}$ the difference from a.run is significant: ...} \\\\
+    \\multicolumn{2}{l}{\\footnotesize Means over each run's own queries; linear gain (rel).} \\\\
+    \\end{tabular}
+    """
+    base = result.names[result.baseline]
+    order = [base, *result.others]
+    means = {r.name: r.mean for r in result.runs}
+    rows = [(_text("Report baseline", run=run) if run == base else run,
+             [(fmt(means[run][m]), run != base and result.versus[run, m].significant) for m in result.measures])
+            for run in order]
+    mark = _text("Report mark", baseline=base, alpha=f"{result.alpha:g}", family=result.family,
+                 method=corrections.NAMES[result.correction])
+    note = _text("Report many note", gain=gain, formula=GAIN_FORMULAS[gain])
+    table = report_tables.markdown if layout == "markdown" else report_tables.latex
+    return table(["run", *result.measures], rows, [note], mark_note=mark)

@@ -241,3 +241,13 @@ def test_each_run_is_diagnosed_and_what_sets_a_run_apart_from_the_baseline_is_sa
     assert len(titles) == 3 and titles[1] == prose.text(
         "your_data", "Diagnosis title", k=10, warnings=sum(f.severity == "warning" for f in found["B"].problems),
         notes=sum(f.severity == "note" for f in found["B"].problems))
+
+
+def test_the_table_for_a_paper_is_the_engines_report_in_markdown_and_latex(at):
+    from components.course.run_comparison import report_many
+
+    result = expected()
+    codes = {c.language: c.value for c in at.code}
+    assert codes["markdown"] == report_many(result, "markdown", "linear")
+    assert codes["latex"] == report_many(result, "latex", "linear")
+    assert [t.label for t in at.tabs][:2] == ["Copy as Markdown", "Copy as LaTeX"]

@@ -200,3 +200,27 @@ def test_diagnose_with_several_runs_diagnoses_each_and_says_how_they_differ(caps
     document = json.loads(out)
     assert list(document["diagnosis"]) == [str(RUN), str(RUN_B)]
     assert [c["check"] for c in document["diagnosis_contrasts"][str(RUN_B)]] == ["ties", "unjudged"]
+
+
+def test_report_tables_hold_the_engines_means_and_mark_the_significant_differences(capsys):
+    """--format markdown and latex: a row per run (the baseline first), the engine's means to 3 decimals, the
+    dagger exactly where the corrected randomisation p is below 0.05, and the notes naming the test and the
+    correction. --format json with several runs is JSON."""
+    result = many_runs.compare_many([trec.load(QRELS.read_bytes(), p.read_bytes()) for p in (RUN, RUN_B)],
+                                    [str(RUN), str(RUN_B)], ["RR", "nDCG@10"], "linear", 0, "holm")
+    status, out, _ = cli(capsys, QRELS, RUN, RUN_B, "-m", "RR", "-m", "nDCG@10", "--format", "markdown")
+    assert status == 0
+    lines = out.splitlines()
+    assert lines[0] == "| run | RR | nDCG@10 |" and lines[2].startswith(f"| {RUN} (baseline) |")
+    b_row = [cell.strip() for cell in lines[3].strip("|").split("|")]
+    expected = [fmt(result.runs[1].mean[m]) + ("†" if result.versus[str(RUN_B), m].significant else "")
+                for m in ("RR", "nDCG@10")]
+    assert b_row == [str(RUN_B), *expected] and any(c.endswith("†") for c in b_row)  # nDCG@10 survives Holm
+    assert "Holm's correction across 2 comparisons" in out
+    status, out, _ = cli(capsys, QRELS, RUN, RUN_B, "-m", "RR", "-m", "nDCG@10", "--format", "latex")
+    assert status == 0 and out.startswith("\\begin{tabular}{lrr}") and "$^{\\dagger}$" in out
+    assert "sample\\_run\\_b.txt" in out and out.rstrip().endswith("\\end{tabular}")
+    status, out, _ = cli(capsys, QRELS, RUN, RUN_B, "-m", "RR", "--format", "json")
+    assert status == 0 and json.loads(out)["baseline"] == str(RUN)
+    status, _, err = cli(capsys, QRELS, RUN, RUN_B, "-m", "RR", "--format", "latex", "-q")
+    assert status == 2 and "--format latex writes a table of the means only: leave out -q" in err
