@@ -20,6 +20,9 @@ RANKS_SHOWN = 10  # the rankings chart shows each run's top 10
 GRADE_COLOURS = {"unjudged": MUTED, "0": "#57606a", "1": ACCENT, "2": "#8250df", "3+": "#bf3989"}
 
 
+ROW_STEP = 34  # px per run and measure in the chart of differences: a label, its bars and a gap
+
+
 def difference_intervals(rows: Sequence[Mapping], *, baseline: str, scale: float = 1.0) -> Figure:
     """Each run's mean difference from the baseline on each measure, with its 95% t-interval (a thick bar) and its
     bootstrap interval (a thin bar beside it), around a zero rule.
@@ -61,7 +64,8 @@ def _between(low: float, high: float) -> str:
 @_template_cache
 def _intervals_template(labels: tuple[str, ...], baseline: str, top: float, scale: float) -> dict:
     y = alt.Y("label:N", sort=list(labels), title=None, axis=alt.Axis(labelOverlap=False, labelLimit=0))
-    x = alt.X("diff:Q", title=prose.text(TEXT, "differences axis", baseline=baseline),
+    x = alt.X("diff:Q", title=[prose.text(TEXT, "differences axis", baseline=baseline),  # two lines: it fits
+                               prose.text(TEXT, "differences axis key")],
               scale=alt.Scale(domain=[-top * 1.1, top * 1.1], nice=True))
     significant, other = prose.text(TEXT, "difference significant"), prose.text(TEXT, "difference not significant")
     legend = alt.Legend(title=None, orient="top", labelLimit=0)
@@ -76,8 +80,8 @@ def _intervals_template(labels: tuple[str, ...], baseline: str, top: float, scal
     points = named("rows").mark_point(filled=True, size=110 * scale, opacity=1).encode(
         y=y, x=x, shape=shape, color=colour, tooltip=tooltip)
     zero = named("zero").mark_rule(color="#24292f", strokeWidth=1.2 * scale).encode(x="x:Q")
-    height = round((30 + 32 * len(labels)) * scale)
-    return template((t_bars + boot + points + zero).properties(height=height, width="container"), scale)
+    row = {"step": round(ROW_STEP * scale)}  # a band per row, however many: the height follows the rows
+    return template((t_bars + boot + points + zero).properties(height=row, width="container"), scale)
 
 
 def two_rankings(ranking_a: Sequence[tuple[str, int | None]], ranking_b: Sequence[tuple[str, int | None]], *,

@@ -297,3 +297,16 @@ def test_the_class_guesses_words_stand_above_the_bars_with_a_halo_over_the_rules
     texts = [layer["mark"] for layer in spec["layer"] if layer["mark"]["type"] == "text"]
     halos = [mark for mark in texts if mark.get("stroke") == charts.HALO]
     assert len(halos) * 2 == len(texts), "each text layer drawn over its halo"
+
+
+def test_the_chart_of_differences_gives_each_row_its_own_band_and_its_axis_title_two_lines():
+    """Sized to its rows (a fixed height crowded eight rows' labels into 150 px at 1366×768), and the axis title
+    split so that it is not cut at the chart's right edge."""
+    from components.ui import comparison_charts
+
+    rows = [{"run": run, "measure": m, "diff": 0.1, "t_low": 0.0, "t_high": 0.2, "boot_low": 0.0, "boot_high": 0.2,
+             "significant": False} for run in "BC" for m in ("R@10", "RR", "AP", "nDCG@10")]
+    spec = comparison_charts.difference_intervals(rows, baseline="A", scale=1.5).spec()
+    assert spec["height"] == {"step": round(comparison_charts.ROW_STEP * 1.5)}
+    titles = [layer["encoding"]["x"].get("title") for layer in spec["layer"] if "title" in layer["encoding"].get("x", {})]
+    assert titles and all(isinstance(t, list) and len(t) == 2 for t in titles)
