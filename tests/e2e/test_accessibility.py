@@ -36,10 +36,12 @@ TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 # Streamlit's own markup, not the project's (see the module's docstring).
 EXCLUDE = ['[data-testid="stSidebarNav"]']
 
-# axe.run on the page, less the excluded markup; the serious and critical violations, each with its nodes' targets
+# axe.run on the page (or on the element ``include`` selects, shadow roots and all), less the excluded markup; the serious and critical violations, each with its nodes' targets
 # (a target inside a shadow root is a list: the host's selector, then the node's within it).
-RUN_AXE = r"""async ([exclude, tags]) => {
-  const result = await axe.run({ exclude: exclude.map((s) => [s]) },
+RUN_AXE = r"""async ([include, exclude, tags]) => {
+  const context = { exclude: exclude.map((s) => [s]) };
+  if (include) context.include = [[include]];
+  const result = await axe.run(context,
                                { runOnly: { type: "tag", values: tags }, resultTypes: ["violations"] });
   // Streamlit's generated class names say nothing to a reader: left out of the selectors shown.
   const short = (selector) => selector.replace(/\.(st-emotion-cache-|e[0-9a-z]{5,}\d)[\w-]*/g, "");
@@ -85,7 +87,9 @@ class Audit:
         self.found: list[str] = []
         self.audited: list[str] = []
 
-    def __call__(self, where: str, *, pointer_away: bool = True) -> None:
+    def __call__(self, where: str, *, within: str | None = None, pointer_away: bool = True) -> None:
+        """Audit the page as it is now (or only the element ``within`` selects: a state that changes one part of a
+        page audited whole just before), named ``where`` in the failure message."""
         settle(self.page)
         if pointer_away:  # a tooltip under the pointer of the last click, caught fading in, is not a state to audit
             self.page.mouse.move(0, self.page.viewport_size["height"] - 1)
@@ -98,7 +102,7 @@ class Audit:
             self.page.add_script_tag(path=str(AXE))
             self.page.add_style_tag(content=UNCLIP)
         self.audited.append(where)
-        for v in self.page.evaluate(RUN_AXE, [EXCLUDE, TAGS]):
+        for v in self.page.evaluate(RUN_AXE, [within, EXCLUDE, TAGS]):
             if (v["rule"], where, self.size) in KNOWN:
                 continue
             nodes = "\n      ".join(v["nodes"][:8]) + ("\n      ..." if len(v["nodes"]) > 8 else "")
@@ -116,6 +120,9 @@ def first_page(audit: Audit) -> None:
     audit(registry.PAGES[0].url_path)
 
 
+RECALL_EDITOR = ".st-key-recall-editor-ranking-editor"  # the lesson editor's element (its key's class)
+
+
 def editor_states(audit: Audit) -> None:
     """On Recall@k: the lesson editor's tray open, then a row lifted by the pointer (mid-drag), put back by Escape."""
     page = audit.page
@@ -124,7 +131,7 @@ def editor_states(audit: Audit) -> None:
     toggle.scroll_into_view_if_needed()
     toggle.click()
     expect(toggle).to_have_attribute("aria-expanded", "true")
-    audit("recall, the tray open")
+    audit("recall, the tray open", within=RECALL_EDITOR)
     title = editor.locator("li.rw-row").first.get_by_test_id("rw-title")
     title.scroll_into_view_if_needed()
     hold_still(page, title)
@@ -134,7 +141,7 @@ def editor_states(audit: Audit) -> None:
     page.mouse.down()
     page.mouse.move(x, y + box["height"] * 1.5, steps=6)
     expect(editor).to_have_class(re.compile(r"\brw-is-dragging\b"))
-    audit("recall, mid-drag (pointer down on a row)", pointer_away=False)
+    audit("recall, mid-drag (pointer down on a row)", within=RECALL_EDITOR, pointer_away=False)
     page.keyboard.press("Escape")
     page.mouse.up()
     expect(editor).not_to_have_class(re.compile(r"\brw-is-dragging\b"))
