@@ -7,6 +7,7 @@ queries); the sentences are :mod:`components.course.run_comparison`'s and lesson
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 import pandas as pd
@@ -15,7 +16,7 @@ import streamlit as st
 from components.course import prose
 from components.course.findings import contrast_sentence
 from components.course.run_comparison import RUN_LABELS, change_lines, many_readings, power_formula, report_many, span
-from components.engine import bootstrap, compare, corrections, many_runs, power, run_diagnosis
+from components.engine import bootstrap, compare, corrections, fusion, many_runs, power, run_diagnosis
 from components.engine.compare import format_p
 from components.engine.formatting import fmt, literal, signed
 from components.formats import readers, trec
@@ -37,6 +38,7 @@ CHOICES = ("R", "Success", "P", "RR", "AP", "nDCG", "DCG")  # families whose cha
 DEFAULT_FAMILIES = ["R", "RR", "AP", "nDCG"]
 DEFAULT_K = 10
 DEFAULT_DELTA = 0.05
+SWEEP_KS = (1, 2, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100)  # the rrf constants the fusion chart evaluates
 QUERY_OPTIONS = 2_000  # the query picker lists the queries with the largest changes, at most this many
 
 
@@ -260,6 +262,46 @@ def _diagnosis_section(result: many_runs.ManyRuns, gain: str, files: dict[str, u
                            expanded=False)  # folded: the lines above say what sets the runs apart
 
 
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _sweep(files: tuple, measure: str, gain: str, _runs: tuple[trec.Run, ...], _qrels: trec.Qrels) -> tuple[float, ...]:
+    return tuple(fusion.k_sweep(_runs, _qrels, measure, SWEEP_KS, gain))  # type: ignore[arg-type]  # a gain's name
+
+
+def _add_fused(letters: list[str], k: int, runs: dict[str, trec.Run]) -> None:
+    """The "add" button: the rrf fusion of these runs at k joins the comparison, as a run file in the next slot."""
+    slot = upload_flow.free_slot()
+    if slot is not None:
+        fused = fusion.fuse([runs[letter] for letter in letters], k=k)
+        upload_flow.receive(slot, f"fused-rrf-k{k}-{'+'.join(letters)}.txt", fusion.to_trec(fused).encode())
+
+
+def _fusion_section(result: many_runs.ManyRuns, gain: str, files: dict[str, uploads.Files], qrels: readers.Read,
+                    reads: dict[str, readers.Read]) -> None:
+    """Reciprocal rank fusion of runs chosen here (:mod:`components.engine.fusion`): a chart of a measure for every
+    k, and a button that adds the fused run at the chosen k to the comparison."""
+    st.subheader(prose.text(NAME, "Fusion heading"))
+    st.markdown(prose.section(NAME, "Fusion intro"))
+    pick, k_at, measure_at = st.columns([2, 2, 1], vertical_alignment="bottom")
+    letters = pick.multiselect(prose.text(NAME, "Fusion runs"), list(result.names), default=list(result.names[:2]),
+                               key=state.COMPARE_FUSE_RUNS)
+    k = k_at.slider(prose.text(NAME, "Fusion k"), 1, max(SWEEP_KS), fusion.RRF_K, key=state.COMPARE_FUSE_K)
+    measure = read_control(measure_at.selectbox(prose.text(NAME, "Fusion measure"), result.measures,
+                                                key=state.COMPARE_FUSE_MEASURE), result.measures[0], result.measures)
+    if len(letters) < 2:
+        st.info(prose.text(NAME, "Fusion needs two"), icon="☝️")
+        return
+    runs = {letter: cast(trec.Run, reads[letter].parsed) for letter in letters}
+    values = _sweep(tuple(files[letter] for letter in letters), measure, gain, tuple(runs.values()),
+                    cast(trec.Qrels, qrels.parsed))
+    alone = {letter: next(r.mean[measure] for r in result.runs if r.name == letter) for letter in letters}
+    show_chart(comparison_charts.fusion_sweep, list(SWEEP_KS), list(values), metric=shown_name(measure, gain),
+               current_k=k, runs=alone, key="compare_runs.fusion")
+    full = upload_flow.free_slot() is None
+    st.button(prose.text(NAME, "Fusion add", k=k, runs=" + ".join(letters)), key=state.COMPARE_FUSE_ADD,
+              on_click=_add_fused, args=(letters, k, runs), disabled=full, icon="🔀",
+              help=prose.text(NAME, "Fusion full") if full else None)
+
+
 def _explain_section(result: many_runs.ManyRuns, judged: dict[str, trec.JudgedRun], gain: str) -> None:
     st.subheader(prose.text(NAME, "Explain heading"))
     st.markdown(prose.section(NAME, "Explain intro"))
@@ -410,6 +452,8 @@ def render() -> None:
     reads = {"A": loaded.read("run"), **{_letter(slot): _run_read(loaded, slot, record) for slot, record, _ in others}}
     _diagnosis_section(result, gain, dict(zip(letters, files)), loaded.read("qrels"), reads, judged,
                        uploads.reading(loaded.run)[1])
+    st.divider()
+    _fusion_section(result, gain, dict(zip(letters, files)), loaded.read("qrels"), reads)
     st.divider()
     _explain_section(result, judged, gain)
     st.divider()

@@ -31,6 +31,8 @@ from typing import Literal, Sequence
 
 import numpy as np
 
+from components.engine.measures import Measure, aggregate, evaluate, parse_measure
+from components.engine.metrics import Gain
 from components.formats import trec
 
 Method = Literal["rrf", "combsum", "combmnz"]
@@ -162,3 +164,31 @@ def to_trec(fused: Fused, tag: str = TAG) -> str:
     return "".join(f"{fused.qids[q]} Q0 {d.decode()} {r} {s!r} {tag}\n"
                    for q, d, r, s in zip(fused.qidx.tolist(), fused.docids, fused.rank.tolist(),
                                          fused.score.tolist()))
+
+
+def as_run(fused: Fused, tag: str = TAG) -> trec.Run:
+    """The fused run as the reader's :class:`trec.Run`, to judge and evaluate like any other (read from
+    :func:`to_trec`'s text, so it is exactly what the written file gives)."""
+    return trec.read_run(to_trec(fused, tag), tag)
+
+
+def k_sweep(runs: Sequence[trec.Run], qrels: trec.Qrels, measure: Measure | str, ks: Sequence[float], gain: Gain,
+            *, complete: bool = False, depth: int | None = None) -> list[float]:
+    """The value of ``measure`` (its :func:`~components.engine.measures.aggregate` over the queries, as a table
+    shows it) for the rrf fusion of ``runs`` at each k of ``ks``, judged against ``qrels``.
+
+    The relevant document m is third in both runs; t is first in one and tenth in the other. A small k rewards
+    t's one first place; k = 60 weighs both runs nearly alike, and m comes first:
+
+    >>> x = trec.read_run("q1 Q0 t 1 3 x\\nq1 Q0 f 2 2 x\\nq1 Q0 m 3 1 x\\n")
+    >>> y = trec.read_run("".join(f"q1 Q0 {d} {r} {10 - r} y\\n" for r, d in
+    ...                           enumerate(["g1", "g2", "m", *(f"h{i}" for i in range(6)), "t"], 1)))
+    >>> k_sweep([x, y], trec.read_qrels("q1 0 m 1\\n"), "RR", [1, 60], "linear")
+    [0.5, 1.0]
+    """
+    parsed = measure if isinstance(measure, Measure) else parse_measure(measure)
+    values = []
+    for k in ks:
+        judged = trec.judge(qrels, as_run(fuse(runs, k=k, depth=depth)), complete)
+        values.append(float(aggregate(parsed, evaluate(judged.queries, [parsed], gain)[parsed.name])))
+    return values

@@ -205,3 +205,46 @@ def _curve_template(measure: str, scale: float) -> dict:
         tooltip=["what:N", alt.Tooltip("n:Q"), alt.Tooltip("detectable:Q", format=".3f")])
     rule = named("delta").mark_rule(strokeDash=[6, 4], color="#24292f").encode(y="y:Q")
     return template((line + rule + marks).properties(height=round(260 * scale), width="container"), scale)
+
+
+def fusion_sweep(ks: Sequence[int], values: Sequence[float], *, metric: str, current_k: int,
+                 runs: Mapping[str, float] | None = None, scale: float = 1.0) -> Figure:
+    """The fused run's value of ``metric`` for each rrf constant k (a point at each k computed), the chosen k marked
+    by a dashed rule, and each fused run's own value (``runs``: name -> value) as a dotted level, labelled.
+
+    The text alternative gives the lowest and highest value and where each is, each run's own value, and the value
+    at the chosen k.
+
+    >>> figure = fusion_sweep([1, 2, 3], [0.5, 0.75, 0.75], metric="RR", current_k=2, runs={"A": 0.6})
+    >>> figure.alt_text
+    'RR of the fused run for rrf k = 1 to 3: lowest 0.500 at k = 1, highest 0.750 at k = 2. Each run alone: A 0.600. At k = 2: 0.750.'
+    """
+    rows = [{"k": k, "value": float(v), "label": fmt(v)} for k, v in zip(ks, values)]
+    labels = [f"{name} {fmt(v)}" for name, v in (runs or {}).items()]
+    levels = [{"run": name, "value": float(v), "label": label, "k": max(ks)}
+              for (name, v), label in zip((runs or {}).items(), labels)]
+    low, high = int(np.argmin(values)), int(np.argmax(values))
+    at = dict(zip(ks, values)).get(current_k)
+    text = prose.text(TEXT, "fusion sweep alt", metric=metric, lo=min(ks), hi=max(ks), low=fmt(values[low]),
+                      low_k=ks[low], high=fmt(values[high]), high_k=ks[high])
+    if labels:
+        text += " " + prose.text(TEXT, "fusion sweep runs", runs=", ".join(labels))
+    if at is not None:
+        text += " " + prose.text(TEXT, "fusion sweep at", k=current_k, value=fmt(at))
+    return Figure(_sweep_template(metric, min(ks), max(ks), scale),
+                  {"rows": rows, "current": [{"k": current_k}], "levels": levels}, text)
+
+
+@_template_cache
+def _sweep_template(metric: str, lo: int, hi: int, scale: float) -> dict:
+    x = alt.X("k:Q", title=prose.text(TEXT, "fusion sweep axis"), scale=alt.Scale(domain=[lo, hi]))
+    y = alt.Y("value:Q", title=metric, scale=alt.Scale(zero=True, nice=True))
+    line = named("rows").mark_line(color=ACCENT, strokeWidth=2 * scale, point=alt.OverlayMarkDef(
+        size=40 * scale, color=ACCENT)).encode(x=x, y=y, tooltip=[alt.Tooltip("k:Q"), alt.Tooltip("label:N",
+                                                                                                      title=metric)])
+    current = named("current").mark_rule(strokeDash=[6, 4], color="#24292f", strokeWidth=1.2 * scale).encode(x="k:Q")
+    level = named("levels").mark_rule(strokeDash=[2, 3], color=MUTED, strokeWidth=1.5 * scale).encode(y="value:Q")
+    label = named("levels").mark_text(align="right", dy=-7 * scale, dx=-4 * scale, color="#57606a",
+                                      fontSize=12 * scale).encode(x="k:Q", y="value:Q", text="label:N")
+    return template((line + current + level + label).properties(height=round(200 * scale), width="container"),
+                    scale)

@@ -251,3 +251,23 @@ def test_the_table_for_a_paper_is_the_engines_report_in_markdown_and_latex(at):
     assert codes["markdown"] == report_many(result, "markdown", "linear")
     assert codes["latex"] == report_many(result, "latex", "linear")
     assert [t.label for t in at.tabs][:2] == ["Copy as Markdown", "Copy as LaTeX"]
+
+
+def test_fusing_charts_the_engines_value_for_every_k_and_adds_the_fused_run_to_the_comparison(at):
+    from components.engine import fusion
+
+    qrels = trec.read_qrels(QRELS.read_bytes())
+    a, b = (trec.read_run(p.read_bytes()) for p in RUNS[:2])
+    values = fusion.k_sweep([a, b], qrels, "R@10", page.SWEEP_KS, "linear")
+    alt = next(c.value for c in at.caption if "of the fused run for rrf k = 1 to 100" in c.value)
+    assert f"At k = 60: {fmt(values[page.SWEEP_KS.index(60)])}." in alt
+    at.slider(key=state.COMPARE_FUSE_K).set_value(20).run()
+    at.button(key=state.COMPARE_FUSE_ADD).click().run()
+    assert not at.exception
+    rows = table(at)
+    assert {row["Run"] for row in rows} == {"B", "C", "D"}  # the fused run joins as run D
+    fused = trec.load(QRELS.read_bytes(), fusion.to_trec(fusion.fuse([a, b], k=20)))
+    d_rr = next(row for row in rows if row["Run"] == "D" and row["Measure"] == "RR")
+    from components.engine.measures import evaluate
+    assert d_rr["Run, paired"] == fmt(float(evaluate(fused.queries, ["RR"], "linear")["RR"].mean()))
+    assert any("fused-rrf-k20-A+B.txt" in m.value for m in at.markdown)
