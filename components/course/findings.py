@@ -28,8 +28,11 @@ class FindingText:
     advice: str
 
 
-def describe(finding: run_diagnosis.Finding, quote: Callable[[str], str] = repr) -> FindingText:
+def describe(finding: run_diagnosis.Finding, quote: Callable[[str], str] = repr, app: bool = False) -> FindingText:
     """A finding's sentences from ``lessons/text/diagnose.md``, filled with its numbers.
+
+    ``app``: the advice names the app's controls where the command line's names flags (a section
+    "<check> advice app"), for a page; without it, the command line's flags.
 
     Values show with 3 decimals, shares as percentages, counts with their noun ("3 queries"), ids through
     ``quote``. A finding with nothing to report has its "ok" (or "not applicable") sentence as body, and no
@@ -65,8 +68,9 @@ def describe(finding: run_diagnosis.Finding, quote: Callable[[str], str] = repr)
     lines = tuple(prose.text(DIAGNOSE, effect, measure=name, now=_value(name, now), other=_value(name, other),
                              change=_change(now, other))
                   for name, (now, other) in effects.items())
+    advice = f"{check} advice app" if app and f"{check} advice app" in prose.sections(DIAGNOSE) else f"{check} advice"
     return FindingText(title, prose.text_choosing(DIAGNOSE, f"{check} {variant}", pool), lines,
-                       prose.text_choosing(DIAGNOSE, f"{check} advice", pool))
+                       prose.text_choosing(DIAGNOSE, advice, pool))
 
 
 def counted(n: int, noun: str) -> str:

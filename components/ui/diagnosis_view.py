@@ -33,7 +33,7 @@ def _page_of(link: str | None):
 
 
 def _finding(finding: Finding, openable: Container[str], open_query: Callable[[str], None], key: str) -> None:
-    text = describe(finding, quote=literal)
+    text = describe(finding, quote=literal, app=True)
     with st.container(border=True):
         st.markdown(prose.text(TEXT, f"Diagnosis {finding.severity}", icon=ICONS[finding.severity], title=text.title))
         st.markdown(text.body)

@@ -134,6 +134,9 @@ def test_the_diagnosis_lists_the_samples_problems_and_an_example_opens_its_query
     expander = next(e for e in at.expander if "Diagnosis at k = 10" in e.label)
     text = " ".join(m.value for m in expander.markdown)
     assert "Judged queries missing from the run" in text and "Queries nobody judged" in text
+    advice = " ".join(c.value for c in expander.caption)
+    assert '"Judged documents only" turned on' in advice and "Add Judged@k to the measures" in advice  # the page's
+    assert "-J (--judged-only)" not in advice and "-m Judged@" not in advice  # controls, not the command line's flags
     buttons = [b for b in at.button if b.key and b.key.startswith(state.YOUR_DATA_DIAGNOSIS)]
     assert buttons, "every finding about evaluated queries offers them as buttons"
     qid = buttons[0].label
