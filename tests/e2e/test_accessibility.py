@@ -120,12 +120,31 @@ def first_page(audit: Audit) -> None:
     audit(registry.PAGES[0].url_path)
 
 
+# The elements of the components (in shadow roots) that would move by themselves: a transition or an animation set,
+# or one running.
+MOVING = """() => {
+  const moving = new Set();
+  for (const host of document.querySelectorAll('[data-testid="stBidiComponentIsolated"]')) {
+    for (const e of host.shadowRoot ? host.shadowRoot.querySelectorAll("*") : []) {
+      const style = getComputedStyle(e);
+      if (style.transitionDuration.split(",").some((d) => parseFloat(d) > 0) || style.animationName !== "none")
+        moving.add(`${e.getAttribute("class")}: ${style.transitionProperty} ${style.transitionDuration}`);
+    }
+  }
+  for (const a of document.getAnimations())
+    if (a.effect && a.effect.target && a.effect.target.getRootNode() !== document) moving.add(`running: ${a.id}`);
+  return [...moving];
+}"""
+
 RECALL_EDITOR = ".st-key-recall-editor-ranking-editor"  # the lesson editor's element (its key's class)
 
 
 def editor_states(audit: Audit) -> None:
-    """On Recall@k: the lesson editor's tray open, then a row lifted by the pointer (mid-drag), put back by Escape."""
+    """On Recall@k: the lesson editor's tray open, then a row lifted by the pointer (mid-drag), put back by Escape.
+    Mid-drag, with reduced motion asked for (prefers-reduced-motion), nothing in the editors and strips moves by
+    itself: no transition or animation is set or running."""
     page = audit.page
+    page.emulate_media(reduced_motion="reduce")  # as a context's reduced_motion="reduce", on the shared page
     editor = lesson_editor(page)
     toggle = editor.get_by_test_id("rw-tray-toggle")
     toggle.scroll_into_view_if_needed()
@@ -142,9 +161,11 @@ def editor_states(audit: Audit) -> None:
     page.mouse.move(x, y + box["height"] * 1.5, steps=6)
     expect(editor).to_have_class(re.compile(r"\brw-is-dragging\b"))
     audit("recall, mid-drag (pointer down on a row)", within=RECALL_EDITOR, pointer_away=False)
+    assert page.evaluate(MOVING) == [], "with prefers-reduced-motion, these move by themselves"
     page.keyboard.press("Escape")
     page.mouse.up()
     expect(editor).not_to_have_class(re.compile(r"\brw-is-dragging\b"))
+    page.emulate_media(reduced_motion="no-preference")
 
 
 def data_states(audit: Audit, runs: PageRuns) -> None:
