@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT))  # run as a script from anywhere: the tests' launc
 from components.course import prose  # noqa: E402
 from components.ui import registry  # noqa: E402
 from tests.conftest import start_streamlit  # noqa: E402
-from tests.e2e.helpers import PageRuns, settle  # noqa: E402
+from tests.e2e.helpers import PageRuns, hold_still, settle  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 COMPONENT_FILES = "/_stcore/bidi-components/"
@@ -68,17 +68,34 @@ class Weigher:
                 self.shell += size
 
 
-# True once every ranking editor and rank figure on the page has run its script (each keeps its state on its
-# shadow root, which querySelectorAll does not enter).
-COMPONENTS_DRAWN = """() => [...document.querySelectorAll("*")].map((host) => host.shadowRoot).filter(Boolean)
-  .every((root) => (!root.querySelector(".rw") || root.__rankwiseEditor) && (!root.querySelector(".rf") || root.__rankwiseFigure))"""
+# True once every component shown on the page (an editor, a rank strip, a rank figure: each keeps its state on its
+# shadow root) has fetched its script and drawn itself. A shadow root is empty until its script has loaded, so
+# "no editor inside yet" is not "drawn": the count of shown hosts must match the count of drawn ones (hidden helper
+# components, which keep the browser's storage, have no box and no script of ours).
+COMPONENTS_DRAWN = """() => [...document.querySelectorAll('[data-testid="stBidiComponentIsolated"]')]
+  .filter((host) => host.shadowRoot && host.getClientRects().length)
+  .every((host) => host.shadowRoot.__rankwiseEditor || host.shadowRoot.__rankwiseStrip
+                   || host.shadowRoot.__rankwiseFigure)"""
+
+
+# The components shown and drawn, as one string that stops changing once the page has drawn them all.
+COMPONENT_COUNT = """() => { const hosts = [...document.querySelectorAll('[data-testid="stBidiComponentIsolated"]')]
+  .filter((host) => host.shadowRoot && host.getClientRects().length);
+  return hosts.length + ":" + hosts.filter((host) => Object.keys(host.shadowRoot).some((key) =>
+    key.startsWith("__rankwise"))).length; }"""
 
 
 def until_idle(page: Page) -> None:
-    """The app's run is over and every component has fetched its files and drawn itself."""
+    """The app's run is over and every component has fetched its files and drawn itself.
+
+    The components mount after the run is over (their hosts appear once the frontend has their scripts), so the
+    run's end is not enough: then no HTTP request for half a second (the scripts and stylesheets are in), every
+    shown component drawn, and their count the same over 30 painted frames."""
     page.get_by_test_id("stMain").get_by_role("heading").first.wait_for()
     settle(page)
+    page.wait_for_load_state("networkidle")
     page.wait_for_function(COMPONENTS_DRAWN)
+    hold_still(page, read=COMPONENT_COUNT, frames=30)
 
 
 def weigh(playwright, url: str, url_path: str) -> tuple[Weigher, PageRuns, float]:
