@@ -177,6 +177,7 @@ def data_states(audit: Audit, runs: PageRuns) -> None:
     expect(page.locator(".st-key-your-data-table table td").first).to_be_attached()  # the grid's table for AT
     audit("your-data with results")
     visit(page, "compare_runs")
+    audit("compare-runs")
     click_and_settle(page, runs, page.get_by_role("button", name=prose.text("compare_runs", "Add samples")))
     expect(page.get_by_text("sample_run_c.txt").first).to_be_visible()
     audit("compare-runs with results")
@@ -208,21 +209,20 @@ def test_every_page_and_state_at_a_laptops_size(shared_context, app_url):
     audit = Audit(page, "1366x768")
     first_page(audit)
     for spec in registry.PAGES[1:]:
-        if spec.module in ("your_data", "compare_runs"):
-            continue  # with their states below
-        if spec.module == "practice":
-            continue
+        if spec.module in ("your_data", "compare_runs", "practice"):
+            continue  # with their states, below
         visit(page, spec.module)
         audit(spec.url_path)
         if spec.module == "recall":
             editor_states(audit)
     data_states(audit, runs)
     practice_states(audit, runs)
+    page.close()
     audit.check()
 
 
 def test_every_page_projected(shared_context, app_url):
-    """At 1280x720 in projector mode (?projector=1): every page in its first state, and the tray open."""
+    """At 1280x720 in projector mode (?projector=1): every page in its first state."""
     page = open_shared_page(shared_context, app_url + "/?projector=1", {"width": 1280, "height": 720})
     page.wait_for_function("() => parseFloat(getComputedStyle(document.documentElement).fontSize) > 20")
     audit = Audit(page, "1280x720 projected")
@@ -230,4 +230,5 @@ def test_every_page_projected(shared_context, app_url):
     for spec in registry.PAGES[1:]:
         visit(page, spec.module)
         audit(spec.url_path)
+    page.close()
     audit.check()
