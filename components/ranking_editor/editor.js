@@ -159,13 +159,33 @@ function update(ctx, data) {
   syncRows(ctx);
   const adopt = ctx.rev !== data.rev || data.ack >= ctx.sent;
   ctx.rev = data.rev;
-  if (adopt) {
+  if (adopt && (ctx.press || ctx.lift) && confirms(ctx, data)) {
+    // Python's answer only confirms the list this drag (or lifted row) started from: the last drop's answer,
+    // come while the next drag is held. Nothing under the pointer changes, so the drag goes on (cancelled, it
+    // put its row back: a preview at 7 dropped at 6); its board now finds the new values in the new table.
+    if (ctx.press && ctx.press.started) {
+      placeCutoff(ctx);
+      refresh(ctx);
+      drawScore(ctx);
+      return;
+    }
+  } else if (adopt) {
     if (ctx.press) cancelDrag(ctx);
     ctx.lift = null; // Python's state replaces the local one: a lifted row is put down where Python has it
     ctx.cutK = null;
     ctx.local = { order: [...data.order], tray: [...data.tray], grades: { ...data.grades } };
   }
   layout(ctx);
+}
+
+// Whether Python's state is the one a drag or a lifted row started from (a drag moves rows in the page only;
+// a lifted row keeps where it was lifted from), grades included.
+function confirms(ctx, data) {
+  const from = ctx.lift || ctx.local;
+  const grades = ctx.local.grades;
+  return sameList(from.order, data.order) && sameList(from.tray, data.tray)
+    && Object.keys(grades).length === Object.keys(data.grades).length
+    && Object.keys(grades).every((id) => grades[id] === data.grades[id]);
 }
 
 function applyConfig(ctx) {
