@@ -6,7 +6,7 @@
 - ui/: Streamlit building blocks;
 - ranking_editor/: the drag-to-reorder component;
 - serving/: workshop infrastructure (settings, shared cache, uploads);
-- cli.py: the ``rankwise`` command.
+- cli/: the ``rankwise`` command.
 
 tests/unit/test_project_rules.py enforces the import rules from the folders.
 """

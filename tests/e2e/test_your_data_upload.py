@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from components.cli import run_evaluation
+from components.cli.evaluate import run_evaluation
 from components.course import prose
 from lessons import your_data as your_data_page
 from tests.e2e.helpers import PageRuns, current, hold_still, metric_value, next_frames, settle

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from components.cli import run_evaluation
+from components.cli.evaluate import run_evaluation
 from components.engine.formatting import fmt
 from components.formats import trec
 from components.serving import uploads

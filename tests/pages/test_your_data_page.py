@@ -4,7 +4,7 @@ AppTest cannot drive st.file_uploader: the page hands every received file to
 ``receive()``, which stores ``upload_record(name, bytes)`` under
 state.YOUR_DATA_QRELS / state.YOUR_DATA_RUN; these tests set those keys (or
 press "use the sample files"). Expected numbers come from the command line's
-evaluator (components.cli.run_evaluation) and the engine, never typed in.
+evaluator (components.cli.evaluate.run_evaluation) and the engine, never typed in.
 """
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ import pytest
 from streamlit.proto.Dataframe_pb2 import Dataframe as DataframeProto
 from streamlit.testing.v1 import AppTest
 
-from components.cli import run_evaluation
+from components.cli.evaluate import run_evaluation
 from components.course import prose
 from components.engine import metrics
 from components.engine.formatting import fmt, literal

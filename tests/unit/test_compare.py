@@ -16,8 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from components.cli import eval_main as main
-from components.cli import run_evaluation
+from components.cli.evaluate import eval_main as main
+from components.cli.evaluate import run_evaluation
 from components.course import prose
 from components.engine import compare, corrections
 from components.engine.formatting import fmt, signed

@@ -16,8 +16,8 @@ from unittest import mock
 
 import pytest
 
-from components.cli import eval_main as main
-from components.cli import run_evaluation
+from components.cli.evaluate import eval_main as main
+from components.cli.evaluate import run_evaluation
 from components.formats import trec
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -436,7 +436,7 @@ def test_a_line_too_long_for_the_memory_limit_as_a_subprocess(tmp_path):
 def test_the_comparison_table_marks_a_randomisation_p_from_the_normal_approximation():
     from types import SimpleNamespace
 
-    from components.cli import randomisation_cell
+    from components.cli.render_text import randomisation_cell
     from components.engine import compare
 
     flips = SimpleNamespace(randomisation_method=compare.SIGN_FLIPS, randomisation_p=0.0123)
@@ -589,7 +589,7 @@ def test_a_bad_option_value_is_one_line_naming_it_and_exit_2(tmp_path, capsys, a
     """Before any file is read (the qrels here would give a numbers table): exit 2, stdout empty, one line on stderr
     that names the option and quotes the value as typed, no usage and no traceback."""
     runs = [str(write(tmp_path / "b.txt", "1 Q0 a 1 1 t\n"))] if "--baseline" in args else []  # it needs two
-    with mock.patch("components.cli.readers.read", side_effect=AssertionError("a file was read")):
+    with mock.patch("components.cli.evaluate.readers.read", side_effect=AssertionError("a file was read")):
         status, out, err = cli(tmp_path, capsys, "1 0 a 1\n", "1 Q0 a 1 1 t\n", *runs, *args)
     assert (status, out) == (2, "")
     assert err.count("\n") == 1 and err.endswith("\n") and err.startswith("rankwise eval: error: "), err

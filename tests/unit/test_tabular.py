@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from components.cli import run_evaluation
+from components.cli.evaluate import run_evaluation
 from components.engine.measures import evaluate
 from components.formats import tabular, trec
 

@@ -27,7 +27,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from components.cli import eval_main as main
+from components.cli.evaluate import eval_main as main
 from components.engine.measures import is_count, trec_name
 
 pytrec_eval = pytest.importorskip("pytrec_eval", reason="pytrec-eval-terrier is the test oracle")
