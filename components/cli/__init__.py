@@ -35,6 +35,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return shown.status
     if args.command == "app":
         return app.app_main(rest)
-    if rest:
+    if rest:  # what parse_args would say, from the subcommand's parser
         args.parser.error(f"unrecognized arguments: {' '.join(rest)}")
     return (evaluate.run_eval if args.command == "eval" else fuse.run_fuse)(args.parser, args)
