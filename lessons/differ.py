@@ -17,6 +17,7 @@ from components.ui.widgets import chart_scale, show_k_slider, show_link_to_view,
 NAME = "differ"
 Q = scenarios.FRAMEWORKS
 START = scenarios.FRAMEWORKS_MIXED
+CONVENTIONS = "differ-conventions"  # the conventions table's container (its class: st-key-differ-conventions)
 TRECEVAL_ROWS = ("nDCG@k", "R@k", "RR", "RR@k")  # the table's rows that trec_eval computes: the take-home checks them
 
 
@@ -117,7 +118,8 @@ def _switchboard() -> None:
     grades, judged = current.order_grades(), current.judged_grades()
     with table_col:
         st.markdown(prose.section(NAME, "Table intro"))
-        st.table(pd.DataFrame(convention_rows(grades, judged, k)), hide_index=True, border="horizontal")
+        with st.container(key=CONVENTIONS):  # its names may break anywhere (components/ui/widgets.py's CSS)
+            st.table(pd.DataFrame(convention_rows(grades, judged, k)), hide_index=True, border="horizontal")
         st.markdown(empty_query_sentence(grades, judged, k))
     show_take_home(NAME, [current], k=k, gain="linear", measures=TRECEVAL_ROWS)
     st.markdown(prose.text(NAME, "Ties intro", k=k))

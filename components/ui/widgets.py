@@ -22,7 +22,17 @@ TEXT = "ui"  # lessons/text/ui.md: the labels of the shared controls
 # their column is narrow, instead of being cut short with an ellipsis ("nDCG@5 (expo…", "Why does my n…", a preset
 # "Top 10, half of the…" at 1024 px or projected with the sidebar open). A formula too wide for its column wraps
 # between its equations (each a {group} followed by \allowbreak in lessons/text/), with room between its lines,
-# rather than being cut at the column's edge (on a phone; projected with the sidebar open).
+# rather than being cut at the column's edge (on a phone; projected with the sidebar open). A formula's box keeps a
+# quarter em either side: KaTeX draws a closing bracket's exponent a pixel or two past the width it measures, and the
+# box (shrunk to the formula) scrolled sideways by those pixels, with nothing focusable in it (Compare runs' power
+# formula at 1366x768). A table's cells wrap their words where the table is wider than its column (Streamlit 1.67
+# keeps each cell on one line and scrolls the table sideways, a box with nothing focusable in it, WCAG 2.1.1):
+# projected with the sidebar open, a table beside the editor, the four queries' ten cutoffs. In the conventions
+# table beside Why does my number differ?'s editor, a name longer than its column is broken anywhere
+# (ndcg_score(k=k), relevance_level=2); its values (the second column) never are. A page's link in the sidebar, a
+# chart's toolbar buttons and the main area (a Tab stop, and the skip link's target) show the keyboard's focus with a
+# ring in the primary colour (Streamlit 1.67 draws none on them; tests/e2e/test_accessibility.py walks a lesson by
+# keyboard).
 _BASE_CSS = """
 <style>
   [data-testid="stMetricLabel"], [data-testid="stMetricLabel"] *,
@@ -33,6 +43,13 @@ _BASE_CSS = """
     white-space: normal !important; overflow: visible !important; text-overflow: clip !important; }
   .katex-display > .katex, .katex-display > .katex > .katex-html { white-space: normal; }
   .katex-display > .katex > .katex-html > .base { margin: 0.35em 0; }
+  .katex-display { padding-inline: 0.25em; }
+  [data-testid="stTable"] :is(th, td) { white-space: normal; }
+  [data-testid="stSidebarNavLink"]:focus-visible, [data-testid="stBaseButton-elementToolbar"]:focus-visible,
+  [data-testid="stMain"]:focus-visible {
+    outline: #1762d6 solid 2px; outline-offset: -2px; }
+  .st-key-differ-conventions :is(th, td):not(:nth-child(2)) > [data-testid="stMarkdownContainer"] p {
+    overflow-wrap: anywhere; }
 </style>
 """
 
@@ -43,6 +60,7 @@ _PROJECTOR_CSS = f"""
   [data-testid="stMainBlockContainer"] {{ padding-top: 2.5rem; max-width: 100%; }}
   [data-testid="stMarkdownContainer"]:not(button *), [data-testid="stCaptionContainer"] {{ color: #000; }}
   [data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li {{ line-height: 1.45; }}
+  [data-testid="stTable"] :is(th, td) {{ padding-left: 0.3rem !important; padding-right: 0.3rem !important; }}
 </style>
 """
 
