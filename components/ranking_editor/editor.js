@@ -589,7 +589,12 @@ function onKeyDown(ctx, e) {
   action();
 }
 
+// The focus moves in its zone; past the list's last row it goes on to the open tray's first, and back up from
+// there: the tray's rows share the list's one Tab stop, so the arrows are the keyboard's way to them.
 function focusAt(ctx, arr, index) {
+  const { order, tray } = ctx.local;
+  if (arr === order && index === order.length && ctx.trayOpen && tray.length) { focusRow(ctx, tray[0]); return; }
+  if (arr === tray && index === -1 && order.length) { focusRow(ctx, order[order.length - 1]); return; }
   if (index < 0 || index >= arr.length) return;
   focusRow(ctx, arr[index]);
 }

@@ -29,10 +29,11 @@ TEXT = "ui"  # lessons/text/ui.md: the labels of the shared controls
 # keeps each cell on one line and scrolls the table sideways, a box with nothing focusable in it, WCAG 2.1.1):
 # projected with the sidebar open, a table beside the editor, the four queries' ten cutoffs. In the conventions
 # table beside Why does my number differ?'s editor, a name longer than its column is broken anywhere
-# (ndcg_score(k=k), relevance_level=2); its values (the second column) never are. A page's link in the sidebar, a
-# chart's toolbar buttons and the main area (a Tab stop, and the skip link's target) show the keyboard's focus with a
-# ring in the primary colour (Streamlit 1.67 draws none on them; tests/e2e/test_accessibility.py walks a lesson by
-# keyboard).
+# (ndcg_score(k=k), relevance_level=2); its values (the second column) never are.
+# The keyboard's focus shows as a ring in the primary colour on a page's link (in the sidebar, and a lesson's previous
+# and next), a chart's toolbar buttons and the main area (a Tab stop, and the skip link's target), where Streamlit 1.67
+# draws none; a text box gets the ring Streamlit draws round its buttons (it has only a 1 px border in the primary
+# colour). tests/e2e/test_accessibility.py walks a lesson by keyboard.
 _BASE_CSS = """
 <style>
   [data-testid="stMetricLabel"], [data-testid="stMetricLabel"] *,
@@ -46,8 +47,9 @@ _BASE_CSS = """
   .katex-display { padding-inline: 0.25em; }
   [data-testid="stTable"] :is(th, td) { white-space: normal; }
   [data-testid="stSidebarNavLink"]:focus-visible, [data-testid="stBaseButton-elementToolbar"]:focus-visible,
-  [data-testid="stMain"]:focus-visible {
+  [data-testid="stMain"]:focus-visible, [data-testid="stPageLink-NavLink"]:focus-visible {
     outline: #1762d6 solid 2px; outline-offset: -2px; }
+  [data-testid="stTextInputRootElement"]:focus-within { box-shadow: rgba(23, 98, 214, 0.5) 0 0 0 0.2rem; }
   .st-key-differ-conventions :is(th, td):not(:nth-child(2)) > [data-testid="stMarkdownContainer"] p {
     overflow-wrap: anywhere; }
 </style>

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from components.course import prose
+from components.course import prose, quiz, scenarios
 from components.ui import quiz_ui, registry
 from tests.e2e.helpers import PageRuns, click_and_settle, hold_still, lesson_editor, next_frames, settle
 from tests.e2e.navigation import open_shared_page, visit
@@ -194,6 +194,151 @@ def practice_states(audit: Audit, runs: PageRuns) -> None:
     audit("practice, the hints and the solution open")
 
 
+# The element that has the keyboard's focus (inside a component's shadow root, the element there), its name, whether a
+# focus indicator is drawn on it or in it (an outline or a box-shadow: Streamlit draws its rings as box-shadows; a
+# strip's cutoff line rings its handle), and whether
+# it comes after the element focused before it in the page's order (each taken at the document's level, a shadow
+# root's host, unless both are in the same root; null when there is nothing to compare with: no focus before, or it
+# was redrawn by a run).
+FOCUSED = """() => {
+  let a = document.activeElement;
+  while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+  if (!a || a === document.body) return null;
+  const drawn = (e) => { const s = getComputedStyle(e);
+                         return (s.outlineStyle !== "none" && parseFloat(s.outlineWidth) > 0) || s.boxShadow !== "none"; };
+  const box = a.closest('[data-testid="stTextInputRootElement"]');  // a text box's ring is round its box
+  const ring = drawn(a) || [...a.querySelectorAll("*")].some(drawn) || (box !== null && drawn(box));
+  const name = (a.getAttribute("aria-label") || (a.labels && a.labels[0] && a.labels[0].innerText) || a.innerText
+                || "").replace(/\s+/g, " ").trim().slice(0, 80);
+  const last = window.__rwLastFocus;
+  let after = null;
+  if (last && last.isConnected && last !== a) {
+    let x = last, y = a;
+    if (x.getRootNode() !== y.getRootNode()) {
+      while (x.getRootNode() !== document) x = x.getRootNode().host;
+      while (y.getRootNode() !== document) y = y.getRootNode().host;
+    }
+    if (x !== y) after = !!(x.compareDocumentPosition(y) & Node.DOCUMENT_POSITION_FOLLOWING);
+  }
+  window.__rwLastFocus = a;
+  return { tag: a.tagName, name, ring, after, id: a.dataset ? a.dataset.id || null : null };
+}"""
+
+
+class Keyboard:
+    """Drives one page with the keyboard alone and checks every focus it lands on: a focus ring is drawn, and a Tab
+    lands later in the page's order (Shift+Tab earlier)."""
+
+    def __init__(self, page: Page, runs: PageRuns) -> None:
+        self.page, self.runs = page, runs
+        self.path: list[str] = []
+
+    def focused(self) -> dict:
+        seen = self.page.evaluate(FOCUSED)
+        assert seen is not None, f"the focus was lost after {self.path[-3:]}"
+        return seen
+
+    def tab(self, back: bool = False) -> dict:
+        self.page.keyboard.press("Shift+Tab" if back else "Tab")
+        seen = self.focused()
+        self.path.append(f"{'Shift+Tab' if back else 'Tab'} -> {seen['tag']} {seen['name']!r}")
+        assert seen["ring"], f"no visible focus ring on {self.path[-1]} (after {self.path[-12:-1]})"
+        assert seen["after"] in (None, not back), f"focus order: {self.path[-1]} is not {'before' if back else 'after'} " \
+                                                f"the element focused before it ({self.path[-3:-1]})"
+        return seen
+
+    def tab_to(self, name: str | re.Pattern, *, back: bool = False, limit: int = 120) -> dict:
+        """Tab (or Shift+Tab) until the focus is on an element named ``name`` (exact, or a pattern)."""
+        for _ in range(limit):
+            seen = self.tab(back)
+            if (seen["name"] == name) if isinstance(name, str) else name.search(seen["name"]):
+                return seen
+        raise AssertionError(f"{name!r} not reached in {limit} presses: {self.path[-limit:]}")
+
+    def press(self, key: str) -> dict:
+        """Press ``key`` where the focus is and wait for the run it causes; the focus is still shown."""
+        mark = self.runs.mark()
+        self.page.keyboard.press(key)
+        settle(self.page, since=mark)
+        next_frames(self.page)
+        seen = self.focused()
+        self.path.append(f"{key} -> {seen['tag']} {seen['name']!r}")
+        assert seen["ring"], f"no visible focus ring after {self.path[-1]}"
+        return seen
+
+
+def keyboard_lesson(page: Page, runs: PageRuns) -> None:
+    """The Recall@k lesson with the keyboard alone (issue #45, item 3): change k, reorder a case
+    and move one in from the tray, load a preset (back up the page with Shift+Tab), answer the first practice
+    question wrong then right, and follow the link to the next lesson, starting from the lesson's link in the sidebar
+    (the rest of the sidebar is on the way). Every focus shows its ring, and the focus
+    moves in the page's order. The keys: Tab, Shift+Tab, the arrows (down the list and on into the open tray, which
+    shares the list's Tab stop), Space, Enter, the editor's T (a row in or out of the tray, as its help line says:
+    Space lifts a tray row within the tray only) and typing (and Backspace) in the answer box."""
+    visit(page, "recall")  # by its link in the sidebar, which keeps the focus: the walk starts there
+    page.mouse.move(0, page.viewport_size["height"] - 1)
+    keys = Keyboard(page, runs)
+    slider = keys.tab_to(prose.text("ui", "Cutoff k"))
+    assert slider["tag"] == "INPUT"
+    keys.press("ArrowRight")
+    page.wait_for_url(re.compile(r"[?&]k=6\b"))
+    editor = lesson_editor(page)
+    rows = editor.get_by_test_id("rw-list").locator("li.rw-row")
+    first, second = rows.nth(0).get_attribute("data-id"), rows.nth(1).get_attribute("data-id")
+    row = keys.tab_to(re.compile("."))  # the list's one Tab stop comes after the slider (and the hint's fold)
+    while row["tag"] != "LI":
+        row = keys.tab()
+    assert row["id"] == first, f"the list's Tab stop is its first row, not {row}"
+    page.keyboard.press("Space")  # lift
+    page.keyboard.press("ArrowDown")  # move it down one (drawn, nothing sent)
+    keys.press("Space")  # drop: one change sent
+    expect(rows.nth(0)).to_have_attribute("data-id", second)
+    expect(rows.nth(1)).to_have_attribute("data-id", first)
+    toggle = editor.get_by_test_id("rw-tray-toggle")
+    keys.tab_to(re.compile(re.escape(toggle.inner_text().strip())))
+    if toggle.get_attribute("aria-expanded") == "false":
+        page.keyboard.press("Enter")
+        expect(toggle).to_have_attribute("aria-expanded", "true")
+    count = rows.count()
+    tray_first = editor.get_by_test_id("rw-tray-list").locator("li.rw-row").first.get_attribute("data-id")
+    row = keys.tab(back=True)  # back to the editor's one Tab stop, the row moved last
+    for _ in range(count):  # down the list and on into the open tray
+        if row["id"] == tray_first:
+            break
+        page.keyboard.press("ArrowDown")
+        row = keys.focused()
+        assert row["ring"], f"no visible focus ring on the row {row}"
+    assert row["id"] == tray_first, f"ArrowDown from the list's last row does not reach the tray, but {row}"
+    tray_row = row
+    keys.press("t")  # into the list
+    expect(rows).to_have_count(count + 1)
+    expect(editor.get_by_test_id("rw-list").locator(f'li.rw-row[data-id="{tray_row["id"]}"]')).to_have_count(1)
+    preset = prose.text("recall", "Button system", system="System B", k=scenarios.LAWYER_DEFAULT_K["System B"])
+    keys.tab_to(preset, back=True)
+    keys.press("Enter")
+    page.wait_for_url(re.compile(rf"[?&]k={scenarios.LAWYER_DEFAULT_K['System B']}\b"))
+    answer = keys.tab_to(quiz_ui.text("card answer"))
+    assert answer["tag"] == "INPUT"
+    question = next(q for q in quiz.questions_for("recall") if quiz.is_graded(q))  # the practice's first card
+    card = page.locator(f".st-key-quiz-recall-{question.id.replace('.', '-')}")  # quiz_ui's card, keyed by page and id
+    expect(card.get_by_label(quiz_ui.text("card answer"))).to_be_focused()
+    page.keyboard.type("0.123")
+    keys.press("Enter")  # the form's Check
+    expect(card.get_by_test_id("stAlertContentError")).to_be_visible()
+    assert keys.focused()["name"] == quiz_ui.text("card answer"), f"the focus left the answer box: {keys.path[-1]}"
+    for _ in range(8):
+        page.keyboard.press("Backspace")
+    page.keyboard.type(f"{question.answer:g}")
+    keys.press("Enter")
+    expect(card.get_by_test_id("stAlertContentSuccess")).to_be_visible()
+    after = registry.neighbours("recall")[1]
+    assert after is not None
+    keys.tab_to(re.compile(re.escape(prose.text("ui", "Next", title=after.title))))
+    page.keyboard.press("Enter")
+    page.wait_for_url(f"**/{after.url_path}*")
+    expect(page.get_by_role("heading", level=1).first).to_be_visible()
+
+
 def test_every_page_and_state_at_a_laptops_size(shared_context, app_url):
     """At 1366x768: every page in its first state, and the states a learner reaches on them."""
     page = shared_context.new_page()
@@ -211,6 +356,7 @@ def test_every_page_and_state_at_a_laptops_size(shared_context, app_url):
             editor_states(audit)
     data_states(audit, runs)
     practice_states(audit, runs)
+    keyboard_lesson(page, runs)
     page.close()
     audit.check()
 
