@@ -630,7 +630,8 @@ def show_class_controls() -> None:
         _lead_panel(lead.code)
         link = _join_link(lead.code)
         st.caption(prose.text(TEXT, "Class link", link=link))
-        st.image(_qr_svg(link), caption=prose.text(TEXT, "Class QR"), width="stretch")
+        st.image(_qr_svg(link), caption=prose.text(TEXT, "Class QR"), width="stretch",
+                 alt=prose.text(TEXT, "Class QR alt", link=link))  # an <img> without alt is a barrier (axe image-alt)
         st.button(prose.text(TEXT, "Class end"), key=state.CLASS_END, on_click=_end, icon="🏁", width="stretch")
         return
     if st.session_state.get(state.CLASS_JOINED) is not None:

@@ -194,6 +194,24 @@ def practice_states(audit: Audit, runs: PageRuns) -> None:
     audit("practice, the hints and the solution open")
 
 
+def instructor_states(audit: Audit, runs: PageRuns) -> None:
+    """The sidebar's Classroom panel open, then with a class started (its code, link and QR code); the class ends
+    after (a learner's following panel needs a session of its own: not audited here)."""
+    page = audit.page
+    sidebar = page.get_by_test_id("stSidebar")
+    panel = sidebar.get_by_test_id("stExpander").filter(has_text=prose.text("ui", "Classroom"))
+    start = panel.get_by_role("button", name=prose.text("ui", "Class start"))
+    if not start.is_visible():
+        panel.get_by_text(prose.text("ui", "Classroom")).first.click()
+    expect(start).to_be_visible()
+    audit("the Classroom panel open", within='[data-testid="stSidebar"]')
+    click_and_settle(page, runs, start)
+    expect(panel.get_by_role("img")).to_be_visible()  # the QR code beside the class's code
+    audit("the Classroom panel with a class", within='[data-testid="stSidebar"]')
+    click_and_settle(page, runs, panel.get_by_role("button", name=prose.text("ui", "Class end")))
+    expect(start).to_be_visible()
+
+
 # The element that has the keyboard's focus (inside a component's shadow root, the element there), its name, whether a
 # focus indicator is drawn on it or in it (an outline or a box-shadow: Streamlit draws its rings as box-shadows; a
 # strip's cutoff line rings its handle), and whether
@@ -417,6 +435,7 @@ def test_every_page_and_state_at_a_laptops_size(shared_context, app_url):
             editor_states(audit)
     data_states(audit, runs)
     practice_states(audit, runs)
+    instructor_states(audit, runs)
     keyboard_lesson(page, runs)
     page.close()
     audit.check()
