@@ -218,7 +218,7 @@ def instructor_states(audit: Audit, runs: PageRuns) -> None:
 # it comes after the element focused before it in the page's order (each taken at the document's level, a shadow
 # root's host, unless both are in the same root; null when there is nothing to compare with: no focus before, or it
 # was redrawn by a run).
-FOCUSED = """() => {
+FOCUSED = r"""() => {
   let a = document.activeElement;
   while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
   if (!a || a === document.body) return null;
