@@ -19,6 +19,7 @@ from components.course.run_comparison import RUN_LABELS, change_lines, many_read
 from components.engine import bootstrap, compare, corrections, fusion, many_runs, power, run_diagnosis
 from components.engine.compare import format_p
 from components.engine.formatting import fmt, literal, signed
+from components.engine.metrics import Gain
 from components.formats import readers, trec
 from components.serving import uploads
 from components.serving.shared_cache import Holder, freeze
@@ -83,16 +84,21 @@ def _other_runs(loaded: upload_flow.LoadedPair) -> list[tuple[str, dict, trec.Ju
     return runs
 
 
+def _as_read(loaded: upload_flow.LoadedPair, record: dict) -> dict:
+    """Another run's record with the reading options it is read with: run A's chunk option, no JSON fields."""
+    return uploads.with_reading(record, None, uploads.reading(loaded.run)[1])
+
+
 def _files(loaded: upload_flow.LoadedPair, record: dict) -> uploads.Files:
-    """The key of another run's pair with the loaded qrels, the run read with run A's chunk option."""
-    return uploads.files_key(loaded.qrels, uploads.with_reading(record, None, uploads.reading(loaded.run)[1]))
+    """The key of another run's pair with the loaded qrels, the run as read (:func:`_as_read`)."""
+    return uploads.files_key(loaded.qrels, _as_read(loaded, record))
 
 
 def _run_read(loaded: upload_flow.LoadedPair, slot: str, record: dict) -> readers.Read:
-    """Another run as read (shared while its slot's holder lives), with run A's chunk option."""
-    read = uploads.with_reading(record, None, uploads.reading(loaded.run)[1])
-    return uploads.read("run", read["sha256"], read["name"], read["data"], _holder(slot, _files(loaded, record)),
-                        *uploads.reading(read))
+    """Another run as read (shared while its slot's holder lives)."""
+    read = _as_read(loaded, record)
+    return uploads.read("run", read["sha256"], read["name"], read["data"],
+                        _holder(slot, uploads.files_key(loaded.qrels, read)), *uploads.reading(read))
 
 
 def _letter(slot: str) -> str:
@@ -264,7 +270,7 @@ def _diagnosis_section(result: many_runs.ManyRuns, gain: str, files: dict[str, u
 
 @st.cache_resource(max_entries=16, show_spinner=False)
 def _sweep(files: tuple, measure: str, gain: str, _runs: tuple[trec.Run, ...], _qrels: trec.Qrels) -> tuple[float, ...]:
-    return tuple(fusion.k_sweep(_runs, _qrels, measure, SWEEP_KS, gain))  # type: ignore[arg-type]  # a gain's name
+    return tuple(fusion.k_sweep(_runs, _qrels, measure, SWEEP_KS, cast(Gain, gain)))
 
 
 def _add_fused(letters: list[str], k: int, runs: dict[str, trec.Run]) -> None:

@@ -172,8 +172,8 @@ def as_run(fused: Fused, tag: str = TAG) -> trec.Run:
     return trec.read_run(to_trec(fused, tag), tag)
 
 
-def k_sweep(runs: Sequence[trec.Run], qrels: trec.Qrels, measure: Measure | str, ks: Sequence[float], gain: Gain,
-            *, complete: bool = False, depth: int | None = None) -> list[float]:
+def k_sweep(runs: Sequence[trec.Run], qrels: trec.Qrels, measure: Measure | str, ks: Sequence[float],
+            gain: Gain) -> list[float]:
     """The value of ``measure`` (its :func:`~components.engine.measures.aggregate` over the queries, as a table
     shows it) for the rrf fusion of ``runs`` at each k of ``ks``, judged against ``qrels``.
 
@@ -189,6 +189,6 @@ def k_sweep(runs: Sequence[trec.Run], qrels: trec.Qrels, measure: Measure | str,
     parsed = measure if isinstance(measure, Measure) else parse_measure(measure)
     values = []
     for k in ks:
-        judged = trec.judge(qrels, as_run(fuse(runs, k=k, depth=depth)), complete)
+        judged = trec.judge(qrels, as_run(fuse(runs, k=k)))
         values.append(float(aggregate(parsed, evaluate(judged.queries, [parsed], gain)[parsed.name])))
     return values
