@@ -73,7 +73,11 @@ function update(ctx, data) {
   if (!ctx.el.hint.dataset.done) drawHint(ctx);
   const adopt = ctx.rev !== data.rev || data.ack >= ctx.sent;
   ctx.rev = data.rev;
-  if (adopt) {
+  if (adopt && confirms(ctx, data)) {
+    // Python's answer only confirms the state the move under way (a started drag, key presses not yet sent)
+    // started from: the last drop's answer, come during the next move. The move goes on (ended, its dot went
+    // back); its values come from the new table.
+  } else if (adopt) {
     if (ctx.press) endPress(ctx);
     clearTimeout(ctx.keyTimer);
     ctx.keyTimer = 0;
@@ -82,6 +86,13 @@ function update(ctx, data) {
   }
   fitWidth(ctx);
   draw(ctx);
+}
+
+// Whether Python's state is the committed one a move under way started from.
+function confirms(ctx, data) {
+  const moving = (ctx.press && ctx.press.started) || ctx.keyTimer;
+  const L = ctx.local;
+  return !!moving && data.k === L.k && data.ranks.length === L.ranks.length && data.ranks.every((r, i) => r === L.ranks[i]);
 }
 
 function icon(name) { return svgIcon(ICONS[name], 2.4); }

@@ -36,6 +36,31 @@ def drag(page: Page, source: Locator, target: Locator, *, half: str = "upper") -
     page.mouse.up()
 
 
+
+# The component's state object (ctx), found from an element inside it by the key its mount stores it under.
+CTX = "(e, key) => { let n = e; while (n && !n[key]) n = n.parentNode; return n[key]; }"
+
+
+def hold_changes(inside: Locator, key: str) -> None:
+    """Hold in the page every change the component around ``inside`` sends to Python (its ``ctx.send``, until
+    ``release_changes`` or the next render): a drop's answer can then be made to arrive during the next drag. ``key`` is where the
+    component's mount keeps its state: "__rankwiseEditor", "__rankwiseStrip", "__rankwiseFigure"."""
+    inside.evaluate(f"""(e, key) => {{ const ctx = ({CTX})(e, key), send = ctx.send; window.__held = [];
+                                      ctx.send = (...change) => window.__held.push(() => send(...change));
+                                      ctx.send.unheld = send; }}""", key)
+
+
+def release_changes(inside: Locator, key: str) -> int:
+    """Send the changes ``hold_changes`` held (later ones go straight through), and wait until Python's answer to
+    the last of them is drawn: the component's ``ack`` reaches its ``sent``. Returns how many were held."""
+    held = inside.evaluate(f"""(e, key) => {{ const ctx = ({CTX})(e, key), n = window.__held.length;
+                                            if (ctx.send.unheld) ctx.send = ctx.send.unheld; window.__held.forEach((f) => f()); return n; }}""",
+                           key)
+    inside.page.wait_for_function(f"([e, key]) => {{ const ctx = ({CTX})(e, key); return ctx.data.ack >= ctx.sent; }}",
+                                  arg=[inside.element_handle(), key])
+    next_frames(inside.page)
+    return held
+
 # Resolves after ``count`` animation frames: the page has painted (and laid out) that many times.
 FRAMES = "(count) => new Promise((done) => { const step = (n) => n ? requestAnimationFrame(() => step(n - 1)) : done(); step(count); })"
 

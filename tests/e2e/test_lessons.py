@@ -14,7 +14,7 @@ from playwright.sync_api import Locator, Page, expect
 from components.course import scenarios
 from components.engine import metrics
 from components.engine.formatting import fmt
-from tests.e2e.helpers import hold_still, lesson_editor, settle
+from tests.e2e.helpers import hold_changes, hold_still, lesson_editor, release_changes, settle
 from tests.e2e.navigation import open_shared_page, visit
 
 pytestmark = pytest.mark.e2e
@@ -170,3 +170,38 @@ def test_a_rank_strip_moves_by_mouse_keys_buttons_and_its_cutoff_line(lessons: P
     expect(board_values(strip)).to_have_text(values(moved, 5))
     slider.get_by_role("slider").press("End")  # the page as it was, for whoever comes next
     page.get_by_role("button", name="Start again", exact=True).last.click()
+
+
+def test_a_strip_drag_held_while_the_last_drops_answer_arrives_lands_where_its_preview_shows(lessons: Page):
+    """As in the ranking editor: a drop's answer (the dropped list, confirmed) that comes while the next drag is
+    held leaves that drag alone, and its cell lands where its preview shows. (The first drop's change is held in
+    the page until the second drag is under way.)"""
+    page = lesson(lessons, "recall")
+    strip = strip_named(page, "Hits at positions 16–19")
+    strip.scroll_into_view_if_needed()
+    settle(page)
+    start = track(strip)
+    hold_changes(strip, "__rankwiseStrip")
+
+    def drag_to(cell_id: str, position: int, *, release: bool = True) -> None:
+        cell = strip.get_by_test_id(f"rs-cell-{cell_id}")
+        hold_still(page, cell)
+        a, b = cell.bounding_box(), strip.get_by_test_id("rs-track").locator(".rs-cell").nth(position).bounding_box()
+        page.mouse.move(a["x"] + 4, a["y"] + 4)
+        page.mouse.down()
+        page.mouse.move(b["x"] + b["width"] / 2, a["y"] + 4, steps=8)
+        if release:
+            page.mouse.up()
+
+    drag_to(start[15], 0)  # the first drop, its change held
+    first = [start[15], *[i for i in start if i != start[15]]]
+    assert track(strip) == first
+    drag_to(first[19], 2, release=False)
+    preview = [*first[:2], first[19], *first[2:19]]
+    assert track(strip) == preview
+    assert release_changes(strip, "__rankwiseStrip") == 1  # the first drop's answer drawn, while this drag is held
+    assert track(strip) == preview  # still dragging, the cell where it was
+    page.mouse.up()
+    expect(strip.get_by_test_id("rs-note")).to_have_text("")  # the second drop's run is in
+    assert track(strip) == preview
+    page.get_by_role("button", name="Start again", exact=True).last.click()  # the page as it was

@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 from components.course import scenarios
 from components.engine import metrics
 from components.engine.formatting import fmt
-from tests.e2e.helpers import board_value, next_frames, settle
+from tests.e2e.helpers import board_value, hold_changes, next_frames, release_changes, settle
 from tests.e2e.navigation import open_shared_page, visit
 
 pytestmark = pytest.mark.e2e
@@ -90,6 +90,28 @@ def test_a_dot_drag_previews_then_the_server_agrees(lesson: Page):
     expect(board_value(page, "recall@5", prefix="rf")).to_have_text(means(moved)[0])
     expect(page.get_by_test_id("rf-rr-4")).to_contain_text(fmt(1 / 4))
     assert "ranks=1%2C3%2C1%2C4" in page.url or "ranks=1,3,1,4" in page.url
+
+
+def test_a_drag_held_while_the_last_drops_answer_arrives_goes_on(lesson: Page):
+    """A drop's answer that only confirms the ranks dropped, come while the next drag is held, leaves that drag
+    alone: its preview stays, and it lands where it shows. (The first drop's change is held in the page.)"""
+    page = the_brief(lesson)
+    figure = page.get_by_test_id("rf-figure")
+    hold_changes(figure, "__rankwiseFigure")
+    press_drag(page, page.get_by_test_id("rf-dot-4"), slot_centre(page, 4, 3))  # query 4: rank 8 -> 4, held
+    page.mouse.up()
+    press_drag(page, page.get_by_test_id("rf-dot-2"), slot_centre(page, 2, 1))  # query 2: rank 3 -> 2, still down
+    both = [1, 2, 1, 4]
+    dot = page.get_by_test_id("rf-dot-2")
+    expect(dot).to_have_attribute("aria-valuenow", "2")
+    assert release_changes(figure, "__rankwiseFigure") == 1  # the first drop's answer drawn during this drag
+    expect(dot).to_have_attribute("aria-valuenow", "2")
+    expect(board(page)).to_have_text(means(both))  # now one move from Python's ranks: previewed from its table
+    expect(page.get_by_test_id("rf-scoreboard")).to_have_class("rf-score rf-preview")  # still dragging
+    page.mouse.up()
+    expect(page.get_by_test_id("rf-scoreboard")).to_have_class("rf-score")
+    expect(board_value(page, "MRR", prefix="rf")).to_have_text(means(both)[1])
+    expect(page.get_by_test_id("rf-rr-2")).to_contain_text(fmt(1 / 2))
 
 
 def test_the_cutoff_line_drags_and_moves_the_slider(lesson: Page):

@@ -16,7 +16,8 @@ from playwright.sync_api import Locator, Page, expect
 from components.course import scenarios
 from components.engine import metrics
 from components.engine.formatting import fmt
-from tests.e2e.helpers import PageRuns, click_and_settle, drag, metric_value, next_frames, settle
+from tests.e2e.helpers import (PageRuns, click_and_settle, drag, hold_changes, metric_value, next_frames,
+                               release_changes, settle)
 
 pytestmark = pytest.mark.e2e
 
@@ -180,8 +181,7 @@ def test_mouse_drag_reorders_and_updates_metrics(page_a: Page):
     expect_a(page, order)
 
 
-def test_a_drag_held_while_the_last_drops_answer_arrives_lands_where_its_preview_shows(page_a: Page,
-                                                                                     shared: Shared):
+def test_a_drag_held_while_the_last_drops_answer_arrives_lands_where_its_preview_shows(page_a: Page):
     """Reported on the Recall@k lesson: a drag whose preview showed position 7 dropped at 6. A drop sends the
     list to Python, whose answer (the same list, confirmed) came back while the next drag was held and replaced
     the list under it: the drag ended and its row went back to where it had been. Now an answer that only
@@ -190,9 +190,7 @@ def test_a_drag_held_while_the_last_drops_answer_arrives_lands_where_its_preview
     page = page_a
     expect_a(page, SYSTEM_B)
     held = editor(page, "a").get_by_test_id("rw-editor")
-    held.evaluate("""e => { let n = e; while (n && !n.__rankwiseEditor) n = n.parentNode;
-                            const ctx = n.__rankwiseEditor, send = ctx.send; window.__held = [];
-                            ctx.send = (...change) => window.__held.push(() => send(...change)); }""")
+    hold_changes(held, "__rankwiseEditor")
     drag(page, row(page, "a", "django"), row(page, "a", "snake"), half="upper")  # the first drop, its change held
     first = moved(SYSTEM_B, "django", 0)
     second = row(page, "a", "bottle")
@@ -203,10 +201,7 @@ def test_a_drag_held_while_the_last_drops_answer_arrives_lands_where_its_preview
     page.mouse.move(s["x"] + 10, t["y"] + t["height"] * 0.8, steps=4)  # onto the lower half of the row below
     preview = str(first.index("bottle") + 2)
     expect(second.get_by_test_id("rw-pos")).to_have_text(preview)
-    mark = shared.runs.mark()
-    assert page.evaluate("() => { const sent = window.__held.length; window.__held.forEach((f) => f()); return sent; }") == 1
-    settle(page, since=mark)  # the first drop's run is over and its answer drawn, while this drag is held
-    next_frames(page)
+    assert release_changes(held, "__rankwiseEditor") == 1  # the first drop's answer drawn, while this drag is held
     expect(editor(page, "a").get_by_test_id("rw-drop-indicator")).to_be_visible()  # still dragging
     expect(second.get_by_test_id("rw-pos")).to_have_text(preview)
     page.mouse.up()

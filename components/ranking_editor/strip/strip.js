@@ -95,6 +95,7 @@ function makeCutoff() {
 }
 
 function update(ctx, data) {
+  const before = ctx.data;
   ctx.data = data;
   const w = ctx.el.wrap;
   w.style.setProperty("--rs-scale", String(data.scale || 1));
@@ -107,7 +108,11 @@ function update(ctx, data) {
   }
   const adopt = ctx.rev !== data.rev || data.ack >= ctx.sent;
   ctx.rev = data.rev;
-  if (adopt) {
+  if (adopt && confirms(ctx, data, before)) {
+    // Python's answer only confirms the state a drag, a lifted cell or a run of key presses started from: the
+    // last drop's answer, come while the next move is under way. Nothing under the pointer changes, so the move
+    // goes on (ended, its cell went back: a preview at 7 dropped at 6); its values come from the new table.
+  } else if (adopt) {
     if (ctx.press) endPress(ctx);
     clearTimeout(ctx.keyTimer);
     ctx.keyTimer = 0;
@@ -118,6 +123,19 @@ function update(ctx, data) {
   const ids = [...ctx.local.order, ...ctx.local.tray];
   if (!ids.includes(ctx.active)) ctx.active = ctx.local.order[0] ?? ctx.local.tray[0] ?? null;
   draw(ctx);
+}
+
+// Whether Python's state is the one the move under way started from (a started drag, a lifted cell, or key
+// presses on the line not yet sent, whose k was the last one Python sent), grades and k included.
+function confirms(ctx, data, before) {
+  let from = null;
+  if (ctx.press && ctx.press.started) from = ctx.press.from;
+  else if (ctx.lift) from = { ...ctx.lift, grades: ctx.local.grades, k: ctx.k };
+  else if (ctx.keyTimer && before) from = { ...ctx.local, k: before.k };
+  if (!from) return false;
+  const ids = Object.keys(from.grades);
+  return sameList(from.order, data.order) && sameList(from.tray, data.tray) && from.k === data.k
+    && ids.length === Object.keys(data.grades).length && ids.every((id) => from.grades[id] === data.grades[id]);
 }
 
 function makeCell(id, data) {
