@@ -98,33 +98,37 @@ def named(name: str) -> alt.Chart:
 
 
 def metric_by_k(ks: Sequence[int], series: dict[str, Sequence[float]], *, metric: str, current_k: int,
-                scale: float = 1.0, step: bool = True) -> Figure:
+                scale: float = 1.0, step: bool = True, axis: str | None = None) -> Figure:
     """One or more metric curves against the cutoff k, with the current k marked by a dashed rule.
 
     ``series`` maps a name (a system, "current order") to one value per k.
     ``step`` draws step curves (Recall@k changes only at a hit); otherwise
     points joined by lines. Series differ by dash and point shape as well as
-    colour.
+    colour. ``axis`` names a k that is not the cutoff (rrf's constant): the x axis's title and the text's
+    "at the current" sentence use it.
     """
     ks = list(ks)
     if not ks or any(len(v) != len(ks) for v in series.values()) or not series:
         raise ValueError("need at least one k, and one value per k in every series")
     rows = [{"k": k, "value": float(v), "series": name, "label": fmt(v)}
             for name, values in series.items() for k, v in zip(ks, values)]
-    chart = _metric_by_k_template(tuple(series), metric, min(ks), max(ks), step, scale)
+    chart = _metric_by_k_template(tuple(series), metric, min(ks), max(ks), step, scale,
+                                  axis or prose.text(TEXT, "cutoff k"))
     at_k = "; ".join(f"{name}: {fmt(values[ks.index(current_k)])}" for name, values in series.items()
                      if current_k in ks)
     curves = " ".join(prose.text(TEXT, "by k curve", name=name, steps=describe_steps(ks, values))
                       for name, values in series.items())
     text = prose.text(TEXT, "by k alt", metric=metric, lo=min(ks), hi=max(ks), curves=curves)
     if at_k:
-        text += " " + prose.text(TEXT, "by k at current", k=current_k, values=at_k)
+        text += " " + (prose.text(TEXT, "by k at current", k=current_k, values=at_k) if axis is None
+                       else prose.text(TEXT, "by k at current named", axis=axis, k=current_k, values=at_k))
     return Figure(chart, {"points": rows, "cutoff": [{"k": current_k}]}, text)
 
 
 @_template_cache
-def _metric_by_k_template(names: tuple[str, ...], metric: str, lo: int, hi: int, step: bool, scale: float) -> dict:
-    x = alt.X("k:Q", title=prose.text(TEXT, "cutoff k"), scale=alt.Scale(domain=[lo, hi]), axis=alt.Axis(tickMinStep=1))
+def _metric_by_k_template(names: tuple[str, ...], metric: str, lo: int, hi: int, step: bool, scale: float,
+                          axis: str) -> dict:
+    x = alt.X("k:Q", title=axis, scale=alt.Scale(domain=[lo, hi]), axis=alt.Axis(tickMinStep=1))
     y = alt.Y("value:Q", title=metric, scale=alt.Scale(domain=[0, 1]))
     legend = alt.Legend(title=None, orient="bottom") if len(names) > 1 else None
     color = alt.Color("series:N", sort=list(names), legend=legend,
