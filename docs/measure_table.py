@@ -17,8 +17,8 @@ BEGIN = "<!-- measure table: made by `python docs/measure_table.py --write` from
 END = "<!-- end of measure table -->"
 HEADER = ("| measure | also typed as (any case) | trec_eval's name | the set's value |\n"
           "|---|---|---|---|")
-# what stands for the cutoff in a name: a rank k, or a recall level x for IPrec
-_PLACEHOLDER = {"required": "k", "optional": "k", "level": "x"}
+# what stands for the cutoff in a name: a rank k, a recall level x for IPrec, or a multiple m of R for Rprec_mult
+_PLACEHOLDER = {"required": "k", "optional": "k", "level": "x", "multiple": "m"}
 
 
 def _forms(cutoff: str) -> list[str | None]:

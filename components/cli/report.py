@@ -40,7 +40,7 @@ class Report:
     @property
     def mean(self) -> dict[str, float]:
         """Each measure's value over the evaluated queries, as trec_eval's "all" line gives it: the mean, except
-        the sum for the counts (num_ret, num_rel, num_rel_ret, num_q) and the geometric mean for GMAP."""
+        the sum for the counts (num_ret, num_rel, num_rel_ret, num_q) and the geometric mean for GMAP and gm_bpref."""
         return {name: aggregate(name, v) for name, v in self.values.items()}
 
     def per_query(self) -> dict[str, dict[str, float]]:

@@ -18,8 +18,12 @@ AP, MAP, map                               AP           map             mean    
 AP@k, MAP@k, map_cut_k                     AP@k         map_cut_k       mean     average_precision with the cutoff k
 GMAP, gm_map                               GMAP         gm_map          geo.     :func:`~components.engine.metrics.floored_average_precision`
 R-prec, Rprec                              R-prec       Rprec           mean     :func:`~components.engine.metrics.r_precision`
+Rprec_mult@m, Rprec_mult_m (m > 0)         Rprec_mult@m Rprec_mult      mean     :func:`~components.engine.metrics.r_precision_at_multiple`
 bpref                                      bpref        bpref           mean     :func:`~components.engine.metrics.bpref`
+gm_bpref                                   gm_bpref     gm_bpref        geo.     :func:`~components.engine.metrics.floored_bpref`
+infAP                                      infAP        infAP           mean     :func:`~components.engine.metrics.inferred_average_precision`
 IPrec@x, iprec_at_recall_x (0 <= x <= 1)   IPrec@x      iprec_at_recall mean     :func:`~components.engine.metrics.interpolated_precision`
+11pt_avg, 11-pt_avg                        11pt_avg     11pt_avg        mean     :func:`~components.engine.metrics.eleven_point_average`
 Judged@k                                   Judged@k     (none)          mean     :func:`~components.engine.metrics.judged_at_k`
 num_ret, NumRet                            num_ret      num_ret         sum      :func:`~components.engine.metrics.num_returned`
 num_rel, NumRel                            num_rel      num_rel         sum      :func:`~components.engine.metrics.num_relevant`
@@ -36,19 +40,29 @@ on the gain ("linear": rel, as trec_eval; "exponential": 2^rel − 1).
 as trec_eval's summary line ("all") does: the mean for most; the sum for
 the counts num_ret, num_rel and num_rel_ret; for num_q, whose per-query value
 is 1 (trec_eval prints it only for "all"), the sum of those ones, the number
-of queries; for GMAP the geometric mean of the per-query values, which are
-AP floored at 0.00001 (pytrec_eval reports the log of that value per query).
-:func:`trec_name` gives trec_eval's name of each measure, or None where
-trec_eval has none (RR@k, DCG@k, IDCG@k and Judged@k, which is ir_measures').
+of queries; for GMAP and gm_bpref the geometric mean of the per-query
+values, which are AP and bpref floored at 0.00001 (pytrec_eval reports the
+log of that value per query). :func:`trec_name` gives trec_eval's name of
+each measure, or None where trec_eval has none (RR@k, DCG@k, IDCG@k and
+Judged@k, which is ir_measures').
+
+infAP reads a negative grade as trec_eval does: "in the pool, but not
+judged" (the pool was sampled and this document was not), unlike the other
+measures here, for which a negative grade is judged non-relevant
+(docs/conventions.md). Rprec_mult's m is a multiple of R, not a rank:
+``Rprec_mult@0.2`` is P@c with c = ⌊0.2 · R + 0.9⌋, trec_eval's
+``Rprec_mult_0.20``.
 
 trec_eval's measure sets are names too (:data:`MEASURE_SETS`): ``official``
 (what trec_eval prints by default) and ``all_trec`` (every trec_eval measure
 offered here, with trec_eval's default cutoffs); and trec_eval's form
 ``name.p1,p2`` gives one measure per parameter (``P.5,10`` is P@5 and P@10,
-``iprec_at_recall.0.5`` is IPrec@0.5). :func:`trec_order` sorts measures as
-trec_eval prints them. Not offered from trec_eval's own list: relstring,
-infAP, gm_bpref, Rprec_mult, utility, 11pt_avg, binG, G, ndcg_rel, Rndcg,
-relative_P, the set_ measures and num_nonrel_judged_ret.
+``iprec_at_recall.0.5`` is IPrec@0.5, ``Rprec_mult.0.2,2`` is Rprec_mult@0.2
+and Rprec_mult@2). :func:`trec_order` sorts measures as trec_eval prints
+them. Not offered from trec_eval's own list: relstring, utility, binG, G,
+ndcg_rel, Rndcg, relative_P, the set_ measures and num_nonrel_judged_ret;
+nor 11pt_avg over levels of one's own (trec_eval's ``11pt_avg.0.2,0.5,0.8``,
+one average over those levels).
 
 No Streamlit import here.
 """
@@ -66,8 +80,9 @@ from components.engine.metrics import Gain, QuerySet
 DEFAULT_MEASURES = ("R@5", "R@10", "RR", "nDCG@10")
 
 Aggregation = Literal["mean", "sum", "geometric mean"]
-GEOMETRIC_MEAN: Aggregation = "geometric mean"  # GMAP's
-Cutoff = Literal["required", "optional", "none", "level"]  # "level": a recall level between 0 and 1, not a rank
+GEOMETRIC_MEAN: Aggregation = "geometric mean"  # GMAP's and gm_bpref's
+# "level": a recall level between 0 and 1, not a rank; "multiple": a multiple of R, above 0, not a rank
+Cutoff = Literal["required", "optional", "none", "level", "multiple"]
 Engine = Callable[[QuerySet, Any, Gain], np.ndarray]
 
 
@@ -95,8 +110,14 @@ _FAMILIES: dict[str, _Family] = {
     "GMAP": _Family(lambda qs, k, gain: metrics.floored_average_precision(qs), "none", trec="gm_map",
                     aggregation=GEOMETRIC_MEAN),
     "R-prec": _Family(lambda qs, k, gain: metrics.r_precision(qs), "none", trec="Rprec"),
+    "Rprec_mult": _Family(lambda qs, k, gain: metrics.r_precision_at_multiple(qs, k), "multiple",
+                          trec_cut="Rprec_mult"),
     "bpref": _Family(lambda qs, k, gain: metrics.bpref(qs), "none", trec="bpref"),
+    "gm_bpref": _Family(lambda qs, k, gain: metrics.floored_bpref(qs), "none", trec="gm_bpref",
+                        aggregation=GEOMETRIC_MEAN),
+    "infAP": _Family(lambda qs, k, gain: metrics.inferred_average_precision(qs), "none", trec="infAP"),
     "IPrec": _Family(lambda qs, k, gain: metrics.interpolated_precision(qs, k), "level", trec_cut="iprec_at_recall"),
+    "11pt_avg": _Family(lambda qs, k, gain: metrics.eleven_point_average(qs), "none", trec="11pt_avg"),
     "Judged": _Family(lambda qs, k, gain: metrics.judged_at_k(qs, metrics.check_k(k))),
     "num_ret": _Family(lambda qs, k, gain: metrics.num_returned(qs), "none", trec="num_ret", aggregation="sum"),
     "num_rel": _Family(lambda qs, k, gain: metrics.num_relevant(qs), "none", trec="num_rel", aggregation="sum"),
@@ -117,53 +138,66 @@ _ALIASES = {
     "ap": "AP", "map": "AP", "map_cut": "AP",
     "gmap": "GMAP", "gm_map": "GMAP",
     "r-prec": "R-prec", "rprec": "R-prec",
+    "rprec_mult": "Rprec_mult",
     "bpref": "bpref",
+    "gm_bpref": "gm_bpref",
+    "infap": "infAP",
     "iprec": "IPrec", "iprec_at_recall": "IPrec",
+    "11pt_avg": "11pt_avg", "11-pt_avg": "11pt_avg",  # 11-pt_avg: trec_eval 8's name
     "judged": "Judged",
     "num_ret": "num_ret", "numret": "num_ret",
     "num_rel": "num_rel", "numrel": "num_rel",
     "num_rel_ret": "num_rel_ret", "numrelret": "num_rel_ret",
     "num_q": "num_q", "numq": "num_q",
 }
+_NOT_RANKS = ("level", "multiple")  # the cutoffs that are a decimal (trec_eval writes them with 2 decimals)
 _NEEDS_CUTOFF = {"ndcg_cut", "map_cut"}  # trec_eval's cutoff names: without k they would mean another measure
-# a family, then optionally a cutoff after "@" (the field's names) or "_" (trec_eval's: P_5, map_cut_10); a recall
-# level (IPrec@0.5, iprec_at_recall_0.50) is a decimal
-_NAME = re.compile(r"(?P<family>[A-Za-z][A-Za-z_-]*?)(?:[@_](?P<k>[0-9]+(?:\.[0-9]*)?|\.[0-9]+))?")
+# a family (11pt_avg begins with digits), then optionally a cutoff after "@" (the field's names) or "_" (trec_eval's:
+# P_5, map_cut_10); a recall level (IPrec@0.5, iprec_at_recall_0.50) or a multiple of R (Rprec_mult_0.20) is a decimal
+_FAMILY = r"(?P<family>[A-Za-z0-9][A-Za-z0-9_-]*?)"
+_NAME = re.compile(_FAMILY + r"(?:[@_](?P<k>[0-9]+(?:\.[0-9]*)?|\.[0-9]+))?")
 # trec_eval's form name.p1,p2,...: one measure per parameter
-_TREC_PARAMETERS = re.compile(r"(?P<family>[A-Za-z][A-Za-z_-]*?)\.(?P<params>[0-9.]+(?:,[0-9.]+)*)")
+_TREC_PARAMETERS = re.compile(_FAMILY + r"\.(?P<params>[0-9.]+(?:,[0-9.]+)*)")
 
 MAX_CUTOFF = 2**63 - 1  # the largest k: trec_eval reads cutoffs as a C long; numpy compares ranks as int64
 TREC_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)  # trec_eval's default cutoffs for P, recall, ndcg_cut, map_cut
-RECALL_LEVELS = tuple(i / 10 for i in range(11))  # trec_eval's default levels for iprec_at_recall: 0.0, 0.1, ..., 1.0
+RECALL_LEVELS = metrics.ELEVEN_POINTS  # trec_eval's default levels for iprec_at_recall: 0.0, 0.1, ..., 1.0
+R_MULTIPLES = tuple(i / 5 for i in range(1, 11))  # trec_eval's default multiples for Rprec_mult: 0.2, 0.4, ..., 2.0
+MAX_MULTIPLE = 1000  # the largest multiple of R for Rprec_mult (trec_eval's defaults go to 2)
 _OFFICIAL = ("num_q", "num_ret", "num_rel", "num_rel_ret", "AP", "GMAP", "R-prec", "bpref", "RR",
              *(f"IPrec@{x:g}" for x in RECALL_LEVELS), *(f"P@{k}" for k in TREC_CUTOFFS))
 MEASURE_SETS: dict[str, tuple[str, ...]] = {
     "official": _OFFICIAL,  # trec_eval's default output (with its runid line, which is not a measure)
-    "all_trec": (*_OFFICIAL, *(f"R@{k}" for k in TREC_CUTOFFS), "nDCG", *(f"nDCG@{k}" for k in TREC_CUTOFFS),
-                 *(f"AP@{k}" for k in TREC_CUTOFFS), "Success@1", "Success@5", "Success@10"),
+    "all_trec": (*_OFFICIAL, *(f"R@{k}" for k in TREC_CUTOFFS), "infAP", "gm_bpref",
+                 *(f"Rprec_mult@{m:g}" for m in R_MULTIPLES), "11pt_avg", "nDCG",
+                 *(f"nDCG@{k}" for k in TREC_CUTOFFS), *(f"AP@{k}" for k in TREC_CUTOFFS),
+                 "Success@1", "Success@5", "Success@10"),
 }
 # trec_eval prints its measures in the order of its te_trec_measures table (those offered here), a family's
 # cutoffs ascending
 _TREC_PRINT_ORDER = ("num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
-                     "iprec_at_recall", "P", "recall", "ndcg", "ndcg_cut", "map_cut", "success")
+                     "iprec_at_recall", "P", "recall", "infAP", "gm_bpref", "Rprec_mult", "11pt_avg", "ndcg",
+                     "ndcg_cut", "map_cut", "success")
 
 VALID_FORMS = (
     "valid measures (case-insensitive, k a whole number >= 1): R@k, Success@k, P@k, RR, RR@k, nDCG@k, DCG@k, IDCG@k, "
     "nDCG, AP, AP@k, GMAP, R-prec, bpref, IPrec@x (a recall level x from 0 to 1), Judged@k, num_ret, num_rel, "
-    "num_rel_ret, num_q; aliases: recall@k, hit_rate@k, MRR, MRR@k, ndcg@k, MAP, MAP@k, and trec_eval's names "
-    "(recall_k, success_k, P_k, recip_rank, ndcg_cut_k, ndcg, map, map_cut_k, gm_map, Rprec, iprec_at_recall_x), "
-    "its form P.5,10 and its sets official and all_trec; for example R@5, RR@10, nDCG@10, AP")
+    "num_rel_ret, num_q, and trec_eval's infAP, gm_bpref, 11pt_avg and Rprec_mult@m (a multiple m of R, above 0); "
+    "aliases: recall@k, hit_rate@k, MRR, MRR@k, ndcg@k, MAP, MAP@k, and trec_eval's names (recall_k, success_k, P_k, "
+    "recip_rank, ndcg_cut_k, ndcg, map, map_cut_k, gm_map, Rprec, iprec_at_recall_x, Rprec_mult_m), its form "
+    "P.5,10 and its sets official and all_trec; for example R@5, RR@10, nDCG@10, AP")
 
 
 @dataclass(frozen=True)
 class Measure:
     """One measure: a family (``R``, ``Success``, ``P``, ``RR``, ``nDCG``, ``DCG``, ``IDCG``, ``AP``, ``GMAP``,
-    ``R-prec``, ``bpref``, ``IPrec``, ``Judged``, ``num_ret``, ``num_rel``, ``num_rel_ret``, ``num_q``) and its
-    cutoff k.
+    ``R-prec``, ``Rprec_mult``, ``bpref``, ``gm_bpref``, ``infAP``, ``IPrec``, ``11pt_avg``, ``Judged``,
+    ``num_ret``, ``num_rel``, ``num_rel_ret``, ``num_q``) and its cutoff k.
 
     ``k`` is None for a measure without a cutoff (RR, nDCG and AP may have
-    one; GMAP, R-prec, bpref and the counts never do); for IPrec it is the
-    recall level, a float between 0 and 1.
+    one; GMAP, R-prec, bpref, gm_bpref, infAP, 11pt_avg and the counts never
+    do); for IPrec it is the recall level, a float between 0 and 1; for
+    Rprec_mult the multiple of R, a float above 0.
     """
 
     family: str
@@ -182,6 +216,8 @@ class Measure:
         ('nDCG@10', 'RR', 'IPrec@0.5')
         >>> Measure("R", 1_000_000).name, Measure("IPrec", 1e-10).name, Measure("IPrec", 1.0).name
         ('R@1000000', 'IPrec@0.0000000001', 'IPrec@1')
+        >>> Measure("Rprec_mult", 0.2).name, Measure("Rprec_mult", 2.0).name, Measure("11pt_avg").name
+        ('Rprec_mult@0.2', 'Rprec_mult@2', '11pt_avg')
         """
         if self.k is None:
             return self.family
@@ -209,6 +245,8 @@ def parse_measure(text: str, typed: str | None = None) -> Measure:
     ['AP', 'AP@10', 'GMAP', 'R-prec', 'nDCG', 'P@5', 'Judged@10']
     >>> [parse_measure(t).name for t in ["IPrec@0.5", "iprec_at_recall_0.10", "iprec@1", "IPrec@.3"]]
     ['IPrec@0.5', 'IPrec@0.1', 'IPrec@1', 'IPrec@0.3']
+    >>> [parse_measure(t).name for t in ["Rprec_mult_0.20", "rprec_mult@2", "INFAP", "gm_bpref", "11-pt_avg"]]
+    ['Rprec_mult@0.2', 'Rprec_mult@2', 'infAP', 'gm_bpref', '11pt_avg']
     >>> parse_measure("ERR@10")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
@@ -222,6 +260,9 @@ def parse_measure(text: str, typed: str | None = None) -> Measure:
         raise ValueError(f"unknown measure {shown!r}; {VALID_FORMS}")
     cutoff = _FAMILIES[family].cutoff
     if match["k"] is None:
+        if cutoff == "multiple":
+            raise ValueError(f"measure {shown!r} needs a multiple m of R, as in {family}@0.2 (trec_eval's "
+                             f"Rprec_mult_0.20); {VALID_FORMS}")
         if cutoff in ("required", "level") or name in _NEEDS_CUTOFF:
             example = "0.5" if cutoff == "level" else "10"
             raise ValueError(f"measure {shown!r} needs a cutoff k, as in {family}@{example}; {VALID_FORMS}")
@@ -234,6 +275,12 @@ def parse_measure(text: str, typed: str | None = None) -> Measure:
             raise ValueError(f"measure {shown!r} has recall level {match['k']}, but a recall level lies between 0 "
                              f"and 1; {VALID_FORMS}")
         return Measure(family, level)
+    if cutoff == "multiple":
+        multiple = float(match["k"])
+        if not 0 < multiple <= MAX_MULTIPLE:
+            raise ValueError(f"measure {shown!r} has multiple {match['k']}, but m is a multiple of R above 0 and at "
+                             f"most {MAX_MULTIPLE}; {VALID_FORMS}")
+        return Measure(family, multiple)
     digits = match["k"]
     if not digits.isdigit() or not 1 <= _whole(digits) <= MAX_CUTOFF:
         raise ValueError(f"measure {shown!r} has cutoff {digits}, but k counts positions from the top (1, 2, 3, "
@@ -261,7 +308,7 @@ def parse_measures(texts: Iterable[str]) -> tuple[Measure, ...]:
     >>> [m.name for m in parse_measures(["P.5,10", "ndcg_cut.10", "iprec_at_recall.0.5,1"])]
     ['P@5', 'P@10', 'nDCG@10', 'IPrec@0.5', 'IPrec@1']
     >>> len(parse_measures(["official"])), len(parse_measures(["all_trec"]))
-    (29, 60)
+    (29, 73)
     """
     return tuple(dict.fromkeys(m for t in texts for m in _expanded(t)))
 
@@ -336,10 +383,10 @@ def aggregation(measure: Measure | str) -> Aggregation:
 
     "mean" for most measures; "sum" for num_ret, num_rel, num_rel_ret and
     num_q (whose per-query value is 1, so the sum is the number of queries);
-    "geometric mean" for GMAP.
+    "geometric mean" for GMAP and gm_bpref.
 
-    >>> aggregation("AP"), aggregation("num_rel_ret"), aggregation("gm_map")
-    ('mean', 'sum', 'geometric mean')
+    >>> aggregation("AP"), aggregation("num_rel_ret"), aggregation("gm_map"), aggregation("gm_bpref")
+    ('mean', 'sum', 'geometric mean', 'geometric mean')
     """
     return _FAMILIES[_measure(measure).family].aggregation
 
@@ -378,6 +425,8 @@ def trec_name(measure: Measure | str) -> str | None:
     ['recall_10', 'P_5', 'recip_rank', None, 'ndcg_cut_10', 'ndcg', 'map', 'map_cut_10', 'success_10']
     >>> [trec_name(n) for n in ["GMAP", "R-prec", "bpref", "Judged@10", "num_rel_ret", "num_q", "IPrec@0.1"]]
     ['gm_map', 'Rprec', 'bpref', None, 'num_rel_ret', 'num_q', 'iprec_at_recall_0.10']
+    >>> [trec_name(n) for n in ["infAP", "gm_bpref", "11pt_avg", "Rprec_mult@0.2", "Rprec_mult@2"]]
+    ['infAP', 'gm_bpref', '11pt_avg', 'Rprec_mult_0.20', 'Rprec_mult_2.00']
     """
     parsed = _measure(measure)
     family = _FAMILIES[parsed.family]
@@ -385,17 +434,18 @@ def trec_name(measure: Measure | str) -> str | None:
         return family.trec
     if family.trec_cut is None:
         return None
-    return f"{family.trec_cut}_{parsed.k:.2f}" if family.cutoff == "level" else f"{family.trec_cut}_{parsed.k}"
+    return f"{family.trec_cut}_{parsed.k:.2f}" if family.cutoff in _NOT_RANKS else f"{family.trec_cut}_{parsed.k}"
 
 
 def rank_cutoff(measure: Measure | str) -> int | None:
-    """The rank cutoff k the measure stops at, or None when it reads the whole list (IPrec's k is a recall level).
+    """The rank cutoff k the measure stops at, or None when it reads the whole list (IPrec's k is a recall level,
+    Rprec_mult's a multiple of R: each query's cutoff depends on its R).
 
-    >>> rank_cutoff("nDCG@10"), rank_cutoff("AP"), rank_cutoff("IPrec@0.5")
-    (10, None, None)
+    >>> rank_cutoff("nDCG@10"), rank_cutoff("AP"), rank_cutoff("IPrec@0.5"), rank_cutoff("Rprec_mult@2")
+    (10, None, None, None)
     """
     parsed = _measure(measure)
-    return None if _FAMILIES[parsed.family].cutoff == "level" else parsed.k  # type: ignore[return-value]
+    return None if _FAMILIES[parsed.family].cutoff in _NOT_RANKS else parsed.k  # type: ignore[return-value]
 
 
 def is_count(measure: Measure | str) -> bool:
@@ -408,9 +458,11 @@ def is_count(measure: Measure | str) -> bool:
 
 
 def per_query_in_trec(measure: Measure | str) -> bool:
-    """Whether trec_eval's ``-q`` prints the measure per query: not num_q and GMAP (only in the "all" line).
+    """Whether trec_eval's ``-q`` prints the measure per query: not num_q, GMAP and gm_bpref (only in the "all"
+    line).
 
-    >>> per_query_in_trec("GMAP"), per_query_in_trec("AP")
-    (False, True)
+    >>> per_query_in_trec("GMAP"), per_query_in_trec("gm_bpref"), per_query_in_trec("AP")
+    (False, False, True)
     """
-    return _measure(measure).family not in ("num_q", "GMAP")
+    parsed = _measure(measure)
+    return parsed.family != "num_q" and _FAMILIES[parsed.family].aggregation != GEOMETRIC_MEAN

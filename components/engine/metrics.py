@@ -1,4 +1,5 @@
-"""The metric engine: Recall@k, Success@k, P@k, RR, DCG@k, IDCG@k, nDCG (@k), AP (@k), R-prec, bpref, Judged@k and counts.
+"""The metric engine: Recall@k, Success@k, P@k, RR, DCG@k, IDCG@k, nDCG (@k), AP (@k), R-prec, bpref, Judged@k and counts,
+and trec_eval's infAP, 11pt_avg and Rprec_mult.
 
 One vectorised core works on a whole query set at once (:class:`QuerySet`:
 flat arrays of query index, rank and grade, plus every judged grade per query
@@ -16,6 +17,8 @@ Conventions (the same as trec_eval's):
   tells it apart from a judged 0, for bpref, Judged@k and :func:`judged_only`;
 - bpref and :func:`judged_only` read a negative grade as trec_eval does: "in
   the pool, but not judged" (neither judged relevant nor judged non-relevant);
+  so does infAP, for which such a document also counts as pooled (a judged
+  sample of the pool left it out), unlike a document not in the judgments;
 - the ideal ordering (IDCG) is built from *all* judged grades of the query,
   returned or not;
 - a query with no relevant judged document scores 0 on every measure (GMAP's
@@ -45,6 +48,8 @@ GAINS: tuple[Gain, ...] = ("exponential", "linear")
 GAIN_FORMULAS = {"exponential": "2^rel − 1", "linear": "rel"}
 MIN_GRADE, MAX_GRADE = -1000, 1000  # the grades the engine (and the readers) take; judgments use a handful of levels
 MIN_GEO_MEAN = 0.00001  # trec_eval's floor for a value that enters a geometric mean (its MIN_GEO_MEAN)
+ELEVEN_POINTS = tuple(i / 10 for i in range(11))  # the recall levels 0.0, 0.1, ..., 1.0 of 11pt_avg (and the graph)
+INFAP_EPSILON = 0.00001  # trec_eval's smoothing of infAP's share of relevant documents among the judged
 
 
 # ----------------------------------------------------------------------------
@@ -581,8 +586,20 @@ def interpolated_precision(qs: QuerySet, level: float) -> np.ndarray:
     >>> [round(float(interpolated_precision(qs, x)[0]), 3) for x in (0.0, 0.5, 0.75)]
     [0.667, 0.667, 0.0]
     """
-    if not 0.0 <= level <= 1.0:
-        raise ValueError(f"a recall level lies between 0 and 1, got {level!r}")
+    return interpolated_precision_at_levels(qs, [level])[0]
+
+
+def interpolated_precision_at_levels(qs: QuerySet, levels: Sequence[float]) -> np.ndarray:
+    """:func:`interpolated_precision` at several recall levels in one pass: one row per level, one column per query.
+
+    >>> qs = from_rankings([[0, 1, 1, 0]], [[0, 1, 1, 1, 1]])
+    >>> interpolated_precision_at_levels(qs, [0.0, 0.75]).round(3).tolist()
+    [[0.667], [0.0]]
+    """
+    wanted_levels = np.asarray(levels, dtype=np.float64)
+    inside = (wanted_levels >= 0.0) & (wanted_levels <= 1.0)  # nan is not
+    if not inside.all():
+        raise ValueError(f"a recall level lies between 0 and 1, got {float(wanted_levels[~inside][0])!r}")
     # Only the relevant returned rows matter: between two hits precision falls, so the best precision from a hit
     # to the end of the list is the best precision at a hit from there on.
     q, rank, nth = _hits(qs)
@@ -591,11 +608,36 @@ def interpolated_precision(qs: QuerySet, level: float) -> np.ndarray:
     # lifted above every query after it (precision lies in [0, 1]) so that none carries over
     lift = 2.0 * q[::-1]
     best_from_here = (np.maximum.accumulate(precision_at_hit[::-1] - lift) + lift)[::-1]
-    wanted = np.maximum(np.floor(level * num_relevant(qs) + 0.9), 1)  # c = 0 reads at the first hit
-    at_cutoff = nth == wanted[q]
-    out = np.zeros(qs.n_queries)
-    out[q[at_cutoff]] = best_from_here[at_cutoff]
-    return out
+    # the c-th hit of query q is hit number first[q] + c - 1 (hits are in query and rank order); c = 0 reads at
+    # the first hit
+    found = np.bincount(q, minlength=qs.n_queries)
+    first = np.cumsum(found) - found
+    wanted = np.maximum(np.floor(wanted_levels[:, None] * num_relevant(qs)[None, :] + 0.9), 1).astype(np.int64)
+    reached = wanted <= found[None, :]
+    at = np.where(reached, first[None, :] + wanted - 1, 0)
+    return np.where(reached, best_from_here[at] if best_from_here.size else 0.0, 0.0)
+
+
+def eleven_point_average(qs: QuerySet) -> np.ndarray:
+    """11-point interpolated average precision per query (trec_eval's ``11pt_avg``).
+
+    .. math:: \\mathrm{11pt\\_avg} = \\frac{1}{11} \\sum_{x \\in \\{0, 0.1, \\ldots, 1\\}} \\mathrm{IPrec@}x
+
+    the mean of :func:`interpolated_precision` over the recall levels 0.0,
+    0.1, ..., 1.0 (:data:`ELEVEN_POINTS`), each with trec_eval 9.0.7's
+    c = ⌊x · R + 0.9⌋ (trec_eval 10 rounds x · R instead). An old summary
+    of the recall-precision curve, kept for comparisons with old runs. 0 when
+    nothing relevant was returned.
+
+    Examples
+    --------
+    Relevant at ranks 1 and 3, R = 2: the levels 0.0 to 0.5 (c <= 1) read
+    P@1 = 1, the levels 0.6 to 1.0 (c = 2) read P@3 = 2/3: (6 × 1 + 5 × 2/3) / 11.
+
+    >>> round(float(eleven_point_average(from_rankings([[1, 0, 1]]))[0]), 4)
+    0.8485
+    """
+    return interpolated_precision_at_levels(qs, ELEVEN_POINTS).mean(axis=0)
 
 
 def r_precision(qs: QuerySet) -> np.ndarray:
@@ -613,6 +655,37 @@ def r_precision(qs: QuerySet) -> np.ndarray:
     hit = _relevant(qs) & (qs.rank <= total[qs.qidx])
     found = np.bincount(qs.qidx[hit], minlength=qs.n_queries).astype(np.float64)
     return np.divide(found, total, out=np.zeros(qs.n_queries), where=total > 0)
+
+
+def r_precision_at_multiple(qs: QuerySet, multiple: float) -> np.ndarray:
+    """Precision at a multiple of R per query (trec_eval's ``Rprec_mult_0.20`` and the like): P@c.
+
+    .. math:: \\mathrm{Rprec\\_mult@}m = \\frac{|\\mathrm{relevant} \\cap \\mathrm{top}\\,c|}{c},
+              \\qquad c = \\lfloor m \\cdot R + 0.9 \\rfloor
+
+    where R is the number of relevant judged documents. c is trec_eval's
+    cutoff (m · R + 0.9, truncated, as for interpolated precision in 9.0.7;
+    trec_eval 10 keeps it for this measure too): m = 0.2 of R = 2 is c = 1,
+    not the 0 that rounding 0.4 would give. A list shorter than c is simply
+    shorter (the division is still by c), so m = 1 is R-prec. 0 when c = 0
+    (R = 0). Low multiples tell how precise the top is, high ones how much a
+    system finds further down.
+
+    Examples
+    --------
+    Relevant at ranks 1, 3 and 4, R = 4: m = 0.5 is P@2 = 1/2, m = 1 is P@4
+    = 3/4, m = 2 is P@8 = 3/8 (the list holds 5).
+
+    >>> qs = from_rankings([[1, 0, 1, 1, 0]], [[1, 0, 1, 1, 1]])
+    >>> [float(r_precision_at_multiple(qs, m)[0]) for m in (0.5, 1.0, 2.0)]
+    [0.5, 0.75, 0.375]
+    """
+    if not (np.isfinite(multiple) and multiple > 0):
+        raise ValueError(f"a multiple of R is a number above 0, got {multiple!r}")
+    cutoff = np.floor(multiple * num_relevant(qs) + 0.9)
+    hit = _relevant(qs) & (qs.rank <= cutoff[qs.qidx])
+    found = np.bincount(qs.qidx[hit], minlength=qs.n_queries).astype(np.float64)
+    return np.divide(found, cutoff, out=np.zeros(qs.n_queries), where=cutoff > 0)
 
 
 def bpref(qs: QuerySet) -> np.ndarray:
@@ -649,6 +722,71 @@ def bpref(qs: QuerySet) -> np.ndarray:
     penalty = np.divide(np.minimum(above, cap[q]), cap[q], out=np.zeros(q.size), where=cap[q] > 0)
     kept = np.bincount(q, weights=1.0 - penalty, minlength=qs.n_queries)
     return np.divide(kept, total, out=np.zeros(qs.n_queries), where=total > 0)
+
+
+def floored_bpref(qs: QuerySet) -> np.ndarray:
+    """max(bpref, 0.00001) per query: the values whose geometric mean is trec_eval's ``gm_bpref``.
+
+    As :func:`floored_average_precision` for GMAP: the floor :data:`MIN_GEO_MEAN`
+    keeps one query with bpref = 0 from making the geometric mean 0;
+    pytrec_eval reports log(max(bpref, 0.00001)) per query, and trec_eval
+    prints gm_bpref only for the whole set.
+
+    >>> floored_bpref(from_rankings([[1, 0], [0]], [[1, 0], [1, 0]])).tolist()
+    [1.0, 1e-05]
+    """
+    return np.maximum(bpref(qs), MIN_GEO_MEAN)
+
+
+def inferred_average_precision(qs: QuerySet) -> np.ndarray:
+    """infAP per query (trec_eval's ``infAP``; Yilmaz and Aslam, CIKM 2006): AP estimated from a judged sample of
+    the pool.
+
+    .. math:: \\mathrm{infAP} = \\frac{1}{R} \\sum_{r} \\frac{1}{k_r}
+              \\left(1 + p_r \\cdot \\frac{a_r + \\varepsilon}{a_r + b_r + 2\\varepsilon}\\right)
+
+    where the sum runs over the relevant returned documents r, k_r is r's
+    rank, p_r the number of documents above r that are in the pool (judged
+    or not), a_r and b_r the numbers of them judged relevant and judged
+    non-relevant, ε = 0.00001 (:data:`INFAP_EPSILON`) and R the number of
+    relevant judged documents. The precision at r is estimated as: r itself
+    (1/k_r), plus the documents above it that are in the pool, relevant in
+    the share the judged ones among them are. A document above r that is not
+    in the pool counts as non-relevant, as in AP.
+
+    Which documents are in the pool is trec_eval's reading of the judgments:
+    a judged grade >= 0 is judged, a *negative* grade is "in the pool, but
+    not judged" (not sampled), and a document that is not in the judgments
+    at all is not in the pool. With every pooled document judged, infAP is
+    AP (up to ε). 0 when R = 0.
+
+    Examples
+    --------
+    Returned: relevant, in the pool but not judged (-1), not in the pool,
+    relevant; R = 2. The first is 1/1; the second sees 2 pooled documents
+    above it, its relevant one of 1 judged: (1 + 2 · (1 + ε)/(1 + 2ε)) / 4.
+
+    >>> qs = from_rankings([[1, -1, None, 1]], [[1, -1, 1]])
+    >>> round(float(inferred_average_precision(qs)[0]), 4)
+    0.875
+    """
+    level = qs.relevance_level
+    judged = _judged_rows(qs)  # in the pool: in the judgments, with any grade
+    rel = _relevant(qs)
+    nonrel = judged & (qs.grade >= 0) & (qs.grade < level)
+    unsampled = judged & (qs.grade < 0)
+    rows = _rows_in_order(qs, judged)
+    q = qs.qidx[rows]
+    is_hit = rel[rows]
+    # above each relevant row: the pooled rows of its query, and the relevant and judged non-relevant among them
+    rel_above = (_so_far(q, is_hit) - 1)[is_hit]
+    nonrel_above = _so_far(q, nonrel[rows])[is_hit]
+    pooled_above = rel_above + nonrel_above + _so_far(q, unsampled[rows])[is_hit]
+    share = (rel_above + INFAP_EPSILON) / (rel_above + nonrel_above + 2 * INFAP_EPSILON)
+    estimate = (1.0 + pooled_above * share) / qs.rank[rows][is_hit]
+    total = num_relevant(qs)
+    found = np.bincount(q[is_hit], weights=estimate, minlength=qs.n_queries)
+    return np.divide(found, total, out=np.zeros(qs.n_queries), where=total > 0)
 
 
 def judged_at_k(qs: QuerySet, k: int) -> np.ndarray:

@@ -28,10 +28,12 @@ def test_the_measure_table_has_every_canonical_measure_and_its_trec_eval_name():
     from components.engine import measures
 
     for name, _, trec, _ in measure_table().rows():
-        concrete = name.strip("`").replace("@k", "@10").replace("@x", "@0.5")
+        placeholder = name.strip("`").rpartition("@")[2] if "@" in name else None  # k, x (a level) or m (a multiple)
+        concrete = name.strip("`").replace("@k", "@10").replace("@x", "@0.5").replace("@m", "@0.5")
         assert measures.parse_measure(concrete).name == concrete
         expected = measures.trec_name(concrete)
-        assert trec == ("(none)" if expected is None else f"`{expected.replace('10', 'k').replace('0.50', 'x')}`")
+        shown = None if expected is None else expected.replace("10", "k").replace("0.50", placeholder or "")
+        assert trec == ("(none)" if shown is None else f"`{shown}`")
 
 
 @pytest.mark.parametrize("path", DOCS, ids=lambda p: str(p.relative_to(ROOT)))
