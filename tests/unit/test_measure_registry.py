@@ -10,7 +10,8 @@ from components.engine import metrics as m
 pytrec_eval = pytest.importorskip("pytrec_eval", reason="pytrec-eval-terrier is the test oracle")
 
 CANONICAL = ["R@5", "Success@5", "P@5", "RR", "RR@5", "nDCG@5", "nDCG", "DCG@5", "IDCG@5", "AP", "AP@5", "GMAP",
-             "R-prec", "bpref", "IPrec@0.5", "Judged@5", "num_ret", "num_rel", "num_rel_ret", "num_q"]
+             "R-prec", "Rprec_mult@0.2", "bpref", "gm_bpref", "infAP", "IPrec@0.5", "11pt_avg", "Judged@5", "num_ret",
+             "num_rel", "num_rel_ret", "num_q"]
 
 
 @pytest.mark.parametrize("typed, canonical", [
@@ -20,6 +21,9 @@ CANONICAL = ["R@5", "Success@5", "P@5", "RR", "RR@5", "nDCG@5", "nDCG", "DCG@5",
     ("num_ret", "num_ret"), ("NumRelRet", "num_rel_ret"), ("NUM_Q", "num_q"), ("num_rel", "num_rel"),
     ("P_5", "P@5"), ("recall_10", "R@10"), ("success_1", "Success@1"), ("recip_rank", "RR"), (" mrr@10 ", "RR@10"),
     ("iprec_at_recall_0.10", "IPrec@0.1"), ("IPrec@0.5", "IPrec@0.5"), ("iprec@1", "IPrec@1"), ("IPREC@0", "IPrec@0"),
+    ("Rprec_mult_0.20", "Rprec_mult@0.2"), ("rprec_mult@2", "Rprec_mult@2"), ("Rprec_mult_1.00", "Rprec_mult@1"),
+    ("infAP", "infAP"), ("INFAP", "infAP"), ("gm_bpref", "gm_bpref"), ("11pt_avg", "11pt_avg"),
+    ("11-pt_avg", "11pt_avg"), ("11PT_AVG", "11pt_avg"),
 ])
 def test_the_field_s_names_and_trec_eval_s_are_read(typed, canonical):
     assert measures.parse_measure(typed).name == canonical
@@ -39,6 +43,13 @@ def test_the_field_s_names_and_trec_eval_s_are_read(typed, canonical):
     ("IPrec", "needs a cutoff k, as in IPrec@0.5"),
     ("ERR@10", "unknown measure"),
     ("map cut 10", "unknown measure"),
+    ("Rprec_mult", "needs a multiple m of R, as in Rprec_mult@0.2"),
+    ("Rprec_mult@0", "has multiple 0, but m is a multiple of R above 0 and at most 1000"),
+    ("Rprec_mult_1000.5", "has multiple 1000.5"),
+    ("infAP@10", "takes no cutoff: write infAP"),
+    ("gm_bpref_5", "takes no cutoff: write gm_bpref"),
+    ("11pt_avg@0.5", "takes no cutoff: write 11pt_avg"),
+    ("12pt_avg", "unknown measure"),
 ])
 def test_bad_names_say_what_is_wrong_and_list_the_valid_forms(typed, message):
     with pytest.raises(ValueError, match=message) as error:
@@ -67,7 +78,8 @@ def test_every_canonical_name_is_in_the_valid_forms_and_evaluates():
 
 @pytest.mark.parametrize("name, rule", [("AP", "mean"), ("nDCG@10", "mean"), ("bpref", "mean"), ("num_ret", "sum"),
                                         ("num_rel", "sum"), ("num_rel_ret", "sum"), ("num_q", "sum"),
-                                        ("GMAP", "geometric mean")])
+                                        ("GMAP", "geometric mean"), ("gm_bpref", "geometric mean"), ("infAP", "mean"),
+                                        ("11pt_avg", "mean"), ("Rprec_mult@2", "mean")])
 def test_the_aggregation_rules(name, rule):
     assert measures.aggregation(name) == rule
 
@@ -98,6 +110,11 @@ def test_trec_evals_measure_sets_hold_its_measures_in_its_order():
     every = measures.parse_measures(["all_trec"])
     assert all(measures.trec_name(m) for m in every) and set(official) < {measures.trec_name(m) for m in every}
     assert [m.name for m in measures.trec_order(every)] == [m.name for m in measures.trec_order(reversed(every))]
+    # trec_eval's all_trec order: after recall_k come infAP, gm_bpref, Rprec_mult_0.20 .. 2.00 and 11pt_avg
+    names = [measures.trec_name(m) for m in measures.trec_order(every)]
+    at = names.index("infAP")
+    assert names[at - 1] == "recall_1000" and names[at + 1] == "gm_bpref" and names[at + 12] == "11pt_avg"
+    assert names[at + 2:at + 12] == [f"Rprec_mult_{x / 5:.2f}" for x in range(1, 11)]
 
 
 @pytest.mark.parametrize("typed, canonical", [

@@ -7,7 +7,8 @@ given qrels whose grades are mapped to 2^rel − 1 (negatives to 0); RR@k is
 checked against pytrec_eval's recip_rank on the list truncated to k.
 
 trec_eval's own measures (AP, AP@k, GMAP, R-prec, bpref, nDCG without a
-cutoff and the counts) are evaluated through the measure registry, named with
+cutoff, the counts, 11pt_avg, gm_bpref, Rprec_mult at trec_eval's ten default
+multiples and infAP) are evaluated through the measure registry, named with
 :func:`~components.engine.measures.trec_name`, with relevance levels 1 to 3
 and with trec_eval's judged-documents-only rule; the set values follow
 :func:`~components.engine.measures.aggregate`. Judged@k is ir_measures'
@@ -21,7 +22,11 @@ grade as gain 0 is checked once, in a subprocess of its own. bpref and the
 judged-only rule tell a judged 0 from an unjudged document, and trec_eval
 reads a negative grade as "in the pool, not judged", the same as absent: for
 them the qrels reach pytrec_eval with negative grades left out (also checked
-in a subprocess, with the negative grades given).
+in a subprocess, with the negative grades given). infAP tells a document in
+the pool but not judged (a negative grade) from one not in the pool (absent):
+here both sides see the negative grades left out, and
+tests/unit/test_trec_extra_measures.py gives them to pytrec_eval in a
+subprocess.
 """
 import json
 import subprocess
@@ -156,9 +161,11 @@ def test_trec_eval_gives_a_negative_grade_gain_zero():
 # --- trec_eval's own measures through the registry --------------------------------------------------
 
 TREC_MEASURES = ["AP", *(f"AP@{k}" for k in KS), "GMAP", "R-prec", "bpref", "nDCG", "num_ret", "num_rel",
-                 "num_rel_ret", "num_q", *(f"{f}@{k}" for f in ("R", "Success", "P", "nDCG") for k in KS), "RR"]
+                 "num_rel_ret", "num_q", *(f"{f}@{k}" for f in ("R", "Success", "P", "nDCG") for k in KS), "RR",
+                 "11pt_avg", "gm_bpref", *(f"Rprec_mult@{x:g}" for x in measures.R_MULTIPLES)]
 PYTREC_MEASURES = {"map", "map_cut.1,3,5,10", "gm_map", "Rprec", "bpref", "ndcg", "num_ret", "num_rel", "num_rel_ret",
-                   "num_q", "recall.1,3,5,10", "success.1,3,5,10", "P.1,3,5,10", "ndcg_cut.1,3,5,10", "recip_rank"}
+                   "num_q", "recall.1,3,5,10", "success.1,3,5,10", "P.1,3,5,10", "ndcg_cut.1,3,5,10", "recip_rank",
+                   "11pt_avg", "gm_bpref", "Rprec_mult", "infAP"}  # Rprec_mult: its default multiples
 
 
 def without_negative_grades(queries):
@@ -180,19 +187,31 @@ def trec_eval_values(queries, **options):
 
 
 def pytrec_value(name, value):
-    """The per-query value pytrec_eval reports for ours: GMAP's is the log of the floored AP."""
-    return np.log(value) if measures.parse_measure(name).family == "GMAP" else value
+    """The per-query value pytrec_eval reports for ours: GMAP's and gm_bpref's are the log of the floored AP or
+    bpref."""
+    return np.log(value) if measures.aggregation(name) == measures.GEOMETRIC_MEAN else value
 
 
-def assert_agrees_with_trec_eval(qs, queries, **options):
+def unsampled_left_out(queries):
+    """The queries with their negative grades left out of the judgments: a document the judged sample of the pool
+    left out (negative grade) becomes one never pooled (absent), for both sides of infAP's check."""
+    return [({doc: g for doc, g in judged.items() if g >= 0}, returned) for judged, returned in queries]
+
+
+def assert_agrees_with_trec_eval(qs, queries, pooled=None, **options):
+    """Our values of :data:`TREC_MEASURES` on ``qs`` and of infAP on ``pooled`` (``qs`` made from
+    :func:`unsampled_left_out` of the queries; default ``qs``) equal pytrec_eval's, per query and for the set."""
     expected = trec_eval_values(queries, **options)
     ours = measures.evaluate(qs, TREC_MEASURES, gain="linear")
+    ours.update(measures.evaluate(qs if pooled is None else pooled, ["infAP"], gain="linear"))
     answered = [q for q, (_, returned) in enumerate(queries) if returned]  # pytrec_eval skips an empty run
     if not answered:
         return
     for name, values in ours.items():
         trec = measures.trec_name(name)
         theirs = np.array([expected[f"q{q}"][trec] for q in answered])
+        if options.get("judged_docs_only_flag"):  # a query -J leaves with no document: trec_eval's 11pt_avg divides
+            theirs = np.where(np.isnan(theirs), 0.0, theirs)  # 0 by 0 (nan), Rankwise gives 0 (docs/conventions.md)
         np.testing.assert_allclose(pytrec_value(name, values[answered]), theirs, atol=1e-9, err_msg=name)
         assert measures.aggregate(name, values[answered]) == pytest.approx(
             pytrec_eval.compute_aggregated_measure(trec, list(theirs)), abs=1e-9), name
@@ -200,17 +219,18 @@ def assert_agrees_with_trec_eval(qs, queries, **options):
 
 @given(query_sets())
 def test_trec_eval_measures(queries):
-    assert_agrees_with_trec_eval(to_query_set(queries), queries)
+    assert_agrees_with_trec_eval(to_query_set(queries), queries, to_query_set(unsampled_left_out(queries)))
 
 
 @given(query_sets(), st.integers(min_value=1, max_value=3))
 def test_trec_eval_measures_at_a_relevance_level(queries, level):
-    qs = m.with_relevance_level(to_query_set(queries), level)
-    assert_agrees_with_trec_eval(qs, queries, relevance_level=level)
+    qs, pooled = (m.with_relevance_level(to_query_set(q), level) for q in (queries, unsampled_left_out(queries)))
+    assert_agrees_with_trec_eval(qs, queries, pooled, relevance_level=level)
 
 
 @given(query_sets(), st.integers(min_value=1, max_value=2))
 def test_trec_eval_measures_on_judged_documents_only(queries, level):
+    # -J drops the negative grades' documents too: infAP needs no query set of its own
     qs = m.judged_only(m.with_relevance_level(to_query_set(queries), level))
     assert_agrees_with_trec_eval(qs, queries, relevance_level=level, judged_docs_only_flag=True)
 
@@ -237,10 +257,10 @@ def test_judged_at_k_against_ir_measures(queries, k):
 
 
 def test_a_query_with_nothing_returned_on_trec_eval_s_measures():
-    # trec_eval -c scores a judged query missing from the run with every value 0 (GMAP: its floor)
+    # trec_eval -c scores a judged query missing from the run with every value 0 (GMAP, gm_bpref: their floor)
     qs = m.from_rankings([[]], [[2, 1, 0]])
-    values = measures.evaluate(qs, TREC_MEASURES + ["Judged@5"], gain="linear")
-    counts = {"num_rel": 2.0, "num_q": 1.0, "GMAP": m.MIN_GEO_MEAN}
+    values = measures.evaluate(qs, TREC_MEASURES + ["Judged@5", "infAP"], gain="linear")
+    counts = {"num_rel": 2.0, "num_q": 1.0, "GMAP": m.MIN_GEO_MEAN, "gm_bpref": m.MIN_GEO_MEAN}
     assert {name: float(v[0]) for name, v in values.items()} == {name: counts.get(name, 0.0) for name in values}
     assert float(m.judged_only(qs).rank.size) == 0.0
 
