@@ -16,8 +16,16 @@ from playwright.sync_api import Locator, Page, expect
 from components.course import scenarios
 from components.engine import metrics
 from components.engine.formatting import fmt
-from tests.e2e.helpers import (PageRuns, click_and_settle, drag, hold_changes, metric_value, next_frames,
-                               release_changes, settle)
+from tests.e2e.helpers import (
+    PageRuns,
+    click_and_settle,
+    drag,
+    hold_changes,
+    metric_value,
+    next_frames,
+    release_changes,
+    settle,
+)
 
 pytestmark = pytest.mark.e2e
 
