@@ -263,6 +263,41 @@ def four_query_set(hit_ranks=FOUR_QUERY_HIT_RANKS) -> metrics.QuerySet:
 
 
 # ----------------------------------------------------------------------------
+# Hybrid search: a lexical and a dense ranking of one query, fused
+# ----------------------------------------------------------------------------
+
+HYBRID_LEXICAL, HYBRID_DENSE = "BM25", "Dense"  # the presets: each ranker's top 10
+HYBRID = Query(
+    text="how do I rotate API keys without downtime",
+    docs=(
+        Doc("runbook", "Runbook: rotate API keys for the payments service", 2),
+        Doc("rollover", "Credential rollover with no outage: the two-key pattern", 2),
+        Doc("dualkey", "Serving two valid keys at once while clients switch over", 2),
+        Doc("apiref", "API keys reference: create, list and revoke", 1),
+        Doc("vault", "How we rotate database passwords with Vault", 1),
+        Doc("kms", "Scheduling automatic key rotation in a key management service", 1),
+        Doc("leak", "A key leaked: the revoke-and-reissue checklist", 1),
+        Doc("shortlived", "Short-lived tokens instead of long-lived keys", 1),
+        Doc("tls", "Rotating TLS certificates without downtime", 0),
+        Doc("logrotate", "Rotate log files daily with logrotate", 0),
+        Doc("ratelimit", "API rate limits and keys: frequently asked questions", 0),
+        Doc("bluegreen", "Blue-green deployments without downtime", 0),
+        Doc("canvas", "Keyboard shortcuts: rotate the canvas", 0),
+        Doc("sighup", "Reload a service's configuration without a restart", 0),
+    ),
+    presets=_frozen({
+        # exact words first: the runbook's phrase, then anything that says "rotate" or "API keys"
+        HYBRID_LEXICAL: ("runbook", "kms", "logrotate", "apiref", "tls", "dualkey", "vault", "canvas", "ratelimit",
+                         "bluegreen"),
+        # meaning first: the rollover post shares hardly a word with the query, the runbook only just makes it
+        HYBRID_DENSE: ("rollover", "leak", "sighup", "vault", "tls", "dualkey", "bluegreen", "shortlived", "apiref",
+                       "runbook"),
+    }),
+)
+HYBRID_CUTOFF = 5  # the boards' k: Recall@5 and nDCG@5
+
+
+# ----------------------------------------------------------------------------
 # Putting it together: one graded query where the metrics disagree
 # ----------------------------------------------------------------------------
 

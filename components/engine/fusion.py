@@ -27,6 +27,7 @@ No Streamlit import here.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Literal, Sequence
 
 import numpy as np
@@ -192,3 +193,85 @@ def k_sweep(runs: Sequence[trec.Run], qrels: trec.Qrels, measure: Measure | str,
         judged = trec.judge(qrels, as_run(fuse(runs, k=k)))
         values.append(float(aggregate(parsed, evaluate(judged.queries, [parsed], gain)[parsed.name])))
     return values
+
+
+# ----------------------------------------------------------------------------
+# RRF on plain lists: one document's score, and where two documents' order flips as k grows
+# ----------------------------------------------------------------------------
+
+def rrf_score(ranks: Sequence[int | None], k: int) -> Fraction:
+    """A document's rrf score, exactly: :math:`\\sum_r 1 / (k + r_r)` over the lists that hold it (a rank of None:
+    the list does not hold it, which adds nothing).
+
+    >>> rrf_score([1, 10], 35), rrf_score([5, 5], 35), rrf_score([2, None], 60)
+    (Fraction(1, 20), Fraction(1, 20), Fraction(1, 62))
+    """
+    return sum((Fraction(1, k + r) for r in ranks if r is not None), Fraction(0))
+
+
+def ranks_in(lists: Sequence[Sequence[str]], doc: str) -> tuple[int | None, ...]:
+    """``doc``'s 1-based rank in each list (None where a list does not hold it).
+
+    >>> ranks_in([["a", "b"], ["b"]], "a")
+    (1, None)
+    """
+    return tuple(list(order).index(doc) + 1 if doc in order else None for order in lists)
+
+
+@dataclass(frozen=True)
+class Flip:
+    """Two documents whose rrf order changes as k grows: ``leader`` is ahead at the smallest k; ``at`` is the first k
+    where it no longer is, where the two tie exactly when ``tie`` (the rival is then ahead from the next k on, or
+    from ``at`` itself when there is no tie)."""
+
+    leader: str
+    rival: str
+    at: int
+    tie: bool
+
+
+def rrf_flip(lists: Sequence[Sequence[str]], leader: str, rival: str, ks: Sequence[int]) -> Flip | None:
+    """Where ``leader``, ahead of ``rival`` at the first k of ``ks`` (ascending), stops being ahead, when ``rival``
+    is ahead at the last k; None when the order at the two ends is not leader-then-rival. Exact: scores are
+    compared as fractions.
+
+    The issue's example: a document first in one list and 40th in the other against one tenth in both. They swap
+    between k = 15 and k = 16 (no k ties them):
+
+    >>> long = [f"x{i}" for i in range(29)]
+    >>> a = ["t", *[f"p{i}" for i in range(8)], "m"]
+    >>> b = [*[f"q{i}" for i in range(8)], "z", "m", *long, "t"]
+    >>> rrf_flip([a, b], "t", "m", range(1, 101))
+    Flip(leader='t', rival='m', at=16, tie=False)
+    """
+    first, second = ranks_in(lists, leader), ranks_in(lists, rival)
+    ahead = [rrf_score(first, k) - rrf_score(second, k) for k in (ks[0], ks[-1])]
+    if not (ahead[0] > 0 > ahead[1]):
+        return None
+    for k in ks:
+        gap = rrf_score(first, k) - rrf_score(second, k)
+        if gap <= 0:
+            return Flip(leader, rival, int(k), gap == 0)
+    raise AssertionError("unreachable: the last k has the rival ahead")
+
+
+def rrf_flip_pair(lists: Sequence[Sequence[str]], ks: Sequence[int]) -> Flip | None:
+    """A pair that shows what rrf's k does: one list's top pick, ahead at the smallest k of ``ks``, overtaken at the
+    largest by a document the lists agree on more. The first list whose top pick has such a rival gives the
+    leader; its rival is the one it holds off longest (the latest flip; the larger id at the same k, for a stable
+    answer). None when no top pick is ever overtaken.
+
+    Nothing overtakes a, first in one list and fifth in the other; b has only its first place, and m, fourth in
+    both, ties it at k = 2 (1/3 = 2/6) and is ahead from k = 3:
+
+    >>> rrf_flip_pair([["a", "x", "y", "m"], ["b", "c", "d", "m", "a"]], range(1, 101))
+    Flip(leader='b', rival='m', at=2, tie=True)
+    """
+    docs = sorted({d for order in lists for d in order})
+    for order in lists:
+        if not order:
+            continue
+        flips = [f for f in (rrf_flip(lists, order[0], d, ks) for d in docs if d != order[0]) if f is not None]
+        if flips:
+            return max(flips, key=lambda f: (f.at, f.rival))
+    return None

@@ -179,7 +179,7 @@ def _current_state(key: str, config: EditorConfig, default_order: Sequence[str])
 
 
 def _payload(items: Sequence[EditorItem], state: EditorState, book: _Book, *, k, show_grades, editable_grades,
-             grade_range, tray, scale, label, view: View, scroll_in_place: bool = False) -> dict:
+             grade_range, tray, scale, label, view: View, scroll_in_place: bool = False, fixed: bool = False) -> dict:
     """Everything the browser needs to draw the editor (JSON-serialisable)."""
     return {
         "items": [{"id": i.id, "title": i.title} for i in items],
@@ -196,6 +196,7 @@ def _payload(items: Sequence[EditorItem], state: EditorState, book: _Book, *, k,
         "text": dict(prose.sections(STRIP_TEXT if view == "strip" else TEXT)),  # the browser fills the {placeholders}
         "trayEnabled": bool(tray),
         "scrollInPlace": bool(scroll_in_place),
+        "fixed": bool(fixed),
         "scale": float(scale),
         "label": label,
         "ack": book.ack,
@@ -209,7 +210,7 @@ def ranking_editor(items: Sequence[EditorItem], *, key: str, default_order: Sequ
                    scale: float = 1.0, label: str | None = None,
                    scoreboard: Scoreboard | Callable[[EditorState], Scoreboard] | None = None,
                    k_key: str | None = None, k_max: int | None = None, view: View = "list",
-                   scroll_in_place: bool = False) -> EditorState:
+                   scroll_in_place: bool = False, fixed: bool = False) -> EditorState:
     """Show a ranking the learner can reorder; return its current :class:`EditorState`.
 
     Parameters
@@ -247,6 +248,9 @@ def ranking_editor(items: Sequence[EditorItem], *, key: str, default_order: Sequ
     scroll_in_place : a long list scrolls inside its own box, at most about 60 % of the window's height
         (a lesson's full list: its board, its rows and the page's numbers beside it fit one screen); a drag
         near the box's edge scrolls the box, never the page.
+    fixed : a strip (``view="strip"`` only) that shows an order the page makes, such as a fused list: nothing
+        moves; a click or the arrow keys choose a cell and its title shows under the row (put what the learner
+        should read about it there). The page sets its order with :func:`set_editor_state`.
 
     Raises
     ------
@@ -266,6 +270,8 @@ def ranking_editor(items: Sequence[EditorItem], *, key: str, default_order: Sequ
     key = _check_key(key)
     if view not in _components:
         raise ValueError(f"view must be one of {sorted(_components)}, got {view!r}")
+    if fixed and (view != "strip" or k_key is not None or editable_grades):
+        raise ValueError("fixed=True is for a strip (view='strip') whose line and grades do not move")
     grade_range = check_grade_range(grade_range)
     items = check_items(items, grade_range)
     k = check_editor_k(k)
@@ -282,7 +288,7 @@ def ranking_editor(items: Sequence[EditorItem], *, key: str, default_order: Sequ
     data = _payload(items, state, book, k=k, show_grades=show_grades, editable_grades=editable_grades,
                     grade_range=grade_range, tray=tray, scale=scale,
                     label=prose.text(TEXT, "Label") if label is None else str(label), view=view,
-                    scroll_in_place=scroll_in_place)
+                    scroll_in_place=scroll_in_place, fixed=fixed)
     if callable(scoreboard):
         scoreboard = scoreboard(state)
     if scoreboard is not None:

@@ -47,6 +47,7 @@ PAGES: tuple[PageSpec, ...] = (
     PageSpec("metrics", "ap", "average-precision", "🎚️"),
     PageSpec("metrics", "ndcg", "ndcg", "📶"),
     PageSpec("metrics", "four_queries", "four-queries", "🧮"),
+    PageSpec("together", "fusion", "hybrid-search", "🔀"),
     PageSpec("together", "choosing", "choosing-a-metric", "🧭"),
     PageSpec("together", "differ", "why-does-my-number-differ", "⚖️"),
     PageSpec("together", "glossary", "glossary", "📖", in_sequence=False),

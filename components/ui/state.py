@@ -81,6 +81,7 @@ PARAM_GAIN = "gain"
 PARAM_SEED = "seed"
 PARAM_CUTOFF = "cutoff"  # the MRR lesson's RR@k cutoff: 1..10, or none
 PARAM_RANKS = "ranks"  # the four-query figure: ranks=1,3,1,8 ("-" for a hit not returned)
+PARAM_RRF_K, PARAM_LEXICAL, PARAM_DENSE = "rrf_k", "bm25", "dense"  # hybrid search: rrf's k, the two rankers' lists
 
 
 @dataclass(frozen=True)
@@ -296,6 +297,11 @@ FOUR_RANKS = "four.ranks"  # the figure's hit ranks, mirrored in the URL as ?ran
 FOUR_K = "four.k"  # mirrored in the URL as ?k=
 FOUR_BUDGET = "four.budget"  # the number of chunks the generator reads
 
+# --- hybrid search ----------------------------------------------------------------------
+FUSION_K = "fusion.k"  # rrf's constant, mirrored in the URL as ?rrf_k=
+FUSION_DUEL = "fusion.duel"  # the two rankers' strips (their orders mirrored as ?bm25= and ?dense=)
+FUSION_FUSED = "fusion.fused"  # the fused strip: an order the page makes, never moved
+
 # --- putting it together ---------------------------------------------------------------
 CHOOSING_EDITOR = "choosing.editor"
 CHOOSING_K = "choosing.k"  # mirrored in the URL as ?k=
@@ -369,4 +375,4 @@ def duel_side(key: str, i: int) -> str:
 
 
 # every lesson's duel, and how many strips it draws (one: a single list scored two ways)
-DUELS = {RECALL_FAIR: 2, RECALL_BLIND: 2, AP_DUEL: 2, NDCG_GAINS: 1, NDCG_IDEAL: 1}
+DUELS = {RECALL_FAIR: 2, RECALL_BLIND: 2, AP_DUEL: 2, NDCG_GAINS: 1, NDCG_IDEAL: 1, FUSION_DUEL: 2}

@@ -204,13 +204,13 @@ def test_reveal_mode_hides_correctness_and_solutions_until_revealed():
     assert at.button(key=k(RECALL_AT_3, "show_solution")).disabled
     assert prose.text("practice", "Lesson progress", solved=0, total=5) in shown(at.caption)
     show(at, practice.WARM_UPS)
-    at.button(key=k("warmup.rrf_constant", "reveal")).click().run()
+    at.button(key=k("warmup.reranking_cost", "reveal")).click().run()
     assert quiz_ui.text(quiz.FEEDBACK_HIDDEN) in shown(at.caption)
-    assert quiz_ui.text("warmup.rrf_constant answer") not in shown(at.info)
+    assert quiz_ui.text("warmup.reranking_cost answer") not in shown(at.info)
     # the instructor reveals: the recorded answer now shows as correct and counts
     at.session_state[state.REVEAL] = False
     at.run()
-    assert quiz_ui.text("warmup.rrf_constant answer") in shown(at.info)
+    assert quiz_ui.text("warmup.reranking_cost answer") in shown(at.info)
     show(at, "four_queries")
     assert quiz_ui.text(quiz.FEEDBACK_CORRECT) in shown(at.success)
     assert RECALL_AT_3 in at.session_state[state.PROGRESS_SOLVED]

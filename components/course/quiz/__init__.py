@@ -79,7 +79,6 @@ from components.course.quiz.generated import (  # noqa: F401 (the package's name
 )
 from components.course.quiz.model import (  # noqa: F401 (the package's names)
     CARD_TEXTS,
-    DCG_TOLERANCE,
     FEEDBACK_CHOICE_PARTIAL,
     FEEDBACK_CHOICE_WRONG,
     FEEDBACK_CORRECT,
@@ -98,6 +97,7 @@ from components.course.quiz.model import (  # noqa: F401 (the package's names)
     N_HINTS,
     ORDERING_TRAPS,
     PROGRESS_TEXTS,
+    RELATIVE_TOLERANCE,
     SHARED_TEXTS,
     UNIT_TOLERANCE,
     ChoiceQuestion,

@@ -6,7 +6,7 @@ from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 
-from components.course import precision
+from components.course import hybrid, precision
 from components.course import scenarios as sc
 from components.course.breakdown import dcg_terms, positions
 from components.course.quiz.model import (
@@ -22,7 +22,7 @@ from components.course.quiz.model import (
     values_of,
     within,
 )
-from components.engine import conventions, metrics
+from components.engine import conventions, fusion, metrics
 from components.engine.formatting import fmt
 
 # ----------------------------------------------------------------------------
@@ -317,7 +317,7 @@ def _ndcg_questions() -> list[Question]:
     linear = metrics.dcg_at_k(grades_b, k, "linear")
     undiscounted = float(metrics.gain_values(grades_b[:k]).sum())
     dcg = NumericQuestion(
-        "ndcg.system_b_dcg_at_3", "ndcg", dcg_b, scale="dcg",
+        "ndcg.system_b_dcg_at_3", "ndcg", dcg_b, scale="relative",
         traps=(Trap("linear gain", linear), Trap("no discount", undiscounted)),
         values=values_of(k=k, query=q.text, top=top_titles, top_grades=joined(grades_b[:k]),
                        dcg_terms=dcg_terms(positions(grades_b, k)), answer=fmt(dcg_b),
@@ -504,6 +504,46 @@ def _warm_up_on_four_queries() -> WarmUp:
         rrs=joined(fmt(r) for r in rr), mrr=fmt(float(rr.mean()))))
 
 
+def _warm_up_on_fusion() -> WarmUp:
+    """Opens the hybrid-search lesson: what does rrf's constant k do? (A question from an earlier topic, which the
+    lesson turns into a slider.)"""
+    return WarmUp("warmup.fusion", "fusion")
+
+
+def _fusion_questions() -> list[Question]:
+    """The traps of rank fusion, on the lesson's two lists (every score from the engine)."""
+    lexical, dense = (sc.HYBRID.presets[name] for name in hybrid.RANKERS)
+    orders, k = (lexical, dense), fusion.RRF_K
+    by_rank = ChoiceQuestion("fusion.ranks_not_scores", "fusion", ("a", "b", "c", "d"), frozenset({"b"}),
+                             values=values_of(k=k, first=fmt(float(fusion.rrf_score([1], k)), "score"),
+                                              second=fmt(float(fusion.rrf_score([2], k)), "score")))
+    missing = dense[0]  # the dense ranker's top pick, which BM25 does not return
+    ranks = fusion.ranks_in(orders, missing)
+    per_mille = 1000  # asked for × 1000: a score near 0.016 has its slips within ±0.005 of it
+    answer = float(fusion.rrf_score(ranks, k))
+    as_last = float(fusion.rrf_score([len(lexical) + 1, ranks[1]], k))  # the slip: "not returned" read as last
+    from_zero = float(fusion.rrf_score([r - 1 for r in ranks if r is not None], k))  # the slip: ranks from 0
+    missing_doc = NumericQuestion(
+        "fusion.missing_adds_nothing", "fusion", answer * per_mille, scale="relative",
+        traps=(Trap("as last", as_last * per_mille), Trap("from zero", from_zero * per_mille)),
+        values=values_of(k=k, title=sc.HYBRID.by_id[missing].title, rank=ranks[1], length=len(lexical),
+                         score=fmt(answer, "score"), answer=fmt(answer * per_mille),
+                         as_last=fmt(as_last * per_mille), next=len(lexical) + 1))
+    fused = tuple(doc for doc, _ in hybrid.fused(orders, k))
+    (recall_l, rr_l, _), (recall_f, rr_f, _) = hybrid.values(lexical), hybrid.values(fused)
+    top_ranks = fusion.ranks_in(orders, fused[0])
+    trade = ChoiceQuestion("fusion.recall_up_rr_down", "fusion", ("a", "b", "c", "d"), frozenset({"c"}),
+                           values=values_of(k=k, cutoff=hybrid.CUTOFF, recall_lexical=fmt(recall_l),
+                                            recall_fused=fmt(recall_f), rr_lexical=fmt(rr_l), rr_fused=fmt(rr_f),
+                                            top=sc.HYBRID.by_id[fused[0]].title,
+                                            top_lexical=top_ranks[0], top_dense=top_ranks[1]))
+    sweep = hybrid.sweep(orders, (1, k))
+    ndcg = sweep[hybrid.LABELS[2].replace("{k}", str(hybrid.CUTOFF))]
+    sixty = ChoiceQuestion("fusion.sixty_is_a_default", "fusion", ("a", "b", "c", "d"), frozenset({"b"}),
+                           values=values_of(k=k, cutoff=hybrid.CUTOFF, ndcg_1=fmt(ndcg[0]), ndcg_k=fmt(ndcg[1])))
+    return [_warm_up_on_fusion(), by_rank, missing_doc, trade, sixty]
+
+
 def _choosing_questions() -> list[Question]:
     return [
         _warm_up_on_four_queries(),
@@ -514,12 +554,12 @@ def _choosing_questions() -> list[Question]:
 
 def _warm_ups() -> list[Question]:
     """The warm-ups carried over from earlier topics (no lesson of this course opens with them)."""
-    return [WarmUp("warmup.reranking_cost"), WarmUp("warmup.rrf_constant")]
+    return [WarmUp("warmup.reranking_cost")]
 
 
 def _build() -> tuple[Question, ...]:
     questions = (_accuracy_questions() + _recall_questions() + _mrr_questions() + _ap_questions() + _ndcg_questions()
-                 + _four_query_questions() + _choosing_questions() + _warm_ups())
+                 + _four_query_questions() + _fusion_questions() + _choosing_questions() + _warm_ups())
     ids = [q.id for q in questions]
     if len(set(ids)) != len(ids):
         raise ValueError("question ids must be unique")

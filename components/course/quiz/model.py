@@ -15,22 +15,22 @@ from components.engine import metrics
 # Lessons and shared text sections
 # ----------------------------------------------------------------------------
 
-LESSONS: tuple[str, ...] = ("accuracy", "recall", "mrr", "ap", "ndcg", "four_queries", "choosing")
+LESSONS: tuple[str, ...] = ("accuracy", "recall", "mrr", "ap", "ndcg", "four_queries", "fusion", "choosing")
 
 UNIT_TOLERANCE = 0.005  # absolute, for values in [0, 1]
-DCG_TOLERANCE = 0.005  # relative (0.5%), for DCG values
+RELATIVE_TOLERANCE = 0.005  # relative (0.5%), for values off the [0, 1] scale: DCG, a fused rrf score near 0.03
 MAX_INPUT_LENGTH = 64  # longer input is not a number anybody means
 
 
 def within(value: float, target: float, scale: str = "unit") -> bool:
-    """|value − target| within the tolerance (±0.005, or ±0.5% of target for DCG), edges included.
+    """|value − target| within the tolerance (±0.005, or ±0.5% of target on the "relative" scale), edges included.
 
     Examples
     --------
-    >>> within(0.755, 0.75), within(0.7551, 0.75), within(3.409, 3.393, "dcg")
+    >>> within(0.755, 0.75), within(0.7551, 0.75), within(3.409, 3.393, "relative")
     (True, False, True)
     """
-    tolerance = UNIT_TOLERANCE if scale == "unit" else DCG_TOLERANCE * abs(target)
+    tolerance = UNIT_TOLERANCE if scale == "unit" else RELATIVE_TOLERANCE * abs(target)
     return abs(value - target) <= tolerance + 1e-9
 
 
@@ -137,13 +137,13 @@ def distinct_traps(traps, answer: float, scale: str = "unit") -> tuple[Trap, ...
 
 @dataclass(frozen=True)
 class NumericQuestion:
-    """Type a number. ``scale`` is "unit" (a value in [0, 1]) or "dcg" (relative tolerance)."""
+    """Type a number. ``scale`` is "unit" (a value in [0, 1]) or "relative" (±0.5% of the answer: DCG, rrf scores)."""
 
     id: str
     lesson: str | None
     answer: float
     traps: tuple[Trap, ...] = ()
-    scale: Literal["unit", "dcg"] = "unit"
+    scale: Literal["unit", "relative"] = "unit"
     values: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     solution_part: str = "solution"
 

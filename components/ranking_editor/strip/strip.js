@@ -8,6 +8,8 @@
 // editor.py with view="strip"): Python owns the state and sends, with each render, the engine's values for
 // every single move (data.score); the row's values at its end look them up (lookup.js), never compute one.
 // A move is reported with setTriggerValue("edit", {seq, order, tray, grades[, k]}); `ack` and `rev` as there.
+// A fixed strip (data.fixed) shows an order Python makes (a fused list): a click or the arrows choose a cell, whose
+// name (its title) shows under the row; nothing moves.
 import { mountComponent, svgIcon, say, el, setText, setAttr, setButton, drawScoreCells } from "../rankwise.ranking_editor/dom.js";
 import { sameList, tableRow, scoreWords } from "../rankwise.ranking_editor/lookup.js";
 
@@ -100,11 +102,13 @@ function update(ctx, data) {
   const w = ctx.el.wrap;
   w.style.setProperty("--rs-scale", String(data.scale || 1));
   setText(ctx.el.label, data.label);
-  setText(ctx.el.hint, say(data, "Hint"));
+  setText(ctx.el.hint, say(data, data.fixed ? "Hint fixed" : "Hint"));
+  w.classList.toggle("rs-is-fixed", !!data.fixed);
   setText(ctx.el.trayLabel, say(data, "Tray label"));
   for (const item of data.items) {
     ctx.titles.set(item.id, item.title);
     if (!ctx.cells.has(item.id)) ctx.cells.set(item.id, makeCell(item.id, data));
+    ctx.cells.get(item.id).setAttribute("aria-roledescription", say(data, data.fixed ? "Cell role fixed" : "Cell role"));
   }
   const adopt = ctx.rev !== data.rev || data.ack >= ctx.sent;
   ctx.rev = data.rev;
@@ -144,7 +148,6 @@ function makeCell(id, data) {
   cell.dataset.id = id;
   cell.dataset.testid = `rs-cell-${id}`;
   cell.setAttribute("role", "listitem");
-  cell.setAttribute("aria-roledescription", say(data, "Cell role"));
   return cell;
 }
 
@@ -264,6 +267,7 @@ function drawFoot(ctx) {
   const i = order.indexOf(id);
   const grade = gradeWords(data, grades[id]);
   setText(ctx.el.name, i < 0 ? say(data, "Name in tray", { title, grade }) : say(data, "Name in list", { pos: i + 1, title, grade }));
+  if (data.fixed) { for (const button of Object.values(b)) button.hidden = true; return; } // nothing to move
   b.earlier.hidden = b.later.hidden = i < 0;
   setButton(b.earlier, say(data, "Earlier", { title }), i <= 0);
   setButton(b.later, say(data, "Later", { title }), i < 0 || i >= order.length - 1);
@@ -416,6 +420,8 @@ function onKeyDown(ctx, e) {
   if (!cell) return;
   const id = cell.dataset.id;
   const lifted = ctx.lift && ctx.lift.id === id;
+  const choosing = { ArrowLeft: 1, ArrowUp: 1, ArrowRight: 1, ArrowDown: 1, Home: 1, End: 1 }[e.key];
+  if (ctx.data.fixed && !choosing) return; // a fixed strip's keys only choose a cell
   const inList = ctx.local.order.indexOf(id);
   const step = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 }[e.key];
   let action = null;
@@ -524,6 +530,10 @@ function onPointerDown(ctx, e) {
   const target = e.target.closest && e.target.closest(movable ? ".rs-cell, .rs-cutoff" : ".rs-cell");
   if (!target) return;
   e.preventDefault();
+  if (ctx.data.fixed) { // nothing moves: a press chooses the cell (its name and values show under the row)
+    if (target !== ctx.cutoff) { ctx.active = target.dataset.id; draw(ctx); target.focus({ preventScroll: true }); }
+    return;
+  }
   sendKeyMove(ctx);
   if (ctx.lift) drop(ctx, ctx.lift.id);
   ctx.el.wrap.setPointerCapture(e.pointerId);

@@ -1,0 +1,88 @@
+"""AppTest: the hybrid-search lesson. Two rankers' strips, their fusion as a fixed strip, rrf's k, the chart over k
+and the pair whose order flips. Expected values come from the engine, never typed in."""
+import json
+
+from components.course import hybrid
+from components.course import scenarios as sc
+from components.engine import fusion
+from components.engine.formatting import fmt
+from components.ranking_editor.editor import widget_key
+from components.ui import state
+from tests.pages.helpers import board, open_page
+
+PAGE = "lessons/fusion.py"
+LEXICAL, DENSE = (tuple(sc.HYBRID.presets[name]) for name in hybrid.RANKERS)
+SIDES = [state.duel_side(state.FUSION_DUEL, i) for i in range(2)]
+
+
+def strip(at, key: str) -> dict:
+    """What the page sends the strip ``key`` for the browser to draw."""
+    (element,) = [e for e in at.get("bidi_component") if e.key == widget_key(key)]
+    return json.loads(element.proto.json)
+
+
+def expected_board(order) -> dict[str, str]:
+    return dict(zip(["Recall@5", "RR", "nDCG@5"], [fmt(v) for v in hybrid.values(order)]))
+
+
+def markdown(at) -> str:
+    return "\n".join(m.value for m in at.markdown)
+
+
+def test_the_fused_strip_is_the_engines_fusion_at_the_sliders_k():
+    at = open_page(PAGE)
+    assert not at.exception
+    for key, order in zip(SIDES, (LEXICAL, DENSE)):
+        assert board(at, key) == expected_board(order)
+    ranked = fusion.fuse([fusion.trec.read_run(hybrid.run_text(o, t), t) for o, t in zip((LEXICAL, DENSE),
+                                                                                          hybrid.TAGS)], k=60)
+    order = [d.decode() for d in ranked.docids]
+    fused = strip(at, state.FUSION_FUSED)
+    assert fused["fixed"] and fused["order"] == order
+    assert board(at, state.FUSION_FUSED) == expected_board(order)
+    titles = {item["id"]: item["title"] for item in fused["items"]}
+    assert titles["runbook"].endswith(f"BM25 #1: 1/(60 + 1) + Dense #10: 1/(60 + 10) = "
+                                      f"{fmt(1 / 61 + 1 / 70, 'score')}")
+    assert "Dense: not returned, adds nothing" in titles["kms"]
+    assert f'opens with "{sc.HYBRID.by_id[order[0]].title}"' in markdown(at)
+
+
+def test_the_k_slider_reorders_the_fused_strip_and_the_link_keeps_it():
+    at = open_page(PAGE)
+    at.slider(key=state.FUSION_K).set_value(1).run()
+    assert not at.exception
+    assert strip(at, state.FUSION_FUSED)["order"] == [d for d, _ in hybrid.fused((LEXICAL, DENSE), 1)]
+    assert at.query_params[state.PARAM_RRF_K] == "1"
+    assert "Fused by RRF at k = 1" == strip(at, state.FUSION_FUSED)["label"]
+
+
+def test_a_moved_document_fuses_again_and_the_link_carries_the_lists():
+    lexical = ("kms", *[d for d in LEXICAL if d != "kms"])
+    at = open_page(PAGE, query={state.PARAM_LEXICAL: ",".join(lexical), state.PARAM_RRF_K: "20"})
+    assert not at.exception
+    assert strip(at, SIDES[0])["order"] == list(lexical)
+    assert strip(at, state.FUSION_FUSED)["order"] == [d for d, _ in hybrid.fused((lexical, DENSE), 20)]
+    assert at.query_params[state.PARAM_LEXICAL] == ",".join(lexical)
+
+
+def test_the_pair_that_flips_is_found_and_its_tie_is_named():
+    at = open_page(PAGE)
+    flip = fusion.rrf_flip_pair((LEXICAL, DENSE), hybrid.KS)
+    assert flip is not None and flip.tie
+    text = markdown(at)
+    tied = fmt(float(fusion.rrf_score(fusion.ranks_in((LEXICAL, DENSE), flip.leader), flip.at)), "score")
+    assert f"at k = {flip.at} the two tie exactly ({tied} each)" in text
+    assert f"from k = {flip.at + 1} on, the second leads" in text
+    [chart] = [e.proto for e in at.get("vega_lite_chart") if e.proto.alt.startswith("the fused list's value")]
+    sweep = hybrid.sweep((LEXICAL, DENSE))
+    assert f"At rrf's k = 60: Recall@5: {fmt(sweep['Recall@5'][59])}; RR: {fmt(sweep['RR'][59])}" in chart.alt
+
+
+def test_predict_first_hides_the_fused_list_until_revealed():
+    at = open_page(PAGE, query={"predict_first": "1"})
+    assert not at.exception
+    assert not [e for e in at.get("bidi_component") if e.key == widget_key(state.FUSION_FUSED)]
+    assert set(board(at, SIDES[0]).values()) == {"?"}
+    assert "Predict first: which document will top the fused list at k = 60" in markdown(at)
+    next(b for b in at.button if b.key == f"predict.{hybrid.NAME}.button").click().run()
+    assert strip(at, state.FUSION_FUSED)["order"][0] == hybrid.fused((LEXICAL, DENSE), 60)[0][0]
