@@ -17,6 +17,7 @@ from components.ranking_editor.model import editor_items
 from components.ui import charts, layout, state
 from components.ui.duel import Side, duel_controls, show_duel
 from components.ui.live_class_ui import followed_fragment
+from components.ui.take_home import show_fusion_take_home
 from components.ui.widgets import (
     chart_scale,
     keep_link_note,
@@ -109,7 +110,12 @@ def _fusion() -> None:
         return
     ranked = _show_fused(orders, k)
     st.markdown(_fused_sentence(orders, ranked, k))
-    show_link_to_view()
+    link, take_home = st.columns(2)
+    with link:
+        show_link_to_view()
+    with take_home:
+        if all(orders):
+            show_fusion_take_home(NAME, lambda: hybrid.take_home(orders, k))
     st.subheader(prose.section(NAME, "Heading what k does"))
     st.markdown(prose.section(NAME, "What k does"))
     show_chart(charts.metric_by_k, list(hybrid.KS), hybrid.sweep(orders), metric=prose.section(NAME, "Chart label"),

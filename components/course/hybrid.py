@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import Sequence
+from types import MappingProxyType
+from typing import Mapping, Sequence
 
 import numpy as np
 
@@ -153,3 +154,45 @@ def flip_story(orders: Sequence[Sequence[str]], k: int) -> FlipStory | None:
 def relevant_found(order: Sequence[str]) -> int:
     """How many relevant documents (grade 1 or more) the list has in its top :data:`CUTOFF`."""
     return int(np.count_nonzero(Q.grades(order[:CUTOFF]) >= 1))
+
+
+# ----------------------------------------------------------------------------
+# Take it home: the two runs and the fused run as TREC files, and two ways to fuse them again
+# ----------------------------------------------------------------------------
+
+FUSED_RUN, QRELS_FILE = "fused.run", "fusion.qrels"
+
+
+@dataclass(frozen=True)
+class FusionPack:
+    """The lesson's take-home: ``files`` (name -> text: each ranker's run, the fused run, the qrels), the
+    ``command`` that writes the fused run again and a ``ranx`` script that prints ``expected`` (the fused list,
+    one "docid score" line each, scores to 4 decimals: the page's)."""
+
+    files: Mapping[str, str]
+    command: str
+    ranx: str
+    expected: str
+
+
+def take_home(orders: Sequence[Sequence[str]], k: int) -> FusionPack:
+    """The take-home pack for the two lists fused at ``k`` (both lists must return something).
+
+    >>> pack = take_home(tuple(Q.presets.values()), 60)
+    >>> sorted(pack.files), pack.command
+    (['bm25.run', 'dense.run', 'fused.run', 'fusion.qrels'], 'rankwise fuse bm25.run dense.run --rrf-k 60 > fused.run')
+    >>> pack.expected.splitlines()[0], pack.files["fused.run"].splitlines()[0]
+    ('tls 0.0308', 'q1 Q0 tls 1 0.03076923076923077 fused')
+    """
+    runs = {f"{tag}.run": run_text(order, tag) for order, tag in zip(orders, TAGS)}
+    result = fusion.fuse([trec.read_run(text, name) for name, text in runs.items()], k=k)
+    files = {**runs, FUSED_RUN: fusion.to_trec(result), QRELS_FILE: qrels_text()}
+    expected = "\n".join(f"{d.decode()} {fmt(float(s), 'score')}" for d, s in zip(result.docids, result.score))
+    names = " ".join(runs)
+    ranx = (f"from ranx import Run, fuse\n\n"
+            f"runs = [Run.from_file(name, kind=\"trec\") for name in {list(runs)!r}]\n"
+            f"fused = fuse(runs, norm=None, method=\"rrf\", params={{\"k\": {k}}})\n"
+            f"ranked = sorted(fused[\"{QID}\"].items(), key=lambda item: (item[1], item[0]), reverse=True)\n"
+            f"for doc, score in ranked:  # ties as trec_eval orders them: the larger docid first\n"
+            f"    print(doc, f\"{{score:.4f}}\")\n")
+    return FusionPack(MappingProxyType(files), f"rankwise fuse {names} --rrf-k {k} > {FUSED_RUN}", ranx, expected)

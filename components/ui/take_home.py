@@ -10,11 +10,11 @@ prose from lessons/text/take_home.md.
 """
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 import streamlit as st
 
-from components.course import export, prose
+from components.course import export, hybrid, prose
 from components.engine.metrics import GAIN_FORMULAS, Gain
 from components.ranking_editor import editor_state
 
@@ -89,3 +89,26 @@ def show_take_home(name: str, queries: Sequence, *, k: int | None, gain: Gain, m
         with tabs[-1]:
             st.markdown(prose.section(TEXT, "Command line"))
             st.code(pack.command, language="bash")
+
+
+def show_fusion_take_home(name: str, make: Callable[[], hybrid.FusionPack]) -> None:
+    """The hybrid-search lesson's panel: each ranker's run, the fused run and the qrels to download, the
+    ``rankwise fuse`` line that writes the fused run again and a ranx script that prints the page's fused scores.
+    ``make`` builds the pack (:func:`components.course.hybrid.take_home`), only while the panel is open."""
+    panel = st.expander(prose.section(TEXT, "Fusion title"), icon="📦", key=panel_key(name), on_change="rerun")
+    if not panel.open:
+        return
+    pack = make()
+    with panel:
+        st.markdown(prose.section(TEXT, "Fusion intro"))
+        for column, (file, text) in zip(st.columns(len(pack.files)), pack.files.items()):
+            column.download_button(prose.text(TEXT, "Download", file=file), text, file_name=file, mime="text/plain",
+                                   key=f"take_home.{name}.{file}", on_click="ignore", icon="⬇️", width="stretch")
+        command, ranx = st.tabs([prose.section(TEXT, "Tab fuse"), "ranx"])
+        with command:
+            st.markdown(prose.section(TEXT, "Fusion command"))
+            st.code(pack.command, language="bash")
+        with ranx:
+            st.markdown(prose.section(TEXT, "Fusion ranx"))
+            st.code(pack.ranx, language="python")
+            st.code(pack.expected, language=None)

@@ -86,3 +86,14 @@ def test_predict_first_hides_the_fused_list_until_revealed():
     assert "Predict first: which document will top the fused list at k = 60" in markdown(at)
     next(b for b in at.button if b.key == f"predict.{hybrid.NAME}.button").click().run()
     assert strip(at, state.FUSION_FUSED)["order"][0] == hybrid.fused((LEXICAL, DENSE), 60)[0][0]
+
+
+def test_take_home_offers_the_three_runs_and_the_qrels_when_opened():
+    at = open_page(PAGE)
+    assert not at.get("download_button")  # built only when the panel opens
+    at.session_state[f"take_home.{hybrid.NAME}.open"] = True
+    at.run()
+    names = [b.proto.label for b in at.get("download_button")]
+    assert names == [f"Download {f}" for f in ("bm25.run", "dense.run", "fused.run", "fusion.qrels")]
+    pack = hybrid.take_home((LEXICAL, DENSE), 60)
+    assert [c.value.strip() for c in at.code][:3] == [pack.command, pack.ranx.strip(), pack.expected]

@@ -178,7 +178,8 @@ def test_rankwise_fuse_writes_the_fused_run_and_refuses_bad_options_by_name(tmp_
     assert "cannot read" in capsys.readouterr().err
 
 
-RANX = json.loads((Path(__file__).with_name("data") / "ranx_fusion.json").read_text())["cases"]
+STORED = json.loads((Path(__file__).with_name("data") / "ranx_fusion.json").read_text())
+RANX = STORED["cases"]
 
 
 @pytest.mark.parametrize("case", RANX, ids=lambda c: f"{c['method']}-{c['norm']}-k{c['k']}")
@@ -198,3 +199,23 @@ def test_generated_runs_without_ties_fuse_as_ranx_does(case):
         theirs = sorted(expected, key=lambda d: -expected[d])
         distinct = len(set(expected.values())) == len(expected)
         assert not distinct or ours == theirs, qid  # where ranx's fused scores do not tie, the same order
+
+
+def test_the_hybrid_lessons_take_home_fuses_again_to_the_pages_scores(tmp_path, capsys):
+    """The lesson's take-home: ``rankwise fuse`` on its two run files writes its fused.run, and its ranx snippet
+    (run by tests/unit/data/make_ranx_fusion.py on the same files, ranx 0.3.21) printed the page's fused list."""
+    from components.cli import main
+    from components.course import hybrid
+
+    lists = tuple(hybrid.Q.presets[name] for name in hybrid.RANKERS)
+    pack = hybrid.take_home(lists, fusion.RRF_K)
+    for name, text in pack.files.items():
+        (tmp_path / name).write_text(text)
+    words = pack.command.split()
+    assert words[:2] == ["rankwise", "fuse"] and words[-2:] == [">", hybrid.FUSED_RUN]
+    assert main([word if not word.endswith(".run") else str(tmp_path / word) for word in words[1:-2]]) == 0
+    assert capsys.readouterr().out == pack.files[hybrid.FUSED_RUN]
+    assert STORED["lesson"] == {"snippet": pack.ranx, "printed": pack.expected + "\n"}
+    assert pack.expected.splitlines() == [f"{doc} {score:.4f}" for doc, score in hybrid.fused(lists, fusion.RRF_K)]
+    judged = trec.judge(trec.read_qrels(pack.files[hybrid.QRELS_FILE]), trec.read_run(pack.files["bm25.run"]))
+    assert judged.queries.n_queries == 1  # the qrels and runs share their query id

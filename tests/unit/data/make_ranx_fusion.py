@@ -1,15 +1,19 @@
-"""Write ranx_fusion.json: generated runs without tied scores, and what ranx's ``fuse`` makes of them.
+"""Write ranx_fusion.json: generated runs without tied scores, and what ranx's ``fuse`` makes of them; and what the
+hybrid-search lesson's ranx snippet prints, run on the lesson's take-home files.
 
-tests/unit/test_fusion.py checks Rankwise's fusion against this file, so the suite needs no ranx (it compiles
-with numba on first use). Made with ranx 0.3.21 in a virtualenv of its own:
+tests/unit/test_fusion.py checks Rankwise's fusion, and the lesson's snippet, against this file, so the suite needs
+no ranx (it compiles with numba on first use, about a minute). Made with ranx 0.3.21, from the repository's root:
 
-    python3 -m venv /tmp/ranxenv && /tmp/ranxenv/bin/pip install ranx==0.3.21
-    /tmp/ranxenv/bin/python tests/unit/data/make_ranx_fusion.py
+    pip install ranx==0.3.21
+    python tests/unit/data/make_ranx_fusion.py
 """
 from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
+import tempfile
 from pathlib import Path
 
 CASES = [("rrf", None, {"k": 60}), ("rrf", None, {"k": 5}), ("sum", "min-max", None), ("mnz", "min-max", None),
@@ -43,8 +47,25 @@ def main() -> None:
             cases.append({"runs": runs, "method": METHODS[method], "norm": NORMS[norm], "k": (params or {}).get("k", 60),
                           "fused": {q: dict(docs) for q, docs in fused.to_dict().items()}})
     out = Path(__file__).with_name("ranx_fusion.json")
-    out.write_text(json.dumps({"ranx": "0.3.21", "cases": cases}, separators=(",", ":")) + "\n")
+    out.write_text(json.dumps({"ranx": "0.3.21", "cases": cases, "lesson": lesson_snippet()},
+                              separators=(",", ":")) + "\n")
     print(f"{len(cases)} cases written to {out}")
+
+
+def lesson_snippet() -> dict[str, str]:
+    """The hybrid-search lesson's ranx snippet (its lists as the page opens, k = 60) and what it prints, run as a
+    learner would: in a folder holding the take-home files."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
+    from components.course import hybrid
+
+    pack = hybrid.take_home(tuple(hybrid.Q.presets[name] for name in hybrid.RANKERS), hybrid.fusion.RRF_K)
+    with tempfile.TemporaryDirectory() as folder:
+        for name, text in pack.files.items():
+            Path(folder, name).write_text(text)
+        Path(folder, "snippet.py").write_text(pack.ranx)
+        printed = subprocess.run([sys.executable, "snippet.py"], cwd=folder, capture_output=True, text=True,
+                                 check=True).stdout
+    return {"snippet": pack.ranx, "printed": printed}
 
 
 if __name__ == "__main__":
