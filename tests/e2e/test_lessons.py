@@ -11,10 +11,10 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from components.course import scenarios
+from components.course import hybrid, quiz, scenarios
 from components.engine import metrics
 from components.engine.formatting import fmt
-from tests.e2e.helpers import hold_changes, hold_still, lesson_editor, release_changes, settle
+from tests.e2e.helpers import hold_changes, hold_still, lesson_editor, press_home, release_changes, settle
 from tests.e2e.navigation import open_shared_page, visit
 
 pytestmark = pytest.mark.e2e
@@ -205,3 +205,48 @@ def test_a_strip_drag_held_while_the_last_drops_answer_arrives_lands_where_its_p
     expect(strip.get_by_test_id("rs-note")).to_have_text("")  # the second drop's run is in
     assert track(strip) == preview
     page.get_by_role("button", name="Start again", exact=True).last.click()  # the page as it was
+
+
+def test_hybrid_search_fuses_again_on_a_drag_and_on_the_k_slider_and_checks_a_question(lessons: Page):
+    """The fusion lesson: a drag in BM25's strip previews its own values and, dropped, fuses the lists again; the
+    slider's Home key (k = 1) reorders the fused strip; a fused cell chosen by the keys writes out its score; a
+    practice question checks in place. Expected orders and scores from the engine (components/course/hybrid.py)."""
+    page = visit(lessons, "fusion")
+    lexical, dense = (list(hybrid.Q.presets[name]) for name in hybrid.RANKERS)
+    bm25, fused = strip_named(page, "BM25 (lexical)"), strip_named(page, "Fused by RRF at k = 60")
+    bm25.scroll_into_view_if_needed()
+    expect(fused).to_be_visible()
+    assert track(fused) == [d for d, _ in hybrid.fused((lexical, dense), 60)]
+    cell = bm25.get_by_test_id("rs-cell-tls")
+    hold_still(page, cell)
+    start, target = cell.bounding_box(), bm25.get_by_test_id("rs-cell-runbook").bounding_box()
+    page.mouse.move(start["x"] + 4, start["y"] + 4)
+    page.mouse.down()
+    page.mouse.move(target["x"] + 4, start["y"] + 4, steps=8)
+    moved = ["tls", *[d for d in lexical if d != "tls"]]
+    expect(bm25.get_by_test_id("rs-note")).to_contain_text("preview")
+    expect(board_values(bm25)).to_have_text([fmt(v) for v in hybrid.values(moved)])  # from the move table
+    page.mouse.up()
+    again = [d for d, _ in hybrid.fused((moved, dense), 60)]
+    assert again[1] != hybrid.fused((lexical, dense), 60)[1][0]  # the drop changes the fused list's second place
+    expect(fused.get_by_test_id("rs-track").locator(".rs-cell").nth(1)).to_have_attribute("data-id", again[1])
+    assert track(fused) == again
+    settle(page)
+    page.get_by_role("button", name="Start again", exact=True).click()
+    expect(bm25.get_by_test_id("rs-track").locator(".rs-cell").first).to_have_attribute("data-id", lexical[0])
+    settle(page)
+    slider = page.get_by_test_id("stSlider").filter(has_text="RRF's constant k").get_by_role("slider")
+    fused = strip_named(page, "Fused by RRF at k = 1")
+    at_one = hybrid.fused((lexical, dense), 1)
+    press_home(page, slider, lambda timeout: expect(fused.get_by_test_id("rs-track").locator(".rs-cell").first)
+               .to_have_attribute("data-id", at_one[0][0], timeout=timeout))
+    fused.get_by_test_id(f"rs-cell-{at_one[0][0]}").focus()
+    page.keyboard.press("ArrowRight")
+    second, score = at_one[1]
+    expect(fused.get_by_test_id("rs-name")).to_contain_text(f"2. {hybrid.cell_title((lexical, dense), second, score, 1)}")
+    settle(page)
+    question = next(q for q in quiz.questions_for("fusion") if quiz.is_graded(q))  # the practice's first card
+    card = page.locator(f".st-key-quiz-fusion-{question.id.replace('.', '-')}")  # quiz_ui's card, keyed by page and id
+    card.get_by_role("radio").nth(question.options.index(min(question.correct))).check(force=True)
+    card.get_by_role("button", name="Check").click()
+    expect(card.get_by_test_id("stAlertContentSuccess")).to_be_visible()
