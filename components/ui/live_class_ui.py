@@ -31,6 +31,8 @@ The protocol and the store are :mod:`components.serving.live_class` and
   ``RANKWISE_CLASSES``; codes that join no class, and classes started, are rate-limited per client
   (:func:`client`: its IP address, else its session) at ``RANKWISE_JOIN_TRIES`` a minute; a bad code or a
   dead link gets a worded message that shows what was typed as plain text, cut short.
+- a screen reader hears the class's news in one polite live region at the top of the sidebar (:func:`show_news`):
+  following the class (with its page), exploring alone, a page change and the end of the class.
 - when the class store cannot be reached (:class:`~components.serving.class_store.ClassStoreDown`), the store
   calls of a run are caught (:func:`class_outage.survives` and the polls): learners and the instructor read
   "the class's connection is lost, retrying", and the polls go on; when it answers again without the class
@@ -40,6 +42,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import html
 import logging
 import os
 import threading
@@ -78,6 +81,11 @@ QUESTION_READERS = "class.question_readers"
 _TURNS = threading.BoundedSemaphore(1)  # whole-page runs that take the class's view: one at a time (:func:`class_turn`)
 TURN_SECONDS = 10.0  # the longest such a run waits for its turn
 BACK_SECONDS = 5.0  # a follower off the class's page goes back at most this often (:func:`_may_go_back`)
+NEWS = "class.news"  # what the class's live region says (text), until the next news (:func:`show_news`)
+NEWS_REGION = {"role": "status", "aria-live": "polite", "aria-atomic": "true", "data-testid": "class-news"}
+# The live region's box: out of sight and out of the sidebar's flow (no gap), yet read (not display: none).
+NEWS_CSS = ('<style>[data-testid="stLayoutWrapper"]:has(> .st-key-class-news) { position: absolute; width: 1px; '
+            'height: 1px; margin: -1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }</style>')
 LEAD_STORAGE_KEY = "rankwise.class.lead.v1"  # the instructor's localStorage entry: {"code", "token"}
 # widget values a class follows: the classroom modes and each lesson's cutoffs and choices
 FOLLOWED = (state.REVEAL, state.PREDICT_FIRST, state.STEP_MODE, state.RECALL_K, state.RECALL_COMPARE_K,
@@ -206,7 +214,7 @@ def _leave() -> None:
     code = st.session_state.get(state.CLASS_JOINED)
     if code is not None:
         class_members_ui.say_gone(store(), code)
-    for key in (state.CLASS_JOINED, state.CLASS_EXPLORING, state.CLASS_APPLIED, state.CLASS_PENDING,
+    for key in (NEWS, state.CLASS_JOINED, state.CLASS_EXPLORING, state.CLASS_APPLIED, state.CLASS_PENDING,
                 state.CLASS_ON_PAGE, state.CLASS_IN_FRAGMENTS, state.CLASS_TARGET, state.CLASS_FRAGMENTS):
         st.session_state.pop(key, None)
     st.query_params.pop(state.PARAM_CLASS, None)
@@ -252,6 +260,7 @@ def _on_lead_loaded() -> None:
 
 def _explore() -> None:
     st.session_state[state.CLASS_EXPLORING] = True
+    st.session_state[NEWS] = prose.text(TEXT, "Class news exploring", code=st.session_state.get(state.CLASS_JOINED))
 
 
 def _follow_again() -> None:
@@ -319,6 +328,7 @@ def apply_pending(page: st.Page) -> None:
         st.session_state.pop(state.CLASS_PENDING, None)  # none, or another class's
         return
     pending: live_class.ClassView = st.session_state[state.CLASS_PENDING]
+    _tell_where(pending, page)
     _switch_unless_on(pending.page, page)
     st.session_state.pop(state.CLASS_PENDING)
     if registry.spec_at(pending.page) is not None:
@@ -328,6 +338,18 @@ def apply_pending(page: st.Page) -> None:
         _take(key, value)
     st.session_state[state.CLASS_APPLIED] = pending.version
     st.session_state[state.CLASS_TARGET] = pending.target
+
+
+def _tell_where(view: live_class.ClassView, page: st.Page) -> None:
+    """The news of a view a follower takes (:func:`show_news`): the first since joining or following again says
+    that the screen follows the class, and on which page; a later one that changes the page says where it went.
+    (Said before the page switch, which ends the run: the next run, on the class's page, draws it.)"""
+    target = registry.spec_at(view.page)
+    if st.session_state.get(state.CLASS_APPLIED) is None:
+        st.session_state[NEWS] = prose.text(TEXT, "Class news following", code=view.code,
+                                            page=page.title if target is None else target.title)
+    elif target is not None and view.page != page.url_path:
+        st.session_state[NEWS] = prose.text(TEXT, "Class news page", page=target.title)
 
 
 def _take(key: str, value) -> None:
@@ -500,7 +522,8 @@ def _switch_unless_on(url_path: str | None, page: st.Page) -> None:
 
 
 def show_polls(page: st.Page) -> None:
-    """Before the page, in the sidebar (they draw nothing): a follower's poll that reads the class's version
+    """Before the page, in the sidebar: the class's live region (:func:`show_news`, for every session), then (they
+    draw nothing) a follower's poll that reads the class's version
     (:data:`POLL_SECONDS`), or, for a learner exploring on their own, one that only says they are still there
     and notices the end of the class. For every session in a class, the page this run draws (the timers check
     it: :func:`fragments.timed_fragment`).
@@ -509,6 +532,7 @@ def show_polls(page: st.Page) -> None:
     at the very end of a run can be lost when the browser's next request starts a new run before it is sent,
     and a follower's page would then stop following (found by ``benchmarks/concurrent_sessions.py --class``).
     """
+    show_news()
     joined = st.session_state.get(state.CLASS_JOINED)
     if leading() is None and joined is None:
         return
@@ -518,6 +542,17 @@ def show_polls(page: st.Page) -> None:
             _poll()
         elif joined is not None:
             _explorer_poll()
+
+
+def show_news() -> None:
+    """The class's news (:data:`NEWS`) in one polite live region, the sidebar's first element in every session's
+    every run: it is there, empty, before a learner joins, and a page switch keeps it (Streamlit redraws the main
+    area's elements, and keeps the sidebar's). A screen reader reads its text when it changes, once: a run that
+    draws the same text changes nothing on the page. The text is the app's own sentences, escaped."""
+    attributes = " ".join(f'{name}="{value}"' for name, value in NEWS_REGION.items())
+    region = f"<div {attributes}>{html.escape(st.session_state.get(NEWS, ''))}</div>"
+    with st.sidebar, st.container(key="class-news"):
+        st.markdown(NEWS_CSS + region, unsafe_allow_html=True)  # Markdown's HTML: React keeps the node, sets its text
 
 
 def _send() -> None:
@@ -548,6 +583,7 @@ def _stop_if_ended(code: str) -> int:
     if version is None:
         _leave()
         st.session_state[state.CLASS_ENDED] = True
+        st.session_state[NEWS] = prose.text(TEXT, "Class ended")
         st.rerun(scope="app")
     return version
 

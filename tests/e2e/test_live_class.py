@@ -4,15 +4,24 @@ one class from its start to its end.
 The instructor starts a class and reloads (the lead comes back from the browser's storage), then opens the Recall@k
 lesson. Ada types a nickname and the code on the home page; Bob opens the join link. The instructor's roll call counts
 them by itself. With "predict first" the class guesses Recall@5, the count of answers comes in on the
-instructor's screen by itself, and the reveal shows everyone the value. The instructor moves the k slider and
+instructor's screen by itself, and the reveal shows everyone the value (its chart with its words under it). The instructor moves the k slider and
 drags a case in the lesson's editor. From the ask on, both learners' screens follow by rerunning only the lesson's
 fragment. Ada reloads and is still one learner (her browser's member id) with her nickname; Bob steps away ("Explore
 on my own"); the instructor changes the page (Ada follows, Bob stays) and ends the class.
+
+A screen reader hears each of these in the sidebar's one polite live region (its accessibility tree and its text are
+checked): following the class and on which page, exploring alone, a page change, the end; the region is there, empty,
+before the learner joins, and a page change keeps it (the same element): a region drawn with its text is not read.
+axe-core audits a following learner's page with the guess box, and her Classroom panel
+(tests/e2e/test_accessibility.py's ``Audit``).
 
 What the server computes from these steps (the panel's texts, the verdicts' wording, the counts of slips, a code
 typed loosely in the sidebar) is checked in AppTest: tests/pages/test_live_class.py and test_class_*.py.
 """
 from __future__ import annotations
+
+import json
+import re
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -20,8 +29,9 @@ from playwright.sync_api import Page, expect
 from components.course import prose, scenarios
 from components.engine import metrics
 from components.engine.formatting import fmt
-from components.ui import class_members_ui, live_class_ui
+from components.ui import class_members_ui, live_class_ui, registry
 from tests.e2e.helpers import PageRuns, board_value, drag, lesson_editor, press_home, settle
+from tests.e2e.test_accessibility import Audit
 
 pytestmark = pytest.mark.e2e
 
@@ -68,7 +78,23 @@ def k_slider(page: Page):
 
 
 def following(page: Page, code: str):
-    return page.get_by_text(f"You are following class {code}")
+    return page.get_by_test_id("stMain").get_by_text(f"You are following class {code}")  # the banner
+
+
+def news(page: Page):
+    """The sidebar's live region for the class's news (live_class_ui.show_news)."""
+    return page.get_by_test_id("stSidebar").get_by_test_id("class-news")
+
+
+def heard(page: Page, text: str) -> None:
+    """The class's live region says ``text``, as the accessibility tree has it: one polite status."""
+    expect(news(page)).to_have_text(text, timeout=30_000)
+    expect(news(page)).to_match_aria_snapshot(f"- status: {json.dumps(text)}")
+    expect(news(page)).to_have_attribute("aria-live", "polite")
+
+
+# Marks the element (or, given a string, reads the mark back): the same element later is the one the browser read.
+MARK = "(e, mark) => { if (mark) e.dataset.rwMark = mark; return e.dataset.rwMark || null; }"
 
 
 def start_class(teacher: Page) -> str:
@@ -115,12 +141,16 @@ def test_a_class_from_its_start_to_its_end(open_watched):
 
     # Ada joins on the home page with a nickname, Bob by the join link; both are taken to the class's page.
     ada, ada_runs = open_watched("/")
+    expect(news(ada)).to_have_text("")  # the live region is there, empty, before she joins
+    news(ada).evaluate(MARK, "home")
     join_on_the_home_page(ada, code, "Ada")
     bob, bob_runs = open_watched(f"/?class={code}")
     learners, runs = (ada, bob), (ada_runs, bob_runs)
     for page in learners:
         expect(following(page, code)).to_be_visible(timeout=30_000)
         expect(board_value(page, "Recall@5")).to_have_text("?", timeout=30_000)  # the class's page, predicting
+        heard(page, prose.text("ui", "Class news following", code=code, page=registry.spec("recall").title))
+    assert news(ada).evaluate(MARK, None) == "home", "the region Ada's screen reader listened to was replaced"
     expect(panel.get_by_text("Learners here: 2")).to_be_visible(timeout=30_000)  # no click: the roll call reads again
     expect(panel.get_by_text("Ada", exact=True)).to_be_visible()
 
@@ -135,6 +165,11 @@ def test_a_class_from_its_start_to_its_end(open_watched):
         box = page.get_by_role("textbox", name=guess_label)
         expect(box).to_be_visible(timeout=30_000)
         settle(page)  # the run that drew the box is over: nothing replaces it under the typing
+        if page is ada:  # axe-core on a following learner's banner and guess box
+            audit = Audit(ada, "1280x900 following")
+            audit("a following learner's guess box", within='[data-testid="stMain"] [data-testid="stAlert"], '
+                                                            '[data-testid="stMain"] [data-testid="stForm"]')
+            audit.check()
         box.fill(typed)
         page.get_by_role("button", name=prose.text("ui", "Class guess send")).click()
     for page in learners:
@@ -142,7 +177,14 @@ def test_a_class_from_its_start_to_its_end(open_watched):
     expect(teacher.get_by_text("2 answers so far")).to_be_visible(timeout=30_000)  # no click: it polls
     teacher.get_by_role("button", name=prose.text("ui", "Class reveal")).click()
     expect(board_value(teacher, "Recall@5")).to_have_text(recall)
-    expect(teacher.get_by_test_id("stVegaLiteChart").first).to_be_visible()  # the guesses' chart
+    # The guesses' chart, its text alternative in the fold just under it (show_chart): opened, the chart's words.
+    expect(teacher.get_by_test_id("stVegaLiteChart").first).to_be_visible()
+    words = teacher.get_by_test_id("stElementContainer").filter(has=teacher.get_by_test_id("stVegaLiteChart")).first \
+        .locator("xpath=following-sibling::*[1]")
+    words.get_by_text(prose.text("ui", "Chart in words")).click()
+    expect(words).to_match_aria_snapshot(f"""- group:
+  - paragraph: {json.dumps(prose.text("ui", "Chart in words"))}
+  - paragraph: /2 guesses of Recall@5, whose value is {re.escape(recall)}\\W.+/""")
     for page in learners:
         expect(board_value(page, "Recall@5")).to_have_text(recall, timeout=30_000)
         settle(page)
@@ -169,9 +211,15 @@ def test_a_class_from_its_start_to_its_end(open_watched):
     ada.reload()
     settle(ada)
     expect(following(ada, code)).to_be_visible(timeout=30_000)
+    heard(ada, prose.text("ui", "Class news following", code=code, page=registry.spec("recall").title))
+    news(ada).evaluate(MARK, "reloaded")
     teacher_runs.wait_for_fragments(teacher, 2)  # the roll call read again since the reload
     expect(panel.get_by_text("Learners here: 2")).to_be_visible()
-    nickname = classroom(ada).get_by_role("textbox", name=prose.text("ui", "Class nickname"))
+    ada_panel = classroom(ada)
+    audit = Audit(ada, "1280x900 following")
+    audit("a following learner's Classroom panel", within='[data-testid="stSidebar"]')
+    audit.check()
+    nickname = ada_panel.get_by_role("textbox", name=prose.text("ui", "Class nickname"))
     expect(nickname).to_have_value("Ada")
     nickname.fill("Ada L.")
     nickname.press("Enter")
@@ -180,11 +228,15 @@ def test_a_class_from_its_start_to_its_end(open_watched):
 
     # Bob steps away; the instructor changes the page: Ada follows, Bob stays where he is; then the class ends.
     bob.get_by_role("button", name="Explore on my own").click()
-    expect(bob.get_by_text("You are exploring on your own")).to_be_visible()
+    expect(bob.get_by_test_id("stMain").get_by_text("You are exploring on your own")).to_be_visible()
+    heard(bob, prose.text("ui", "Class news exploring", code=code))
     teacher.get_by_test_id("stSidebar").get_by_role("link", name="MRR").click()
     expect(ada.get_by_role("heading", name="MRR").first).to_be_visible(timeout=30_000)  # a whole-page run, under load
+    heard(ada, prose.text("ui", "Class news page", page=registry.spec("mrr").title))
+    assert news(ada).evaluate(MARK, None) == "reloaded", "the page change replaced the live region"
     bob_runs.wait_for_fragments(bob, 2)  # the explorer's timer ran twice since: the one who stepped away stays
     expect(k_slider(bob)).to_have_attribute("aria-valuetext", "1")
     assert "/mrr" not in bob.url
     classroom(teacher).get_by_role("button", name="End class").click()
-    expect(ada.get_by_text("The class has ended")).to_be_visible(timeout=30_000)
+    expect(ada.get_by_test_id("stMain").get_by_text("The class has ended")).to_be_visible(timeout=30_000)
+    heard(ada, prose.text("ui", "Class ended"))

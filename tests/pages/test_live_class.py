@@ -2,11 +2,15 @@
 share the in-process class store): lead, follow, explore, the end and the expiry of a class."""
 from __future__ import annotations
 
+import html
+import re
+
 from streamlit.testing.v1 import AppTest
 
+from components.course import prose
 from components.ranking_editor import EditorState
 from components.serving import live_class
-from components.ui import live_class_ui, state
+from components.ui import live_class_ui, registry, state
 from tests.pages.helpers import open_page
 
 RECALL = "lessons/recall.py"
@@ -26,6 +30,13 @@ def learner(code: str):
     return at
 
 
+def news(at: AppTest) -> str:
+    """The text of the class's live region (the sidebar's first element) as sent to the browser."""
+    (region,) = [m.value for m in at.sidebar.markdown if 'data-testid="class-news"' in m.value]
+    assert region.count('role="status"') == 1 and 'aria-live="polite"' in region
+    return html.unescape(re.search(r'data-testid="class-news">([^<]*)</div>', region).group(1))
+
+
 def test_starting_a_class_shows_its_code_link_and_qr_code_and_sends_the_page():
     at, lead = instructor()
     assert any(f"Class code: **{lead.code}**" == m.value for m in at.markdown)
@@ -42,6 +53,8 @@ def test_a_learner_takes_the_instructors_values_and_says_so():
     assert [t.value for t in student.title] == ["Recall@k"]
     assert student.session_state[state.RECALL_K] == 3 and student.session_state[state.REVEAL] is True
     assert any("You are following class" in i.value for i in student.info)
+    assert news(student) == prose.text("ui", "Class news following", code=lead.code, page="Recall@k")
+    assert news(teacher) == ""  # the region is there, empty, for every session
     assert student.session_state[state.CLASS_APPLIED] == live_class.version(live_class_ui.store(), lead.code)
 
 
@@ -59,12 +72,14 @@ def test_exploring_stops_following_and_following_again_catches_up():
     student.switch_page(RECALL).run()  # where the class took it (the test's own idea of the page follows)
     student.button(key=state.CLASS_EXPLORE).click().run()
     assert any("exploring on your own" in w.value for w in student.warning)
+    assert news(student) == prose.text("ui", "Class news exploring", code=lead.code)
     teacher.slider(key=state.RECALL_K).set_value(7).run()
     student.run()
     assert student.session_state[state.RECALL_K] == 5  # the lesson's own default, not the class's 7
     student.button(key=state.CLASS_FOLLOW_AGAIN).click().run()
     student.run()  # the poll takes the class's latest view; already on its page
     assert student.session_state[state.RECALL_K] == 7
+    assert news(student) == prose.text("ui", "Class news following", code=lead.code, page="Recall@k")
 
 
 def test_an_ended_class_stops_following_for_everyone():
@@ -75,6 +90,7 @@ def test_an_ended_class_stops_following_for_everyone():
     assert state.CLASS_LEAD not in teacher.session_state and teacher.button(key=state.CLASS_START)
     student.run()
     assert any("The class has ended" in i.value for i in student.info)
+    assert news(student) == prose.text("ui", "Class ended")
     assert state.CLASS_JOINED not in student.session_state
 
 
@@ -164,6 +180,7 @@ def test_a_class_on_the_home_page_takes_its_learners_there():
     student.run()
     assert [t.value for t in student.title] == ["Rankwise: learn to measure a ranking"]  # the home page's
     assert student.session_state[state.CLASS_ON_PAGE] == "" and not student.exception
+    assert news(student) == prose.text("ui", "Class news page", page=registry.spec("home").title)
 
 
 def test_an_instructor_taken_off_their_page_goes_back_to_it():
