@@ -289,7 +289,7 @@ def _show_prompt(question: quiz.Question) -> None:
     values = getattr(question, "values", {})
     st.markdown(_badges(question))
     st.markdown(text(f"{question.id} prompt", values))
-    if isinstance(question, quiz.GeneratedExercise):
+    if isinstance(question, quiz.GeneratedExercise) and any(question.lists):  # an rrf exercise gives ranks only
         st.markdown(_ranking_table(question))
         note = judged_note(question)
         if note is not None:

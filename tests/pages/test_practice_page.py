@@ -15,7 +15,8 @@ from tests.pages.helpers import open_page
 PAGE = "lessons/practice.py"
 RECALL_AT_3 = "four_queries.recall_at_3"
 MRR_SEED = "B222Q"  # a code: MRR over four queries, one of them with nothing relevant
-AP_SEED = "B2253"  # AP of one list, two relevant documents not returned
+AP_SEED = "B222G"  # AP of one list, two relevant documents not returned
+RRF_SEED = "B2227"  # one document's rrf score, one of the two lists not returning it
 NO_RELEVANT_SEED = "23"  # an old link's number: a Recall@k draw with nothing relevant (the same before codes)
 
 
@@ -394,8 +395,8 @@ def check_exercise(at, seed, typed):
     return at
 
 
-@pytest.mark.parametrize("seed, metric", [(MRR_SEED, "mrr"), ("B224G", "precision"), ("B222D", "ndcg_linear"),
-                                          (AP_SEED, "ap")])
+@pytest.mark.parametrize("seed, metric", [(MRR_SEED, "mrr"), ("B2228", "precision"), ("B2224", "ndcg_linear"),
+                                          (AP_SEED, "ap"), (RRF_SEED, "rrf")])
 def test_a_short_code_in_the_url_picks_the_exercise_and_the_engine_checks_it(seed, metric):
     at = open_page(PAGE, query={"seed": seed})
     assert not at.exception and not at.warning
@@ -612,3 +613,15 @@ def test_a_lessons_count_in_the_sidebar_never_splits_between_its_numbers():
     at = open_page(PAGE)
     lines = "\n".join(shown(at.sidebar.markdown))
     assert f"{quiz_ui.lesson_title('accuracy')}: **0\u00a0/\u00a01**" in lines and " / " not in lines
+
+
+def test_an_rrf_exercise_that_reads_the_missing_list_as_last_gets_its_feedback():
+    """Issue #46: the fused score of one document, asked × 1000 (a slip at 0.030 lies within ±0.005 of the answer);
+    reading the list that did not return it as "rank 11" is a known slip with its own feedback. No ranking table:
+    the prompt gives the ranks."""
+    ex = quiz.generate_exercise(RRF_SEED)
+    assert (ex.scenario, ex.ranks[1]) == ("one_list", None)
+    slip = next(t for t in ex.traps if t.name == "as last")
+    at = check_exercise(open_page(PAGE, query={"seed": RRF_SEED}), RRF_SEED, fmt(slip.value))
+    assert quiz_ui.text("generated.rrf trap as last", ex.values) in shown(at.warning)
+    assert not any("| Position |" in m for m in shown(at.markdown))

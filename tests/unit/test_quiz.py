@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from components.course import prose, quiz
 from components.course import scenarios as sc
 from components.course.quiz import bank, generated
-from components.engine import conventions, metrics
+from components.engine import conventions, fusion, metrics
 from components.engine.formatting import fmt
 from components.ui import quiz_ui
 
@@ -270,6 +270,8 @@ def _engine(ex):
     """The asked metric, computed here straight from the engine (not through quiz)."""
     grades = np.array(ex.grades)
     judged = np.array(ex.grades + ex.missing)
+    if ex.metric == "rrf":  # asked × 1000
+        return 1000 * float(fusion.rrf_score(ex.ranks, 60))
     if ex.metric == "mrr":
         return float(np.mean(metrics.reciprocal_rank(metrics.from_rankings(ex.queries))))
     if ex.metric == "recall":
@@ -341,6 +343,10 @@ def _sets_up(ex) -> bool:
     g, k = np.array(ex.grades), ex.k
     judged = np.array(ex.grades + ex.missing)
     lists = [np.array(q) for q in ex.queries]
+    if ex.metric == "rrf":
+        first, second = ex.ranks
+        in_lists = 1 <= first <= 10 and (second is None or 1 <= second <= 10)
+        return in_lists and (second is None) == (ex.scenario == "one_list")
     if ex.metric == "mrr":
         firsts = [int(np.flatnonzero(q >= 1)[0]) for q in lists if np.any(q >= 1)]
         if ex.scenario == "query_without_hit":
@@ -376,7 +382,7 @@ def test_codes_cover_every_metric_and_trap_situation():
         assert _sets_up(ex), (code, ex.metric, ex.scenario, ex.grades, ex.missing, ex.queries)
         seen.add((ex.metric, ex.scenario))
     assert seen == {(m, s) for m, scenarios in quiz.SCENARIOS.items() for s in scenarios}
-    assert {"mrr", "precision", "ndcg_linear", "ap"} <= {m for m, _ in seen}
+    assert {"mrr", "precision", "ndcg_linear", "ap", "rrf"} <= {m for m, _ in seen}
 
 
 def test_codes_reach_every_trap_and_solution_of_every_kind():
@@ -454,8 +460,8 @@ def test_the_default_seed_is_a_code_and_a_valid_exercise():
 def test_a_draw_with_nothing_relevant_never_says_nothing_relevant_is_missing(seed):
     ex = quiz.generate_exercise(seed)
     note = generated.judged_note(ex)
-    if ex.queries:
-        assert note is None  # several queries: no one list to speak of
+    if ex.queries or ex.metric == "rrf":
+        assert note is None  # several queries, or one document's ranks: no one list to speak of
     elif not np.any(ex.judged >= 1):
         assert note == generated.GENERATED_NOTHING_RELEVANT
     else:

@@ -8,7 +8,7 @@ look-alikes 0/O or 1/I/L, and no vowels, so no code spells a word), the
 first one a letter, e.g. ``K7M3Q``. Lower case reads as upper case.
 
 A code names the same exercise as long as the kinds do not change: the kind
-is drawn first from :data:`GENERATED_METRICS`, so adding one (AP came last)
+is drawn first from :data:`GENERATED_METRICS`, so adding one (rrf came last)
 makes most codes draw something else, and a code written down before then
 now names another exercise. Links made before codes carry a whole number
 from 0 to 2^32 − 1; such a number still gives the exercise it gave then
@@ -37,16 +37,20 @@ from components.course.quiz.model import (
     joined,
     values_of,
 )
-from components.engine import conventions, metrics
+from components.engine import conventions, fusion, metrics
 from components.engine.formatting import fmt
 
 # ----------------------------------------------------------------------------
 # Generated exercises
 # ----------------------------------------------------------------------------
 
-GENERATED_METRICS: tuple[str, ...] = ("recall", "hit_rate", "rr", "ndcg", "mrr", "precision", "ndcg_linear", "ap")
+GENERATED_METRICS: tuple[str, ...] = ("recall", "hit_rate", "rr", "ndcg", "mrr", "precision", "ndcg_linear", "ap",
+                                      "rrf")
 LEGACY_METRICS = GENERATED_METRICS[:4]  # what a whole-number seed (a link from before codes) draws from
-NO_CUTOFF = frozenset({"rr", "ap"})  # one-list kinds asked over the whole list: their k is None
+NO_CUTOFF = frozenset({"rr", "ap", "rrf"})  # kinds without a cutoff: their k is None
+RRF_K = 60  # the rrf exercise's constant: the default a learner meets in every library
+RRF_LIST_LENGTH = 10  # how many documents each list of an rrf exercise returns
+RRF_SCALE = 1000  # an rrf score is asked for × 1000: near 0.03, its slips lie within ±0.005 of it
 # The gain each nDCG kind asks for.
 NDCG_GAINS: Mapping[str, metrics.Gain] = MappingProxyType({"ndcg": "exponential", "ndcg_linear": "linear"})
 # The situations a draw sets up, each a known trap for the metric asked.
@@ -59,6 +63,7 @@ SCENARIOS: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "precision": ("hit_at_k", "fewer_relevant_than_k", "short_list"),
     "ndcg_linear": ("grade1_above_grade2", "judged_not_returned", "no_relevant", "more_relevant_than_k"),
     "ap": ("judged_not_returned", "several_relevant", "no_relevant"),
+    "rrf": ("both_lists", "one_list"),
 })
 # Which solution template a generated exercise may use.
 SOLUTION_PARTS: Mapping[str, tuple[str, ...]] = MappingProxyType({
@@ -70,6 +75,7 @@ SOLUTION_PARTS: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "precision": ("solution", "solution short list"),
     "ndcg_linear": ("solution", "solution no relevant"),
     "ap": ("solution", "solution no relevant"),
+    "rrf": ("solution", "solution one list"),
 })
 # The traps each metric's feedback sections cover.
 GENERATED_TRAPS: Mapping[str, tuple[str, ...]] = MappingProxyType({
@@ -81,6 +87,7 @@ GENERATED_TRAPS: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "precision": ("cutoff exclusive", "recall instead", "divided by returned"),
     "ndcg_linear": ("exponential gain", "not normalised", "ideal from returned", "ideal beyond k", "nothing to find"),
     "ap": ("divided by returned", "rr instead", "every rank", "nothing to find"),
+    "rrf": ("from zero", "as last", "ranks added", "no k"),
 })
 # A query with nothing relevant is worth meeting, but not every fourth time.
 RARE_SCENARIOS = frozenset({"no_relevant"})
@@ -91,7 +98,7 @@ SEED_LETTERS = "".join(c for c in SEED_ALPHABET if c.isalpha())
 SEED_LENGTH = 5
 LEGACY_MAX_SEED = 2**32 - 1
 _CODE_STREAM = 1  # codes draw from random streams of their own, apart from every whole-number seed
-DEFAULT_SEED = "B24PK"  # a Recall@4 draw with five relevant items, two of them not returned
+DEFAULT_SEED = "B24G3"  # a Recall@4 draw with five relevant items, two of them not returned
 
 
 def _is_code(text: str) -> bool:
@@ -145,7 +152,8 @@ class GeneratedExercise(NumericQuestion):
     ``grades``: the returned list's grades, top first. ``missing``: grades of
     judged documents the system did not return. ``queries``: for an exercise
     over several queries (MRR), each query's list, top first (``grades`` is
-    then empty). ``k`` is None for RR, MRR and AP (asked over the whole list).
+    then empty). ``k`` is None for RR, MRR and AP (asked over the whole list). ``ranks``: for an rrf exercise,
+    one document's rank in each of two lists (None: that list did not return it); its constant is :data:`RRF_K`.
     """
 
     seed: str = ""
@@ -155,6 +163,7 @@ class GeneratedExercise(NumericQuestion):
     grades: tuple[int, ...] = ()
     missing: tuple[int, ...] = ()
     queries: tuple[tuple[int, ...], ...] = ()
+    ranks: tuple[int | None, ...] = ()
 
     @property
     def judged(self) -> np.ndarray:
@@ -174,6 +183,8 @@ class GeneratedExercise(NumericQuestion):
 def engine_value(exercise: GeneratedExercise) -> float:
     """The metric the exercise asks for, straight from the engine (what the property test compares)."""
     grades = np.array(exercise.grades, dtype=np.int64)
+    if exercise.metric == "rrf":
+        return RRF_SCALE * float(fusion.rrf_score(exercise.ranks, RRF_K))
     if exercise.metric == "mrr":
         return metrics.mean_reciprocal_rank(exercise.queries)
     if exercise.metric == "rr":
@@ -197,7 +208,7 @@ def judged_note(exercise: GeneratedExercise) -> str | None:
     A query with nothing relevant at all gets a sentence of its own: "nothing
     relevant is missing" would be true but misleading there.
     """
-    if exercise.queries:
+    if exercise.queries or exercise.metric == "rrf":
         return None
     if not np.any(exercise.judged >= 1):
         return GENERATED_NOTHING_RELEVANT
@@ -478,6 +489,37 @@ def _mrr_exercise(seed: str, scenario: str, queries: tuple[tuple[int, ...], ...]
                              scenario=scenario, queries=queries)
 
 
+def _rrf_exercise(seed: str, scenario: str, rng: np.random.Generator) -> GeneratedExercise:
+    """One document's rrf score (× :data:`RRF_SCALE`) from its ranks in two lists, or in one when the other did not
+    return it; the answer, the slips and the worked solution from the engine.
+
+    The slips: ranks counted from 0; the missing list's rank read as "just below its last"; the ranks added before
+    dividing; k left out.
+    """
+    first = int(rng.integers(1, RRF_LIST_LENGTH + 1))
+    second = None if scenario == "one_list" else int(rng.integers(1, RRF_LIST_LENGTH + 1))
+    ranks = (first, second)
+    held = [r for r in ranks if r is not None]
+
+    def scaled(rs, k=RRF_K) -> float:
+        return RRF_SCALE * float(fusion.rrf_score(rs, k))
+
+    answer = scaled(ranks)
+    slips = [Trap("from zero", scaled([r - 1 for r in held])), Trap("no k", RRF_SCALE * sum(1 / r for r in held))]
+    if second is None:
+        slips.append(Trap("as last", scaled([first, RRF_LIST_LENGTH + 1])))
+    else:
+        slips.append(Trap("ranks added", scaled([first + second])))
+    terms = " + ".join(f"1/({RRF_K} + {r})" for r in held)
+    values = values_of(seed=seed, k=RRF_K, first=first, second=second or "–", length=RRF_LIST_LENGTH,
+                       next=RRF_LIST_LENGTH + 1, terms=terms, score=fmt(answer / RRF_SCALE, "score"),
+                       answer=fmt(answer), missing_count=0, missing_grades="–")
+    return GeneratedExercise("generated.rrf", None, answer, traps=distinct_traps(slips, answer, "relative"),
+                             scale="relative", values=values,
+                             solution_part="solution one list" if second is None else "solution", seed=seed,
+                             metric="rrf", scenario=scenario, ranks=ranks)
+
+
 def generate_exercise(seed: str) -> GeneratedExercise:
     """A random exercise from a seed (see :func:`parse_seed`); the same seed gives the same exercise.
 
@@ -499,6 +541,8 @@ def generate_exercise(seed: str) -> GeneratedExercise:
     scenario = _scenario(rng, metric)
     if metric == "mrr":
         return _mrr_exercise(normal, scenario, _draw_queries(rng, scenario))
+    if metric == "rrf":
+        return _rrf_exercise(normal, scenario, rng)
     grades, missing, k = _draw(rng, metric, scenario)
     draft = GeneratedExercise(f"generated.{metric}", None, 0.0, seed=normal, metric=metric, scenario=scenario,
                               k=None if metric in NO_CUTOFF else k, grades=tuple(int(g) for g in grades),
