@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from components.course import hybrid, prose
+from components.course import class_answers, hybrid, prose
 from components.course.hybrid import CUTOFF, LABELS, MEASURES, NAME, Q
 from components.engine.formatting import fmt
 from components.ranking_editor import (
@@ -106,7 +106,10 @@ def _fusion() -> None:
     signature = (lexical, dense, CUTOFF)
     if numbers_hidden(NAME, signature):
         st.markdown(prose.text(NAME, "Predict", k=k))
-    if not numbers_revealed(NAME, signature):
+    fused_order = [doc for doc, _ in hybrid.fused(orders, k)]
+    asked = prose.text(NAME, "Asked", k=k)  # a live class predicts the fused list's RR: is its top relevant?
+    if not numbers_revealed(NAME, signature, ask=lambda: class_answers.asked_on_screen(
+            "MRR", asked, hybrid.query_set(fused_order), CUTOFF)):
         return
     ranked = _show_fused(orders, k)
     st.markdown(_fused_sentence(orders, ranked, k))

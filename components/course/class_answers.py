@@ -28,7 +28,7 @@ OTHER_GAIN: Mapping[str, metrics.Gain] = {"exponential": "linear", "linear": "ex
 @dataclass(frozen=True)
 class Asked:
     """One value the class is asked for: its label as the page shows it ("nDCG@3"), the engine's value, the
-    known wrong answers and the tolerance's scale ("unit", or "dcg": relative)."""
+    known wrong answers and the tolerance's scale ("unit", or "relative": ±0.5%)."""
 
     label: str
     value: float

@@ -74,9 +74,14 @@ def values(order: Sequence[str]) -> tuple[float, float, float]:
     >>> [fmt(v) for v in values(Q.presets[sc.HYBRID_LEXICAL])]
     ['0.375', '1.000', '0.563']
     """
-    qs = metrics.from_rankings([Q.grades(order)], [Q.judged_grades()])
+    qs = query_set(order)
     return (float(metrics.recall(qs, CUTOFF)[0]), float(metrics.reciprocal_rank(qs)[0]),
             float(metrics.ndcg(qs, CUTOFF)[0]))
+
+
+def query_set(order: Sequence[str]) -> metrics.QuerySet:
+    """The query with ``order`` returned, judged against every judged document of the scenario."""
+    return metrics.from_rankings([Q.grades(order)], [Q.judged_grades()])
 
 
 @functools.lru_cache(maxsize=256)

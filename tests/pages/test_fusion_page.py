@@ -97,3 +97,27 @@ def test_take_home_offers_the_three_runs_and_the_qrels_when_opened():
     assert names == [f"Download {f}" for f in ("bm25.run", "dense.run", "fused.run", "fusion.qrels")]
     pack = hybrid.take_home((LEXICAL, DENSE), 60)
     assert [c.value.strip() for c in at.code][:3] == [pack.command, pack.ranx.strip(), pack.expected]
+
+
+def test_a_live_class_predicts_the_fused_lists_rr_then_sees_the_fused_strip():
+    """Predict first in a live class: the instructor asks for the fused list's RR (is its top relevant?), a learner
+    guesses, the reveal shows everyone the fused strip."""
+    from components.ui import class_questions_ui
+    from tests.pages.test_live_class import instructor, learner
+
+    teacher, lead = instructor()
+    teacher.toggle(key=state.PREDICT_FIRST).set_value(True).run()
+    teacher.switch_page(PAGE).run()
+    student = learner(lead.code)
+    student.switch_page(PAGE).run()  # where the class took them (the test's own idea of the page follows)
+    sides = tuple(teacher.session_state[key] for key in SIDES)
+    qid = class_questions_ui.value_id(hybrid.NAME, (*sides, hybrid.CUTOFF))
+    teacher.button(key=f"class.ask.{qid}").click().run()
+    student.run()
+    rr = fmt(hybrid.values([d for d, _ in hybrid.fused((LEXICAL, DENSE), 60)])[1])
+    student.text_input(key=f"class.guess.{qid}.text").set_value(rr)
+    student.button(key=f"class.guess.{qid}.send").click().run()
+    assert any(f"Your guess, **{rr}**, is in" in s.value for s in student.success)
+    teacher.button(key=f"class.reveal.{qid}").click().run()
+    student.run()
+    assert strip(student, state.FUSION_FUSED)["order"] == [d for d, _ in hybrid.fused((LEXICAL, DENSE), 60)]
