@@ -91,7 +91,7 @@ LEAD_STORAGE_KEY = "rankwise.class.lead.v1"  # the instructor's localStorage ent
 FOLLOWED = (state.REVEAL, state.PREDICT_FIRST, state.STEP_MODE, state.RECALL_K, state.RECALL_COMPARE_K,
             state.RECALL_HIT_RATE_K, state.RECALL_BLIND_K, state.MRR_CUTOFF, state.AP_K, state.AP_DUEL_K,
             state.AP_LEVEL, state.NDCG_K, state.NDCG_GAIN, state.NDCG_GAINS_K, state.NDCG_IDEAL_K,
-            state.NDCG_SHORT_K, state.FOUR_K, state.CHOOSING_K, state.DIFFER_K)
+            state.NDCG_SHORT_K, state.FOUR_K, state.FUSION_K, state.CHOOSING_K, state.DIFFER_K)
 # each lesson's ranking editors (the main one, the duels' sides): their order, tray and grades follow too
 EDITORS = (state.RECALL_EDITOR, *state.MRR_EDITORS, state.AP_EDITOR, state.NDCG_EDITOR, state.NDCG_SHORT,
            state.CHOOSING_EDITOR, state.DIFFER_EDITOR, *(state.duel_side(d, i) for d, n in state.DUELS.items() for i in range(n)))

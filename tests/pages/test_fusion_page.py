@@ -121,3 +121,16 @@ def test_a_live_class_predicts_the_fused_lists_rr_then_sees_the_fused_strip():
     teacher.button(key=f"class.reveal.{qid}").click().run()
     student.run()
     assert strip(student, state.FUSION_FUSED)["order"] == [d for d, _ in hybrid.fused((LEXICAL, DENSE), 60)]
+
+
+def test_a_following_learner_takes_the_instructors_k_and_lists():
+    from tests.pages.test_live_class import instructor, learner
+
+    teacher, lead = instructor()
+    teacher.switch_page(PAGE).run()
+    student = learner(lead.code)
+    student.switch_page(PAGE).run()
+    teacher.slider(key=state.FUSION_K).set_value(1).run()
+    student.run()
+    assert student.session_state[state.FUSION_K] == 1
+    assert strip(student, state.FUSION_FUSED)["order"] == [d for d, _ in hybrid.fused((LEXICAL, DENSE), 1)]
