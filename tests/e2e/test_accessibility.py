@@ -15,9 +15,16 @@ and their colours (``.streamlit/config.toml``).
 
 One browser page per size moves between the app's pages by its sidebar links (tests/e2e/navigation.py), as the
 other browser tests do; the states are reached on the same page.
+
+What a screen reader hears (issue #45, item 4), on the same page: every ranking editor, rank strip and four-query
+figure has one live region, polite, and the sidebar one for the class's news; a move by the keys in the lesson's
+editor, a duel's strip and the figure is said there, its position and the board's values, and Python's answer to it
+(the rerun) says nothing more, in that region or any other. (A following learner's live region:
+tests/e2e/test_live_class.py.)
 """
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -26,7 +33,7 @@ from playwright.sync_api import Page, expect
 
 from components.course import prose, quiz, scenarios
 from components.ui import quiz_ui, registry
-from tests.e2e.helpers import PageRuns, click_and_settle, hold_still, lesson_editor, next_frames, settle
+from tests.e2e.helpers import CTX, PageRuns, click_and_settle, hold_still, lesson_editor, next_frames, settle
 from tests.e2e.navigation import open_shared_page, visit
 
 pytestmark = pytest.mark.e2e
@@ -129,6 +136,102 @@ MOVING = """() => {
     if (a.effect && a.effect.target && a.effect.target.getRootNode() !== document) moving.add(`running: ${a.id}`);
   return [...moving];
 }"""
+
+# Every editor, strip and figure has one live region, polite, and nothing else that speaks by itself; the page has one
+# region for the class's news, in the sidebar. What is amiss, in words.
+LIVE_REGIONS = """() => {
+  const found = [], live = '[aria-live], [role="status"], [role="alert"], [role="log"]';
+  for (const host of document.querySelectorAll('[data-testid="stBidiComponentIsolated"]')) {
+    const root = host.shadowRoot;
+    const widget = root && root.querySelector('[data-testid="rw-editor"], [data-testid="rs-strip"], [data-testid="rf-figure"]');
+    if (!widget) continue;
+    const polite = root.querySelectorAll('[aria-live="polite"]').length, speaking = root.querySelectorAll(live).length;
+    if (polite !== 1 || speaking !== 1) found.push(`${widget.dataset.testid}: ${polite} polite live region(s), ${speaking} in all`);
+  }
+  const news = document.querySelectorAll('[data-testid="stSidebar"] [data-testid="class-news"][aria-live="polite"]');
+  if (news.length !== 1) found.push(`${news.length} live region(s) for the class's news in the sidebar`);
+  return found;
+}"""
+
+# From now on, note each time a live region speaks (a change inside it, even to the same text; a region added with its
+# text is not read): [the region's test id or role, its text], read back by ``heard``. In the page and in every
+# component's shadow root; the changes of one task to one region count once.
+LISTEN = """() => {
+  const said = window.__rwHeard = [];
+  const live = '[aria-live]:not([aria-live="off"]), [role="status"], [role="alert"], [role="log"]';
+  const note = (records) => {
+    const regions = new Set();
+    for (const r of records) {
+      const at = r.target.nodeType === 1 ? r.target : r.target.parentElement;
+      const region = at && at.closest(live);
+      if (region) regions.add(region);
+    }
+    for (const region of regions) said.push([region.dataset.testid || region.getAttribute("role"), region.textContent]);
+  };
+  for (const root of [document.body, ...[...document.querySelectorAll('[data-testid="stBidiComponentIsolated"]')]
+                        .map((host) => host.shadowRoot).filter(Boolean)])
+    new MutationObserver(note).observe(root, { subtree: true, childList: true, characterData: true });
+}"""
+
+
+BOARD_RECALL = r"Recall@\d+ \d\.\d{3}"  # a recall board's value, as said
+
+
+def live_regions(audit: Audit, where: str) -> None:
+    for problem in audit.page.evaluate(LIVE_REGIONS):
+        audit.found.append(f"live regions on {where}: {problem}")
+
+
+def heard(page: Page, region: str, starts: list[str], values: str) -> None:
+    """Since ``LISTEN``: the live region ``region`` alone spoke, once for each of ``starts`` (each what it said
+    first), the last time with the board's values (``values``: a pattern, a measure's label and value); Python's
+    answer to the move said nothing. The accessibility tree has the last as the region's status."""
+    said = page.evaluate("() => window.__rwHeard")
+    assert [name for name, _ in said] == [region] * len(starts), f"the live regions said {said}"
+    for (_, text), start in zip(said, starts):
+        assert text.startswith(start), f"{region} said {text!r}, not {start!r}"
+    assert re.search(values, said[-1][1]), f"the move's values are not said: {said[-1][1]!r}"
+    expect(page.locator(f'[data-testid="{region}"]').filter(has_text=said[-1][1])) \
+        .to_match_aria_snapshot(f"- status: {json.dumps(said[-1][1])}")
+
+
+def strip_move(audit: Audit, runs: PageRuns) -> None:
+    """On Recall@k: a duel's first strip, its first cell lifted, moved one place right and dropped by the keys."""
+    page = audit.page
+    strip = page.get_by_test_id("rs-strip").first
+    cell = strip.get_by_test_id("rs-track").get_by_role("listitem").first
+    cell.scroll_into_view_if_needed()
+    title = cell.evaluate(f"(e) => {{ const ctx = ({CTX})(e, '__rankwiseStrip'); return ctx.titles.get(ctx.local.order[0]); }}")
+    n = strip.get_by_test_id("rs-track").get_by_role("listitem").count()
+    cell.focus()
+    page.evaluate(LISTEN)
+    mark = runs.mark()
+    for key in ("Space", "ArrowRight", "Space"):
+        page.keyboard.press(key)
+    settle(page, since=mark)
+    next_frames(page)
+    heard(page, "rs-live", [prose.text("rank_strip", "Lifted", title=title),
+                            prose.text("rank_strip", "Moved", title=title, pos=2, n=n),
+                            prose.text("rank_strip", "Dropped", title=title, pos=2, n=n)], BOARD_RECALL)
+
+
+def figure_move(audit: Audit, runs: PageRuns) -> None:
+    """On the four queries: the first query's dot one rank right by the keys, sent by Enter."""
+    page = audit.page
+    dot = page.get_by_test_id("rf-figure").first.get_by_role("slider").first
+    dot.scroll_into_view_if_needed()
+    query, rank = dot.evaluate(f"(e) => {{ const ctx = ({CTX})(e, '__rankwiseFigure'); "
+                               f"return [ctx.data.queries[0], ctx.local.ranks[0]]; }}")
+    dot.focus()
+    page.evaluate(LISTEN)
+    mark = runs.mark()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")
+    settle(page, since=mark)
+    next_frames(page)
+    where = prose.text("rank_figure", "Where rank", rank=rank + 1)
+    heard(page, "rf-live", [prose.text("rank_figure", "Moved", query=query, where=where)], r"MRR \d\.\d{3}")
+
 
 RECALL_EDITOR = ".st-key-recall-editor-ranking-editor"  # the lesson editor's element (its key's class)
 
@@ -310,11 +413,16 @@ def keyboard_lesson(page: Page, runs: PageRuns) -> None:
     while row["tag"] != "LI":
         row = keys.tab()
     assert row["id"] == first, f"the list's Tab stop is its first row, not {row}"
+    title, n = rows.nth(0).get_by_test_id("rw-title").inner_text(), rows.count()
+    page.evaluate(LISTEN)
     page.keyboard.press("Space")  # lift
     page.keyboard.press("ArrowDown")  # move it down one (drawn, nothing sent)
     keys.press("Space")  # drop: one change sent
     expect(rows.nth(0)).to_have_attribute("data-id", second)
     expect(rows.nth(1)).to_have_attribute("data-id", first)
+    heard(page, "rw-live", [prose.text("editor", "Lifted", title=title),
+                            prose.text("editor", "Moved to position", title=title, pos=2, n=n),
+                            prose.text("editor", "Dropped", title=title, pos=2, n=n)], BOARD_RECALL)
     toggle = editor.get_by_test_id("rw-tray-toggle")
     keys.tab_to(re.compile(re.escape(toggle.inner_text().strip())))
     if toggle.get_attribute("aria-expanded") == "false":
@@ -427,15 +535,20 @@ def test_every_page_and_state_at_a_laptops_size(shared_context, app_url):
     page.goto(app_url + "/")
     audit = Audit(page, "1366x768")
     first_page(audit)
+    live_regions(audit, registry.PAGES[0].url_path)
     for spec in registry.PAGES[1:]:
         if spec.module in ("your_data", "compare_runs", "practice"):
             continue  # with their states, below
         visit(page, spec.module)
         audit(spec.url_path)
+        live_regions(audit, spec.url_path)
         if spec.module in REFLOWED:
             reflow(audit)
         if spec.module == "recall":
             editor_states(audit)
+            strip_move(audit, runs)
+        if spec.module == "four_queries":
+            figure_move(audit, runs)
     data_states(audit, runs)
     practice_states(audit, runs)
     instructor_states(audit, runs)
