@@ -66,6 +66,7 @@ function setup(root) {
     keyboardFocus: false,
     trayOpen: false, // the tray starts folded (its count shows); it opens on a click, or when a row goes there
   };
+  ctx.el.hintFull.hidden = true; // read as the list's description only (spoken())
   const w = ctx.el.wrap;
   w.addEventListener("pointerdown", (e) => onPointerDown(ctx, e));
   w.addEventListener("pointermove", (e) => onPointerMove(ctx, e));
@@ -222,10 +223,20 @@ function applyConfig(ctx) {
     const touchPart = el("div", "rw-hint-touch", say(data, "Hint touch"));
     touchPart.dataset.testid = "rw-hint-touch";
     e.hint.replaceChildren(keysPart, touchPart);
-    const full = el("span");
-    full.append(...hintMain(data), ...hintRest(data));
-    e.hintFull.textContent = full.textContent;
+    e.hintFull.textContent = spoken([...hintMain(data), ".", ...hintRest(data)]);
   }
+}
+
+// The help line as the list's description: each key by its name where it has one ("Up arrow"), words kept apart
+// (two <kbd>s side by side read "HomeEnd"), the folded part's dots as semicolons. The description's span is hidden
+// (setup): a screen reader reads the help line once, as the page shows it, and this as the list's description.
+function spoken(nodes) {
+  const word = (n) => {
+    if (typeof n === "string") return n;
+    if (n.nodeType !== Node.ELEMENT_NODE) return n.textContent;
+    return n.classList.contains("rw-sep") ? ";" : n.getAttribute("aria-label") || n.textContent;
+  };
+  return nodes.map(word).join(" ").replace(/\s+/g, " ").replace(/ ([.,;:])/g, "$1").trim();
 }
 
 // The help line: the editor.md sentences as text nodes, their keys as <kbd>s (never data from a file).

@@ -19,8 +19,8 @@ other browser tests do; the states are reached on the same page.
 What a screen reader hears (issue #45, item 4), on the same page: every ranking editor, rank strip and four-query
 figure has one live region, polite, and the sidebar one for the class's news; a move by the keys in the lesson's
 editor, a duel's strip and the figure is said there, its position and the board's values, and Python's answer to it
-(the rerun) says nothing more, in that region or any other. (A following learner's live region:
-tests/e2e/test_live_class.py.)
+(the rerun) says nothing more, in that region or any other; the editor's help line is read once, and the list's
+description names every key. (A following learner's live region: tests/e2e/test_live_class.py.)
 """
 from __future__ import annotations
 
@@ -414,6 +414,11 @@ def keyboard_lesson(page: Page, runs: PageRuns) -> None:
         row = keys.tab()
     assert row["id"] == first, f"the list's Tab stop is its first row, not {row}"
     title, n = rows.nth(0).get_by_test_id("rw-title").inner_text(), rows.count()
+    # The help line is read once, as shown; the list's description has all its keys, each by its name, apart.
+    assert editor.aria_snapshot().count(prose.text("editor", "Hint move", keys="", lift="", move="", drop="",
+                                                   escape="")[:10]) == 1
+    expect(editor.get_by_test_id("rw-list")).to_have_accessible_description(
+        re.compile(f"{prose.text('editor', 'Key up')} {prose.text('editor', 'Key down')} .+ Home End "))
     page.evaluate(LISTEN)
     page.keyboard.press("Space")  # lift
     page.keyboard.press("ArrowDown")  # move it down one (drawn, nothing sent)
