@@ -505,12 +505,19 @@ function announce(ctx, text) {
   live.textContent = live.textContent === text ? `${text}\u00a0` : text;
 }
 
+// Parts said one after another, each its own sentence ("… moved to position 2 of 20. Recall@5 0.300 (−0.100)"):
+// a position and the board's first value run together unless a full stop parts them.
+function sentences(...parts) {
+  const said = parts.filter(Boolean);
+  return said.map((part, i) => (i < said.length - 1 && !/[.:;!?]$/.test(part) ? `${part}.` : part)).join(" ");
+}
+
 function announceMove(ctx, id) {
   const title = ctx.titles.get(id);
   const i = ctx.local.order.indexOf(id);
   const moved = i < 0 ? say(ctx.data, "Moved to tray", { title })
                       : say(ctx.data, "Moved to position", { title, pos: i + 1, n: ctx.local.order.length });
-  announce(ctx, [moved, scoreWords(ctx)].filter(Boolean).join(" "));
+  announce(ctx, sentences(moved, scoreWords(ctx)));
 }
 
 function announceEdge(ctx, id, zone, index) {
@@ -640,7 +647,7 @@ function drop(ctx, id) {
     focusRow(ctx, id);
     const title = ctx.titles.get(id);
     const dropped = say(ctx.data, "Dropped", { title, pos: ctx.local.order.indexOf(id) + 1, n: ctx.local.order.length });
-    announce(ctx, changed ? [dropped, scoreWords(ctx)].filter(Boolean).join(" ")
+    announce(ctx, changed ? sentences(dropped, scoreWords(ctx))
                           : say(ctx.data, "Dropped unchanged", { title }));
   });
 }
@@ -787,7 +794,7 @@ function dropCutoff(ctx, e) {
   const k = shownK(ctx);
   if (k !== ctx.data.k) {
     commit(ctx, k); // the line stays at k until Python's answer (with the slider moved) arrives
-    announce(ctx, [say(ctx.data, "Cutoff moved", { k }), scoreWords(ctx)].filter(Boolean).join(" "));
+    announce(ctx, sentences(say(ctx.data, "Cutoff moved", { k }), scoreWords(ctx)));
   } else {
     ctx.cutK = null;
   }

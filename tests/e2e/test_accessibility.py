@@ -190,6 +190,8 @@ def heard(page: Page, region: str, starts: list[str], values: str) -> None:
     assert [name for name, _ in said] == [region] * len(starts), f"the live regions said {said}"
     for (_, text), start in zip(said, starts):
         assert text.startswith(start), f"{region} said {text!r}, not {start!r}"
+        rest = text[len(start):]  # the board's values, after a full stop: "… of 20. Recall@5", not "… of 20 Recall@5"
+        assert not rest or start[-1] in ".:;!?" or rest[0] in ".:;!?", f"{region} runs two sentences together: {text!r}"
     assert re.search(values, said[-1][1]), f"the move's values are not said: {said[-1][1]!r}"
     expect(page.locator(f'[data-testid="{region}"]').filter(has_text=said[-1][1])) \
         .to_match_aria_snapshot(f"- status: {json.dumps(said[-1][1])}")
