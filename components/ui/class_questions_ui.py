@@ -152,6 +152,8 @@ def _send_guess(question_id: str, answer: str | float, typed: str) -> bool:
                                             answer, ttl=LIMITS.class_seconds, most=LIMITS.class_answers):
         return False
     _guessed()[question_id] = typed
+    # the form goes and the box saying so arrives filled, which a screen reader may not read: the class's news says it
+    st.session_state[live_class_ui.NEWS] = prose.text(TEXT, "Class news guess sent", guess=typed)
     return True
 
 

@@ -39,10 +39,10 @@ def show_puzzle(puzzle: Puzzle, *, key: str, labels: Sequence[str], k: int, grad
              for label, o in zip(labels, outcomes)]
     solved = all(o.met for o in outcomes)
     checked = "\n".join(f"- {line}" for line in lines)
-    if solved:
-        verdict.success(prose.section(TEXT, "Puzzle solved") + "\n\n" + checked, icon="🎉")
-    else:
-        verdict.info(checked, icon="🧩")
+    # A bordered box, not an alert: an alert is a live region of its own, and a screen reader would read the check
+    # again after every move, over the strip's own announcement of it.
+    verdict.container(border=True).markdown("🎉 " + prose.section(TEXT, "Puzzle solved") + "\n\n" + checked
+                                            if solved else checked)
     reset_at.button(prose.text(TEXT, "Puzzle start again"), key=f"{key}.reset", icon="↩️", on_click=_start_again,
                     args=(key, puzzle), help=prose.text(TEXT, "Puzzle start again help"), width="stretch")
     return solved

@@ -100,19 +100,19 @@ def test_the_variant_presets_have_short_labels_and_their_full_names_as_help():
 
 def test_the_ap_puzzle_is_checked_after_each_move():
     at = open_page(PAGE)
-    checked = next(i.value for i in at.info if "AP: yours" in i.value)
+    checked = next(m.value for m in at.markdown if "AP: yours" in m.value)
     assert "yours 0.355, must be higher than 0.355: not yet" in checked
     # a miss on top (RR 0.5) pushes every hit down: AP falls below System A's until more relevant cases come in
     pushed = ("n20",) + tuple(d for d in Q.presets["System A"] if d != "n20")
     at.session_state[state.AP_PUZZLE] = EditorState(order=pushed, grades={d.id: d.grade for d in Q.docs})
     at.run()
-    checked = next(i.value for i in at.info if "AP: yours" in i.value)
+    checked = next(m.value for m in at.markdown if "AP: yours" in m.value)
     assert "AP: yours 0.272, must be higher than 0.355: not yet" in checked and "yours 0.500, lower than 1.000: met" in checked
     more = pushed[:5] + ("c05", "c06") + pushed[5:]
     at.session_state[state.AP_PUZZLE] = EditorState(order=more, grades={d.id: d.grade for d in Q.docs})
     at.run()
     engine = metrics.average_precision(metrics.from_rankings([Q.grades(more)], [Q.judged_grades()]))[0]
-    solved = next(s.value for s in at.success if "Solved" in s.value)
+    solved = next(m.value for m in at.markdown if "Solved" in m.value)
     assert f"yours {fmt(engine)}, higher than 0.355: met" in solved and fmt(engine) == "0.441"
 
 

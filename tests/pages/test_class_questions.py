@@ -8,7 +8,7 @@ from components.engine.formatting import fmt
 from components.ranking_editor.model import query_set
 from components.ui import class_questions_ui, layout, live_class_ui, quiz_ui, state
 from tests.pages.helpers import board
-from tests.pages.test_live_class import instructor, learner
+from tests.pages.test_live_class import instructor, learner, news
 
 RECALL = "lessons/recall.py"
 
@@ -62,6 +62,7 @@ def test_the_class_guesses_a_hidden_value_and_the_instructor_sees_the_slips_on_r
     assert any("That is not a number" in e.value for e in students[2].error)
     _guess(students[2], qid, "1/2")
     assert any(f"Your guess, **{recall}**, is in" in s.value for s in students[0].success)
+    assert news(students[0]) == prose.text("ui", "Class news guess sent", guess=recall)  # said in the live region
     teacher.run()
     assert "**3** answers so far" in _markdown(teacher)
 

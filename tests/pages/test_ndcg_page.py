@@ -176,12 +176,12 @@ def test_a_list_shorter_than_k():
 
 def test_the_ndcg_puzzle():
     at = open_page(PAGE)
-    puzzle_info = next(i.value for i in at.info if "nDCG@5" in i.value)
+    puzzle_info = next(m.value for m in at.markdown if "nDCG@5" in m.value and "not yet" in m.value)
     assert "not yet" in puzzle_info
     order = ("snake", "pyramid", "bottle", "django", "flask", "monty", "pythons", "fastapi")
     at.session_state[state.NDCG_PUZZLE] = frameworks_state(order)
     at.run()
-    assert any("Solved" in s.value for s in at.success)
+    assert any("Solved" in m.value for m in at.markdown)
 
 
 def test_system_b_with_its_snake_care_page_moved_to_the_bottom_scores_1():

@@ -116,14 +116,14 @@ def test_the_blind_spot_duel_shows_equal_recall_and_different_rr_beside_its_text
 
 def test_the_recall_puzzle_is_checked_after_each_move():
     at = open_page(PAGE)
-    assert not at.success or not any("Solved" in s.value for s in at.success)
-    checked = next(i.value for i in at.info if "RR" in i.value and "not yet" in i.value)
+    assert not any("Solved" in m.value for m in at.markdown)
+    checked = next(m.value for m in at.markdown if "RR" in m.value and "not yet" in m.value)
     assert "yours 1.000, must be lower than 1.000" in checked
     order = ("n20", "c01", "c02") + scenarios.LAWYER.presets["System A"][3:]  # first hit at 2: RR 0.5
     at.session_state[state.RECALL_PUZZLE] = lawyer_state(order)
     at.run()
     assert not at.exception
-    solved = next(s.value for s in at.success if "Solved" in s.value)
+    solved = next(m.value for m in at.markdown if "Solved" in m.value)
     assert "yours 0.400, the same as 0.400: met" in solved and "yours 0.500, lower than 1.000: met" in solved
 
 
