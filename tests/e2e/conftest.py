@@ -13,10 +13,13 @@ collect_ignore = ["editor_page.py"]
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items):
     """A browser test module's tests run on one worker (``--dist loadgroup``), so its module-scoped servers and
-    pages start once; other tests are shared out one by one."""
+    pages start once; other tests are shared out one by one. A module whose few tests are each long and share
+    nothing but the browser context (``GROUP_PER_TEST = True``) has each test go to whichever worker is free: two
+    long tests on one worker would end the run late on it while the other waits."""
     for item in items:
         if "e2e" in item.keywords:
-            item.add_marker(pytest.mark.xdist_group(item.module.__name__))
+            each = getattr(item.module, "GROUP_PER_TEST", False)
+            item.add_marker(pytest.mark.xdist_group(item.nodeid if each else item.module.__name__))
 
 
 @pytest.fixture(scope="session")

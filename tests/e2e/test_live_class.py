@@ -13,7 +13,7 @@ A screen reader hears each of these in the sidebar's one polite live region (its
 checked): following the class and on which page, exploring alone, a page change, the end; the region is there, empty,
 before the learner joins, and a page change keeps it (the same element): a region drawn with its text is not read.
 axe-core audits a following learner's page with the guess box, and her Classroom panel
-(tests/e2e/test_accessibility.py's ``Audit``).
+(tests/e2e/axe_audit.py's ``Audit``).
 
 What the server computes from these steps (the panel's texts, the verdicts' wording, the counts of slips, a code
 typed loosely in the sidebar) is checked in AppTest: tests/pages/test_live_class.py and test_class_*.py.
@@ -30,8 +30,8 @@ from components.course import prose, scenarios
 from components.engine import metrics
 from components.engine.formatting import fmt
 from components.ui import class_members_ui, live_class_ui, registry
+from tests.e2e.axe_audit import Audit
 from tests.e2e.helpers import PageRuns, board_value, drag, lesson_editor, press_home, settle
-from tests.e2e.test_accessibility import Audit
 
 pytestmark = pytest.mark.e2e
 
