@@ -30,8 +30,8 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from components.engine import attribution, bootstrap, compare, corrections
-from components.engine.measures import Measure, evaluate, parse_measure
+from components.engine import attribution, bootstrap, compare, corrections, metrics
+from components.engine.measures import GEOMETRIC_MEAN, Measure, aggregate, aggregation, evaluate, parse_measure
 from components.engine.metrics import Gain
 from components.formats import trec
 
@@ -123,9 +123,30 @@ class ManyRuns:
 
 
 def summarise(name: str, judged: trec.JudgedRun, values: dict[str, np.ndarray]) -> RunSummary:
-    """A run's means and 95% t-intervals (:func:`components.engine.compare.confidence_interval`), and its flag."""
-    mean = {m: float(v.mean()) if v.size else math.nan for m, v in values.items()}
-    ci95 = {m: compare.confidence_interval(v) for m, v in values.items()}
+    """A run's value of each measure over its queries, as trec_eval's "all" (:func:`~components.engine.measures.
+    aggregate`: the mean; GMAP's and gm_bpref's geometric mean; a count's sum), its 95% t-interval
+    (:func:`components.engine.compare.confidence_interval`: for a geometric mean, the interval of the mean log,
+    exp'd; for a sum, the mean's interval × the queries), and the flag.
+
+    >>> judged = trec.judge(trec.read_qrels("q1 0 a 1\\nq2 0 c 1\\n"),
+    ...                     trec.read_run("q1 Q0 a 1 2 r\\nq1 Q0 b 2 1 r\\nq2 Q0 b 1 2 r\\nq2 Q0 c 2 1 r\\n"))
+    >>> run = summarise("r", judged, evaluate(judged.queries, ["AP", "GMAP", "num_rel"], gain="linear"))
+    >>> {m: round(v, 4) for m, v in run.mean.items()}  # AP 1 and 1/2: their mean, their geometric mean, 2 relevant
+    {'AP': 0.75, 'GMAP': 0.7071, 'num_rel': 2.0}
+    """
+    mean: dict[str, float] = {}
+    ci95: dict[str, tuple[float, float]] = {}
+    for m, v in values.items():
+        rule = aggregation(m)
+        mean[m] = aggregate(m, v) if v.size else math.nan
+        if rule == GEOMETRIC_MEAN and v.size:
+            lo, hi = compare.confidence_interval(np.log(np.maximum(v, metrics.MIN_GEO_MEAN)))
+            ci95[m] = (math.exp(lo), math.exp(hi))
+        elif rule == "sum":
+            lo, hi = compare.confidence_interval(v)
+            ci95[m] = (lo * v.size, hi * v.size)
+        else:
+            ci95[m] = compare.confidence_interval(v)
     never_ran = all(not np.any(v) for v in values.values())
     return RunSummary(name, len(judged.qids), mean, ci95, never_ran)
 

@@ -108,3 +108,19 @@ def test_bad_sets_of_runs_are_refused(runs):
     base = trec.load("z 0 a 1\nq0 0 d0 1\n", "q0 Q0 d0 1 1 r\n")
     with pytest.raises(ValueError, match="other against base"):
         many_runs.compare_many([base, elsewhere], ["base", "other"], MEASURES)
+
+
+def test_each_runs_own_value_is_trec_evals_all_a_geometric_mean_a_sum_or_a_mean(runs):
+    """Found by this session's review: with several runs, a run's own GMAP was the arithmetic mean of its floored
+    APs and num_rel a mean, not trec_eval's "all" (0.202 where the one-run table said 0.071 on the samples)."""
+    from components.engine.measures import aggregate, evaluate
+
+    result = many_runs.compare_many(runs, ["A", "B", "C"], ["GMAP", "num_rel", "AP"], permutations=1000, resamples=1000)
+    for judged, summary in zip(runs, result.runs):
+        values = evaluate(judged.queries, ["GMAP", "num_rel", "AP"], gain="linear")
+        assert summary.mean == {m: aggregate(m, v) for m, v in values.items()}
+        logs = np.log(np.maximum(values["GMAP"], 0.00001))
+        lo, hi = compare.confidence_interval(logs)
+        assert summary.ci95["GMAP"] == pytest.approx((math.exp(lo), math.exp(hi)))
+        assert summary.mean["GMAP"] < summary.mean["AP"] and lo < math.log(summary.mean["GMAP"]) < hi
+        assert summary.mean["num_rel"] == values["num_rel"].sum()
