@@ -19,6 +19,7 @@ from tests.e2e.helpers import board_value, next_frames, press_home, settle
 from tests.e2e.navigation import visit
 
 pytestmark = pytest.mark.e2e
+GROUP_PER_TEST = True  # two long walks through the lessons, each on its own page: both workers at once
 LESSONS = registry.PAGES[registry.PAGES.index(registry.spec("accuracy")):registry.PAGES.index(registry.spec("choosing")) + 1]
 ROOT_FONT_PX = "() => parseFloat(getComputedStyle(document.documentElement).fontSize)"
 
