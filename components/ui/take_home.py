@@ -101,9 +101,9 @@ def show_fusion_take_home(name: str, make: Callable[[], hybrid.FusionPack]) -> N
     pack = make()
     with panel:
         st.markdown(prose.section(TEXT, "Fusion intro"))
-        for column, (file, text) in zip(st.columns(len(pack.files)), pack.files.items()):
-            column.download_button(prose.text(TEXT, "Download", file=file), text, file_name=file, mime="text/plain",
-                                   key=f"take_home.{name}.{file}", on_click="ignore", icon="⬇️", width="stretch")
+        for file, text in pack.files.items():  # one a line: the panel may be half the page wide
+            st.download_button(prose.text(TEXT, "Download", file=file), text, file_name=file, mime="text/plain",
+                               key=f"take_home.{name}.{file}", on_click="ignore", icon="⬇️", width="stretch")
         command, ranx = st.tabs([prose.section(TEXT, "Tab fuse"), prose.section(TEXT, "Tab ranx")])
         with command:
             st.markdown(prose.section(TEXT, "Fusion command"))
