@@ -216,3 +216,13 @@ def test_describe_change_refuses_different_metrics_or_non_numbers():
         describe_change({"Recall@5": 0.4}, {"Recall@6": 0.4})
     with pytest.raises(ValueError, match="must be numbers"):
         describe_change({"RR": "high"}, {"RR": 0.5})
+
+
+@pytest.mark.parametrize("options", [{}, {"view": "strip", "k": 1, "k_key": "k"}, {"view": "strip", "editable_grades": True}])
+def test_a_fixed_view_is_a_strip_whose_line_and_grades_do_not_move(options):
+    """fixed=True (a fused list the page makes) is only for a strip, and nothing on it may move: not its cutoff line,
+    not its grades."""
+    from components.ranking_editor import ranking_editor
+
+    with pytest.raises(ValueError, match="fixed=True is for a strip"):
+        ranking_editor([EditorItem("a", "A", 1)], key="fixed", default_order=["a"], fixed=True, **options)
