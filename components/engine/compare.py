@@ -327,7 +327,7 @@ def _checked(d: Values, permutations: int) -> tuple[Floats, int]:
 
 
 def randomisation_method(d: Values, permutations: int = PERMUTATIONS) -> tuple[str, float]:
-    """How :func:`randomisation_test` computes p for differences ``d``: (method, B).
+    """How :func:`randomisation` computes p for differences ``d``: (method, B).
 
     B is the Berry–Esseen bound on how far the normal approximation's p can be
     from the exact sign-flip p, over the :math:`m` non-zero differences:
@@ -443,32 +443,6 @@ def randomisation(d: Values, permutations: int = PERMUTATIONS, seed: int = SEED)
     if method == NORMAL_APPROXIMATION:
         return Randomisation(_normal_p(nonzero), method, False, 0, bound)
     return Randomisation(_sampled_p(nonzero, permutations, seed), method, False, permutations, bound)
-
-
-def randomisation_test(d: Values, permutations: int = PERMUTATIONS, seed: int = SEED) -> float:
-    """The paired randomisation (sign-flip) test's two-sided p-value for differences ``d``.
-
-    ``randomisation(d, permutations, seed).p``: see :func:`randomisation`
-    for the formulas. All differences 0: p = 1 (the one assignment left gives
-    the observed 0).
-
-    Examples
-    --------
-    Four differences all in B's favour: the observed mean is the largest of the
-    16 sign patterns in size (shared with its mirror), so p = 2/16:
-
-    >>> randomisation_test([0.1, 0.2, 0.3, 0.4])
-    0.125
-    >>> randomisation_test([0.0, 0.0, 0.0])
-    1.0
-
-    20,000 differences of ±1, 10,100 of them +1: S = 200, V = 20,000, so
-    p = 2 (1 − Φ(200/141.4)) = 0.157:
-
-    >>> round(randomisation_test([1.0] * 10_100 + [-1.0] * 9_900), 3)
-    0.157
-    """
-    return randomisation(d, permutations, seed).p
 
 
 def _reach(d: Floats, total: float) -> float:
@@ -670,7 +644,7 @@ def compare_files(qrels: trec.Source, run_a: trec.Source, run_b: trec.Source,
                   permutations: int = PERMUTATIONS, seed: int = SEED, qrels_name: str | None = None,
                   run_a_name: str | None = None, run_b_name: str | None = None, relevance_level: int = 1,
                   judged_only: bool = False, max_docs: int | None = None) -> RunComparison:
-    """Read the qrels and both runs, judge each run, and compare them: the entry point of the command line.
+    """Read the qrels and both runs, judge each run, and compare them (:func:`compare_judged` on two files).
 
     ``relevance_level``, ``judged_only`` and ``max_docs`` are trec_eval's -l, -J and -M, applied to both runs
     (:meth:`components.formats.trec.JudgedRun.adjusted`).

@@ -25,6 +25,32 @@ from components.formats import trec
 from components.ui import charts
 
 
+def randomisation_test(d, permutations: int = compare.PERMUTATIONS, seed: int = compare.SEED) -> float:
+    """The paired randomisation (sign-flip) test's two-sided p-value for differences ``d``.
+
+    ``randomisation(d, permutations, seed).p``: see
+    :func:`components.engine.compare.randomisation` for the formulas. All
+    differences 0: p = 1 (the one assignment left gives the observed 0).
+
+    Examples
+    --------
+    Four differences all in B's favour: the observed mean is the largest of the
+    16 sign patterns in size (shared with its mirror), so p = 2/16:
+
+    >>> randomisation_test([0.1, 0.2, 0.3, 0.4])
+    0.125
+    >>> randomisation_test([0.0, 0.0, 0.0])
+    1.0
+
+    20,000 differences of ±1, 10,100 of them +1: S = 200, V = 20,000, so
+    p = 2 (1 − Φ(200/141.4)) = 0.157:
+
+    >>> round(randomisation_test([1.0] * 10_100 + [-1.0] * 9_900), 3)
+    0.157
+    """
+    return compare.randomisation(d, permutations, seed).p
+
+
 def exact_sign_flip_p(d) -> float:
     """The exact two-sided permutation p: the share of all 2^n sign vectors with |sum(eps d)| >= |sum(d)|."""
     d = np.asarray(d, dtype=np.float64)
@@ -153,16 +179,16 @@ def test_exact_p_values_counted_by_hand():
     # d = (1, 2, 3), sum 6. The 8 sign patterns and their sums:
     #   +++ 6   -++ 4   +-+ 2   --+ 0   ++- 0   -+- -2   +-- -4   --- -6
     # |sum| >= 6 for +++ and --- only: p = 2/8
-    assert compare.randomisation_test([1.0, 2.0, 3.0]) == 2 / 8
-    assert compare.randomisation_test([-3.0, -2.0, -1.0, 0.0]) == 2 / 8  # order, overall sign, ties: the same
+    assert randomisation_test([1.0, 2.0, 3.0]) == 2 / 8
+    assert randomisation_test([-3.0, -2.0, -1.0, 0.0]) == 2 / 8  # order, overall sign, ties: the same
     # d = (1, -1), sum 0: every pattern reaches |0|
-    assert compare.randomisation_test([1.0, -1.0]) == 1.0
+    assert randomisation_test([1.0, -1.0]) == 1.0
     # d = (1, 1, 2), sum 4: +++ 4, -++ 2, +-+ 2, --+ 0, ++- 0, -+- -2, +-- -2, --- -4: p = 2/8
-    assert compare.randomisation_test([1.0, 1.0, 2.0]) == 2 / 8
+    assert randomisation_test([1.0, 1.0, 2.0]) == 2 / 8
     # d = (0.1, 0.2, -0.3, 0.5), sum 0.5. Flipping a set F gives 0.5 - 2 sum(F), which reaches |0.5| when
     # sum(F) <= 0 or sum(F) >= 0.5: F = {}, {-.3}, {.5}, {.1, -.3}, {.1, .5}, {.2, -.3}, {.2, .5}, {.1, .2, -.3},
     # {.1, .2, .5}, all four: 10 of 16. F = {.1, .2, -.3} gives 0.49999999999999994 in floats: the slack counts it.
-    assert compare.randomisation_test([0.1, 0.2, -0.3, 0.5]) == 10 / 16
+    assert randomisation_test([0.1, 0.2, -0.3, 0.5]) == 10 / 16
 
 
 def scipy_sign_flip_p(d) -> float:
@@ -176,7 +202,7 @@ def scipy_sign_flip_p(d) -> float:
 @pytest.mark.parametrize("d", [*EXACT_SETS.values(), [1.0, 2.0, 3.0], [0.1, 0.2, -0.3, 0.5], [0.25] * 13,
                                [0.5, -0.5, 0.25, 0.0], [1 / 3, -1 / 6, 1 / 6, 1 / 2, -1 / 3, 1 / 4]])
 def test_the_exact_p_agrees_with_scipys_permutation_test(d):
-    assert compare.randomisation_test(d) == pytest.approx(scipy_sign_flip_p(d), rel=1e-12)
+    assert randomisation_test(d) == pytest.approx(scipy_sign_flip_p(d), rel=1e-12)
 
 
 @settings(max_examples=60, deadline=None)
@@ -190,7 +216,7 @@ def test_exact_p_property_against_scipy_and_its_symmetries(eighths, power):
     assert result.p * 2 ** m == round(result.p * 2 ** m)  # a count of patterns
     assert result.p >= (2 / 2 ** m if m else 1.0)  # the observed pattern and its mirror always count
     for same in (-d, d[::-1], d * 2.0 ** power, np.r_[d, 0.0, 0.0]):  # overall sign, order, scale, ties
-        assert compare.randomisation_test(same) == result.p
+        assert randomisation_test(same) == result.p
 
 
 RR_VALUES = [0.0, *(1 / r for r in range(1, 11))]  # reciprocal ranks 1/1 .. 1/10, and 0 (not found)
@@ -225,16 +251,16 @@ def test_the_randomisation_test_is_reproducible_and_uses_at_least_10000_permutat
     result = compare.compare_values(np.zeros(11), small)
     assert (result.randomisation_exact, result.randomisation_assignments) == (True, 2 ** 11)
     assert result.permutations == compare.PERMUTATIONS and result.seed == compare.SEED  # the settings, as given
-    assert compare.randomisation_test(small, permutations=20_000, seed=1) == result.randomisation_p
+    assert randomisation_test(small, permutations=20_000, seed=1) == result.randomisation_p
     d = SAMPLED_SETS["15 lopsided"]  # 15 non-zero differences: sampled
     assert compare.PERMUTATIONS >= 10_000
-    assert compare.randomisation_test(d) == compare.randomisation_test(d)
+    assert randomisation_test(d) == randomisation_test(d)
     result = compare.compare_values(np.zeros(len(d)), d)
     assert (result.randomisation_exact, result.randomisation_assignments) == (False, compare.PERMUTATIONS)
     assert result.permutations == compare.PERMUTATIONS and result.seed == compare.SEED
-    p = compare.randomisation_test(d, permutations=20_000, seed=1)
+    p = randomisation_test(d, permutations=20_000, seed=1)
     assert abs(p - exact_sign_flip_p(d)) <= monte_carlo_tolerance(exact_sign_flip_p(d), 20_000)
-    p = compare.randomisation_test(np.random.default_rng(0).normal(0.01, 0.3, size=3000))  # many queries: chunks
+    p = randomisation_test(np.random.default_rng(0).normal(0.01, 0.3, size=3000))  # many queries: chunks
     assert 0 < p <= 1
 
 
@@ -305,7 +331,7 @@ def test_the_bound_and_the_approximation_are_scale_free():
     for scale in (1e-200, 1e200):  # d^2 and d^3 would underflow or overflow
         scaled_method, scaled_bound = compare.randomisation_method(d * scale)
         assert scaled_method == method and scaled_bound == pytest.approx(bound, rel=1e-12)
-        assert compare.randomisation_test(d * scale) == pytest.approx(compare.randomisation_test(d), rel=1e-12)
+        assert randomisation_test(d * scale) == pytest.approx(randomisation_test(d), rel=1e-12)
 
 
 def test_a_comparison_of_200000_queries_uses_the_normal_approximation_and_says_so():
@@ -330,7 +356,7 @@ def test_a_comparison_of_200000_queries_uses_the_normal_approximation_and_says_s
                                  dict(d=[0.1], permutations=1000.5)])
 def test_the_randomisation_test_rejects_bad_input(bad):
     with pytest.raises(ValueError):
-        compare.randomisation_test(**bad)
+        randomisation_test(**bad)
 
 
 def test_values_must_be_aligned_and_finite():
