@@ -483,7 +483,7 @@ def test_the_query_editors_scoreboard_equals_the_what_if_values_after_every_move
     """The live preview of a query of the sample files is the engine's what-if value for each single move."""
     from components.ranking_editor import scoreboard
     from components.ranking_editor.model import initial_state
-    from components.ranking_editor.moves import apply_move, editor_moves, look_up
+    from tests.unit.reference_moves import apply_move, editor_moves, look_up
 
     judged = trec.load(SAMPLE_QRELS.read_text(), SAMPLE_RUN.read_text())
     names, gain, grade_range = ("R@10", "RR", "nDCG@10"), "linear", (0, 2)

@@ -21,17 +21,9 @@ from components.engine import metrics
 from components.engine.formatting import fmt
 from components.engine.measures import evaluate, parse_measure
 from components.ranking_editor.model import EditorItem, EditorState, check_items, config_for, editor_items, normalise
-from components.ranking_editor.moves import (
-    DEFAULT_LIMIT,
-    DEFAULT_WINDOW,
-    Move,
-    apply_move,
-    editor_moves,
-    grade_steps,
-    look_up,
-    move_table,
-)
+from components.ranking_editor.moves import DEFAULT_LIMIT, DEFAULT_WINDOW, grade_steps, move_table
 from components.ranking_editor.scoreboard import Scoreboard, merge_tables, payload
+from tests.unit.reference_moves import Move, apply_move, editor_moves, look_up
 
 # ----------------------------------------------------------------------------
 # The plain way

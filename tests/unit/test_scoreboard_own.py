@@ -7,8 +7,8 @@ from hypothesis import strategies as st
 from components.engine import metrics
 from components.engine.formatting import fmt
 from components.ranking_editor.model import EditorState
-from components.ranking_editor.moves import Move, apply_move, look_up
 from components.ranking_editor.scoreboard import Scoreboard, payload
+from tests.unit.reference_moves import Move, apply_move, look_up
 
 IDS = ("a", "b", "c", "d")
 lists = st.tuples(st.permutations(IDS), st.lists(st.integers(0, 1), min_size=len(IDS), max_size=len(IDS)))
