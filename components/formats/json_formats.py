@@ -342,33 +342,6 @@ def read(source: trec.Source, kind: Kind, name: str | None = None, *,
     return replace(parsed, line=converted.origin[parsed.line - 1]), converted
 
 
-def read_qrels(source: trec.Source, name: str | None = None, *, fields: Fields | None = None) -> trec.Qrels:
-    """Read a JSON or JSON Lines qrels file (a dict-of-dicts, or records: see the module's docstring).
-
-    Examples
-    --------
-    >>> read_qrels(b'{"q1": {"d1": 2, "d2": 0}, "q2": {"d1": 1.0}}').grade.tolist()
-    [2, 0, 1]
-    >>> gold = b'{"qid": "q1", "gold_ids": ["d1", "d2"]}\\n{"qid": "q2", "gold_ids": ["d3"]}\\n'
-    >>> qrels = read_qrels(gold)
-    >>> qrels.qids, qrels.grade.tolist(), qrels.line.tolist()
-    (('q1', 'q2'), [1, 1, 1], [1, 1, 2])
-    """
-    return read(source, "qrels", name, fields=fields)[0]
-
-
-def read_run(source: trec.Source, name: str | None = None, *, fields: Fields | None = None) -> trec.Run:
-    """Read a JSON or JSON Lines run file: ordered by score descending, ties by docid descending (trec_eval's).
-
-    Examples
-    --------
-    >>> run = read_run(b'{"qid": "q1", "results": [{"id": "a", "score": 0.2}, {"id": "b", "score": 0.7}]}')
-    >>> [d.decode() for d in run.docids], run.score.tolist()
-    (['b', 'a'], [0.7, 0.2])
-    """
-    return read(source, "run", name, fields=fields)[0]
-
-
 # ----------------------------------------------------------------------------
 # Inside: JSON values, with their lines
 # ----------------------------------------------------------------------------

@@ -152,52 +152,6 @@ def read(source: trec.Source, kind: Kind, name: str | None = None, *, fields: Fi
         merged_chunks=merged, preview=preview(parsed)))
 
 
-def read_qrels(source: trec.Source, name: str | None = None, *, fields: Fields | None = None,
-               chunks: str | None = None) -> trec.Qrels:
-    """Read a qrels file in any format (:func:`read`).
-
-    Examples
-    --------
-    >>> read_qrels(b"query-id\\tcorpus-id\\tscore\\nq1\\td1\\t2\\n").grade.tolist()
-    [2]
-    """
-    parsed = read(source, "qrels", name, fields=fields, chunks=chunks).parsed
-    assert isinstance(parsed, trec.Qrels)
-    return parsed
-
-
-def read_run(source: trec.Source, name: str | None = None, *, fields: Fields | None = None,
-             chunks: str | None = None) -> trec.Run:
-    """Read a run file in any format (:func:`read`), in trec_eval's order.
-
-    Examples
-    --------
-    >>> [d.decode() for d in read_run(b'{"q1": {"a": 0.5, "b": 0.9}}').docids]
-    ['b', 'a']
-    """
-    parsed = read(source, "run", name, fields=fields, chunks=chunks).parsed
-    assert isinstance(parsed, trec.Run)
-    return parsed
-
-
-def read_pair(qrels: trec.Source, run: trec.Source, gain: str | None = None, qrels_name: str | None = None,
-              run_name: str | None = None, *, qrels_fields: Fields | None = None, run_fields: Fields | None = None,
-              chunks: str | None = None) -> tuple[trec.Qrels, trec.Run]:
-    """:func:`components.formats.trec.read_pair` for files in any format: the qrels (checked to fit ``gain`` when
-    it is given, before the run is read), then the run; ``chunks`` applies to both.
-
-    Examples
-    --------
-    >>> judgments, results = read_pair(b'{"q1": {"a": 1}}', b"q1 Q0 a 1 0.5 r\\n")
-    >>> judgments.grade.tolist(), results.score.tolist()
-    ([1], [0.5])
-    """
-    judgments = read_qrels(qrels, qrels_name, fields=qrels_fields, chunks=chunks)
-    if gain is not None:
-        trec.check_gain_fits(judgments, gain)
-    return judgments, read_run(run, run_name, fields=run_fields, chunks=chunks)
-
-
 def understood(source: trec.Source, kind: Kind, name: str | None = None, *, fields: Fields | None = None,
                chunks: str | None = None) -> Understood:
     """What :func:`read` would understand of a file: for a TREC file or a table without ``chunks``, from its first

@@ -190,41 +190,6 @@ def read_run(source: TableSource, name: str | None = None) -> trec.Run:
     return _read(data, name, "run")
 
 
-def load(qrels: TableSource, run: TableSource, complete: bool = False, gain: str | None = None,
-         qrels_name: str | None = None, run_name: str | None = None) -> trec.JudgedRun:
-    """Read both files (TREC, CSV or TSV, each on its own) and join them: :func:`components.formats.trec.load` for tables.
-
-    When ``gain`` is given, the grades are also checked to fit it
-    (:func:`components.formats.trec.check_gain_fits`).
-
-    Examples
-    --------
-    >>> judged = load(b"qid,docid,grade\\n1,a,1\\n", b"1 Q0 a 1 0.5 r\\n1 Q0 b 2 0.9 r\\n")
-    >>> judged.ranking(0)
-    [('b', 0.9, 0), ('a', 0.5, 1)]
-    """
-    judgments = read_qrels(qrels, qrels_name)
-    if gain is not None:
-        trec.check_gain_fits(judgments, gain)
-    return trec.judge(judgments, read_run(run, run_name), complete)
-
-
-def to_trec(source: TableSource, kind: Kind, name: str | None = None) -> bytes:
-    """A table as TREC text, line for line (the header and blank lines become blank lines).
-
-    Only the table's own rules are checked here (see the module's
-    docstring); numbers are copied as written, for the TREC reader to check.
-
-    Examples
-    --------
-    >>> to_trec(b'docid,score,qid\\n"d,1",2.5,q1\\r\\n', "run").decode().split("\\n")
-    ['', 'q1 Q0 d,1 0 2.5 table', '']
-    """
-    _check_kind(kind)
-    data, name = trec.read_source(source, name, kind)
-    return _table_to_trec(data, name, kind)[0]
-
-
 def columns_read(source: TableSource, kind: Kind) -> tuple[str, str, str] | None:
     """The names of a table's columns read as qid, docid and the value (grade or score), as its header writes
     them (lower case); None for a file in TREC format. Reads only the first line that is not blank.

@@ -29,6 +29,7 @@ from components.serving import settings, uploads
 from components.ui import state
 from lessons import your_data as page
 from tests.pages.helpers import open_page
+from tests.unit.file_readers import load_table
 
 PAGE = "lessons/your_data.py"
 ROOT = Path(__file__).resolve().parents[2]
@@ -275,7 +276,7 @@ BAD_PAIRS = {
 
 def expected_message(qrels, run) -> str:
     with pytest.raises(trec.TrecFormatError) as caught:
-        tabular.load(qrels[1], run[1], qrels_name=qrels[0], run_name=run[0])
+        load_table(qrels[1], run[1], qrels_name=qrels[0], run_name=run[0])
     return str(caught.value)
 
 

@@ -8,7 +8,8 @@ import os
 import pytest
 
 from components.cli import main
-from components.formats import readers, trec
+from components.formats import trec
+from tests.unit.file_readers import read_run
 
 RUN = b"q1 Q0 d1 1 2.5 r\n"
 
@@ -18,13 +19,13 @@ def test_a_file_past_the_limit_is_refused_naming_the_file_the_limit_and_the_sett
     run = tmp_path / "big.run"
     run.write_bytes(b"".join(b"q1 Q0 d%d 1 2.5 r\n" % i for i in range(70_000)))  # 1.2 MiB
     with pytest.raises(trec.FileTooLargeError) as caught:
-        readers.read_run(run)
+        read_run(run)
     err = caught.value
     assert (err.errno, err.filename) == (errno.EFBIG, str(run))
     assert err.strerror == ("larger than 1 MiB, the most a file may hold here; "
                             "set RANKWISE_MAX_FILE_MB to a larger number of MiB to read it")
     monkeypatch.setenv("RANKWISE_MAX_FILE_MB", "2")
-    assert readers.read_run(run).docids.size == 70_000
+    assert read_run(run).docids.size == 70_000
 
 
 @pytest.mark.parametrize("kind", ["stream", "text"])

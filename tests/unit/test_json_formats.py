@@ -13,6 +13,33 @@ from components.formats import json_formats, trec
 from components.formats.json_formats import Fields, FieldsError
 
 
+def read_qrels(source: trec.Source, name: str | None = None, *, fields: Fields | None = None) -> trec.Qrels:
+    """Read a JSON or JSON Lines qrels file (a dict-of-dicts, or records: see json_formats's module docstring).
+
+    Examples
+    --------
+    >>> read_qrels(b'{"q1": {"d1": 2, "d2": 0}, "q2": {"d1": 1.0}}').grade.tolist()
+    [2, 0, 1]
+    >>> gold = b'{"qid": "q1", "gold_ids": ["d1", "d2"]}\\n{"qid": "q2", "gold_ids": ["d3"]}\\n'
+    >>> qrels = read_qrels(gold)
+    >>> qrels.qids, qrels.grade.tolist(), qrels.line.tolist()
+    (('q1', 'q2'), [1, 1, 1], [1, 1, 2])
+    """
+    return json_formats.read(source, "qrels", name, fields=fields)[0]
+
+
+def read_run(source: trec.Source, name: str | None = None, *, fields: Fields | None = None) -> trec.Run:
+    """Read a JSON or JSON Lines run file: ordered by score descending, ties by docid descending (trec_eval's).
+
+    Examples
+    --------
+    >>> run = read_run(b'{"qid": "q1", "results": [{"id": "a", "score": 0.2}, {"id": "b", "score": 0.7}]}')
+    >>> [d.decode() for d in run.docids], run.score.tolist()
+    (['b', 'a'], [0.7, 0.2])
+    """
+    return json_formats.read(source, "run", name, fields=fields)[0]
+
+
 def rows_of(parsed) -> list[tuple[str, str, float]]:
     values = parsed.grade if isinstance(parsed, trec.Qrels) else parsed.score
     return [(parsed.qids[q], d.decode(), v) for q, d, v in zip(parsed.qidx.tolist(), parsed.docids, values.tolist())]
@@ -25,20 +52,20 @@ def jsonl(*records) -> bytes:
 # --- each shape on its own --------------------------------------------------------------------------
 
 def test_a_dict_of_dicts_reads_as_its_trec_twin():
-    qrels = json_formats.read_qrels(b'{"q1": {"d1": 2, "d2": 0}, "007": {"d1": -1, "d3": 1.0}}')
+    qrels = read_qrels(b'{"q1": {"d1": 2, "d2": 0}, "007": {"d1": -1, "d3": 1.0}}')
     assert rows_of(qrels) == rows_of(trec.read_qrels("q1 0 d1 2\nq1 0 d2 0\n007 0 d1 -1\n007 0 d3 1\n"))
-    run = json_formats.read_run(b'{"q1": {"a": 0.5, "b": 0.5, "c": 0.9, "d": 3}}')
+    run = read_run(b'{"q1": {"a": 0.5, "b": 0.5, "c": 0.9, "d": 3}}')
     assert rows_of(run) == [("q1", "d", 3.0), ("q1", "c", 0.9), ("q1", "b", 0.5), ("q1", "a", 0.5)]
     assert rows_of(run) == rows_of(trec.read_run("q1 Q0 a 1 0.5 r\nq1 Q0 b 1 0.5 r\nq1 Q0 c 1 0.9 r\nq1 Q0 d 1 3 r\n"))
 
 
 def test_lines_are_those_of_each_querys_key():
     text = b'{\n  "q1": {\n    "d1": 1,\n    "d2": 0\n  },\n  "q2": {"d3": 2}\n}\n'
-    assert json_formats.read_qrels(text).line.tolist() == [2, 2, 6]
+    assert read_qrels(text).line.tolist() == [2, 2, 6]
 
 
 def test_a_dict_of_lists_gives_grade_1_and_a_ranking_in_list_order():
-    assert json_formats.read_qrels(b'{"q1": ["d1", "d2"]}').grade.tolist() == [1, 1]
+    assert read_qrels(b'{"q1": ["d1", "d2"]}').grade.tolist() == [1, 1]
     run, converted = json_formats.read(b'{"q1": ["z", "a", "m"]}', "run")
     assert [d.decode() for d in run.docids] == ["z", "a", "m"]
     assert run.score.tolist() == [3.0, 2.0, 1.0]
@@ -57,12 +84,12 @@ def test_a_dict_of_lists_gives_grade_1_and_a_ranking_in_list_order():
     ([{"qid": "q1", "positive_ids": ["a"]}, {"qid": "q1", "positive_ids": ["b"]}], [("q1", "a", 1), ("q1", "b", 1)]),
 ])
 def test_golden_set_records(records, expected):
-    assert rows_of(json_formats.read_qrels(jsonl(*records))) == expected
-    assert rows_of(json_formats.read_qrels(json.dumps(records).encode())) == expected  # one JSON array
+    assert rows_of(read_qrels(jsonl(*records))) == expected
+    assert rows_of(read_qrels(json.dumps(records).encode())) == expected  # one JSON array
 
 
 def test_a_single_object_is_one_record():
-    qrels = json_formats.read_qrels(b'{\n "query_id": "q1",\n "relevant_ids": ["a", "b"]\n}\n')
+    qrels = read_qrels(b'{\n "query_id": "q1",\n "relevant_ids": ["a", "b"]\n}\n')
     assert rows_of(qrels) == [("q1", "a", 1), ("q1", "b", 1)]
     assert qrels.line.tolist() == [1, 1]
 
@@ -79,7 +106,7 @@ def test_a_result_list_without_scores_is_ranked_in_its_order():
 
 def test_the_keys_guessed_on_the_first_record_hold_for_the_others():
     with pytest.raises(trec.TrecFormatError) as caught:
-        json_formats.read_run(jsonl({"qid": "q1", "retrieved_ids": ["b"]}, {"qid": "q2", "results": ["x"]}),
+        read_run(jsonl({"qid": "q1", "retrieved_ids": ["b"]}, {"qid": "q2", "results": ["x"]}),
                               "r.jsonl")
     err = caught.value
     assert (err.line, err.column) == (2, "field 'retrieved_ids'")
@@ -113,7 +140,7 @@ def test_empty_lists_are_counted_and_dropped():
 
 def test_json_lines_skip_blank_lines_and_take_crlf_and_a_bom():
     data = b'\xef\xbb\xbf{"qid": "q1", "relevant": ["a"]}\r\n\r\n  \n{"qid": "q2", "relevant": ["b"]}\r\n'
-    assert json_formats.read_qrels(data).line.tolist() == [1, 4]
+    assert read_qrels(data).line.tolist() == [1, 4]
 
 
 @pytest.mark.parametrize("data, expected", [
@@ -140,30 +167,30 @@ def test_json_format(data, expected):
 
 def test_explicit_fields_override_the_guess():
     record = {"id": "row-1", "topic_no": "q7", "gold": ["a", "b"], "relevant_ids": ["x"], "weights": [3, 1]}
-    guessed = json_formats.read_qrels(jsonl(record))
+    guessed = read_qrels(jsonl(record))
     assert rows_of(guessed) == [("row-1", "x", 1)]
-    given = json_formats.read_qrels(jsonl(record), fields=Fields(qid="topic_no", docs="gold", grade="weights"))
+    given = read_qrels(jsonl(record), fields=Fields(qid="topic_no", docs="gold", grade="weights"))
     assert rows_of(given) == [("q7", "a", 3), ("q7", "b", 1)]
 
 
 def test_explicit_fields_read_a_single_object_as_a_record():
     data = b'{"query": ["a"], "docs": {"d1": 2}}'
-    assert rows_of(json_formats.read_qrels(data)) == [("query", "a", 1), ("docs", "d1", 2)]  # a dict of queries
+    assert rows_of(read_qrels(data)) == [("query", "a", 1), ("docs", "d1", 2)]  # a dict of queries
     with pytest.raises(trec.TrecFormatError, match="a query id that is a JSON array"):
-        json_formats.read_qrels(data, fields=Fields(qid="query", docs="docs"))
+        read_qrels(data, fields=Fields(qid="query", docs="docs"))
 
 
 def test_explicit_item_keys():
     record = {"q": "1", "refs": [{"doc": "a", "stars": 2}, {"doc": "b", "stars": 0}]}
-    qrels = json_formats.read_qrels(jsonl(record), fields=Fields("q", "refs", grade="stars", doc_id="doc"))
+    qrels = read_qrels(jsonl(record), fields=Fields("q", "refs", grade="stars", doc_id="doc"))
     assert rows_of(qrels) == [("1", "a", 2), ("1", "b", 0)]
-    run = json_formats.read_run(jsonl(record), fields=Fields("q", "refs", score="stars", doc_id="doc"))
+    run = read_run(jsonl(record), fields=Fields("q", "refs", score="stars", doc_id="doc"))
     assert rows_of(run) == [("1", "a", 2.0), ("1", "b", 0.0)]
 
 
 def test_a_failed_guess_lists_the_keys_seen_and_the_roles_missing():
     with pytest.raises(FieldsError) as caught:
-        json_formats.read_qrels(jsonl({"question": "why?", "answer": "because", "contexts": ["c1"]}), "gold.jsonl")
+        read_qrels(jsonl({"question": "why?", "answer": "because", "contexts": ["c1"]}), "gold.jsonl")
     err = caught.value
     assert (err.file, err.line, err.keys, err.missing) == ("gold.jsonl", 1, ("question", "answer", "contexts"),
                                                            ("qid", "docs"))
@@ -175,15 +202,15 @@ def test_a_failed_guess_lists_the_keys_seen_and_the_roles_missing():
 
 def test_a_failed_guess_of_an_objects_id_key():
     with pytest.raises(FieldsError) as caught:
-        json_formats.read_run(jsonl({"qid": "q", "results": [{"title": "A", "score": 1}]}))
+        read_run(jsonl({"qid": "q", "results": [{"title": "A", "score": 1}]}))
     assert (caught.value.keys, caught.value.missing) == (("title", "score"), ("doc_id",))
     assert caught.value.record == Fields("qid", "results")  # the record's keys, known: a page asks only the object's
     assert pickle.loads(pickle.dumps(caught.value)).record == caught.value.record
     two = jsonl({"qid": "q", "results": [{"title": "A"}]}, {"qid": "r", "results": [{"title": "B"}]})
     with pytest.raises(FieldsError) as caught:  # records through the loop, not the one-object path
-        json_formats.read_run(two)
+        read_run(two)
     assert caught.value.record == Fields("qid", "results")
-    assert json_formats.read_run(jsonl({"qid": "q", "results": [{"title": "A", "score": 1}]}),
+    assert read_run(jsonl({"qid": "q", "results": [{"title": "A", "score": 1}]}),
                                  fields=Fields("qid", "results", score="score", doc_id="title")).docids.tolist() == [
         b"A"]
 
@@ -193,8 +220,8 @@ def test_guess_fields_prefers_the_documents_of_the_kind():
     assert json_formats.guess_fields(record, "qrels").docs == "reference_context_ids"
     assert json_formats.guess_fields(record, "run").docs == "retrieved_context_ids"
     both = jsonl(record)  # one file serves as both
-    assert rows_of(json_formats.read_qrels(both)) == [("q", "a", 1)]
-    assert rows_of(json_formats.read_run(both)) == [("q", "b", 2.0), ("q", "a", 1.0)]
+    assert rows_of(read_qrels(both)) == [("q", "a", 1)]
+    assert rows_of(read_run(both)) == [("q", "b", 2.0), ("q", "a", 1.0)]
 
 
 # --- errors: file, line, field, found, expected ----------------------------------------------------------
@@ -290,22 +317,22 @@ def test_errors_name_file_line_found_and_expected(kind, content, line, found, ex
 
 def test_an_error_names_the_field_of_records():
     with pytest.raises(trec.TrecFormatError) as caught:
-        json_formats.read_qrels(jsonl({"qid": "q", "gold_ids": ["a"], "grades": [2.5]}))
+        read_qrels(jsonl({"qid": "q", "gold_ids": ["a"], "grades": [2.5]}))
     assert caught.value.column == "field 'grades'"
     with pytest.raises(trec.TrecFormatError) as caught:
-        json_formats.read_qrels(jsonl({"qid": "q", "gold_ids": ["a"]}, {"qid": "q b", "gold_ids": ["a"]}))
+        read_qrels(jsonl({"qid": "q", "gold_ids": ["a"]}, {"qid": "q b", "gold_ids": ["a"]}))
     assert (caught.value.line, caught.value.column) == (2, "field 'qid'")
 
 
 def test_grades_written_as_whole_floats_count_as_whole():
-    assert json_formats.read_qrels(b'{"q": {"a": 2.0, "b": -0.0, "c": 1e2}}').grade.tolist() == [2, 0, 100]
+    assert read_qrels(b'{"q": {"a": 2.0, "b": -0.0, "c": 1e2}}').grade.tolist() == [2, 0, 100]
 
 
 def test_bad_arguments():
     with pytest.raises(ValueError, match="'qrels' or 'run'"):
         json_formats.to_trec(b"{}", "judgments")
     with pytest.raises(TypeError, match="expected a path, bytes, str or a file object"):
-        json_formats.read_qrels(12)
+        read_qrels(12)
 
 
 # --- generated files: the TREC reader's results, and only its error type --------------------------------
@@ -318,14 +345,14 @@ IDS = st.one_of(st.text("abcXYZ019-_.:/é#", min_size=1, max_size=6).filter(lamb
                        min_size=1, max_size=6))
 def test_any_dict_of_dicts_reads_as_its_trec_twin(qrels):
     text = "".join(f"{q} 0 {d} {g}\n" for q, docs in qrels.items() for d, g in docs.items())
-    assert rows_of(json_formats.read_qrels(json.dumps(qrels).encode())) == rows_of(trec.read_qrels(text))
+    assert rows_of(read_qrels(json.dumps(qrels).encode())) == rows_of(trec.read_qrels(text))
 
 
 @given(st.dictionaries(IDS.map(str), st.dictionaries(IDS.map(str), st.floats(-1e6, 1e6, allow_nan=False),
                                                      min_size=1, max_size=8), min_size=1, max_size=6))
 def test_any_dict_of_dicts_run_reads_as_its_trec_twin(run):
     text = "".join(f"{q} Q0 {d} 0 {s!r} r\n" for q, docs in run.items() for d, s in docs.items())
-    assert rows_of(json_formats.read_run(json.dumps(run).encode())) == rows_of(trec.read_run(text))
+    assert rows_of(read_run(json.dumps(run).encode())) == rows_of(trec.read_run(text))
 
 
 @given(st.lists(st.tuples(IDS, st.lists(IDS, min_size=0, max_size=8, unique_by=str)), min_size=1, max_size=6,
@@ -334,9 +361,9 @@ def test_any_list_of_results_without_scores_keeps_its_order(records):
     data = jsonl(*({"query_id": q, "retrieved_ids": docs} for q, docs in records))
     if not any(docs for _, docs in records):
         with pytest.raises(trec.TrecFormatError, match="no result"):
-            json_formats.read_run(data)
+            read_run(data)
         return
-    run = json_formats.read_run(data)
+    run = read_run(data)
     assert [(q, [d for qq, d, _ in rows_of(run) if qq == q]) for q in run.qids] == [
         (str(q), [str(d) for d in docs]) for q, docs in records if docs]
 
@@ -398,10 +425,10 @@ def test_extreme_inputs_raise_only_the_format_error_or_read(data):
 
 
 def test_a_tiny_score_reads_as_zero_and_a_huge_integer_score_is_refused():
-    assert json_formats.read_run(b'{"q": {"d": -1e-400}}').score.tolist() == [0.0]
+    assert read_run(b'{"q": {"d": -1e-400}}').score.tolist() == [0.0]
     with pytest.raises(trec.TrecFormatError, match="not a finite number"):
-        json_formats.read_run(b'{"q": {"d": ' + b"1" * 400 + b"}}")
-    assert math.isfinite(json_formats.read_run(b'{"q": {"d": ' + b"1" * 300 + b"}}").score[0])
+        read_run(b'{"q": {"d": ' + b"1" * 400 + b"}}")
+    assert math.isfinite(read_run(b'{"q": {"d": ' + b"1" * 300 + b"}}").score[0])
 
 
 @pytest.mark.parametrize("kind, number, what", [("qrels", b"9" * 5000, "grade"), ("qrels", b"1e400", "grade"),

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from components.engine.measures import evaluate
 from components.formats import chunks, readers, trec
 from components.formats.json_formats import Fields
+from tests.unit.file_readers import read_pair, read_qrels, read_run
 
 pytrec_eval = pytest.importorskip("pytrec_eval", reason="pytrec-eval-terrier is the test oracle")
 
@@ -96,7 +97,7 @@ def test_the_sample_pair_in_every_format_gives_trec_evals_numbers(qrels_format, 
     qrels_data, run_data = qrels_formats(qrels_text)[qrels_format], run_formats(run_text)[run_format]
     assert readers.detect(qrels_data, "qrels") == qrels_format
     assert readers.detect(run_data, "run") == run_format.split("-")[0]
-    judged = trec.judge(*readers.read_pair(qrels_data, run_data))
+    judged = trec.judge(*read_pair(qrels_data, run_data))
     assert_same_judged_run(judged, trec.load(SAMPLE_QRELS, SAMPLE_RUN))
     assert_equals_pytrec_eval(judged, qrels_text, run_text)
 
@@ -118,7 +119,7 @@ def test_any_pair_with_distinct_scores_gives_the_same_numbers_in_every_format(ju
         return
     for qrels_data in qrels_formats(qrels_text).values():
         for run_data in run_formats(run_text).values():
-            judged_run = trec.judge(*readers.read_pair(qrels_data, run_data))
+            judged_run = trec.judge(*read_pair(qrels_data, run_data))
             assert_same_judged_run(judged_run, expected)
     assert_equals_pytrec_eval(expected, qrels_text, run_text)
 
@@ -143,7 +144,7 @@ def test_detect_reads_the_content(data, kind, expected):
 def test_a_file_object_is_read_once():
     upload = io.BytesIO(b'{"q1": {"d1": 1}}')
     upload.name = "gold.json"
-    assert readers.read_qrels(upload).name == "gold.json"
+    assert read_qrels(upload).name == "gold.json"
 
 
 def test_bad_kind():
@@ -199,8 +200,8 @@ def test_understood_of_a_file_whose_first_lines_hold_no_data():
 def test_fields_reach_json_records_through_the_front_door():
     data = b'{"topic_no": "7", "gold": ["a"]}\n{"topic_no": "8", "gold": ["b"]}\n'
     with pytest.raises(trec.TrecFormatError):
-        readers.read_qrels(data)
-    qrels = readers.read_qrels(data, fields=Fields("topic_no", "gold"))
+        read_qrels(data)
+    qrels = read_qrels(data, fields=Fields("topic_no", "gold"))
     assert qrels.qids == ("7", "8")
     assert readers.read(data, "qrels", fields=Fields("topic_no", "gold")).understood.fields == Fields("topic_no",
                                                                                                        "gold")
@@ -208,7 +209,7 @@ def test_fields_reach_json_records_through_the_front_door():
 
 def test_read_pair_checks_the_gain_before_the_run():
     with pytest.raises(trec.TrecFormatError, match="too large for exponential gain"):
-        readers.read_pair(b'{"q": {"a": 100}}', b"not a run", gain="exponential", qrels_name="q.json")
+        read_pair(b'{"q": {"a": 100}}', b"not a run", gain="exponential", qrels_name="q.json")
 
 
 # --- chunks counted as their document ------------------------------------------------------------------
@@ -226,9 +227,9 @@ def test_chunk_ids_merge_in_every_format():
         assert [d.decode() for d in done.parsed.docids] == ["d1", "d2", "d3"], fmt
         assert done.parsed.rank.tolist() == [1, 2, 3]
         assert done.understood.merged_chunks == 1
-        judged = trec.judge(readers.read_qrels(qrels), done.parsed)
+        judged = trec.judge(read_qrels(qrels), done.parsed)
         assert evaluate(judged.queries, ["R@2"], "linear")["R@2"].tolist() == [1.0], fmt
-        unmerged = trec.judge(readers.read_qrels(qrels), readers.read_run(data))
+        unmerged = trec.judge(read_qrels(qrels), read_run(data))
         assert evaluate(unmerged.queries, ["R@2"], "linear")["R@2"].tolist() == [0.0], fmt
 
 
@@ -268,7 +269,7 @@ def test_chunk_ids_become_document_ids_even_when_nothing_merges():
 
 def test_an_id_with_nothing_before_its_separator_is_refused():
     with pytest.raises(trec.TrecFormatError) as caught:
-        readers.read_run(b"q Q0 a#1 1 2 r\nq Q0 #3 2 1 r\n", "run.txt", chunks="#")
+        read_run(b"q Q0 a#1 1 2 r\nq Q0 #3 2 1 r\n", "run.txt", chunks="#")
     assert (caught.value.file, caught.value.line) == ("run.txt", 2)
     assert "'#3', with nothing before its chunk separator '#'" in caught.value.found
 
@@ -317,7 +318,7 @@ def test_the_json_lines_samples_read_as_the_trec_samples_once_chunks_count_as_do
     assert_same_judged_run(trec.judge(qrels.parsed, run.parsed), expected)
     for name, values in evaluate(trec.judge(qrels.parsed, run.parsed).queries, MEASURES, "linear").items():
         np.testing.assert_array_equal(values, evaluate(expected.queries, MEASURES, "linear")[name])
-    as_chunks = trec.judge(qrels.parsed, readers.read_run(ASSETS / "sample_results.jsonl"))
+    as_chunks = trec.judge(qrels.parsed, read_run(ASSETS / "sample_results.jsonl"))
     assert not evaluate(as_chunks.queries, ["R@10"], "linear")["R@10"].any()  # chunk ids match no judged id
 
 

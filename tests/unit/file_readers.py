@@ -1,0 +1,77 @@
+"""Shortcuts over the file readers that only the tests use: a qrels or run file in any format, a pair of them, and a
+pair of TREC or CSV/TSV files joined.
+
+The product reads a file through :func:`components.formats.readers.read` (the
+parsed file and what was understood of it) and joins a pair with
+:func:`components.formats.trec.judge`; these return the parsed files alone.
+"""
+from __future__ import annotations
+
+from components.formats import readers, tabular, trec
+from components.formats.json_formats import Fields
+
+
+def read_qrels(source: trec.Source, name: str | None = None, *, fields: Fields | None = None,
+               chunks: str | None = None) -> trec.Qrels:
+    """Read a qrels file in any format (:func:`components.formats.readers.read`).
+
+    Examples
+    --------
+    >>> read_qrels(b"query-id\\tcorpus-id\\tscore\\nq1\\td1\\t2\\n").grade.tolist()
+    [2]
+    """
+    parsed = readers.read(source, "qrels", name, fields=fields, chunks=chunks).parsed
+    assert isinstance(parsed, trec.Qrels)
+    return parsed
+
+
+def read_run(source: trec.Source, name: str | None = None, *, fields: Fields | None = None,
+             chunks: str | None = None) -> trec.Run:
+    """Read a run file in any format (:func:`components.formats.readers.read`), in trec_eval's order.
+
+    Examples
+    --------
+    >>> [d.decode() for d in read_run(b'{"q1": {"a": 0.5, "b": 0.9}}').docids]
+    ['b', 'a']
+    """
+    parsed = readers.read(source, "run", name, fields=fields, chunks=chunks).parsed
+    assert isinstance(parsed, trec.Run)
+    return parsed
+
+
+def read_pair(qrels: trec.Source, run: trec.Source, gain: str | None = None, qrels_name: str | None = None,
+              run_name: str | None = None, *, qrels_fields: Fields | None = None, run_fields: Fields | None = None,
+              chunks: str | None = None) -> tuple[trec.Qrels, trec.Run]:
+    """:func:`components.formats.trec.read_pair` for files in any format: the qrels (checked to fit ``gain`` when
+    it is given, before the run is read), then the run; ``chunks`` applies to both.
+
+    Examples
+    --------
+    >>> judgments, results = read_pair(b'{"q1": {"a": 1}}', b"q1 Q0 a 1 0.5 r\\n")
+    >>> judgments.grade.tolist(), results.score.tolist()
+    ([1], [0.5])
+    """
+    judgments = read_qrels(qrels, qrels_name, fields=qrels_fields, chunks=chunks)
+    if gain is not None:
+        trec.check_gain_fits(judgments, gain)
+    return judgments, read_run(run, run_name, fields=run_fields, chunks=chunks)
+
+
+def load_table(qrels: tabular.TableSource, run: tabular.TableSource, complete: bool = False, gain: str | None = None,
+               qrels_name: str | None = None, run_name: str | None = None) -> trec.JudgedRun:
+    """Read both files (TREC, CSV or TSV, each on its own: :func:`components.formats.tabular.read_qrels` and
+    :func:`~components.formats.tabular.read_run`) and join them: :func:`components.formats.trec.load` for tables.
+
+    When ``gain`` is given, the grades are also checked to fit it
+    (:func:`components.formats.trec.check_gain_fits`).
+
+    Examples
+    --------
+    >>> judged = load_table(b"qid,docid,grade\\n1,a,1\\n", b"1 Q0 a 1 0.5 r\\n1 Q0 b 2 0.9 r\\n")
+    >>> judged.ranking(0)
+    [('b', 0.9, 0), ('a', 0.5, 1)]
+    """
+    judgments = tabular.read_qrels(qrels, qrels_name)
+    if gain is not None:
+        trec.check_gain_fits(judgments, gain)
+    return trec.judge(judgments, tabular.read_run(run, run_name), complete)
