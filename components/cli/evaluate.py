@@ -13,7 +13,7 @@ from components.cli.output import text as _text
 from components.cli.report import Report
 from components.engine import run_diagnosis
 from components.engine.measures import DEFAULT_MEASURES, Measure, evaluate, parse_measures, uses_measure_set
-from components.engine.metrics import Gain
+from components.engine.metrics import Gain, TrecEval
 from components.formats import readers, trec
 from components.formats.json_formats import Fields
 
@@ -22,8 +22,9 @@ def run_evaluation(qrels: trec.Source, run: trec.Source, measures: Sequence[Meas
                    gain: Gain = "linear", complete: bool = False, relevance_level: int = 1,
                    judged_only: bool = False, max_docs: int | None = None, diagnose: bool = False,
                    diagnosis_k: int | None = None, chunks: str | None = None, qrels_fields: Fields | None = None,
-                   run_fields: Fields | None = None) -> Report:
-    """Read both files, judge the run and evaluate the measures on every evaluated query.
+                   run_fields: Fields | None = None, trec_eval: TrecEval = "9") -> Report:
+    """Read both files, judge the run and evaluate the measures on every evaluated query, as ``trec_eval``'s version
+    computes them ("9": 9.0.7, as pytrec_eval; "10": 10.0; they differ in IPrec@x and 11pt_avg only).
 
     ``relevance_level`` (trec_eval's -l): a grade at least this counts as relevant for the binary measures
     (nDCG keeps the grades). ``max_docs`` (trec_eval's -M): each query's top ``max_docs`` documents are kept,
@@ -53,7 +54,8 @@ def run_evaluation(qrels: trec.Source, run: trec.Source, measures: Sequence[Meas
     diagnosis = None if not diagnose else run_diagnosis.diagnose_read(
         read_qrels, read_run, judged, k=diagnosis_k or run_diagnosis.diagnosis_cutoff(measures), measures=measures,
         gain=gain, relevance_level=relevance_level, chunks=chunks)
-    return Report(gain, evaluate(queries, measures, gain), judged, results.trailing_lines, results.tag, diagnosis)
+    return Report(gain, evaluate(queries, measures, gain, trec_eval), judged, results.trailing_lines, results.tag,
+                  diagnosis)
 
 
 def judge_runs(qrels: trec.Source, runs: Sequence[trec.Source], gain: Gain = "linear", complete: bool = False,
@@ -95,7 +97,7 @@ def run_eval(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     try:
         report = run_evaluation(args.qrels, args.run, measures, args.gain, args.complete, args.rel_level,
                                 args.judged_only, args.max_docs, diagnose, args.diagnose_k, args.chunks,
-                                args.qrels_fields, args.run_fields)
+                                args.qrels_fields, args.run_fields, args.trec_eval)
     except (OSError, MemoryError, trec.TrecFormatError) as err:
         return file_error(err, (args.qrels, args.run))
     to_stderr = render_text.notes(report.judged, report.trailing_lines)
@@ -123,7 +125,7 @@ def _main_many(args: argparse.Namespace, measures: Sequence[Measure], runs: Sequ
         judged = judge_runs(args.qrels, runs, args.gain, args.complete, args.rel_level, args.judged_only,
                             args.max_docs, args.chunks, args.qrels_fields, args.run_fields)
         result = many_runs.compare_many(judged, [str(r) for r in runs], measures, args.gain, baseline,
-                                        args.correction)
+                                        args.correction, trec_eval=args.trec_eval)
         diagnoses = diagnose_runs(args, measures, runs) if args.diagnose or args.diagnose_k is not None else None
     except (OSError, MemoryError, trec.TrecFormatError, NothingToCompare) as err:  # a file that cannot be read,
         # or no query both runs answer; any other error is a fault of this program, not of the files

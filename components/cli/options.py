@@ -10,7 +10,7 @@ from typing import Sequence
 import numpy as np
 
 from components.cli.output import printable, text
-from components.engine import fusion
+from components.engine import fusion, metrics
 from components.engine.checks import read_whole
 from components.engine.corrections import CORRECTIONS, DEFAULT_CORRECTION
 from components.engine.measures import DEFAULT_MEASURES, MAX_CUTOFF, Measure, parse_measures, trec_name
@@ -88,6 +88,8 @@ def _eval_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     parser.add_argument("-m", "--measure", type=_measure, action="append", dest="measures", metavar="MEASURE",
                         help=text("Help measure", default=" ".join(DEFAULT_MEASURES)))
     parser.add_argument("--gain", choices=GAINS, default="linear", help=text("Help gain"))
+    parser.add_argument("--trec-eval", choices=metrics.TREC_EVAL_VERSIONS, default=metrics.TREC_EVAL_VERSIONS[0],
+                        help=text("Help trec-eval"))
     parser.add_argument("-q", "--per-query", action="store_true", help=text("Help per-query"))
     parser.add_argument("-c", "--complete", action="store_true", help=text("Help complete"))
     parser.add_argument("-l", "--rel-level", type=_whole, default=1, metavar="N", help=text("Help rel-level"))

@@ -154,8 +154,9 @@ def summarise(name: str, judged: trec.JudgedRun, values: dict[str, np.ndarray]) 
 def compare_many(judged: Sequence[trec.JudgedRun], names: Sequence[str], measures: Iterable[Measure | str],
                  gain: Gain = "linear", baseline: int = 0, correction: corrections.Correction = "holm",
                  alpha: float = ALPHA, *, permutations: int = compare.PERMUTATIONS, seed: int = compare.SEED,
-                 resamples: int = bootstrap.RESAMPLES) -> ManyRuns:
-    """Compare every run with ``judged[baseline]`` on each measure (the module's docstring says how).
+                 resamples: int = bootstrap.RESAMPLES, trec_eval: metrics.TrecEval = "9") -> ManyRuns:
+    """Compare every run with ``judged[baseline]`` on each measure (the module's docstring says how), the measures
+    as ``trec_eval``'s version computes them (:func:`~components.engine.measures.evaluate`).
 
     Raises ``ValueError`` for fewer than 2 or more than :data:`MAX_RUNS` runs, names that repeat, or a run
     that shares no judged query with the baseline (naming it).
@@ -177,7 +178,7 @@ def compare_many(judged: Sequence[trec.JudgedRun], names: Sequence[str], measure
         raise ValueError(f"each run needs its own name; these repeat: {sorted({n for n in names if names.count(n) > 1})}")
     if not 0 <= baseline < len(judged):
         raise ValueError(f"the baseline must be one of the {len(judged)} runs")
-    values = [evaluate(j.queries, parsed, gain) for j in judged]
+    values = [evaluate(j.queries, parsed, gain, trec_eval) for j in judged]
     runs = tuple(summarise(n, j, v) for n, j, v in zip(names, judged, values))
     pairs: dict[str, compare.RunComparison] = {}
     for i, (name, run) in enumerate(zip(names, judged)):

@@ -70,7 +70,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Literal
+from typing import Callable, Iterable, Literal
 
 import numpy as np
 
@@ -83,7 +83,7 @@ Aggregation = Literal["mean", "sum", "geometric mean"]
 GEOMETRIC_MEAN: Aggregation = "geometric mean"  # GMAP's and gm_bpref's
 # "level": a recall level between 0 and 1, not a rank; "multiple": a multiple of R, above 0, not a rank
 Cutoff = Literal["required", "optional", "none", "level", "multiple"]
-Engine = Callable[[QuerySet, Any, Gain], np.ndarray]
+Engine = Callable[..., np.ndarray]  # (qs, k, gain), and the trec_eval version for a versioned family
 
 
 @dataclass(frozen=True)
@@ -95,6 +95,7 @@ class _Family:
     trec: str | None = None  # trec_eval's name without a cutoff
     trec_cut: str | None = None  # trec_eval's name with a cutoff k: f"{trec_cut}_{k}"
     aggregation: Aggregation = "mean"
+    versioned: bool = False  # compute takes a 4th argument: the trec_eval whose convention to follow (TrecEval)
 
 
 # canonical family -> how the engine computes it per query (the cutoff families check k with metrics.check_k)
@@ -116,8 +117,10 @@ _FAMILIES: dict[str, _Family] = {
     "gm_bpref": _Family(lambda qs, k, gain: metrics.floored_bpref(qs), "none", trec="gm_bpref",
                         aggregation=GEOMETRIC_MEAN),
     "infAP": _Family(lambda qs, k, gain: metrics.inferred_average_precision(qs), "none", trec="infAP"),
-    "IPrec": _Family(lambda qs, k, gain: metrics.interpolated_precision(qs, k), "level", trec_cut="iprec_at_recall"),
-    "11pt_avg": _Family(lambda qs, k, gain: metrics.eleven_point_average(qs), "none", trec="11pt_avg"),
+    "IPrec": _Family(lambda qs, k, gain, version: metrics.interpolated_precision(qs, k, version), "level",
+                     trec_cut="iprec_at_recall", versioned=True),
+    "11pt_avg": _Family(lambda qs, k, gain, version: metrics.eleven_point_average(qs, version), "none",
+                        trec="11pt_avg", versioned=True),
     "Judged": _Family(lambda qs, k, gain: metrics.judged_at_k(qs, metrics.check_k(k))),
     "num_ret": _Family(lambda qs, k, gain: metrics.num_returned(qs), "none", trec="num_ret", aggregation="sum"),
     "num_rel": _Family(lambda qs, k, gain: metrics.num_relevant(qs), "none", trec="num_rel", aggregation="sum"),
@@ -353,11 +356,14 @@ def trec_order(measures: Iterable[Measure | str]) -> list[Measure]:
     return sorted(parsed, key=place)
 
 
-def evaluate(qs: QuerySet, measures: Iterable[Measure | str], gain: Gain) -> dict[str, np.ndarray]:
+def evaluate(qs: QuerySet, measures: Iterable[Measure | str], gain: Gain,
+             trec_eval: metrics.TrecEval = "9") -> dict[str, np.ndarray]:
     """Per-query values of each measure, keyed by canonical name, in the order given.
 
     Every value comes from the engine (:mod:`components.engine.metrics`); ``gain``
-    applies to nDCG, DCG and IDCG only. Names are parsed with :func:`parse_measure`.
+    applies to nDCG, DCG and IDCG only; ``trec_eval`` ("9": 9.0.7, as pytrec_eval; "10": 10.0) to the two
+    measures whose cutoff of relevant documents the versions round apart, IPrec@x and 11pt_avg
+    (:func:`~components.engine.metrics.recall_cutoff`). Names are parsed with :func:`parse_measure`.
     The set's value of each is :func:`aggregate` of these (not always their mean).
 
     Examples
@@ -371,7 +377,10 @@ def evaluate(qs: QuerySet, measures: Iterable[Measure | str], gain: Gain) -> dic
     """
     metrics.check_gain(gain)
     parsed = [m if isinstance(m, Measure) else parse_measure(m) for m in measures]
-    return {m.name: _FAMILIES[m.family].compute(qs, m.k, gain) for m in parsed}
+    if trec_eval not in metrics.TREC_EVAL_VERSIONS:
+        raise ValueError(f"trec_eval must be one of {metrics.TREC_EVAL_VERSIONS}, got {trec_eval!r}")
+    return {m.name: _FAMILIES[m.family].compute(qs, m.k, gain, trec_eval) if _FAMILIES[m.family].versioned
+            else _FAMILIES[m.family].compute(qs, m.k, gain) for m in parsed}
 
 
 def _measure(measure: Measure | str) -> Measure:

@@ -43,6 +43,9 @@ from numpy.typing import NDArray
 from components.engine.checks import check_whole
 
 Gain = Literal["exponential", "linear"]
+# Which trec_eval a convention follows where two differ (:func:`recall_cutoff`): 9.0.7, inside pytrec_eval, or 10.0.
+TrecEval = Literal["9", "10"]
+TREC_EVAL_VERSIONS: tuple[TrecEval, ...] = ("10", "9")
 GradeList = Union[Sequence[int], NDArray[np.integer]]  # one query's grades, top first: a list or an integer array
 GAINS: tuple[Gain, ...] = ("exponential", "linear")
 GAIN_FORMULAS = {"exponential": "2^rel − 1", "linear": "rel"}
@@ -563,19 +566,39 @@ def geometric_mean(values) -> float:
     return float(np.exp(logs.mean())) if logs.size else float("nan")
 
 
-def interpolated_precision(qs: QuerySet, level: float) -> np.ndarray:
+def recall_cutoff(levels, n_relevant, trec_eval: TrecEval = "9") -> np.ndarray:
+    """c, how many relevant documents a recall level x of R needs, as each trec_eval reads it: 9.0.7 (and the
+    trec_eval inside pytrec_eval) truncates x · R + 0.9, 10.0 rounds x · R to the nearest whole number, a half away
+    from 0 (C's ``lround``); at least 1 either way (c = 0 reads as the first relevant document). Levels along the
+    first axis, queries along the second.
+
+    They differ where x · R has a fractional part from 0.1 to under 0.5: R = 4 at x = 0.6 needs 3 in 9.0.7, 2 in 10.0.
+
+    >>> recall_cutoff([0.0, 0.6, 0.5], [4]).tolist(), recall_cutoff([0.0, 0.6, 0.5], [4], "10").tolist()
+    ([[1], [3], [2]], [[1], [2], [2]])
+    """
+    if trec_eval not in TREC_EVAL_VERSIONS:
+        raise ValueError(f"trec_eval must be one of {TREC_EVAL_VERSIONS}, got {trec_eval!r}")
+    wanted = np.asarray(levels, dtype=np.float64)[:, None] * np.asarray(n_relevant, dtype=np.float64)[None, :]
+    whole = np.floor(wanted)
+    c = np.floor(wanted + 0.9) if trec_eval == "9" else whole + (wanted - whole >= 0.5)  # lround, without x + 0.5's error
+    return np.maximum(c, 1).astype(np.int64)
+
+
+def interpolated_precision(qs: QuerySet, level: float, trec_eval: TrecEval = "9") -> np.ndarray:
     """Interpolated precision at a recall level per query (trec_eval's ``iprec_at_recall_0.10`` and the like).
 
     .. math:: \\mathrm{IPrec@}x = \\max_{i \\ge r_c} \\mathrm{P@}i, \\qquad c = \\lfloor x \\cdot R + 0.9 \\rfloor
+        \\text{ (trec\\_eval 9.0.7), or } x \\cdot R \\text{ rounded (10.0: ``trec_eval="10"``, :func:`recall_cutoff`)}
 
     where R is the number of relevant judged documents, r_c the rank of the
     c-th relevant returned document (of the first when c = 0) and the maximum
     runs over every rank from r_c to the end of the list: the precision
     "interpolated" from the right, as in the standard recall-precision graph.
     0 when fewer than c relevant documents were returned, or none at all.
-    c is the c of trec_eval 9.0.7 and of the trec_eval inside pytrec_eval
+    By default c is the c of trec_eval 9.0.7 and of the trec_eval inside pytrec_eval
     (x · R + 0.9, truncated: 1 of R = 2 relevant is recall 0.5, not 0.6);
-    trec_eval's newest sources round x · R to the nearest whole number instead.
+    trec_eval 10.0 rounds x · R to the nearest whole number instead.
 
     Examples
     --------
@@ -586,10 +609,10 @@ def interpolated_precision(qs: QuerySet, level: float) -> np.ndarray:
     >>> [round(float(interpolated_precision(qs, x)[0]), 3) for x in (0.0, 0.5, 0.75)]
     [0.667, 0.667, 0.0]
     """
-    return interpolated_precision_at_levels(qs, [level])[0]
+    return interpolated_precision_at_levels(qs, [level], trec_eval)[0]
 
 
-def interpolated_precision_at_levels(qs: QuerySet, levels: Sequence[float]) -> np.ndarray:
+def interpolated_precision_at_levels(qs: QuerySet, levels: Sequence[float], trec_eval: TrecEval = "9") -> np.ndarray:
     """:func:`interpolated_precision` at several recall levels in one pass: one row per level, one column per query.
 
     >>> qs = from_rankings([[0, 1, 1, 0]], [[0, 1, 1, 1, 1]])
@@ -612,20 +635,20 @@ def interpolated_precision_at_levels(qs: QuerySet, levels: Sequence[float]) -> n
     # the first hit
     found = np.bincount(q, minlength=qs.n_queries)
     first = np.cumsum(found) - found
-    wanted = np.maximum(np.floor(wanted_levels[:, None] * num_relevant(qs)[None, :] + 0.9), 1).astype(np.int64)
+    wanted = recall_cutoff(wanted_levels, num_relevant(qs), trec_eval)
     reached = wanted <= found[None, :]
     at = np.where(reached, first[None, :] + wanted - 1, 0)
     return np.where(reached, best_from_here[at] if best_from_here.size else 0.0, 0.0)
 
 
-def eleven_point_average(qs: QuerySet) -> np.ndarray:
+def eleven_point_average(qs: QuerySet, trec_eval: TrecEval = "9") -> np.ndarray:
     """11-point interpolated average precision per query (trec_eval's ``11pt_avg``).
 
     .. math:: \\mathrm{11pt\\_avg} = \\frac{1}{11} \\sum_{x \\in \\{0, 0.1, \\ldots, 1\\}} \\mathrm{IPrec@}x
 
     the mean of :func:`interpolated_precision` over the recall levels 0.0,
     0.1, ..., 1.0 (:data:`ELEVEN_POINTS`), each with trec_eval 9.0.7's
-    c = ⌊x · R + 0.9⌋ (trec_eval 10 rounds x · R instead). An old summary
+    c = ⌊x · R + 0.9⌋, or 10.0's x · R rounded (:func:`recall_cutoff`). An old summary
     of the recall-precision curve, kept for comparisons with old runs. 0 when
     nothing relevant was returned.
 
@@ -637,7 +660,7 @@ def eleven_point_average(qs: QuerySet) -> np.ndarray:
     >>> round(float(eleven_point_average(from_rankings([[1, 0, 1]]))[0]), 4)
     0.8485
     """
-    return interpolated_precision_at_levels(qs, ELEVEN_POINTS).mean(axis=0)
+    return interpolated_precision_at_levels(qs, ELEVEN_POINTS, trec_eval).mean(axis=0)
 
 
 def r_precision(qs: QuerySet) -> np.ndarray:

@@ -192,7 +192,7 @@ def rankwise_eval(*args: str) -> str:
         run.write_text(RUN)
         out = io.StringIO()
         with redirect_stdout(out), redirect_stderr(io.StringIO()):
-            assert eval_main([str(qrels), str(run), *args]) == 0
+            assert eval_main([str(qrels), str(run), "--trec-eval", "9", *args]) == 0  # pytrec_eval's trec_eval
     return out.getvalue()
 
 

@@ -40,14 +40,15 @@ MEASURES = [f"{ours}@{k}" for ours in ORACLE_NAMES for k in KS] + ["RR"]
 # --- running both sides -------------------------------------------------------------------
 
 def cli_output(qrels_text: str, run_text: str, *args: str) -> str:
-    """What ``rankwise eval qrels run *args`` prints on stdout, for two files holding these texts."""
+    """What ``rankwise eval qrels run --trec-eval 9 *args`` prints on stdout, for two files holding these texts
+    (9.0.7's conventions: the trec_eval inside pytrec_eval, the oracle)."""
     with tempfile.TemporaryDirectory() as folder:
         qrels, run = Path(folder, "qrels.txt"), Path(folder, "run.txt")
         qrels.write_bytes(qrels_text.encode())
         run.write_bytes(run_text.encode())
         out = io.StringIO()
         with redirect_stdout(out), redirect_stderr(io.StringIO()):
-            assert main([str(qrels), str(run), *args]) == 0
+            assert main([str(qrels), str(run), "--trec-eval", "9", *args]) == 0
     return out.getvalue()
 
 
