@@ -37,7 +37,7 @@ from tests.e2e.helpers import CTX, PageRuns, click_and_settle, hold_still, lesso
 from tests.e2e.navigation import open_shared_page, visit
 
 pytestmark = pytest.mark.e2e
-GROUP_PER_TEST = True  # the two tests, each most of a minute, run on both workers at once (tests/e2e/conftest.py)
+GROUP_PER_TEST = True  # the long tests run on both workers at once (tests/e2e/conftest.py)
 
 def first_page(audit: Audit) -> None:
     """The page opened on the home page (the default page, at "/": navigation.visit finds the others by path)."""
@@ -483,9 +483,19 @@ def test_every_page_and_state_at_a_laptops_size(shared_context, app_url):
     data_states(audit, runs)
     practice_states(audit, runs)
     instructor_states(audit, runs)
-    keyboard_lesson(page, runs)
     page.close()
     audit.check()
+
+
+def test_a_whole_lesson_by_keyboard_alone(shared_context, app_url):
+    """At 1366x768, on a session of its own (a test of its own: the suite's workers share the long ones out)."""
+    page = shared_context.new_page()
+    runs = PageRuns(page)
+    page.set_viewport_size({"width": 1366, "height": 768})
+    page.goto(app_url + "/")
+    expect(page.get_by_test_id("stMain")).to_be_visible()
+    keyboard_lesson(page, runs)
+    page.close()
 
 
 def test_every_page_projected(shared_context, app_url):
