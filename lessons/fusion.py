@@ -48,9 +48,9 @@ def _orders_from_link() -> None:
             set_editor_state(key, reading.value)
 
 
-def _show_fused(orders: tuple[tuple[str, ...], ...], k: int) -> tuple[tuple[str, float], ...]:
-    """The fused list as a fixed strip under the two rankers' (its cells say their scores worked out)."""
-    ranked = hybrid.fused(orders, k)
+def _show_fused(orders: tuple[tuple[str, ...], ...], ranked: tuple[tuple[str, float], ...], k: int) -> None:
+    """The fused list (``ranked``: the engine's, at ``k``) as a fixed strip under the two rankers' (its cells say
+    their scores worked out)."""
     score = dict(ranked)
     items = [EditorItem(d.id, hybrid.cell_title(orders, d.id, score[d.id], k), d.grade) if d.id in score else d
              for d in ITEMS]
@@ -61,7 +61,6 @@ def _show_fused(orders: tuple[tuple[str, ...], ...], k: int) -> tuple[tuple[str,
     ranking_editor(items, key=state.FUSION_FUSED, default_order=order, k=CUTOFF, tray=True, grade_range=(0, 2),
                    scale=chart_scale(), label=prose.text(NAME, "Label fused", k=k),
                    scoreboard=Scoreboard(MEASURES, LABELS), view="strip", fixed=True)
-    return ranked
 
 
 def _fused_sentence(orders, ranked, k: int) -> str:
@@ -106,12 +105,12 @@ def _fusion() -> None:
     signature = (lexical, dense, CUTOFF)
     if numbers_hidden(NAME, signature):
         st.markdown(prose.text(NAME, "Predict", k=k))
-    fused_order = [doc for doc, _ in hybrid.fused(orders, k)]
+    ranked = hybrid.fused(orders, k)
     asked = prose.text(NAME, "Asked", k=k)  # a live class predicts the fused list's RR: is its top relevant?
     if not numbers_revealed(NAME, signature, ask=lambda: class_answers.asked_on_screen(
-            "MRR", asked, hybrid.query_set(fused_order), CUTOFF)):
+            "MRR", asked, hybrid.query_set([doc for doc, _ in ranked]), CUTOFF)):
         return
-    ranked = _show_fused(orders, k)
+    _show_fused(orders, ranked, k)
     st.markdown(_fused_sentence(orders, ranked, k))
     link, take_home = st.columns(2)
     with link:
