@@ -24,7 +24,7 @@ from pathlib import Path
 
 import evaluate_scale  # benchmarks/ is on the path when this file runs as a script
 
-from components.engine import run_diagnosis
+from components.engine import model, run_diagnosis
 from components.engine.measures import parse_measures
 from components.formats import trec
 
@@ -64,7 +64,7 @@ def best(repeats: int, work, setup=lambda: None) -> tuple[float, object]:
 def time_pair(name: str, qrels_path: Path, run_path: Path, repeats: int) -> None:
     start = time.perf_counter()
     qrels, run = trec.read_pair(qrels_path, run_path)
-    judged = trec.judge(qrels, run)
+    judged = model.judge(qrels, run)
     read = time.perf_counter() - start
     print(f"\n== {name}: {run.qidx.size:,} run lines, {qrels.qidx.size:,} judgments; "
           f"read and joined in {read:.2f} s ==")

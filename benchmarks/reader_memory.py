@@ -6,7 +6,7 @@ arrays far larger than the file. Three runs of 100,000 short lines (about
 2.3 MB; 1,000 queries of 100 results, written in rank order):
 
 - ``normal``: nothing else;
-- ``at the limit``: plus one line whose docid is ``trec.MAX_ID_BYTES`` long
+- ``at the limit``: plus one line whose docid is ``columns.MAX_ID_BYTES`` long
   (accepted; the padded docids stay within the reader's bound);
 - ``amplification``: plus one line whose docid is 10,000 characters long
   (refused with a message since the limit; read, padded, before it).
@@ -64,7 +64,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from components.formats import trec  # noqa: E402  (after the path: the script runs from anywhere
+from components.formats import columns  # noqa: E402  (after the path: the script runs from anywhere
 
 
 def write_files(folder: Path, lines: int, long_id: str | None, name: str) -> tuple[Path, Path]:
@@ -122,7 +122,7 @@ def main() -> None:
                                               "--json"])
                 print(f"{run.name:<14} {run.stat().st_size / 1e6:6.1f} MB  {'CLI':<17} {mb:7.0f} MB  {status:>6}  "
                       f"{message[:110]}")
-        cases = {"normal": None, "at the limit": "L" * trec.MAX_ID_BYTES, "amplification": "L" * args.long}
+        cases = {"normal": None, "at the limit": "L" * columns.MAX_ID_BYTES, "amplification": "L" * args.long}
         print(f"{'file':<14} {'size':>8}  {'read with':<17} {'peak RSS':>9}  status  message")
         base, _, _ = peak([sys.executable, "-c", "import components.formats.trec"])
         print(f"{'-':<14} {'-':>8}  {'baseline':<17} {base:7.0f} MB")

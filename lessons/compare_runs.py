@@ -16,11 +16,11 @@ import streamlit as st
 from components.course import prose
 from components.course.findings import contrast_sentence
 from components.course.run_comparison import RUN_LABELS, change_lines, many_readings, power_formula, report_many, span
-from components.engine import bootstrap, compare, corrections, fusion, many_runs, power, run_diagnosis
+from components.engine import bootstrap, compare, corrections, fusion, many_runs, model, power, run_diagnosis
 from components.engine.compare import format_p
 from components.engine.formatting import fmt, literal, signed
 from components.engine.metrics import Gain
-from components.formats import readers, trec
+from components.formats import readers
 from components.serving import uploads
 from components.serving.shared_cache import Holder, freeze
 from components.ui import charts, comparison_charts, registry, state, upload_flow
@@ -67,7 +67,7 @@ def _holder(slot: str, files: uploads.Files) -> Holder:
     return held[1]
 
 
-def _other_runs(loaded: upload_flow.LoadedPair) -> list[tuple[str, dict, trec.JudgedRun]]:
+def _other_runs(loaded: upload_flow.LoadedPair) -> list[tuple[str, dict, model.JudgedRun]]:
     """Each other run that reads cleanly, judged against the loaded qrels (read with the first run's chunk
     option): (slot, record, judged). A run that fails shows its message and is left out."""
     runs = []
@@ -105,7 +105,7 @@ def _letter(slot: str) -> str:
     return RUN_LABELS[1 + upload_flow.OTHER_RUNS.index(slot)]
 
 
-def _runs_section(loaded: upload_flow.LoadedPair) -> list[tuple[str, dict, trec.JudgedRun]]:
+def _runs_section(loaded: upload_flow.LoadedPair) -> list[tuple[str, dict, model.JudgedRun]]:
     """The runs (A, then each other run that reads cleanly: :func:`_other_runs`), each with a remove button, and
     the uploader that adds runs; returns the other runs.
 
@@ -183,7 +183,7 @@ def _test_settings(letters: list[str]) -> tuple[int, corrections.Correction]:
 
 @st.cache_resource(max_entries=8, show_spinner=False)
 def _compare(files: tuple, names: tuple[str, ...], measures: tuple[str, ...], gain: str, baseline: int,
-             correction: corrections.Correction, _judged: tuple[trec.JudgedRun, ...]) -> many_runs.ManyRuns:
+             correction: corrections.Correction, _judged: tuple[model.JudgedRun, ...]) -> many_runs.ManyRuns:
     """Every run against the baseline; shared by every session, cached by the files' keys and the settings."""
     return freeze(many_runs.compare_many(_judged, names, measures, gain, baseline, correction))
 
@@ -245,12 +245,12 @@ def _table(result: many_runs.ManyRuns, gain: str) -> pd.DataFrame:
 
 @st.cache_resource(max_entries=32, show_spinner=False)
 def _diagnosed(files: uploads.Files, k: int, measures: tuple[str, ...], gain: str, chunks: str | None,
-               _qrels: readers.Read, _run: readers.Read, _judged: trec.JudgedRun) -> run_diagnosis.Diagnosis:
+               _qrels: readers.Read, _run: readers.Read, _judged: model.JudgedRun) -> run_diagnosis.Diagnosis:
     return run_diagnosis.diagnose_read(_qrels, _run, _judged, k=k, measures=measures, gain=gain, chunks=chunks)
 
 
 def _diagnosis_section(result: many_runs.ManyRuns, gain: str, files: dict[str, uploads.Files], qrels: readers.Read,
-                       reads: dict[str, readers.Read], judged: dict[str, trec.JudgedRun], chunks: str | None) -> None:
+                       reads: dict[str, readers.Read], judged: dict[str, model.JudgedRun], chunks: str | None) -> None:
     """Each run diagnosed against the qrels at the measures' largest cutoff: how each run's findings differ from
     the baseline's, then every run's diagnosis, a tab each."""
     st.subheader(prose.text(NAME, "Diagnosis heading"))
@@ -269,11 +269,11 @@ def _diagnosis_section(result: many_runs.ManyRuns, gain: str, files: dict[str, u
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
-def _sweep(files: tuple, measure: str, gain: str, _runs: tuple[trec.Run, ...], _qrels: trec.Qrels) -> tuple[float, ...]:
+def _sweep(files: tuple, measure: str, gain: str, _runs: tuple[model.Run, ...], _qrels: model.Qrels) -> tuple[float, ...]:
     return tuple(fusion.k_sweep(_runs, _qrels, measure, SWEEP_KS, cast(Gain, gain)))
 
 
-def _add_fused(letters: list[str], k: int, runs: dict[str, trec.Run]) -> None:
+def _add_fused(letters: list[str], k: int, runs: dict[str, model.Run]) -> None:
     """The "add" button: the rrf fusion of these runs at k joins the comparison, as a run file in the next slot."""
     slot = upload_flow.free_slot()
     if slot is not None:
@@ -296,9 +296,9 @@ def _fusion_section(result: many_runs.ManyRuns, gain: str, files: dict[str, uplo
     if len(letters) < 2:
         st.info(prose.text(NAME, "Fusion needs two"), icon="☝️")
         return
-    runs = {letter: cast(trec.Run, reads[letter].parsed) for letter in letters}
+    runs = {letter: cast(model.Run, reads[letter].parsed) for letter in letters}
     values = _sweep(tuple(files[letter] for letter in letters), measure, gain, tuple(runs.values()),
-                    cast(trec.Qrels, qrels.parsed))
+                    cast(model.Qrels, qrels.parsed))
     alone = {letter: next(r.mean[measure] for r in result.runs if r.name == letter) for letter in letters}
     show_chart(comparison_charts.fusion_sweep, list(SWEEP_KS), list(values), metric=shown_name(measure, gain),
                current_k=k, runs=alone, key="compare_runs.fusion")
@@ -308,7 +308,7 @@ def _fusion_section(result: many_runs.ManyRuns, gain: str, files: dict[str, uplo
               help=prose.text(NAME, "Fusion full") if full else None)
 
 
-def _explain_section(result: many_runs.ManyRuns, judged: dict[str, trec.JudgedRun], gain: str) -> None:
+def _explain_section(result: many_runs.ManyRuns, judged: dict[str, model.JudgedRun], gain: str) -> None:
     st.subheader(prose.text(NAME, "Explain heading"))
     st.markdown(prose.section(NAME, "Explain intro"))
     run, measure = _pick_pair(result, state.COMPARE_RUN, state.COMPARE_MEASURE, "Explain", gain,
@@ -360,7 +360,7 @@ def _pair_reading(result: many_runs.ManyRuns, v: many_runs.Versus, label: str) -
         st.caption(prose.text_choosing(prose.CLI, compare.READING_TESTS_DISAGREE, values))
 
 
-def _top(judged: trec.JudgedRun, qid: str) -> list[tuple[str, int | None]]:
+def _top(judged: model.JudgedRun, qid: str) -> list[tuple[str, int | None]]:
     """A query's top documents with their grades (None: unjudged)."""
     q = judged.query_index[qid]
     grades = judged.grades(q)

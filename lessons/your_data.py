@@ -24,10 +24,10 @@ import pandas as pd
 import streamlit as st
 
 from components.course import export, prose
-from components.engine import metrics, run_diagnosis
+from components.engine import metrics, model, run_diagnosis
 from components.engine.formatting import fmt, literal, signed
 from components.engine.measures import GEOMETRIC_MEAN, aggregate, aggregation, evaluate, parse_measure
-from components.formats import chunks, json_formats, readers, tabular, trec
+from components.formats import chunks, json_formats, readers, tabular
 from components.ranking_editor import EditorItem, Scoreboard, describe_change, ranking_editor, set_editor_state
 from components.serving import uploads
 from components.serving.shared_cache import freeze
@@ -109,14 +109,14 @@ def _map_fields(kind: str, known: json_formats.Fields | None) -> None:
 
 
 @st.cache_resource(max_entries=8, show_spinner=prose.text(NAME, "Evaluating"))
-def _adjusted(files: uploads.Files, level: int, judged_only: bool, _judged: trec.JudgedRun) -> trec.JudgedRun:
+def _adjusted(files: uploads.Files, level: int, judged_only: bool, _judged: model.JudgedRun) -> model.JudgedRun:
     """The pair under the page's relevance level and judged-only choice (trec_eval's -l and -J); shared."""
     return _judged.adjusted(level, judged_only)
 
 
 @st.cache_resource(max_entries=32, show_spinner=prose.text(NAME, "Evaluating"))
 def _evaluate(files: tuple, names: tuple[str, ...], gain: str,
-              _judged: trec.JudgedRun) -> Mapping[str, np.ndarray]:
+              _judged: model.JudgedRun) -> Mapping[str, np.ndarray]:
     """Per-query values of each measure (the engine's, as the command line computes them); shared, so read-only."""
     return MappingProxyType(freeze(evaluate(_judged.queries, names, gain)))
 
@@ -137,7 +137,7 @@ def _open_query(qid: str) -> None:
 
 @st.cache_resource(max_entries=16, show_spinner=prose.text(NAME, "Computing curves"))
 def _curves(files: tuple, ks: tuple[int, ...],
-            _judged: trec.JudgedRun) -> tuple[tuple[float, ...], tuple[float, ...]]:
+            _judged: model.JudgedRun) -> tuple[tuple[float, ...], tuple[float, ...]]:
     """Mean Recall@k and hit rate@k at each k (one pass over the queries)."""
     return metrics.mean_recall_and_success_by_k(_judged.queries, ks)
 
@@ -162,7 +162,7 @@ def mean_name(name: str, gain: str) -> str:
     return "M" + name if name.startswith(("RR", "AP")) else shown_name(name, gain)
 
 
-def per_query_table(judged: trec.JudgedRun, values: dict[str, np.ndarray], k: int) -> pd.DataFrame:
+def per_query_table(judged: model.JudgedRun, values: dict[str, np.ndarray], k: int) -> pd.DataFrame:
     """One row per evaluated query: its values, counts and a short note on why it scores 0 (if it does)."""
     qs = judged.queries
     n_relevant = metrics.num_relevant(qs).astype(np.int64)
@@ -329,7 +329,7 @@ def _show_refusal(kind: str) -> None:
                             total=refused.total, cap=refused.cap), icon="🧳")
 
 
-def _settings(qrels: trec.Qrels) -> tuple[int, list[str], str, int, bool]:
+def _settings(qrels: model.Qrels) -> tuple[int, list[str], str, int, bool]:
     st.subheader(prose.text(NAME, "Settings heading"))
     st.markdown(prose.section(NAME, "Settings intro"))
     st.session_state.setdefault(state.YOUR_DATA_K, DEFAULT_K)
@@ -349,8 +349,8 @@ def _settings(qrels: trec.Qrels) -> tuple[int, list[str], str, int, bool]:
                                                                                        formula=metrics.GAIN_FORMULAS[g])),
                         GAIN_CHOICES[0], GAIN_CHOICES)
     try:
-        trec.check_gain_fits(qrels, gain)
-    except trec.TrecFormatError as err:
+        model.check_gain_fits(qrels, gain)
+    except model.TrecFormatError as err:
         st.warning(prose.section(NAME, "Gain too large"), icon="⚠️")
         st.code(str(err), language=None, wrap_lines=True)
         gain = "linear"
@@ -360,7 +360,7 @@ def _settings(qrels: trec.Qrels) -> tuple[int, list[str], str, int, bool]:
     return k, [f for f in FAMILIES if f in families], gain, level, judged_only  # the table's columns in a fixed order
 
 
-def _trec_options(qrels: trec.Qrels) -> tuple[int, bool]:
+def _trec_options(qrels: model.Qrels) -> tuple[int, bool]:
     """trec_eval's -l (the lowest grade that counts as relevant) and -J (judged documents only), each explained."""
     top_grade = max(1, int(qrels.grade.max()) if qrels.grade.size else 1)
     st.session_state.setdefault(state.YOUR_DATA_LEVEL, 1)
@@ -381,7 +381,7 @@ def _trec_options(qrels: trec.Qrels) -> tuple[int, bool]:
     return level, judged_only
 
 
-def _summary(loaded: upload_flow.LoadedPair, judged: trec.JudgedRun, qrels: trec.Qrels, values: dict[str, np.ndarray],
+def _summary(loaded: upload_flow.LoadedPair, judged: model.JudgedRun, qrels: model.Qrels, values: dict[str, np.ndarray],
              gain: str) -> None:
     st.subheader(prose.text(NAME, "Results heading"))
     qrels_format, run_format = (loaded.read(kind).understood.format.upper() for kind in KINDS)
@@ -445,7 +445,7 @@ def _read_as(seen: readers.Understood) -> str:
     return prose.section(NAME, "Understood positions")
 
 
-def show_trailing_note(parsed: trec.Run, name: str) -> None:
+def show_trailing_note(parsed: model.Run, name: str) -> None:
     """Say how many lines of a run had text after the tag, which the reader ignored (nothing when none did)."""
     if parsed.trailing_lines:
         st.caption(prose.text(NAME, "Trailing fields", count=f"{parsed.trailing_lines:,}", run=literal(name)))
@@ -482,7 +482,7 @@ def _select_row(qids) -> None:
         st.session_state[state.YOUR_DATA_TABLE] = {"selection": {"rows": [row], "cells": []}}
 
 
-def _per_query(judged: trec.JudgedRun, values: dict[str, np.ndarray], families: list[str], k: int, gain: str,
+def _per_query(judged: model.JudgedRun, values: dict[str, np.ndarray], families: list[str], k: int, gain: str,
                files) -> None:
     table = per_query_table(judged, values, k)
     shown = shown_rows(table, next(iter(values)), TABLE_ROWS)
@@ -539,7 +539,7 @@ def editor_key(files, q: int, level: int = 1, judged_only: bool = False) -> str:
     return f"{state.YOUR_DATA_EDITOR}.{hashlib.sha256(repr(files).encode()).hexdigest()[:12]}{options}.{q}"
 
 
-def query_pool(judged: trec.JudgedRun, q: int) -> tuple[list[EditorItem], list[str], list[str], dict]:
+def query_pool(judged: model.JudgedRun, q: int) -> tuple[list[EditorItem], list[str], list[str], dict]:
     """The editor's items for query q: the run's top POOL, then up to TRAY_MAX relevant judged docs not returned.
 
     Returns (items, default order, tray, facts), facts holding the counts the page reports.
@@ -568,7 +568,7 @@ def _item(doc: str, title: str, grade: int | None) -> EditorItem:
     return EditorItem(doc, title, grade)
 
 
-def what_if_values(judged: trec.JudgedRun, q: int, order, edited_grades: dict[str, int], names, gain: str):
+def what_if_values(judged: model.JudgedRun, q: int, order, edited_grades: dict[str, int], names, gain: str):
     """The measures of query q with the editor's order on top (positions beyond POOL as in the run).
 
     ``edited_grades`` are the editor's grades (a learner's change included);
@@ -585,7 +585,7 @@ def what_if_values(judged: trec.JudgedRun, q: int, order, edited_grades: dict[st
     return {name: float(v[0]) for name, v in evaluate(qs, names, gain).items()}
 
 
-def query_scoreboard(judged: trec.JudgedRun, q: int, items: list[EditorItem], names, gain: str) -> Scoreboard | None:
+def query_scoreboard(judged: model.JudgedRun, q: int, items: list[EditorItem], names, gain: str) -> Scoreboard | None:
     """The editor's live scoreboard for query q: the page's measures, counting the run below the editor's list
     and the judged documents outside it (as :func:`what_if_values` does). None when an item's grade is beyond
     what the editor shows (it keeps its value there, which the editor's state cannot say)."""
@@ -599,7 +599,7 @@ def query_scoreboard(judged: trec.JudgedRun, q: int, items: list[EditorItem], na
                       relevance_level=judged.queries.relevance_level)
 
 
-def _query_picker(column, judged: trec.JudgedRun) -> str | None:
+def _query_picker(column, judged: model.JudgedRun) -> str | None:
     """A select box of the query ids; past SELECT_OPTIONS (every id sent on every run), a box for the id."""
     qids = judged.qids
     if len(qids) <= SELECT_OPTIONS:
@@ -618,7 +618,7 @@ def _reset(key: str, order: list[str], tray: list[str]) -> None:
 
 
 @st.fragment
-def _query_view(judged: trec.JudgedRun, values: dict[str, np.ndarray], names: tuple[str, ...], k: int, gain: str,
+def _query_view(judged: model.JudgedRun, values: dict[str, np.ndarray], names: tuple[str, ...], k: int, gain: str,
                 view: tuple) -> None:
     st.subheader(prose.section(NAME, "Query heading"))
     st.markdown(prose.text(NAME, "Query intro", pool=POOL))

@@ -11,14 +11,14 @@ from components.cli import options, render_json, render_report, render_text, ren
 from components.cli.output import emit, file_error
 from components.cli.output import text as _text
 from components.cli.report import Report
-from components.engine import run_diagnosis
+from components.engine import model, run_diagnosis
 from components.engine.measures import DEFAULT_MEASURES, Measure, evaluate, parse_measures, uses_measure_set
 from components.engine.metrics import Gain, TrecEval
-from components.formats import readers, trec
+from components.formats import decode, readers
 from components.formats.json_formats import Fields
 
 
-def run_evaluation(qrels: trec.Source, run: trec.Source, measures: Sequence[Measure | str] = DEFAULT_MEASURES,
+def run_evaluation(qrels: decode.Source, run: decode.Source, measures: Sequence[Measure | str] = DEFAULT_MEASURES,
                    gain: Gain = "linear", complete: bool = False, relevance_level: int = 1,
                    judged_only: bool = False, max_docs: int | None = None, diagnose: bool = False,
                    diagnosis_k: int | None = None, chunks: str | None = None, qrels_fields: Fields | None = None,
@@ -35,7 +35,7 @@ def run_evaluation(qrels: trec.Source, run: trec.Source, measures: Sequence[Meas
     to count chunks as their document (``doc12#3`` -> ``doc12``, best rank kept), or None; ``qrels_fields``,
     ``run_fields``: which keys of JSON records hold what, instead of the guess.
 
-    Raises :class:`components.formats.trec.TrecFormatError` for a file that cannot be
+    Raises :class:`components.engine.model.TrecFormatError` for a file that cannot be
     read and ``ValueError`` for an unknown measure name.
 
     Examples
@@ -45,11 +45,11 @@ def run_evaluation(qrels: trec.Source, run: trec.Source, measures: Sequence[Meas
     {'RR': 0.75, 'P@1': 0.5}
     """
     read_qrels = readers.read(qrels, "qrels", fields=qrels_fields, chunks=chunks)
-    judgments = cast(trec.Qrels, read_qrels.parsed)
-    trec.check_gain_fits(judgments, gain)
+    judgments = cast(model.Qrels, read_qrels.parsed)
+    model.check_gain_fits(judgments, gain)
     read_run = readers.read(run, "run", fields=run_fields, chunks=chunks)
-    results = cast(trec.Run, read_run.parsed)
-    judged = trec.judge(judgments, results, complete)
+    results = cast(model.Run, read_run.parsed)
+    judged = model.judge(judgments, results, complete)
     queries = judged.adjusted(relevance_level, judged_only, max_docs).queries
     diagnosis = None if not diagnose else run_diagnosis.diagnose_read(
         read_qrels, read_run, judged, k=diagnosis_k or run_diagnosis.diagnosis_cutoff(measures), measures=measures,
@@ -58,15 +58,15 @@ def run_evaluation(qrels: trec.Source, run: trec.Source, measures: Sequence[Meas
                   diagnosis)
 
 
-def judge_runs(qrels: trec.Source, runs: Sequence[trec.Source], gain: Gain = "linear", complete: bool = False,
+def judge_runs(qrels: decode.Source, runs: Sequence[decode.Source], gain: Gain = "linear", complete: bool = False,
                relevance_level: int = 1, judged_only: bool = False, max_docs: int | None = None,
                chunks: str | None = None, qrels_fields: Fields | None = None,
-               run_fields: Fields | None = None) -> list[trec.JudgedRun]:
+               run_fields: Fields | None = None) -> list[model.JudgedRun]:
     """Read the qrels and each run (any format :mod:`components.formats.readers` reads, as
     :func:`run_evaluation` reads them) and judge each run with trec_eval's -c, -l, -J and -M."""
-    judgments = cast(trec.Qrels, readers.read(qrels, "qrels", fields=qrels_fields, chunks=chunks).parsed)
-    trec.check_gain_fits(judgments, gain)
-    return [trec.judge(judgments, cast(trec.Run, readers.read(run, "run", fields=run_fields, chunks=chunks).parsed),
+    judgments = cast(model.Qrels, readers.read(qrels, "qrels", fields=qrels_fields, chunks=chunks).parsed)
+    model.check_gain_fits(judgments, gain)
+    return [model.judge(judgments, cast(model.Run, readers.read(run, "run", fields=run_fields, chunks=chunks).parsed),
                        complete).adjusted(relevance_level, judged_only, max_docs) for run in runs]
 
 
@@ -98,7 +98,7 @@ def run_eval(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         report = run_evaluation(args.qrels, args.run, measures, args.gain, args.complete, args.rel_level,
                                 args.judged_only, args.max_docs, diagnose, args.diagnose_k, args.chunks,
                                 args.qrels_fields, args.run_fields, args.trec_eval)
-    except (OSError, MemoryError, trec.TrecFormatError) as err:
+    except (OSError, MemoryError, model.TrecFormatError) as err:
         return file_error(err, (args.qrels, args.run))
     to_stderr = render_text.notes(report.judged, report.trailing_lines)
     if layout == "json":
@@ -127,7 +127,7 @@ def _main_many(args: argparse.Namespace, measures: Sequence[Measure], runs: Sequ
         result = many_runs.compare_many(judged, [str(r) for r in runs], measures, args.gain, baseline,
                                         args.correction, trec_eval=args.trec_eval)
         diagnoses = diagnose_runs(args, measures, runs) if args.diagnose or args.diagnose_k is not None else None
-    except (OSError, MemoryError, trec.TrecFormatError, NothingToCompare) as err:  # a file that cannot be read,
+    except (OSError, MemoryError, model.TrecFormatError, NothingToCompare) as err:  # a file that cannot be read,
         # or no query both runs answer; any other error is a fault of this program, not of the files
         return file_error(err, (args.qrels, *runs))
     labels = run_labels(result)
@@ -159,7 +159,7 @@ def diagnose_runs(args: argparse.Namespace, measures: Sequence[Measure],
         chunks=args.chunks, qrels_fields=args.qrels_fields, run_fields=args.run_fields).diagnosis) for run in runs}
 
 
-def explained(result, judged: Sequence[trec.JudgedRun], qid: str, gain: Gain) -> dict:
+def explained(result, judged: Sequence[model.JudgedRun], qid: str, gain: Gain) -> dict:
     """``--explain QID``: for each run against the baseline, each measure's change on that query split over the
     documents (:func:`components.engine.many_runs.explain_query`), or None when the query is not in both."""
     from components.engine import many_runs

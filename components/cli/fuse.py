@@ -8,8 +8,8 @@ from typing import cast
 
 from components.cli import options
 from components.cli.output import file_error
-from components.engine import fusion
-from components.formats import readers, trec
+from components.engine import fusion, model
+from components.formats import readers
 
 
 def run_fuse(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
@@ -17,8 +17,8 @@ def run_fuse(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     cannot be read, 2 usage)."""
     options.check_fuse(parser, args)
     try:
-        runs = [cast(trec.Run, readers.read(path, "run").parsed) for path in args.runs]
-    except (OSError, MemoryError, trec.TrecFormatError) as err:
+        runs = [cast(model.Run, readers.read(path, "run").parsed) for path in args.runs]
+    except (OSError, MemoryError, model.TrecFormatError) as err:
         return file_error(err, args.runs)
     fused = fusion.fuse(runs, args.method, k=args.rrf_k or fusion.RRF_K, norm=args.norm or "none",
                         depth=args.depth)

@@ -11,10 +11,9 @@ from components.cli.output import printable as _printable
 from components.cli.output import text as _text
 from components.cli.report import Report
 from components.course.findings import contrast_sentence, counted, describe
-from components.engine import run_diagnosis
+from components.engine import model, run_diagnosis
 from components.engine.formatting import fmt, signed
 from components.engine.metrics import GAIN_FORMULAS, Gain
-from components.formats import trec
 
 _SHOWN_QIDS = 5  # query ids listed in a note
 _WRAP = 100  # the diagnosis's sentences are wrapped at this width, indented by two spaces
@@ -67,11 +66,12 @@ def _aligned(rows: list[list[str]], numbers: bool = True, rule_before_last: bool
                       enumerate(zip(row, widths))).rstrip() for row in rows]
 
 
-def notes(judged: trec.JudgedRun, trailing_lines: int = 0) -> list[str]:
+def notes(judged: model.JudgedRun, trailing_lines: int = 0) -> list[str]:
     """Notes for stderr: the run's lines with text after the tag, and the queries skipped (or scored 0 under --complete).
 
     Examples
     --------
+    >>> from components.formats import trec
     >>> for note in notes(trec.load("1 0 a 1\\n2 0 b 1\\n", "1 Q0 a 1 1 r\\n7 Q0 a 1 1 r\\n8 Q0 a 1 1 r\\n"), 412):
     ...     print(note)
     note: 412 lines of the run had text after the tag; ignored, as trec_eval does
@@ -90,9 +90,11 @@ def compare_notes(pairing, a: str = "A", b: str = "B") -> list[str]:
 
     Examples
     --------
-    >>> from components.engine.compare import compare_files
-    >>> result = compare_files("1 0 a 1\\n2 0 a 1\\n3 0 a 1\\n", "1 Q0 a 1 1 r\\n2 Q0 a 1 1 r\\n",
-    ...                        "1 Q0 a 1 1 r\\n7 Q0 a 1 1 r\\n", ["RR"])
+    >>> from components.formats import trec
+    >>> from components.engine.compare import compare_judged
+    >>> qrels = "1 0 a 1\\n2 0 a 1\\n3 0 a 1\\n"
+    >>> result = compare_judged(trec.load(qrels, "1 Q0 a 1 1 r\\n2 Q0 a 1 1 r\\n"),
+    ...                         trec.load(qrels, "1 Q0 a 1 1 r\\n7 Q0 a 1 1 r\\n"), ["RR"], "linear")
     >>> for note in compare_notes(result.pairing, "A", "C"):
     ...     print(note)
     note: 1 judged query is in neither run A nor run C and was skipped (--complete counts it as 0): '3'
@@ -189,6 +191,7 @@ def format_many(result, gain: Gain = "linear", per_query: bool = False, qrels_na
 
     Examples
     --------
+    >>> from components.formats import trec
     >>> from components.engine.many_runs import compare_many
     >>> runs = [trec.load("1 0 a 1\\n2 0 a 1\\n", r) for r in ("1 Q0 a 1 1 r\\n2 Q0 x 1 1 r\\n",
     ...                                                         "1 Q0 a 1 1 r\\n2 Q0 a 1 1 r\\n")]

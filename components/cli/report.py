@@ -5,10 +5,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from components.engine import run_diagnosis
+from components.engine import model, run_diagnosis
 from components.engine.measures import aggregate
 from components.engine.metrics import Gain
-from components.formats import trec
 
 
 @dataclass(frozen=True)
@@ -27,7 +26,7 @@ class Report:
 
     gain: Gain
     values: dict[str, np.ndarray]
-    judged: trec.JudgedRun
+    judged: model.JudgedRun
     trailing_lines: int = 0
     runid: str = ""
     diagnosis: run_diagnosis.Diagnosis | None = None

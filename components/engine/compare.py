@@ -115,11 +115,11 @@ import numpy as np
 import numpy.typing as npt
 from scipy import stats  # type: ignore[import-untyped, unused-ignore]  # typed only with scipy-stubs installed
 
+from components.engine import model
 from components.engine.checks import check_whole
 from components.engine.formatting import fmt, plural, signed
 from components.engine.measures import Measure, evaluate, parse_measures
 from components.engine.metrics import Gain
-from components.formats import trec
 
 Floats = npt.NDArray[np.float64]
 Values = Sequence[float] | npt.NDArray[np.floating[Any]]  # per-query values or differences, as given by a caller
@@ -543,16 +543,17 @@ class Pairing:
                 "run_only": len(self.run_only)}
 
 
-def pair(judged_a: trec.JudgedRun, judged_b: trec.JudgedRun) -> Pairing:
+def pair(judged_a: model.JudgedRun, judged_b: model.JudgedRun) -> Pairing:
     """The queries evaluated for both runs (judged against the same qrels), and the skipped ones.
 
     Raises :class:`NothingToCompare` when the two runs share no judged query.
 
     Examples
     --------
+    >>> from components.formats import trec
     >>> qrels = trec.read_qrels("1 0 a 1\\n2 0 a 1\\n3 0 a 1\\n4 0 a 1\\n")
-    >>> a = trec.judge(qrels, trec.read_run("1 Q0 a 1 1 r\\n2 Q0 a 1 1 r\\n9 Q0 a 1 1 r\\n"))
-    >>> b = trec.judge(qrels, trec.read_run("2 Q0 a 1 1 r\\n1 Q0 a 1 1 r\\n3 Q0 a 1 1 r\\n8 Q0 a 1 1 r\\n"))
+    >>> a = model.judge(qrels, trec.read_run("1 Q0 a 1 1 r\\n2 Q0 a 1 1 r\\n9 Q0 a 1 1 r\\n"))
+    >>> b = model.judge(qrels, trec.read_run("2 Q0 a 1 1 r\\n1 Q0 a 1 1 r\\n3 Q0 a 1 1 r\\n8 Q0 a 1 1 r\\n"))
     >>> p = pair(a, b)
     >>> p.qids, p.index_a.tolist(), p.index_b.tolist(), p.skipped
     (('1', '2'), [0, 1], [0, 1], {'qrels_only': 1, 'a_only': 0, 'b_only': 1, 'run_only': 2})
@@ -607,7 +608,7 @@ class RunComparison:
                 "compare": {name: c.as_dict() for name, c in self.measures.items()}}
 
 
-def compare_judged(judged_a: trec.JudgedRun, judged_b: trec.JudgedRun, measures: Iterable[Measure | str],
+def compare_judged(judged_a: model.JudgedRun, judged_b: model.JudgedRun, measures: Iterable[Measure | str],
                    gain: Gain, *, permutations: int = PERMUTATIONS, seed: int = SEED,
                    values_a: dict[str, np.ndarray] | None = None,
                    values_b: dict[str, np.ndarray] | None = None) -> RunComparison:
@@ -619,9 +620,10 @@ def compare_judged(judged_a: trec.JudgedRun, judged_b: trec.JudgedRun, measures:
 
     Examples
     --------
+    >>> from components.formats import trec
     >>> qrels = trec.read_qrels("1 0 a 1\\n2 0 b 1\\n3 0 c 1\\n")
-    >>> a = trec.judge(qrels, trec.read_run("1 Q0 x 1 2 r\\n1 Q0 a 2 1 r\\n2 Q0 b 1 1 r\\n3 Q0 x 1 1 r\\n"))
-    >>> b = trec.judge(qrels, trec.read_run("1 Q0 a 1 1 r\\n2 Q0 b 1 1 r\\n3 Q0 c 1 1 r\\n"))
+    >>> a = model.judge(qrels, trec.read_run("1 Q0 x 1 2 r\\n1 Q0 a 2 1 r\\n2 Q0 b 1 1 r\\n3 Q0 x 1 1 r\\n"))
+    >>> b = model.judge(qrels, trec.read_run("1 Q0 a 1 1 r\\n2 Q0 b 1 1 r\\n3 Q0 c 1 1 r\\n"))
     >>> result = compare_judged(a, b, ["MRR"], "linear")
     >>> c = result.measures["RR"]
     >>> c.diff.tolist(), (c.improved, c.hurt, c.tied), c.mean_diff
@@ -639,36 +641,7 @@ def compare_judged(judged_a: trec.JudgedRun, judged_b: trec.JudgedRun, measures:
                              permutations=permutations, seed=seed) for name in names})
 
 
-def compare_files(qrels: trec.Source, run_a: trec.Source, run_b: trec.Source,
-                  measures: Iterable[Measure | str], gain: Gain = "linear", complete: bool = False, *,
-                  permutations: int = PERMUTATIONS, seed: int = SEED, qrels_name: str | None = None,
-                  run_a_name: str | None = None, run_b_name: str | None = None, relevance_level: int = 1,
-                  judged_only: bool = False, max_docs: int | None = None) -> RunComparison:
-    """Read the qrels and both runs, judge each run, and compare them (:func:`compare_judged` on two files).
-
-    ``relevance_level``, ``judged_only`` and ``max_docs`` are trec_eval's -l, -J and -M, applied to both runs
-    (:meth:`components.formats.trec.JudgedRun.adjusted`).
-
-    Raises :class:`components.formats.trec.TrecFormatError` for a file that cannot be
-    read and ``ValueError`` for an unknown measure or runs without a shared
-    judged query.
-
-    Examples
-    --------
-    >>> result = compare_files("1 0 a 1\\n2 0 a 1\\n", "1 Q0 a 1 1 r\\n2 Q0 x 1 1 r\\n",
-    ...                        "1 Q0 a 1 1 r\\n2 Q0 a 1 1 r\\n", ["RR"])
-    >>> result.as_dict()["compare"]["RR"]["improved"], result.measures["RR"].mean_diff
-    (1, 0.5)
-    """
-    judgments = trec.read_qrels(qrels, qrels_name)
-    trec.check_gain_fits(judgments, gain)
-    judged_a, judged_b = (trec.judge(judgments, trec.read_run(run, name), complete).adjusted(
-        relevance_level, judged_only, max_docs) for run, name in ((run_a, run_a_name or "run A"),
-                                                                  (run_b, run_b_name or "run B")))
-    return compare_judged(judged_a, judged_b, measures, gain, permutations=permutations, seed=seed)
-
-
-def _values(judged: trec.JudgedRun, measures: Sequence[Measure], gain: Gain,
+def _values(judged: model.JudgedRun, measures: Sequence[Measure], gain: Gain,
             given: dict[str, np.ndarray] | None) -> dict[str, np.ndarray]:
     given = dict(given or {})
     missing = [m for m in measures if m.name not in given]

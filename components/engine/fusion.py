@@ -1,6 +1,6 @@
 """Run fusion: several runs for the same queries made into one (hybrid search: a lexical and a dense run).
 
-Each input run is read in trec_eval's order (score descending, ties by docid descending: :class:`trec.Run`), so a
+Each input run is read in trec_eval's order (score descending, ties by docid descending: :class:`model.Run`), so a
 document's rank r is its 1-based position there; ``depth`` keeps each run's top ``depth`` per query. A document
 counts only in the runs that hold it: no rank or score is invented for one a run did not return.
 
@@ -32,9 +32,9 @@ from typing import Literal, Sequence
 
 import numpy as np
 
+from components.engine import model
 from components.engine.measures import Measure, aggregate, evaluate, parse_measure
 from components.engine.metrics import Gain
-from components.formats import trec
 
 Method = Literal["rrf", "combsum", "combmnz"]
 Norm = Literal["none", "minmax", "zscore"]
@@ -65,7 +65,7 @@ class Fused:
     runs: np.ndarray
 
 
-def fuse(runs: Sequence[trec.Run], method: Method = "rrf", *, k: float = RRF_K, norm: Norm = "none",
+def fuse(runs: Sequence[model.Run], method: Method = "rrf", *, k: float = RRF_K, norm: Norm = "none",
          depth: int | None = None) -> Fused:
     """Fuse ``runs`` (two or more) by ``method``; see the module's docstring for the formulas.
 
@@ -76,6 +76,8 @@ def fuse(runs: Sequence[trec.Run], method: Method = "rrf", *, k: float = RRF_K, 
     --------
     Document b is second in one run and first in the other: 1/62 + 1/61 beats a's 1/61 + 1/63, and c, in one run
     only, scores 1/63 (nothing is invented for the run that did not return it).
+
+    >>> from components.formats import trec
 
     >>> lexical = trec.read_run("q1 Q0 a 1 9.0 bm25\\nq1 Q0 b 2 8.0 bm25\\nq1 Q0 c 3 7.0 bm25\\n")
     >>> dense = trec.read_run("q1 Q0 b 1 0.9 dense\\nq1 Q0 d 2 0.8 dense\\nq1 Q0 a 3 0.7 dense\\n")
@@ -106,7 +108,7 @@ def fuse(runs: Sequence[trec.Run], method: Method = "rrf", *, k: float = RRF_K, 
     return Fused(qids, fused_q, vocab[fused_doc], score, rank, held)
 
 
-def _check(runs: Sequence[trec.Run], method: str, k: float, norm: str, depth: int | None) -> None:
+def _check(runs: Sequence[model.Run], method: str, k: float, norm: str, depth: int | None) -> None:
     if len(runs) < 2:
         raise ValueError(f"fuse two runs or more, got {len(runs)}")
     if method not in METHODS:
@@ -121,7 +123,7 @@ def _check(runs: Sequence[trec.Run], method: str, k: float, norm: str, depth: in
         raise ValueError(f"depth must be 1 or more, got {depth!r}")
 
 
-def _contributions(run: trec.Run, method: str, k: float, norm: str, depth: int | None,
+def _contributions(run: model.Run, method: str, k: float, norm: str, depth: int | None,
                    codes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(query code, docid, value) of each row the run adds: 1/(k + rank) for rrf, the normalised score else."""
     kept = np.ones(len(run.rank), dtype=bool) if depth is None else run.rank <= depth
@@ -156,6 +158,8 @@ def to_trec(fused: Fused, tag: str = TAG) -> str:
     """The fused run as TREC run text: ``qid Q0 docid rank score tag``, each score written as the shortest text
     that reads back as the same 64-bit number (Python's ``repr``).
 
+    >>> from components.formats import trec
+
     >>> a = trec.read_run("q1 Q0 x 1 2 a\\nq1 Q0 y 2 1 a\\n")
     >>> b = trec.read_run("q1 Q0 y 1 2 b\\nq1 Q0 x 2 1 b\\n")
     >>> print(to_trec(fuse([a, b])), end="")  # a tie: y before x, docid descending, as trec_eval reads it
@@ -167,19 +171,22 @@ def to_trec(fused: Fused, tag: str = TAG) -> str:
                                          fused.score.tolist()))
 
 
-def as_run(fused: Fused, tag: str = TAG) -> trec.Run:
-    """The fused run as the reader's :class:`trec.Run`, to judge and evaluate like any other (read from
-    :func:`to_trec`'s text, so it is exactly what the written file gives)."""
-    return trec.read_run(to_trec(fused, tag), tag)
+def as_run(fused: Fused, tag: str = TAG) -> model.Run:
+    """The fused run as a :class:`~components.engine.model.Run`, to judge and evaluate like any other: what
+    :func:`to_trec`'s text reads back as (the same order and 64-bit scores; line i is row i), named ``tag``."""
+    return model.run_of(tag, fused.qids, fused.qidx.copy(), fused.docids.copy(), fused.score.copy(),
+                        np.arange(1, fused.qidx.size + 1), tag=tag)
 
 
-def k_sweep(runs: Sequence[trec.Run], qrels: trec.Qrels, measure: Measure | str, ks: Sequence[float],
+def k_sweep(runs: Sequence[model.Run], qrels: model.Qrels, measure: Measure | str, ks: Sequence[float],
             gain: Gain) -> list[float]:
     """The value of ``measure`` (its :func:`~components.engine.measures.aggregate` over the queries, as a table
     shows it) for the rrf fusion of ``runs`` at each k of ``ks``, judged against ``qrels``.
 
     The relevant document m is third in both runs; t is first in one and tenth in the other. A small k rewards
     t's one first place; k = 60 weighs both runs nearly alike, and m comes first:
+
+    >>> from components.formats import trec
 
     >>> x = trec.read_run("q1 Q0 t 1 3 x\\nq1 Q0 f 2 2 x\\nq1 Q0 m 3 1 x\\n")
     >>> y = trec.read_run("".join(f"q1 Q0 {d} {r} {10 - r} y\\n" for r, d in
@@ -190,7 +197,7 @@ def k_sweep(runs: Sequence[trec.Run], qrels: trec.Qrels, measure: Measure | str,
     parsed = measure if isinstance(measure, Measure) else parse_measure(measure)
     values = []
     for k in ks:
-        judged = trec.judge(qrels, as_run(fuse(runs, k=k)))
+        judged = model.judge(qrels, as_run(fuse(runs, k=k)))
         values.append(float(aggregate(parsed, evaluate(judged.queries, [parsed], gain)[parsed.name])))
     return values
 

@@ -30,10 +30,9 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from components.engine import attribution, bootstrap, compare, corrections, metrics
+from components.engine import attribution, bootstrap, compare, corrections, metrics, model
 from components.engine.measures import GEOMETRIC_MEAN, Measure, aggregate, aggregation, evaluate, parse_measure
 from components.engine.metrics import Gain
-from components.formats import trec
 
 MAX_RUNS = 10  # the baseline included
 ALPHA = compare.ALPHA
@@ -122,13 +121,15 @@ class ManyRuns:
         }
 
 
-def summarise(name: str, judged: trec.JudgedRun, values: dict[str, np.ndarray]) -> RunSummary:
+def summarise(name: str, judged: model.JudgedRun, values: dict[str, np.ndarray]) -> RunSummary:
     """A run's value of each measure over its queries, as trec_eval's "all" (:func:`~components.engine.measures.
     aggregate`: the mean; GMAP's and gm_bpref's geometric mean; a count's sum), its 95% t-interval
     (:func:`components.engine.compare.confidence_interval`: for a geometric mean, the interval of the mean log,
     exp'd; for a sum, the mean's interval × the queries), and the flag.
 
-    >>> judged = trec.judge(trec.read_qrels("q1 0 a 1\\nq2 0 c 1\\n"),
+    >>> from components.formats import trec
+
+    >>> judged = model.judge(trec.read_qrels("q1 0 a 1\\nq2 0 c 1\\n"),
     ...                     trec.read_run("q1 Q0 a 1 2 r\\nq1 Q0 b 2 1 r\\nq2 Q0 b 1 2 r\\nq2 Q0 c 2 1 r\\n"))
     >>> run = summarise("r", judged, evaluate(judged.queries, ["AP", "GMAP", "num_rel"], gain="linear"))
     >>> {m: round(v, 4) for m, v in run.mean.items()}  # AP 1 and 1/2: their mean, their geometric mean, 2 relevant
@@ -151,7 +152,7 @@ def summarise(name: str, judged: trec.JudgedRun, values: dict[str, np.ndarray]) 
     return RunSummary(name, len(judged.qids), mean, ci95, never_ran)
 
 
-def compare_many(judged: Sequence[trec.JudgedRun], names: Sequence[str], measures: Iterable[Measure | str],
+def compare_many(judged: Sequence[model.JudgedRun], names: Sequence[str], measures: Iterable[Measure | str],
                  gain: Gain = "linear", baseline: int = 0, correction: corrections.Correction = "holm",
                  alpha: float = ALPHA, *, permutations: int = compare.PERMUTATIONS, seed: int = compare.SEED,
                  resamples: int = bootstrap.RESAMPLES, trec_eval: metrics.TrecEval = "9") -> ManyRuns:
@@ -163,6 +164,7 @@ def compare_many(judged: Sequence[trec.JudgedRun], names: Sequence[str], measure
 
     Examples
     --------
+    >>> from components.formats import trec
     >>> qrels = "1 0 a 1\\n2 0 b 1\\n"
     >>> runs = [trec.load(qrels, r) for r in ("1 Q0 a 1 1 r\\n2 Q0 x 1 1 r\\n", "1 Q0 a 1 1 r\\n2 Q0 b 1 1 r\\n",
     ...                                         "1 Q0 y 1 1 r\\n2 Q0 y 1 1 r\\n")]
@@ -215,13 +217,15 @@ def _corrected(names: tuple[str, ...], baseline: int, measures: tuple[str, ...],
                     correction, alpha, len(family))
 
 
-def explain_query(base: trec.JudgedRun, other: trec.JudgedRun, qid: str, measures: Iterable[Measure | str],
+def explain_query(base: model.JudgedRun, other: model.JudgedRun, qid: str, measures: Iterable[Measure | str],
                   gain: Gain = "linear") -> dict[str, attribution.Attribution | None]:
     """Why query ``qid``'s values differ from the baseline's run to the other: each measure's change split over
     the documents (:func:`components.engine.attribution.explain`; None for a measure it cannot split).
 
     The rankings are each run's list for the query as judged (after -J and -M); relevant means grade >= 1.
     Raises ``ValueError`` when the query is not judged and answered by both runs.
+
+    >>> from components.formats import trec
 
     >>> qrels = "1 0 a 1\\n"
     >>> base, other = trec.load(qrels, "1 Q0 x 2 2 r\\n1 Q0 a 1 1 r\\n"), trec.load(qrels, "1 Q0 a 1 1 r\\n")

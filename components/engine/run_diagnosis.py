@@ -45,12 +45,11 @@ from typing import Any, Callable, Literal, Mapping, Sequence, Union, cast
 
 import numpy as np
 
-from components.engine import metrics
+from components.engine import keys, metrics, model
 from components.engine.measures import Measure, aggregate, evaluate, parse_measure, rank_cutoff
 from components.engine.metrics import Gain, QuerySet
-from components.formats import readers, trec
+from components.formats import readers
 from components.formats.chunks import DEFAULT_SEPARATOR
-from components.formats.trec import _pair_keys  # the reader's 64-bit (query, docid) key: one definition
 
 Severity = Literal["warning", "note", "ok"]
 ID_CHECKS = ("query_ids", "doc_ids", "chunk_ids")  # ids written two ways: told first
@@ -141,12 +140,12 @@ class Diagnosis:
 class Pair:
     """The inputs of the checks, and the arrays several of them share (computed once, on first use).
 
-    ``judged`` is ``trec.judge(qrels, run, complete)`` as it came (not :meth:`~trec.JudgedRun.adjusted`).
+    ``judged`` is ``model.judge(qrels, run, complete)`` as it came (not :meth:`~model.JudgedRun.adjusted`).
     """
 
-    qrels: trec.Qrels
-    run: trec.Run
-    judged: trec.JudgedRun
+    qrels: model.Qrels
+    run: model.Run
+    judged: model.JudgedRun
     k: int
     measures: tuple[Measure, ...]
     gain: Gain
@@ -209,10 +208,10 @@ class Pair:
         return tuple(self.judged.qids[int(i)] for i in query_indices[:EXAMPLES])
 
 
-def diagnose(qrels: trec.Qrels, run: trec.Run, judged: trec.JudgedRun, *, k: int,
+def diagnose(qrels: model.Qrels, run: model.Run, judged: model.JudgedRun, *, k: int,
              measures: Sequence[Measure | str], gain: Gain, relevance_level: int = 1, scores_from_order: bool = False,
              merged_chunks: int = 0, judged_threshold: float = 0.8, chunk_separator: str = "#") -> Diagnosis:
-    """Run every check of :data:`CHECKS` on a judged pair (``judged = trec.judge(qrels, run, complete)``).
+    """Run every check of :data:`CHECKS` on a judged pair (``judged = model.judge(qrels, run, complete)``).
 
     ``measures`` and ``gain`` are those reported (each effect is on them); ``relevance_level`` is trec_eval's
     ``-l``; ``scores_from_order``: the run's scores were made from its list order (no tie can exist);
@@ -222,9 +221,10 @@ def diagnose(qrels: trec.Qrels, run: trec.Run, judged: trec.JudgedRun, *, k: int
 
     Examples
     --------
+    >>> from components.formats import trec
     >>> qrels = trec.read_qrels("1 0 a 1\\n2 0 b 1\\n")
     >>> run = trec.read_run("1 Q0 a 1 2 r\\n1 Q0 x 2 1 r\\n7 Q0 b 1 1 r\\n")
-    >>> found = diagnose(qrels, run, trec.judge(qrels, run), k=2, measures=["P@2"], gain="linear")
+    >>> found = diagnose(qrels, run, model.judge(qrels, run), k=2, measures=["P@2"], gain="linear")
     >>> [(f.check, f.count, f.examples) for f in found.problems]
     [('qrels_only', 1, ('2',)), ('unjudged', 1, ('1',)), ('run_only', 1, ('7',))]
     >>> found.finding("qrels_only").values["effects"]
@@ -245,7 +245,7 @@ def _check_judged_from(pair: Pair) -> None:
     rows = pair.run_rows
     if (rows.size and rows.max() >= pair.run.docids.size) or not np.array_equal(pair.run.docids[rows],
                                                                                   pair.judged.docids):
-        raise ValueError("judged must be trec.judge(qrels, run) of this run, not adjusted (-J, -M)")
+        raise ValueError("judged must be model.judge(qrels, run) of this run, not adjusted (-J, -M)")
 
 
 def _finding(pair: Pair, check: str, count: int, examples: tuple[str, ...], severity: Severity,
@@ -360,13 +360,13 @@ def listed_order(pair: Pair) -> np.ndarray:
     return order
 
 
-def diagnose_read(qrels: readers.Read, run: readers.Read, judged: trec.JudgedRun, *, k: int,
+def diagnose_read(qrels: readers.Read, run: readers.Read, judged: model.JudgedRun, *, k: int,
                   measures: Sequence[Measure | str], gain: Gain, relevance_level: int = 1,
                   chunks: str | None = None) -> Diagnosis:
     """:func:`diagnose` on two files as :func:`components.formats.readers.read` read them: what the readers
     understood goes in (a run whose scores came from its lists' order, the chunks merged into their document;
     ``chunks``: the separator they were read with, None when ids were kept as they are)."""
-    return diagnose(cast(trec.Qrels, qrels.parsed), cast(trec.Run, run.parsed), judged, k=k, measures=measures,
+    return diagnose(cast(model.Qrels, qrels.parsed), cast(model.Run, run.parsed), judged, k=k, measures=measures,
                     gain=gain, relevance_level=relevance_level, scores_from_order=run.understood.scores_from_order,
                     merged_chunks=qrels.understood.merged_chunks + run.understood.merged_chunks,
                     chunk_separator=chunks or DEFAULT_SEPARATOR)
@@ -576,10 +576,10 @@ def _matches(q: np.ndarray, ids: np.ndarray, judged_q: np.ndarray, judged_ids: n
     """
     if not ids.size or not judged_ids.size:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    keys = _pair_keys(judged_q, judged_ids)
-    order = np.argsort(keys)
-    sorted_keys = keys[order]
-    probe = _pair_keys(q, ids)
+    judged_keys = keys.pair_keys(judged_q, judged_ids)
+    order = np.argsort(judged_keys)
+    sorted_keys = judged_keys[order]
+    probe = keys.pair_keys(q, ids)
     pos = np.minimum(np.searchsorted(sorted_keys, probe), sorted_keys.size - 1)
     candidate = np.flatnonzero(sorted_keys[pos] == probe)
     match = order[pos[candidate]]
@@ -620,10 +620,11 @@ def contrasts(base: Diagnosis, other: Diagnosis) -> tuple[Contrast, ...]:
 
     Examples
     --------
+    >>> from components.formats import trec
     >>> qrels = trec.read_qrels("1 0 a 1\\n1 0 b 0\\n2 0 c 1\\n")
     >>> deep, shallow = (trec.read_run(t) for t in ("1 Q0 a 1 2 r\\n1 Q0 b 2 1 r\\n2 Q0 c 1 1 r\\n",
     ...                                               "1 Q0 a 1 2 r\\n1 Q0 x 2 1 r\\n"))
-    >>> found = [diagnose(qrels, run, trec.judge(qrels, run), k=2, measures=["P@2"], gain="linear")
+    >>> found = [diagnose(qrels, run, model.judge(qrels, run), k=2, measures=["P@2"], gain="linear")
     ...          for run in (deep, shallow)]
     >>> [(c.check, c.judged_less if c.check == "unjudged" else c.other.severity) for c in contrasts(*found)]
     [('qrels_only', 'warning'), ('unjudged', True), ('short_lists', 'ok')]

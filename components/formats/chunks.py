@@ -27,11 +27,9 @@ No Streamlit import here.
 """
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 
-from components.formats import trec
+from components.engine import model
 
 DEFAULT_SEPARATOR = "#"
 _SPACE = b" \t\n\r\v\f"
@@ -56,12 +54,13 @@ def document_ids(docids: np.ndarray, separator: str = DEFAULT_SEPARATOR) -> list
     return heads
 
 
-def merge_run(run: trec.Run, separator: str = DEFAULT_SEPARATOR) -> tuple[trec.Run, int]:
+def merge_run(run: model.Run, separator: str = DEFAULT_SEPARATOR) -> tuple[model.Run, int]:
     """The run with each query's chunks of one document as one result, at its best chunk's place; and how many
     results merged.
 
     Examples
     --------
+    >>> from components.formats import trec
     >>> run = trec.read_run("q Q0 d1#0 1 9 r\\nq Q0 d2#0 2 8 r\\nq Q0 d1#1 3 7 r\\nq Q0 d3 4 6 r\\n")
     >>> merged, n = merge_run(run)
     >>> [d.decode() for d in merged.docids], merged.rank.tolist(), merged.score.tolist(), n
@@ -74,22 +73,19 @@ def merge_run(run: trec.Run, separator: str = DEFAULT_SEPARATOR) -> tuple[trec.R
     rows = sorted(kept.values())
     if heads == run.docids.tolist():  # no chunk id
         return run, 0
-    qids = [q.encode() for q in run.qids]
-    tag = (run.tag or "run").encode()
-    text = b"".join(b"%s Q0 %s 0 %s %s\n" % (qids[run.qidx[r]], heads[r], repr(float(run.score[r])).encode(), tag)
-                    for r in rows)
-    merged = trec.read_run(text, run.name)
-    lines = run.line[rows]
-    return replace(merged, line=lines[merged.line - 1], trailing_lines=run.trailing_lines, tag=run.tag), \
-        run.qidx.size - len(rows)
+    docids = _id_array([heads[r] for r in rows])
+    merged = model.run_of(run.name, run.qids, run.qidx[rows], docids, run.score[rows], run.line[rows],
+                          run.trailing_lines, run.tag)
+    return merged, run.qidx.size - len(rows)
 
 
-def merge_qrels(qrels: trec.Qrels, separator: str = DEFAULT_SEPARATOR) -> tuple[trec.Qrels, int]:
+def merge_qrels(qrels: model.Qrels, separator: str = DEFAULT_SEPARATOR) -> tuple[model.Qrels, int]:
     """The qrels with each query's chunks of one document as one judgment, with their highest grade; and how many
     judgments merged.
 
     Examples
     --------
+    >>> from components.formats import trec
     >>> qrels = trec.read_qrels("q 0 d1#0 0\\nq 0 d1#1 2\\nq 0 d2#0 1\\nq 0 d1#2 2\\n")
     >>> merged, n = merge_qrels(qrels)
     >>> [d.decode() for d in merged.docids], merged.grade.tolist(), merged.line.tolist(), n
@@ -104,20 +100,23 @@ def merge_qrels(qrels: trec.Qrels, separator: str = DEFAULT_SEPARATOR) -> tuple[
     rows = sorted(best.values())
     if heads == qrels.docids.tolist():  # no chunk id
         return qrels, 0
-    qids = [q.encode() for q in qrels.qids]
-    text = b"".join(b"%s 0 %s %d\n" % (qids[qrels.qidx[r]], heads[r], grades[r]) for r in rows)
-    merged = trec.read_qrels(text, qrels.name)
-    lines = qrels.line[rows]
-    return replace(merged, line=lines[merged.line - 1]), qrels.qidx.size - len(rows)
+    merged = model.qrels_of(qrels.name, qrels.qids, qrels.qidx[rows], _id_array([heads[r] for r in rows]),
+                            qrels.grade[rows], qrels.line[rows])
+    return merged, qrels.qidx.size - len(rows)
 
 
-def _heads(parsed: trec.Qrels | trec.Run, separator: str) -> list[bytes]:
+def _id_array(ids: list[bytes]) -> np.ndarray:
+    """Ids as an ``S`` array as wide as the longest, in whole 8-byte words (as the readers keep them)."""
+    return np.array(ids, dtype=f"S{-(-max(map(len, ids), default=1) // 8) * 8}")
+
+
+def _heads(parsed: model.Qrels | model.Run, separator: str) -> list[bytes]:
     """:func:`document_ids` of a file's rows; TrecFormatError for an id with nothing before its separator."""
     heads = document_ids(parsed.docids, separator)
     empty = next((row for row, head in enumerate(heads) if not head), None)
     if empty is not None:
         docid = parsed.docids[empty].decode()
-        raise trec.TrecFormatError(
+        raise model.TrecFormatError(
             parsed.name, int(parsed.line[empty]),
             f"document {docid!r}, with nothing before its chunk separator {separator!r}",
             f"chunk ids such as 'doc12{separator}3' (the document, the separator, then the chunk), "

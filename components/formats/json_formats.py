@@ -39,7 +39,7 @@ The keys of records are guessed from the first record (:func:`guess_fields`,
 tables :data:`QID_KEYS` and following), or given: an explicit
 :class:`Fields` is read as given, except a missing ``doc_id``, guessed from
 the first object of a list. When guessing fails, :class:`FieldsError` (a
-:class:`~components.formats.trec.TrecFormatError`) lists the keys it saw and
+:class:`~components.engine.model.TrecFormatError`) lists the keys it saw and
 the roles it could not fill, so that a page can ask for the mapping.
 
 How it reads: every judgment or result becomes one TREC line, and
@@ -62,7 +62,7 @@ one record share a line. What TREC text cannot hold is refused here:
 - a key twice in one object (a document twice in a query's object, a query
   twice at the top), which :func:`json.loads` would silently keep once.
 
-Every problem raises :class:`~components.formats.trec.TrecFormatError` with
+Every problem raises :class:`~components.engine.model.TrecFormatError` with
 the file, the line, what was found (naming the query and the document where
 there is one) and what was expected; ``column`` names the JSON key.
 
@@ -89,8 +89,9 @@ from typing import Any, Callable, Iterable, Iterator, Literal, Mapping, overload
 
 import numpy as np
 
+from components.engine import model
 from components.engine.formatting import plural
-from components.formats import tabular, trec
+from components.formats import decode, tabular, trec
 
 Kind = Literal["qrels", "run"]
 JsonFormat = Literal["json", "jsonl"]
@@ -181,10 +182,10 @@ def parse_fields(spec: str) -> Fields:
     return Fields(**given)
 
 
-class FieldsError(trec.TrecFormatError):
+class FieldsError(model.TrecFormatError):
     """Records whose keys could not be guessed (:func:`guess_fields`).
 
-    Attributes, besides :class:`~components.formats.trec.TrecFormatError`'s
+    Attributes, besides :class:`~components.engine.model.TrecFormatError`'s
     ----------
     keys : the keys of the object looked at (a record, or the first object
         of its list of documents).
@@ -293,7 +294,7 @@ def guess_fields(record: Mapping[str, Any], kind: Kind, name: str = "file", line
                   doc_id=doc_id)
 
 
-def to_trec(source: trec.Source, kind: Kind, name: str | None = None, *, fields: Fields | None = None) -> Converted:
+def to_trec(source: decode.Source, kind: Kind, name: str | None = None, *, fields: Fields | None = None) -> Converted:
     """A JSON or JSON Lines file as TREC text (see the module's docstring), with what the conversion found.
 
     ``fields`` applies to records (a dict-of-dicts has no keys to map; given
@@ -306,7 +307,7 @@ def to_trec(source: trec.Source, kind: Kind, name: str | None = None, *, fields:
     ('q1 Q0 b 0 2 json\\nq1 Q0 a 0 1 json\\n', True, 'retrieved_ids')
     """
     _check_kind(kind)
-    data, name = trec.read_source(source, name, kind)
+    data, name = decode.read_source(source, name, kind)
     values = _members(tabular.decoded(data, name, kind), name)
     try:
         return _Writer(name, kind, _DECODER).convert(values, fields)
@@ -315,13 +316,13 @@ def to_trec(source: trec.Source, kind: Kind, name: str | None = None, *, fields:
 
 
 @overload
-def read(source: trec.Source, kind: Literal["qrels"], name: str | None = None, *,
-         fields: Fields | None = None) -> tuple[trec.Qrels, Converted]: ...
+def read(source: decode.Source, kind: Literal["qrels"], name: str | None = None, *,
+         fields: Fields | None = None) -> tuple[model.Qrels, Converted]: ...
 @overload
-def read(source: trec.Source, kind: Literal["run"], name: str | None = None, *,
-         fields: Fields | None = None) -> tuple[trec.Run, Converted]: ...
-def read(source: trec.Source, kind: Kind, name: str | None = None, *,
-         fields: Fields | None = None) -> tuple[trec.Qrels | trec.Run, Converted]:
+def read(source: decode.Source, kind: Literal["run"], name: str | None = None, *,
+         fields: Fields | None = None) -> tuple[model.Run, Converted]: ...
+def read(source: decode.Source, kind: Kind, name: str | None = None, *,
+         fields: Fields | None = None) -> tuple[model.Qrels | model.Run, Converted]:
     """Read a JSON or JSON Lines qrels or run file; and what its conversion found (:func:`to_trec`).
 
     Each row's ``line`` is its line in the JSON file (see the module's docstring).
@@ -332,12 +333,12 @@ def read(source: trec.Source, kind: Kind, name: str | None = None, *,
     >>> [d.decode() for d in run.docids], run.line.tolist(), converted.fields
     (['c', 'b', 'a'], [1, 1, 1], None)
     """
-    data, name = trec.read_source(source, name, kind)
+    data, name = decode.read_source(source, name, kind)
     converted = to_trec(data, kind, name, fields=fields)
     reader = trec.read_qrels if kind == "qrels" else trec.read_run
     try:
         parsed = reader(converted.text, name)
-    except trec.TrecFormatError as err:
+    except model.TrecFormatError as err:
         raise _in_json_terms(err, converted, kind) from None
     return replace(parsed, line=converted.origin[parsed.line - 1]), converted
 
@@ -418,11 +419,11 @@ def _members(text: str, name: str) -> _Values:
     """The file's top-level values (:func:`json_format` decides which: the same test on the same text)."""
     first = _NOT_BLANK.search(text)
     if first is None:
-        raise trec.TrecFormatError(name, max(text.count("\n"), 1), "an empty file (end of file)", _JSON)
+        raise model.TrecFormatError(name, max(text.count("\n"), 1), "an empty file (end of file)", _JSON)
     start = first.start()
     line = text.count("\n", 0, start) + 1
     if text[start] not in "{[":
-        raise trec.TrecFormatError(name, line, f"{_show(_line_at(text, start))} (not JSON)", _JSON)
+        raise model.TrecFormatError(name, line, f"{_show(_line_at(text, start))} (not JSON)", _JSON)
     end = text.find("\n", start)
     if end >= 0 and _NOT_BLANK.search(text, end) is not None:
         try:
@@ -444,7 +445,7 @@ def _lines(text: str, name: str, start: int, number: int, decoder: json.JSONDeco
             value, at = _raw_decode(text, blank.start(), name, number, lambda _: number, decoder)
             rest = _NOT_BLANK.search(text, at, end)
             if rest is not None:
-                raise trec.TrecFormatError(name, number, f"more after the JSON value: {_show(text[rest.start():end])}",
+                raise model.TrecFormatError(name, number, f"more after the JSON value: {_show(text[rest.start():end])}",
                                            "one JSON value per line (JSON Lines)")
             yield number, None, value
         start, number = end + 1, number + 1
@@ -465,7 +466,7 @@ def _top_level(text: str, start: int, name: str, decoder: json.JSONDecoder) -> I
             if close == "}":
                 key, at = _key(text, at, name, lines)
                 if key in first_line:
-                    raise trec.TrecFormatError(name, line, f"the query {_show(key)} again (first on line "
+                    raise model.TrecFormatError(name, line, f"the query {_show(key)} again (first on line "
                                                            f"{first_line[key]})", "each query once in the object")
                 first_line[key] = line
             value, at = _raw_decode(text, at, name, line, lines.at, decoder)
@@ -524,20 +525,20 @@ def _raw_decode(text: str, at: int, name: str, line: int, line_at: Callable[[int
     except json.JSONDecodeError as err:
         at_end = err.pos >= len(text)
         shown = "the end of the file" if at_end else f"{_show(text[err.pos:err.pos + 20])} at character {err.colno}"
-        raise trec.TrecFormatError(name, line_at(err.pos), shown, f"valid JSON ({err.msg.lower()})") from None
+        raise model.TrecFormatError(name, line_at(err.pos), shown, f"valid JSON ({err.msg.lower()})") from None
     except _RepeatedKey as err:
-        raise trec.TrecFormatError(name, line, f"the key {_show(err.key)} twice in one object",
+        raise model.TrecFormatError(name, line, f"the key {_show(err.key)} twice in one object",
                                    "each key once in an object (a document once per query)") from None
     except RecursionError:
-        raise trec.TrecFormatError(name, line, "JSON nested too deeply to read",
+        raise model.TrecFormatError(name, line, "JSON nested too deeply to read",
                                    "records of a few levels: query id, documents, their grades or scores") from None
     except ValueError:  # an integer of more than 4,300 digits (sys.get_int_max_str_digits)
         raise _NumberAsText from None
 
 
-def _syntax(name: str, text: str, at: int, lines: _LineCounter, expected: str) -> trec.TrecFormatError:
+def _syntax(name: str, text: str, at: int, lines: _LineCounter, expected: str) -> model.TrecFormatError:
     shown = _show(text[at:at + 20]) if at < len(text) else "the end of the file"
-    return trec.TrecFormatError(name, lines.at(at), shown, expected + " (valid JSON)")
+    return model.TrecFormatError(name, lines.at(at), shown, expected + " (valid JSON)")
 
 
 def _line_at(text: str, pos: int) -> str:
@@ -588,8 +589,8 @@ class _Writer:
             try:
                 self._queries(values.members(self.decoder))
                 return self._converted(values, None)
-            except (_NotQueries, trec.TrecFormatError) as err:
-                if isinstance(err, trec.TrecFormatError) and all(
+            except (_NotQueries, model.TrecFormatError) as err:
+                if isinstance(err, model.TrecFormatError) and all(
                         isinstance(value, (dict, list)) for _, _, value in values.members(self.decoder)):
                     raise
             return _Writer(self.name, self.kind, self.decoder).convert(values, fields, queries=False)
@@ -612,10 +613,10 @@ class _Writer:
 
     def _converted(self, values: _Values, fields: Fields | None) -> Converted:
         if not self.counts and not self.empty:
-            raise trec.TrecFormatError(self.name, values.line, "an empty JSON object or array", "at least one query")
+            raise model.TrecFormatError(self.name, values.line, "an empty JSON object or array", "at least one query")
         if not self.counts:
             what = "judgment" if self.kind == "qrels" else "result"
-            raise trec.TrecFormatError(self.name, values.line,
+            raise model.TrecFormatError(self.name, values.line,
                                        f"no {what} ({self.empty} {plural(self.empty, 'query|queries')} with none)",
                                        f"at least one query with a {what}")
         origin = np.repeat(np.array(self.record_lines, dtype=np.int64), self.counts)
@@ -819,8 +820,8 @@ class _Writer:
         raise self._error(line, f"{what} {_show_json(value)} (a JSON {_json_type(value)}) for document "
                                 f"{_show(str(doc))} of query {_show(qid)}", f"a {what} as a JSON number", key)
 
-    def _error(self, line: int, found: str, expected: str, key: str | None = None) -> trec.TrecFormatError:
-        return trec.TrecFormatError(self.name, line, found, expected, None if key is None else f"field {key!r}")
+    def _error(self, line: int, found: str, expected: str, key: str | None = None) -> model.TrecFormatError:
+        return model.TrecFormatError(self.name, line, found, expected, None if key is None else f"field {key!r}")
 
 
 def _out_of_order(ids: list[str], values: list[str]) -> bool:
@@ -841,7 +842,7 @@ def _out_of_order(ids: list[str], values: list[str]) -> bool:
     return not all(a > b for a, b in zip(keys, keys[1:]))
 
 
-def _in_json_terms(err: trec.TrecFormatError, converted: Converted, kind: Kind) -> trec.TrecFormatError:
+def _in_json_terms(err: model.TrecFormatError, converted: Converted, kind: Kind) -> model.TrecFormatError:
     """The TREC reader's error about the converted text, on the JSON file's line, naming the query and document."""
     if not 0 < err.line <= converted.origin.size:
         return err

@@ -10,9 +10,9 @@ A file's format is found from its content (:func:`detect`), never its name:
 - "trec" otherwise: :mod:`components.formats.trec`.
 
 Every reader ends in the TREC reader, so a file gives the same
-:class:`~components.formats.trec.Qrels` or :class:`~components.formats.trec.Run`
+:class:`~components.engine.model.Qrels` or :class:`~components.engine.model.Run`
 (and the same numbers) in every format, and every problem is a
-:class:`~components.formats.trec.TrecFormatError` naming the file and line.
+:class:`~components.engine.model.TrecFormatError` naming the file and line.
 
 Options, for every format:
 
@@ -41,8 +41,9 @@ from typing import Literal, Union, overload
 
 import numpy as np
 
+from components.engine import model
 from components.formats import chunks as chunk_ids
-from components.formats import json_formats, tabular, trec
+from components.formats import decode, json_formats, tabular
 from components.formats.json_formats import Fields
 
 Kind = Literal["qrels", "run"]
@@ -50,7 +51,7 @@ Format = Literal["trec", "csv", "tsv", "json", "jsonl"]
 FORMATS: tuple[Format, ...] = ("trec", "csv", "tsv", "json", "jsonl")
 PREVIEW_ROWS = 5  # rows in Understood.preview
 _PREVIEW_LINES = 64  # understood() reads this many lines of a TREC file or table, when that is enough
-Parsed = Union[trec.Qrels, trec.Run]
+Parsed = Union[model.Qrels, model.Run]
 BEIR_SPLITS = ("test", "dev", "train")  # BEIR's qrels files: <folder>/qrels/<split>.tsv
 
 
@@ -98,7 +99,7 @@ class Read:
     understood: Understood
 
 
-def detect(source: trec.Source, kind: Kind) -> Format:
+def detect(source: decode.Source, kind: Kind) -> Format:
     """How a qrels or run file is written, from its content (reads only its first lines).
 
     Examples
@@ -108,21 +109,21 @@ def detect(source: trec.Source, kind: Kind) -> Format:
     >>> detect(b'{"1": {"doc7": 2}}', "qrels"), detect(b'{"qid": "1", "gold_ids": ["doc7"]}\\n{"qid": "2", "gold_ids": []}\\n', "qrels")
     ('json', 'jsonl')
     """
-    data = trec.read_source(source, None, kind)[0]
+    data = decode.read_source(source, None, kind)[0]
     return json_formats.json_format(data) or tabular.detect(data, kind)
 
 
 @overload
-def read(source: trec.Source, kind: Literal["qrels"], name: str | None = None, *, fields: Fields | None = None,
+def read(source: decode.Source, kind: Literal["qrels"], name: str | None = None, *, fields: Fields | None = None,
          chunks: str | None = None) -> Read: ...
 @overload
-def read(source: trec.Source, kind: Literal["run"], name: str | None = None, *, fields: Fields | None = None,
+def read(source: decode.Source, kind: Literal["run"], name: str | None = None, *, fields: Fields | None = None,
          chunks: str | None = None) -> Read: ...
-def read(source: trec.Source, kind: Kind, name: str | None = None, *, fields: Fields | None = None,
+def read(source: decode.Source, kind: Kind, name: str | None = None, *, fields: Fields | None = None,
          chunks: str | None = None) -> Read:
     """Read a qrels or run file in any format (see the module's docstring), and say what was understood.
 
-    Raises :class:`~components.formats.trec.TrecFormatError` (or its subclass
+    Raises :class:`~components.engine.model.TrecFormatError` (or its subclass
     :class:`~components.formats.json_formats.FieldsError` when the keys of
     JSON records cannot be guessed).
 
@@ -135,7 +136,7 @@ def read(source: trec.Source, kind: Kind, name: str | None = None, *, fields: Fi
     (True, (('q1', 'd2', 3.0), ('q1', 'd1', 2.0)))
     """
     _check_kind(kind)
-    data, name = trec.read_source(source, name, kind)
+    data, name = decode.read_source(source, name, kind)
     fmt = detect(data, kind)
     columns, converted = None, None
     parsed: Parsed
@@ -152,7 +153,7 @@ def read(source: trec.Source, kind: Kind, name: str | None = None, *, fields: Fi
         merged_chunks=merged, preview=preview(parsed)))
 
 
-def understood(source: trec.Source, kind: Kind, name: str | None = None, *, fields: Fields | None = None,
+def understood(source: decode.Source, kind: Kind, name: str | None = None, *, fields: Fields | None = None,
                chunks: str | None = None) -> Understood:
     """What :func:`read` would understand of a file: for a TREC file or a table without ``chunks``, from its first
     lines only (their rows are the file's first rows); else from reading it whole.
@@ -164,13 +165,13 @@ def understood(source: trec.Source, kind: Kind, name: str | None = None, *, fiel
     >>> understood(b"qid,docid,relevance\\nq1,d1,2\\nq1,d2,0\\n", "qrels").columns
     ('qid', 'docid', 'relevance')
     """
-    data, name = trec.read_source(source, name, kind)
+    data, name = decode.read_source(source, name, kind)
     if chunks is None and json_formats.json_format(data) is None:
         head = _head(data, _PREVIEW_LINES)
         if len(head) < len(data):
             try:
                 return read(head, kind, name).understood
-            except trec.TrecFormatError:
+            except model.TrecFormatError:
                 pass  # a cut that holds no data line, say: read the whole
     return read(data, kind, name, fields=fields, chunks=chunks).understood
 
@@ -180,6 +181,7 @@ def preview(parsed: Parsed, rows: int = PREVIEW_ROWS) -> tuple[tuple[str, str, i
 
     Examples
     --------
+    >>> from components.formats import trec
     >>> preview(trec.read_run("q2 Q0 a 1 1 r\\nq1 Q0 b 1 1 r\\nq1 Q0 c 2 2 r\\n"), 2)
     (('q2', 'a', 1.0), ('q1', 'b', 1.0))
     """
@@ -188,16 +190,16 @@ def preview(parsed: Parsed, rows: int = PREVIEW_ROWS) -> tuple[tuple[str, str, i
         return ()
     last = np.partition(line, min(rows, line.size) - 1)[min(rows, line.size) - 1]
     first = np.flatnonzero(line <= last)  # the rows on the first lines (many may share one line: JSON)
-    within = parsed.rank[first] if isinstance(parsed, trec.Run) else first
+    within = parsed.rank[first] if isinstance(parsed, model.Run) else first
     first = first[np.lexsort((within, line[first]))][:rows]
-    values = parsed.score if isinstance(parsed, trec.Run) else parsed.grade
+    values = parsed.score if isinstance(parsed, model.Run) else parsed.grade
     return tuple((parsed.qids[parsed.qidx[r]], parsed.docids[r].decode(), values[r].item()) for r in first)
 
 
 def _merged(parsed: Parsed, separator: str | None) -> tuple[Parsed, int]:
     if separator is None:
         return parsed, 0
-    if isinstance(parsed, trec.Run):
+    if isinstance(parsed, model.Run):
         return chunk_ids.merge_run(parsed, separator)
     return chunk_ids.merge_qrels(parsed, separator)
 

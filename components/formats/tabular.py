@@ -36,7 +36,7 @@ is up to about three times the table's bytes for the shortest lines). So orderin
 ignored), duplicate pairs, number syntax and every message about them are
 the TREC reader's own, with the line numbers of the CSV file. Only what is
 particular to a table is checked here, with the same error,
-:class:`components.formats.trec.TrecFormatError` (file, line, found, expected):
+:class:`components.engine.model.TrecFormatError` (file, line, found, expected):
 
 - a missing header, or one that lacks a needed column (or names a run's
   columns in a qrels file, or a qrels file's in a run: the files are
@@ -72,11 +72,12 @@ from typing import Literal, overload
 import numpy as np
 from numpy.typing import NDArray
 
-from components.formats import trec
+from components.engine import model
+from components.formats import decode, trec, trec_layout
 
 Kind = Literal["qrels", "run"]
 Format = Literal["trec", "csv", "tsv"]
-TableSource = trec.Source  # a path, str or bytes content, or a file object
+TableSource = decode.Source  # a path, str or bytes content, or a file object
 
 COLUMNS: dict[str, tuple[str, str, str]] = {"qrels": ("qid", "docid", "grade"), "run": ("qid", "docid", "score")}
 ALIASES: dict[str, tuple[str, ...]] = {  # each column's names in a header (lower case), its own name first
@@ -88,7 +89,7 @@ ALIASES: dict[str, tuple[str, ...]] = {  # each column's names in a header (lowe
 BEIR_DOCIDS = ("corpus-id", "corpus_id")  # a qrels header whose docid is named so may name its grade "score" (BEIR)
 _DELIMITERS = {"csv": ",", "tsv": "\t"}
 _DELIMITER_NAMES = {",": "commas", "\t": "tabs"}
-_TREC_COLUMNS = {"qrels": len(trec.QRELS_LAYOUT.columns), "run": len(trec.RUN_LAYOUT.columns)}
+_TREC_COLUMNS = {"qrels": len(trec_layout.QRELS_LAYOUT.columns), "run": len(trec_layout.RUN_LAYOUT.columns)}
 _SHOWN_CHARS = 60  # longest excerpt of a line quoted in a message
 _SPACE = " \t\n\r\v\f"  # ASCII whitespace, the TREC reader's separators (str.split() and strip() take NBSP too)
 _HAS_SPACE = re.compile(f"[{_SPACE}]").search
@@ -139,7 +140,7 @@ def detect(source: TableSource, kind: Kind) -> Format:
     ('csv', 'tsv')
     """
     _check_kind(kind)
-    first = _first_line(trec.read_source(source)[0])
+    first = _first_line(decode.read_source(source)[0])
     if first is None:
         return "trec"
     _, line = first
@@ -152,10 +153,10 @@ def detect(source: TableSource, kind: Kind) -> Format:
     return "trec"
 
 
-def read_qrels(source: TableSource, name: str | None = None) -> trec.Qrels:
+def read_qrels(source: TableSource, name: str | None = None) -> model.Qrels:
     """Read a qrels file in TREC format, or as a CSV/TSV table with columns qid, docid, grade (or their aliases).
 
-    Raises :class:`components.formats.trec.TrecFormatError`, naming the file and line.
+    Raises :class:`components.engine.model.TrecFormatError`, naming the file and line.
 
     Examples
     --------
@@ -167,18 +168,18 @@ def read_qrels(source: TableSource, name: str | None = None) -> trec.Qrels:
     >>> read_qrels(b"qid,docid,grade\\n1,doc7,high\\n", name="q.csv")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    components.formats.trec.TrecFormatError: q.csv, line 2: found grade 'high'; expected a whole number ... (column 3 of the header 'qid,docid,grade')
+    components.engine.model.TrecFormatError: q.csv, line 2: found grade 'high'; expected a whole number ... (column 3 of the header 'qid,docid,grade')
     """
-    data, name = trec.read_source(source, name, "qrels")
+    data, name = decode.read_source(source, name, "qrels")
     return _read(data, name, "qrels")
 
 
-def read_run(source: TableSource, name: str | None = None) -> trec.Run:
+def read_run(source: TableSource, name: str | None = None) -> model.Run:
     """Read a run file in TREC format, or as a CSV/TSV table with columns qid, docid, score (or their aliases).
 
     The order is trec_eval's: score descending, ties by docid descending.
 
-    Raises :class:`components.formats.trec.TrecFormatError`, naming the file and line.
+    Raises :class:`components.engine.model.TrecFormatError`, naming the file and line.
 
     Examples
     --------
@@ -186,7 +187,7 @@ def read_run(source: TableSource, name: str | None = None) -> trec.Run:
     >>> [d.decode() for d in run.docids], run.line.tolist()
     (['c', 'b', 'a'], [4, 3, 2])
     """
-    data, name = trec.read_source(source, name, "run")
+    data, name = decode.read_source(source, name, "run")
     return _read(data, name, "run")
 
 
@@ -200,7 +201,7 @@ def columns_read(source: TableSource, kind: Kind) -> tuple[str, str, str] | None
     (('query-id', 'corpus-id', 'score'), None)
     """
     _check_kind(kind)
-    data, name = trec.read_source(source, None, kind)
+    data, name = decode.read_source(source, None, kind)
     first = _first_line(data)
     if first is None or detect(data, kind) == "trec":
         return None
@@ -239,17 +240,17 @@ def _check_kind(kind: str) -> None:
 
 
 @overload
-def _read(data: bytes, name: str, kind: Literal["qrels"]) -> trec.Qrels: ...
+def _read(data: bytes, name: str, kind: Literal["qrels"]) -> model.Qrels: ...
 @overload
-def _read(data: bytes, name: str, kind: Literal["run"]) -> trec.Run: ...
-def _read(data: bytes, name: str, kind: Kind) -> trec.Qrels | trec.Run:
+def _read(data: bytes, name: str, kind: Literal["run"]) -> model.Run: ...
+def _read(data: bytes, name: str, kind: Kind) -> model.Qrels | model.Run:
     reader = trec.read_qrels if kind == "qrels" else trec.read_run
     if detect(data, kind) == "trec":
         return reader(data, name)
     converted, header = _table_to_trec(data, name, kind)
     try:
         return reader(converted, name)
-    except trec.TrecFormatError as err:
+    except model.TrecFormatError as err:
         raise _in_table_terms(err, header) from None
 
 
@@ -271,7 +272,7 @@ def decoded(data: bytes, name: str, kind: Kind) -> str:
     except UnicodeDecodeError:
         pass
     (trec.read_qrels if kind == "qrels" else trec.read_run)(data, name)  # raises its UTF-8 or NUL error
-    raise trec.TrecFormatError(name, 1, "bytes that are not UTF-8 text", "UTF-8 text")  # not reached
+    raise model.TrecFormatError(name, 1, "bytes that are not UTF-8 text", "UTF-8 text")  # not reached
 
 
 def _first_line(data: bytes | str) -> tuple[int, str] | None:
@@ -324,16 +325,16 @@ def _find_header(text: str, name: str, kind: Kind) -> Header:
     """The table's header, checked to name this kind's columns once each; else TrecFormatError."""
     first = _first_line(text)
     if first is None:
-        raise trec.TrecFormatError(name, max(text.count("\n"), 1), "an empty file (end of file)",
+        raise model.TrecFormatError(name, max(text.count("\n"), 1), "an empty file (end of file)",
                                    f"a header line such as '{','.join(COLUMNS[kind])}', then data lines")
     number, line = first
     if "\r" in line:
-        raise trec.TrecFormatError(name, number, f"carriage returns inside the first line: {_show(line)}",
-                                   f"a header line, then data lines, one line each, not {trec.OLD_MAC_LINE_ENDS}")
+        raise model.TrecFormatError(name, number, f"carriage returns inside the first line: {_show(line)}",
+                                   f"a header line, then data lines, one line each, not {trec_layout.OLD_MAC_LINE_ENDS}")
     found = _header_names(line)
     wanted = COLUMNS[kind]
     if found is None:
-        raise trec.TrecFormatError(
+        raise model.TrecFormatError(
             name, number, f"a comma-separated first line without a header: {_show(line)}",
             f"a first line naming the columns, such as '{','.join(wanted)}' "
             f"(or TREC format: {_trec_layout(kind).describe()})")
@@ -345,7 +346,7 @@ def _find_header(text: str, name: str, kind: Kind) -> Header:
         hint = ""
         if all(_positions(names, other_kind).values()):
             hint = f" (those are the columns of a {other_kind} file: are the two files swapped?)"
-        raise trec.TrecFormatError(
+        raise model.TrecFormatError(
             name, number, f"a header without the column {missing[0]!r}: {_show(line)}{hint}",
             f"a header naming the columns {', '.join(wanted)} (in any order; by these names: {column_names(kind)})")
     repeated = [c for c in wanted if len(positions[c]) > 1]
@@ -354,7 +355,7 @@ def _find_header(text: str, name: str, kind: Kind) -> Header:
         both = {names[i] for i in positions[column]}
         what = (f"the column {column!r} twice" if both == {column} else
                 f"the columns {' and '.join(repr(names[i]) for i in positions[column])}, which both name the {column},")
-        raise trec.TrecFormatError(name, number, f"{what} in the header {_show(line)}",
+        raise model.TrecFormatError(name, number, f"{what} in the header {_show(line)}",
                                    f"each of {', '.join(wanted)} once")
     qp, dp, vp = (positions[c][0] for c in wanted)
     return Header(number, line, delimiter, names, (qp, dp, vp))
@@ -405,7 +406,7 @@ def _converted(text: str, header: Header, name: str, kind: Kind) -> bytes:
         blocks.append("\n".join(block).encode("utf-8"))
     if not has_data:
         each = "judgment" if kind == "qrels" else "result"
-        raise trec.TrecFormatError(name, len(lines) - (lines[-1] == "" and len(lines) > 1),
+        raise model.TrecFormatError(name, len(lines) - (lines[-1] == "" and len(lines) > 1),
                                    "only a header (end of file)", f"data lines after the header, one per {each}")
     return b"\n".join(blocks)
 
@@ -419,7 +420,7 @@ def _converted_fast(data: bytes, header: Header, kind: Kind, piece_bytes: int = 
     ``#``. Anything else goes to :func:`_converted`, which words the errors.
     Each output line is a gather of byte ranges (fields and fixed pieces),
     done a piece of the table at a time (about ``piece_bytes``, ending after a
-    line feed: :func:`components.formats.trec.line_chunks`), so that the index arrays
+    line feed: :func:`components.formats.decode.line_chunks`), so that the index arrays
     (several numbers per line, 8 bytes per byte written) stay a few times the
     piece, whatever the table's size.
     """
@@ -429,7 +430,7 @@ def _converted_fast(data: bytes, header: Header, kind: Kind, piece_bytes: int = 
         return None
     buf = np.frombuffer(data, dtype=np.uint8)
     out, first_line, any_data = [], 1, False
-    for lo, hi in trec.line_chunks(data, piece_bytes):
+    for lo, hi in decode.line_chunks(data, piece_bytes):
         converted = _converted_piece(buf[lo:hi], first_line, hi == buf.size, header, kind)
         if converted is None:
             return None
@@ -501,7 +502,7 @@ def _check_line(line: str, fields: list[str], header: Header, name: str, number:
     if '"' in line:
         fields = _fields(line, header.delimiter, name, number)
     if len(fields) != len(header.names):
-        raise trec.TrecFormatError(
+        raise model.TrecFormatError(
             name, number, f"{len(fields)} field{'s' * (len(fields) != 1)} in {_show(line)}",
             f"{len(header.names)} fields separated by {_DELIMITER_NAMES[header.delimiter]}, as in the header on "
             f"line {header.line}: {_show(header.text)}")
@@ -518,7 +519,7 @@ def _fields(line: str, delimiter: str, name: str, number: int) -> list[str]:
     """A data line's fields; quoted fields (double quotes) are unquoted."""
     fields = _split_fields(line, delimiter)
     if fields is None:
-        raise trec.TrecFormatError(name, number, f"a quote that is not closed, or text after a closing quote, "
+        raise model.TrecFormatError(name, number, f"a quote that is not closed, or text after a closing quote, "
                                                  f"in {_show(line)}",
                                    'fields quoted as "...", each closed on its own line')
     return fields
@@ -563,17 +564,17 @@ def _check_field(column: str, field: str, position: int, header: Header, name: s
                  line: str) -> None:
     where = f"column {position + 1} of the header {_show(header.text)}"
     if not field:
-        raise trec.TrecFormatError(name, number, f"an empty {column} in {_show(line)}", f"a {column} ({where})")
+        raise model.TrecFormatError(name, number, f"an empty {column} in {_show(line)}", f"a {column} ({where})")
     if column == "qid" and field.startswith("#"):
-        raise trec.TrecFormatError(name, number, f"qid {_show(field)}",
+        raise model.TrecFormatError(name, number, f"qid {_show(field)}",
                                    "a qid that does not start with '#' (in TREC format, '#' starts a comment)")
     if _HAS_SPACE(field):
-        raise trec.TrecFormatError(name, number, f"{column} {_show(field)} with a space or tab inside",
+        raise model.TrecFormatError(name, number, f"{column} {_show(field)} with a space or tab inside",
                                    f"a {column} without spaces, tabs or line breaks, quoted or not (TREC ids and "
                                    "numbers are whitespace-free)", where)
 
 
-def _in_table_terms(err: trec.TrecFormatError, header: Header) -> trec.TrecFormatError:
+def _in_table_terms(err: model.TrecFormatError, header: Header) -> model.TrecFormatError:
     """The TREC reader's error, its column named as the table's header names it (file, line and type unchanged)."""
     if err.column is None:
         return err
@@ -583,7 +584,7 @@ def _in_table_terms(err: trec.TrecFormatError, header: Header) -> trec.TrecForma
 
 
 def _trec_layout(kind: Kind):
-    return trec.QRELS_LAYOUT if kind == "qrels" else trec.RUN_LAYOUT
+    return trec_layout.QRELS_LAYOUT if kind == "qrels" else trec_layout.RUN_LAYOUT
 
 
 def _show(text: str) -> str:

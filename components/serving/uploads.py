@@ -22,7 +22,8 @@ import hashlib
 import sys
 from typing import Iterable, Literal, cast, overload
 
-from components.formats import readers, trec
+from components.engine import model
+from components.formats import readers
 from components.formats.json_formats import Fields
 from components.serving import settings
 from components.serving.settings import MIB
@@ -99,25 +100,25 @@ def read(kind: str, sha256: str, name: str, data: bytes, holder: Holder, fields:
 
 @overload
 def read_file(kind: Literal["qrels"], sha256: str, name: str, data: bytes, holder: Holder, fields: Fields | None = None,
-              chunks: str | None = None) -> trec.Qrels: ...
+              chunks: str | None = None) -> model.Qrels: ...
 @overload
 def read_file(kind: Literal["run"], sha256: str, name: str, data: bytes, holder: Holder, fields: Fields | None = None,
-              chunks: str | None = None) -> trec.Run: ...
+              chunks: str | None = None) -> model.Run: ...
 @overload
 def read_file(kind: str, sha256: str, name: str, data: bytes, holder: Holder, fields: Fields | None = None,
-              chunks: str | None = None) -> trec.Qrels | trec.Run: ...
+              chunks: str | None = None) -> model.Qrels | model.Run: ...
 def read_file(kind: str, sha256: str, name: str, data: bytes, holder: Holder, fields: Fields | None = None,
-              chunks: str | None = None) -> trec.Qrels | trec.Run:
+              chunks: str | None = None) -> model.Qrels | model.Run:
     """The parsed file of :func:`read`."""
     return read(kind, sha256, name, data, holder, fields, chunks).parsed
 
 
-def judge_files(files: Files, qrels: bytes, run: bytes, holder: Holder) -> trec.JudgedRun:
+def judge_files(files: Files, qrels: bytes, run: bytes, holder: Holder) -> model.JudgedRun:
     """The run joined with its qrels (each read through :func:`read_file` with the options in ``files``): shared,
     cached by ``files``."""
     qsha, qname, rsha, rname, *options = files
     (qfields, qchunks), (rfields, rchunks) = options or ((None, None), (None, None))
-    return PARSED.get(("judge", files), lambda: trec.judge(read_file("qrels", qsha, qname, qrels, holder, qfields, qchunks),
+    return PARSED.get(("judge", files), lambda: model.judge(read_file("qrels", qsha, qname, qrels, holder, qfields, qchunks),
                                                            read_file("run", rsha, rname, run, holder, rfields, rchunks)),
                       holder)
 

@@ -50,7 +50,8 @@ from streamlit.runtime.forward_msg_queue import ForwardMsgQueue
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from components.course import prose
-from components.formats import json_formats, readers, trec
+from components.engine import model
+from components.formats import json_formats, readers
 from components.serving import uploads
 from components.serving.shared_cache import Holder
 from components.ui import browser_store, state
@@ -111,7 +112,7 @@ class LoadedPair:
     run: dict
     holder: Holder
 
-    def judged(self) -> trec.JudgedRun:
+    def judged(self) -> model.JudgedRun:
         """The pair, joined (from the shared cache; read again only if the cache let it go)."""
         return uploads.judge_files(self.key, self.qrels["data"], self.run["data"], self.holder)
 
@@ -121,13 +122,13 @@ class LoadedPair:
         return uploads.read(kind, record["sha256"], record["name"], record["data"], self.holder,
                             *uploads.reading(record))
 
-    def parsed_qrels(self) -> trec.Qrels:
+    def parsed_qrels(self) -> model.Qrels:
         """The qrels file, parsed."""
-        return cast(trec.Qrels, self.read("qrels").parsed)
+        return cast(model.Qrels, self.read("qrels").parsed)
 
-    def parsed_run(self) -> trec.Run:
+    def parsed_run(self) -> model.Run:
         """The run file, parsed."""
-        return cast(trec.Run, self.read("run").parsed)
+        return cast(model.Run, self.read("run").parsed)
 
 
 @dataclass(frozen=True)
@@ -326,7 +327,7 @@ def _attempt(qrels: dict, run: dict) -> None:
         except (ValueError, MemoryError) as err:  # TrecFormatError is a ValueError
             unmapped = (kind, err) if isinstance(err, json_formats.FieldsError) else None  # kind: the file that failed
             st.session_state[state.YOUR_DATA_FAILED] = FailedPair(key, str(err) or type(err).__name__,
-                                                                  isinstance(err, trec.NoCommonQueryError), unmapped)
+                                                                  isinstance(err, model.NoCommonQueryError), unmapped)
             status.update(label=prose.text(TEXT, "Read failed"), state="error")
             return
         status.update(label=prose.text(TEXT, "Read done"), state="complete")

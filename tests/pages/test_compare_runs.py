@@ -9,7 +9,7 @@ import pytest
 
 from components.course import prose
 from components.course.run_comparison import change_lines
-from components.engine import compare, many_runs, power
+from components.engine import compare, many_runs, model, power
 from components.engine.formatting import fmt, literal, signed
 from components.formats import trec
 from components.serving import uploads
@@ -230,7 +230,7 @@ def test_each_run_is_diagnosed_and_what_sets_a_run_apart_from_the_baseline_is_sa
     found = {}
     for letter, path in zip("ABC", (page.SAMPLE_RUN, *page.SAMPLE_OTHERS)):
         run = readers.read(path.read_bytes(), "run")
-        found[letter] = run_diagnosis.diagnose_read(qrels, run, trec.judge(qrels.parsed, run.parsed), k=10,
+        found[letter] = run_diagnosis.diagnose_read(qrels, run, model.judge(qrels.parsed, run.parsed), k=10,
                                                     measures=MEASURES, gain="linear")
     lines = [contrast_sentence(c, run, "A") for run in "BC" for c in run_diagnosis.contrasts(found["A"], found[run])]
     assert any("B is judged more deeply than A: Judged@10" in line for line in lines)

@@ -21,7 +21,7 @@ from streamlit.testing.v1 import AppTest
 
 from components.cli.evaluate import run_evaluation
 from components.course import prose
-from components.engine import metrics
+from components.engine import metrics, model
 from components.engine.formatting import fmt, literal
 from components.formats import tabular, trec
 from components.ranking_editor import EditorState
@@ -275,7 +275,7 @@ BAD_PAIRS = {
 
 
 def expected_message(qrels, run) -> str:
-    with pytest.raises(trec.TrecFormatError) as caught:
+    with pytest.raises(model.TrecFormatError) as caught:
         load_table(qrels[1], run[1], qrels_name=qrels[0], run_name=run[0])
     return str(caught.value)
 
@@ -328,8 +328,8 @@ def test_exponential_gain_too_large_for_the_grades_falls_back_to_linear_with_the
     at.segmented_control(key=state.YOUR_DATA_GAIN).set_value("exponential").run()
     assert not at.exception
     assert [w.value for w in at.warning] == [prose.section("your_data", "Gain too large")]
-    with pytest.raises(trec.TrecFormatError) as caught:
-        trec.check_gain_fits(trec.read_qrels(qrels[1], qrels[0]), "exponential")
+    with pytest.raises(model.TrecFormatError) as caught:
+        model.check_gain_fits(trec.read_qrels(qrels[1], qrels[0]), "exponential")
     assert str(caught.value) in [c.value for c in at.code]
     expected = run_evaluation(qrels[1], run[1], ["nDCG@10"], "linear").mean["nDCG@10"]
     assert summary_value(at, "nDCG@10", "linear") == fmt(expected)

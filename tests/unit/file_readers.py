@@ -3,16 +3,17 @@ pair of TREC or CSV/TSV files joined.
 
 The product reads a file through :func:`components.formats.readers.read` (the
 parsed file and what was understood of it) and joins a pair with
-:func:`components.formats.trec.judge`; these return the parsed files alone.
+:func:`components.engine.model.judge`; these return the parsed files alone.
 """
 from __future__ import annotations
 
-from components.formats import readers, tabular, trec
+from components.engine import model
+from components.formats import decode, readers, tabular
 from components.formats.json_formats import Fields
 
 
-def read_qrels(source: trec.Source, name: str | None = None, *, fields: Fields | None = None,
-               chunks: str | None = None) -> trec.Qrels:
+def read_qrels(source: decode.Source, name: str | None = None, *, fields: Fields | None = None,
+               chunks: str | None = None) -> model.Qrels:
     """Read a qrels file in any format (:func:`components.formats.readers.read`).
 
     Examples
@@ -21,12 +22,12 @@ def read_qrels(source: trec.Source, name: str | None = None, *, fields: Fields |
     [2]
     """
     parsed = readers.read(source, "qrels", name, fields=fields, chunks=chunks).parsed
-    assert isinstance(parsed, trec.Qrels)
+    assert isinstance(parsed, model.Qrels)
     return parsed
 
 
-def read_run(source: trec.Source, name: str | None = None, *, fields: Fields | None = None,
-             chunks: str | None = None) -> trec.Run:
+def read_run(source: decode.Source, name: str | None = None, *, fields: Fields | None = None,
+             chunks: str | None = None) -> model.Run:
     """Read a run file in any format (:func:`components.formats.readers.read`), in trec_eval's order.
 
     Examples
@@ -35,13 +36,13 @@ def read_run(source: trec.Source, name: str | None = None, *, fields: Fields | N
     ['b', 'a']
     """
     parsed = readers.read(source, "run", name, fields=fields, chunks=chunks).parsed
-    assert isinstance(parsed, trec.Run)
+    assert isinstance(parsed, model.Run)
     return parsed
 
 
-def read_pair(qrels: trec.Source, run: trec.Source, gain: str | None = None, qrels_name: str | None = None,
+def read_pair(qrels: decode.Source, run: decode.Source, gain: str | None = None, qrels_name: str | None = None,
               run_name: str | None = None, *, qrels_fields: Fields | None = None, run_fields: Fields | None = None,
-              chunks: str | None = None) -> tuple[trec.Qrels, trec.Run]:
+              chunks: str | None = None) -> tuple[model.Qrels, model.Run]:
     """:func:`components.formats.trec.read_pair` for files in any format: the qrels (checked to fit ``gain`` when
     it is given, before the run is read), then the run; ``chunks`` applies to both.
 
@@ -53,17 +54,17 @@ def read_pair(qrels: trec.Source, run: trec.Source, gain: str | None = None, qre
     """
     judgments = read_qrels(qrels, qrels_name, fields=qrels_fields, chunks=chunks)
     if gain is not None:
-        trec.check_gain_fits(judgments, gain)
+        model.check_gain_fits(judgments, gain)
     return judgments, read_run(run, run_name, fields=run_fields, chunks=chunks)
 
 
 def load_table(qrels: tabular.TableSource, run: tabular.TableSource, complete: bool = False, gain: str | None = None,
-               qrels_name: str | None = None, run_name: str | None = None) -> trec.JudgedRun:
+               qrels_name: str | None = None, run_name: str | None = None) -> model.JudgedRun:
     """Read both files (TREC, CSV or TSV, each on its own: :func:`components.formats.tabular.read_qrels` and
     :func:`~components.formats.tabular.read_run`) and join them: :func:`components.formats.trec.load` for tables.
 
     When ``gain`` is given, the grades are also checked to fit it
-    (:func:`components.formats.trec.check_gain_fits`).
+    (:func:`components.engine.model.check_gain_fits`).
 
     Examples
     --------
@@ -73,5 +74,5 @@ def load_table(qrels: tabular.TableSource, run: tabular.TableSource, complete: b
     """
     judgments = tabular.read_qrels(qrels, qrels_name)
     if gain is not None:
-        trec.check_gain_fits(judgments, gain)
-    return trec.judge(judgments, tabular.read_run(run, run_name), complete)
+        model.check_gain_fits(judgments, gain)
+    return model.judge(judgments, tabular.read_run(run, run_name), complete)

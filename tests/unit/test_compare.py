@@ -19,10 +19,18 @@ from scipy import stats
 from components.cli.evaluate import eval_main as main
 from components.cli.evaluate import run_evaluation
 from components.course import prose
-from components.engine import compare, corrections
+from components.engine import compare, corrections, model
 from components.engine.formatting import fmt, signed
 from components.formats import trec
 from components.ui import charts
+
+
+def compare_files(qrels: str, run_a: str, run_b: str, measures: list[str], complete: bool = False):
+    """Read the qrels and both runs, judge each run and compare them: :func:`compare.compare_judged` on files."""
+    judgments = trec.read_qrels(qrels)
+    return compare.compare_judged(model.judge(judgments, trec.read_run(run_a, "run A"), complete),
+                                  model.judge(judgments, trec.read_run(run_b, "run B"), complete), measures, "linear")
+
 
 
 def randomisation_test(d, permutations: int = compare.PERMUTATIONS, seed: int = compare.SEED) -> float:
@@ -383,7 +391,7 @@ def test_identical_runs_give_zero_differences_and_p_equal_to_one(tmp_path):
     # the same run file twice, through the readers and the engine
     qrels = "".join(f"{q} 0 d{q} 1\n{q} 0 e{q} 2\n" for q in range(1, 7))
     run = "".join(f"{q} Q0 x{q} 1 3 r\n{q} Q0 e{q} 2 2 r\n{q} Q0 d{q} 3 1 r\n" for q in range(1, 7))
-    both = compare.compare_files(qrels, run, run, ["RR", "nDCG@10", "P@2"])
+    both = compare_files(qrels, run, run, ["RR", "nDCG@10", "P@2"])
     for c in both.measures.values():
         assert not c.diff.any() and c.t_test_p == 1.0 and c.randomisation_p == 1.0
 
@@ -420,7 +428,7 @@ SKIP_B = "".join(f"{q} Q0 miss 1 2 b\n{q} Q0 hit 2 1 b\n" for q in "12358")  # 5
 
 
 def test_only_queries_in_the_qrels_and_both_runs_are_compared_and_the_rest_counted():
-    result = compare.compare_files(SKIP_QRELS, SKIP_A, SKIP_B, ["RR"])
+    result = compare_files(SKIP_QRELS, SKIP_A, SKIP_B, ["RR"])
     assert result.qids == ("1", "2", "3")
     assert result.skipped == {"qrels_only": 1, "a_only": 1, "b_only": 1, "run_only": 2}
     pairing = result.pairing
@@ -432,7 +440,7 @@ def test_only_queries_in_the_qrels_and_both_runs_are_compared_and_the_rest_count
 
 
 def test_complete_compares_every_judged_query_scoring_a_missing_one_as_0():
-    result = compare.compare_files(SKIP_QRELS, SKIP_A, SKIP_B, ["RR"], complete=True)
+    result = compare_files(SKIP_QRELS, SKIP_A, SKIP_B, ["RR"], complete=True)
     assert result.qids == tuple("123456")
     assert result.skipped == {"qrels_only": 0, "a_only": 0, "b_only": 0, "run_only": 2}
     c = result.measures["RR"]
@@ -441,12 +449,12 @@ def test_complete_compares_every_judged_query_scoring_a_missing_one_as_0():
 
 def test_runs_without_a_shared_judged_query_are_an_error():
     with pytest.raises(compare.NothingToCompare, match="share no judged query"):
-        compare.compare_files("1 0 a 1\n2 0 a 1\n", "1 Q0 a 1 1 r\n", "2 Q0 a 1 1 r\n", ["RR"])
+        compare_files("1 0 a 1\n2 0 a 1\n", "1 Q0 a 1 1 r\n", "2 Q0 a 1 1 r\n", ["RR"])
 
 
 def test_values_the_page_already_has_give_the_same_comparison():
     qrels = trec.read_qrels(SKIP_QRELS)
-    judged_a, judged_b = trec.judge(qrels, trec.read_run(SKIP_A)), trec.judge(qrels, trec.read_run(SKIP_B))
+    judged_a, judged_b = model.judge(qrels, trec.read_run(SKIP_A)), model.judge(qrels, trec.read_run(SKIP_B))
     computed = compare.compare_judged(judged_a, judged_b, ["RR", "R@1"], "linear")
     report_a = run_evaluation(SKIP_QRELS, SKIP_A, ["RR", "R@1"])
     given_ = compare.compare_judged(judged_a, judged_b, ["RR", "R@1"], "linear", values_a=report_a.values)

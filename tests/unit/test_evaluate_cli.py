@@ -18,7 +18,8 @@ import pytest
 
 from components.cli.evaluate import eval_main as main
 from components.cli.evaluate import run_evaluation
-from components.formats import trec
+from components.engine import model
+from components.formats import trec, trec_layout, trec_precise
 
 ROOT = Path(__file__).resolve().parents[2]
 LOG2_3 = math.log2(3)
@@ -388,14 +389,14 @@ def test_error_messages_and_file_names_show_escape_sequences_escaped(tmp_path):
 # --- running out of memory: one line naming the file ---------------------------------------------
 
 def test_running_out_of_memory_reading_a_file_names_it(tmp_path, capsys, monkeypatch):
-    precise = trec._precise_rows
+    precise = trec_precise.rows
 
     def out_of_memory_for_runs(data, name, layout):
-        if layout is trec.RUN_LAYOUT:
+        if layout is trec_layout.RUN_LAYOUT:
             raise MemoryError
         return precise(data, name, layout)
 
-    monkeypatch.setattr(trec, "_precise_rows", out_of_memory_for_runs)
+    monkeypatch.setattr(trec_precise, "rows", out_of_memory_for_runs)
     status, out, err = cli(tmp_path, capsys, OK_QRELS, OK_RUN)
     assert (status, out) == (1, "")
     assert err == f"error: {tmp_path / 'run.txt'}: not enough memory to read this file (15 bytes)\n"
@@ -404,14 +405,14 @@ def test_running_out_of_memory_reading_a_file_names_it(tmp_path, capsys, monkeyp
 
 
 def test_running_out_of_memory_elsewhere_names_the_files(tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr(trec, "judge", mock.Mock(side_effect=MemoryError))
+    monkeypatch.setattr(model, "judge", mock.Mock(side_effect=MemoryError))
     status, out, err = cli(tmp_path, capsys, OK_QRELS, OK_RUN)
     assert (status, out) == (1, "")
     assert err == f"error: not enough memory to evaluate {tmp_path / 'qrels.txt'} and {tmp_path / 'run.txt'}\n"
 
 
 def test_other_exceptions_keep_their_traceback(tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr(trec, "judge", mock.Mock(side_effect=KeyError("a bug")))
+    monkeypatch.setattr(model, "judge", mock.Mock(side_effect=KeyError("a bug")))
     with pytest.raises(KeyError):
         cli(tmp_path, capsys, OK_QRELS, OK_RUN)
 
@@ -685,7 +686,7 @@ def diagnosis_of(qrels: str, run: str, **options):
     from components.engine.run_diagnosis import diagnose
 
     judgments, results = trec.read_qrels(qrels), trec.read_run(run)
-    return diagnose(judgments, results, trec.judge(judgments, results), k=10, measures=DEFAULT_MEASURES,
+    return diagnose(judgments, results, model.judge(judgments, results), k=10, measures=DEFAULT_MEASURES,
                     gain="linear", **options)
 
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from components.engine import fusion
+from components.engine import fusion, model
 from components.formats import trec
 
 LEXICAL = "q1 Q0 a 1 9.0 bm25\nq1 Q0 b 2 8.0 bm25\nq1 Q0 c 3 7.0 bm25\nq2 Q0 a 1 5.0 bm25\n"
@@ -22,7 +22,7 @@ def rows(fused: fusion.Fused) -> list[tuple[str, str, int, float]]:
             for q, d, r, s in zip(fused.qidx, fused.docids, fused.rank, fused.score)]
 
 
-def runs(*texts: str) -> list[trec.Run]:
+def runs(*texts: str) -> list[model.Run]:
     return [trec.read_run(text) for text in texts]
 
 
@@ -217,5 +217,5 @@ def test_the_hybrid_lessons_take_home_fuses_again_to_the_pages_scores(tmp_path, 
     assert capsys.readouterr().out == pack.files[hybrid.FUSED_RUN]
     assert STORED["lesson"] == {"snippet": pack.ranx, "printed": pack.expected + "\n"}
     assert pack.expected.splitlines() == [f"{doc} {score:.4f}" for doc, score in hybrid.fused(lists, fusion.RRF_K)]
-    judged = trec.judge(trec.read_qrels(pack.files[hybrid.QRELS_FILE]), trec.read_run(pack.files["bm25.run"]))
+    judged = model.judge(trec.read_qrels(pack.files[hybrid.QRELS_FILE]), trec.read_run(pack.files["bm25.run"]))
     assert judged.queries.n_queries == 1  # the qrels and runs share their query id

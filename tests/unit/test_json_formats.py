@@ -9,11 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from components.formats import json_formats, trec
+from components.engine import model
+from components.formats import decode, json_formats, trec
 from components.formats.json_formats import Fields, FieldsError
 
 
-def read_qrels(source: trec.Source, name: str | None = None, *, fields: Fields | None = None) -> trec.Qrels:
+def read_qrels(source: decode.Source, name: str | None = None, *, fields: Fields | None = None) -> model.Qrels:
     """Read a JSON or JSON Lines qrels file (a dict-of-dicts, or records: see json_formats's module docstring).
 
     Examples
@@ -28,7 +29,7 @@ def read_qrels(source: trec.Source, name: str | None = None, *, fields: Fields |
     return json_formats.read(source, "qrels", name, fields=fields)[0]
 
 
-def read_run(source: trec.Source, name: str | None = None, *, fields: Fields | None = None) -> trec.Run:
+def read_run(source: decode.Source, name: str | None = None, *, fields: Fields | None = None) -> model.Run:
     """Read a JSON or JSON Lines run file: ordered by score descending, ties by docid descending (trec_eval's).
 
     Examples
@@ -41,7 +42,7 @@ def read_run(source: trec.Source, name: str | None = None, *, fields: Fields | N
 
 
 def rows_of(parsed) -> list[tuple[str, str, float]]:
-    values = parsed.grade if isinstance(parsed, trec.Qrels) else parsed.score
+    values = parsed.grade if isinstance(parsed, model.Qrels) else parsed.score
     return [(parsed.qids[q], d.decode(), v) for q, d, v in zip(parsed.qidx.tolist(), parsed.docids, values.tolist())]
 
 
@@ -105,7 +106,7 @@ def test_a_result_list_without_scores_is_ranked_in_its_order():
 
 
 def test_the_keys_guessed_on_the_first_record_hold_for_the_others():
-    with pytest.raises(trec.TrecFormatError) as caught:
+    with pytest.raises(model.TrecFormatError) as caught:
         read_run(jsonl({"qid": "q1", "retrieved_ids": ["b"]}, {"qid": "q2", "results": ["x"]}),
                               "r.jsonl")
     err = caught.value
@@ -159,7 +160,7 @@ def test_json_format(data, expected):
     if expected is not None:
         try:
             assert json_formats.to_trec(data, "qrels").format == expected  # the reader decides alike
-        except trec.TrecFormatError:
+        except model.TrecFormatError:
             pass
 
 
@@ -176,7 +177,7 @@ def test_explicit_fields_override_the_guess():
 def test_explicit_fields_read_a_single_object_as_a_record():
     data = b'{"query": ["a"], "docs": {"d1": 2}}'
     assert rows_of(read_qrels(data)) == [("query", "a", 1), ("docs", "d1", 2)]  # a dict of queries
-    with pytest.raises(trec.TrecFormatError, match="a query id that is a JSON array"):
+    with pytest.raises(model.TrecFormatError, match="a query id that is a JSON array"):
         read_qrels(data, fields=Fields(qid="query", docs="docs"))
 
 
@@ -305,7 +306,7 @@ ERRORS = [
 
 @pytest.mark.parametrize("kind, content, line, found, expected", ERRORS)
 def test_errors_name_file_line_found_and_expected(kind, content, line, found, expected):
-    with pytest.raises(trec.TrecFormatError) as caught:
+    with pytest.raises(model.TrecFormatError) as caught:
         json_formats.read(content, kind, "data.json")
     err = caught.value
     assert (err.file, err.line) == ("data.json", line), str(err)
@@ -316,10 +317,10 @@ def test_errors_name_file_line_found_and_expected(kind, content, line, found, ex
 
 
 def test_an_error_names_the_field_of_records():
-    with pytest.raises(trec.TrecFormatError) as caught:
+    with pytest.raises(model.TrecFormatError) as caught:
         read_qrels(jsonl({"qid": "q", "gold_ids": ["a"], "grades": [2.5]}))
     assert caught.value.column == "field 'grades'"
-    with pytest.raises(trec.TrecFormatError) as caught:
+    with pytest.raises(model.TrecFormatError) as caught:
         read_qrels(jsonl({"qid": "q", "gold_ids": ["a"]}, {"qid": "q b", "gold_ids": ["a"]}))
     assert (caught.value.line, caught.value.column) == (2, "field 'qid'")
 
@@ -360,7 +361,7 @@ def test_any_dict_of_dicts_run_reads_as_its_trec_twin(run):
 def test_any_list_of_results_without_scores_keeps_its_order(records):
     data = jsonl(*({"query_id": q, "retrieved_ids": docs} for q, docs in records))
     if not any(docs for _, docs in records):
-        with pytest.raises(trec.TrecFormatError, match="no result"):
+        with pytest.raises(model.TrecFormatError, match="no result"):
             read_run(data)
         return
     run = read_run(data)
@@ -381,7 +382,7 @@ def only_format_errors(data: bytes, fields: Fields | None = None) -> None:
     for kind in ("qrels", "run"):
         try:
             json_formats.read(data, kind, "fuzz.json", fields=fields)
-        except trec.TrecFormatError as err:
+        except model.TrecFormatError as err:
             assert err.file == "fuzz.json" and err.line >= 1 and str(err)
 
 
@@ -426,7 +427,7 @@ def test_extreme_inputs_raise_only_the_format_error_or_read(data):
 
 def test_a_tiny_score_reads_as_zero_and_a_huge_integer_score_is_refused():
     assert read_run(b'{"q": {"d": -1e-400}}').score.tolist() == [0.0]
-    with pytest.raises(trec.TrecFormatError, match="not a finite number"):
+    with pytest.raises(model.TrecFormatError, match="not a finite number"):
         read_run(b'{"q": {"d": ' + b"1" * 400 + b"}}")
     assert math.isfinite(read_run(b'{"q": {"d": ' + b"1" * 300 + b"}}").score[0])
 
@@ -437,7 +438,7 @@ def test_a_number_python_cannot_hold_is_quoted_as_written_in_the_fields_terms(ki
     docs, values = ("gold_ids", "grades") if kind == "qrels" else ("retrieved_ids", "scores")
     lines = b'{"qid": "q1", "%s": ["a"], "%s": [1]}\n{"qid": "q2", "%s": ["b"], "%s": [%s]}\n' % (
         docs.encode(), values.encode(), docs.encode(), values.encode(), number)
-    with pytest.raises(trec.TrecFormatError) as caught:
+    with pytest.raises(model.TrecFormatError) as caught:
         json_formats.read(lines, kind, "gold.jsonl")  # JSON Lines, whichever line holds the number
     err = caught.value
     assert (err.line, err.column) == (2, f"field '{values}'")

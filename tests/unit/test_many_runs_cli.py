@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from components.cli import main
-from components.engine import corrections, many_runs
+from components.engine import corrections, many_runs, model
 from components.engine.formatting import fmt
 from components.formats import trec
 
@@ -190,7 +190,7 @@ def test_diagnose_with_several_runs_diagnoses_each_and_says_how_they_differ(caps
     assert status == 0
     assert out.index(f"A: {RUN}\ndiagnosis at k = 10") < out.index(f"B: {RUN_B}\ndiagnosis at k = 10")
     qrels = trec.read_qrels(QRELS)
-    judged = {name: float(metrics.judged_at_k(trec.judge(qrels, trec.read_run(path)).queries, 10).mean())
+    judged = {name: float(metrics.judged_at_k(model.judge(qrels, trec.read_run(path)).queries, 10).mean())
               for name, path in (("A", RUN), ("B", RUN_B))}
     assert judged["B"] > judged["A"] + 0.02
     contrasts = out[out.index("each run's diagnosis against A's:"):]

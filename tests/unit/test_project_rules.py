@@ -51,6 +51,23 @@ def test_each_folder_imports_only_what_its_role_allows(folder, path):
     assert not wrong, f"{path.relative_to(ROOT)} ({folder}/) must not import {wrong}"
 
 
+# the data model and what it stands on: every reader imports them, and they import no reader
+DATA_MODEL = ("model", "keys", "ordering", "join", "metrics", "checks")
+
+
+@pytest.mark.parametrize("name", DATA_MODEL)
+def test_the_data_model_imports_no_reader(name):
+    wrong = sorted(n for n in imported_names(COMPONENTS / "engine" / f"{name}.py") if breaks(n, "components.formats"))
+    assert not wrong, f"components/engine/{name}.py is below the readers: it must not import {wrong}"
+
+
+@pytest.mark.parametrize("folder, path", [p for p in role_modules() if p.values[0] in ("engine", "formats")])
+def test_the_engine_and_the_readers_import_no_private_name_of_each_other(folder, path):
+    other = "components.formats" if folder == "engine" else "components.engine"
+    private = sorted(n for n in imported_names(path) if breaks(n, other) and n.rsplit(".", 1)[-1].startswith("_"))
+    assert not private, f"{path.relative_to(ROOT)} imports private names of {other}: {private}"
+
+
 def test_every_module_of_components_lives_in_a_role_folder():
     loose = sorted(p.name for p in COMPONENTS.glob("*.py") if p.name != "__init__.py")
     assert not loose, f"put {loose} into one of {sorted(FORBIDDEN)}"

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from components.engine import model
 from components.engine.measures import evaluate
 from components.formats import chunks, readers, trec
 from components.formats.json_formats import Fields
@@ -73,14 +74,14 @@ def run_formats(run_text: str) -> dict[str, bytes]:
     }
 
 
-def assert_same_judged_run(a: trec.JudgedRun, b: trec.JudgedRun) -> None:
+def assert_same_judged_run(a: model.JudgedRun, b: model.JudgedRun) -> None:
     assert a.qids == b.qids and a.qrels_only == b.qrels_only and a.run_only == b.run_only
     for field in ("qidx", "rank", "grade", "judged_qidx", "judged_grade"):
         np.testing.assert_array_equal(getattr(a.queries, field), getattr(b.queries, field), err_msg=field)
     assert a.docids.tolist() == b.docids.tolist()
 
 
-def assert_equals_pytrec_eval(judged: trec.JudgedRun, qrels_text: str, run_text: str) -> None:
+def assert_equals_pytrec_eval(judged: model.JudgedRun, qrels_text: str, run_text: str) -> None:
     ours = evaluate(judged.queries, MEASURES, "linear")
     qrel = {q: {d: max(g, 0) for d, g in docs.items()} for q, docs in judgments_of(qrels_text).items()}
     expected = pytrec_eval.RelevanceEvaluator(qrel, set(ORACLE.values())).evaluate(results_of(run_text))
@@ -97,7 +98,7 @@ def test_the_sample_pair_in_every_format_gives_trec_evals_numbers(qrels_format, 
     qrels_data, run_data = qrels_formats(qrels_text)[qrels_format], run_formats(run_text)[run_format]
     assert readers.detect(qrels_data, "qrels") == qrels_format
     assert readers.detect(run_data, "run") == run_format.split("-")[0]
-    judged = trec.judge(*read_pair(qrels_data, run_data))
+    judged = model.judge(*read_pair(qrels_data, run_data))
     assert_same_judged_run(judged, trec.load(SAMPLE_QRELS, SAMPLE_RUN))
     assert_equals_pytrec_eval(judged, qrels_text, run_text)
 
@@ -115,11 +116,11 @@ def test_any_pair_with_distinct_scores_gives_the_same_numbers_in_every_format(ju
     run_text = "".join(f"{q} Q0 {d} 0 {scores.pop() / 8} r\n" for q, docs in lists.items() for d in docs)
     try:
         expected = trec.load(qrels_text, run_text)
-    except trec.NoCommonQueryError:
+    except model.NoCommonQueryError:
         return
     for qrels_data in qrels_formats(qrels_text).values():
         for run_data in run_formats(run_text).values():
-            judged_run = trec.judge(*read_pair(qrels_data, run_data))
+            judged_run = model.judge(*read_pair(qrels_data, run_data))
             assert_same_judged_run(judged_run, expected)
     assert_equals_pytrec_eval(expected, qrels_text, run_text)
 
@@ -186,9 +187,9 @@ def test_understood_reads_only_the_first_lines_of_a_trec_file():
     assert readers.understood(good, "run") == readers.read(good, "run").understood
     broken = good + b"q1 Q0 d1 1 not-a-number r\n"  # beyond the first lines: not read
     assert readers.understood(broken, "run").preview == readers.read(good, "run").understood.preview
-    with pytest.raises(trec.TrecFormatError, match="line 501"):
+    with pytest.raises(model.TrecFormatError, match="line 501"):
         readers.read(broken, "run")
-    with pytest.raises(trec.TrecFormatError, match="line 501"):
+    with pytest.raises(model.TrecFormatError, match="line 501"):
         readers.understood(broken, "run", chunks="#")  # counting merges needs the whole file
 
 
@@ -199,7 +200,7 @@ def test_understood_of_a_file_whose_first_lines_hold_no_data():
 
 def test_fields_reach_json_records_through_the_front_door():
     data = b'{"topic_no": "7", "gold": ["a"]}\n{"topic_no": "8", "gold": ["b"]}\n'
-    with pytest.raises(trec.TrecFormatError):
+    with pytest.raises(model.TrecFormatError):
         read_qrels(data)
     qrels = read_qrels(data, fields=Fields("topic_no", "gold"))
     assert qrels.qids == ("7", "8")
@@ -208,7 +209,7 @@ def test_fields_reach_json_records_through_the_front_door():
 
 
 def test_read_pair_checks_the_gain_before_the_run():
-    with pytest.raises(trec.TrecFormatError, match="too large for exponential gain"):
+    with pytest.raises(model.TrecFormatError, match="too large for exponential gain"):
         read_pair(b'{"q": {"a": 100}}', b"not a run", gain="exponential", qrels_name="q.json")
 
 
@@ -227,9 +228,9 @@ def test_chunk_ids_merge_in_every_format():
         assert [d.decode() for d in done.parsed.docids] == ["d1", "d2", "d3"], fmt
         assert done.parsed.rank.tolist() == [1, 2, 3]
         assert done.understood.merged_chunks == 1
-        judged = trec.judge(read_qrels(qrels), done.parsed)
+        judged = model.judge(read_qrels(qrels), done.parsed)
         assert evaluate(judged.queries, ["R@2"], "linear")["R@2"].tolist() == [1.0], fmt
-        unmerged = trec.judge(read_qrels(qrels), read_run(data))
+        unmerged = model.judge(read_qrels(qrels), read_run(data))
         assert evaluate(unmerged.queries, ["R@2"], "linear")["R@2"].tolist() == [0.0], fmt
 
 
@@ -268,7 +269,7 @@ def test_chunk_ids_become_document_ids_even_when_nothing_merges():
 
 
 def test_an_id_with_nothing_before_its_separator_is_refused():
-    with pytest.raises(trec.TrecFormatError) as caught:
+    with pytest.raises(model.TrecFormatError) as caught:
         read_run(b"q Q0 a#1 1 2 r\nq Q0 #3 2 1 r\n", "run.txt", chunks="#")
     assert (caught.value.file, caught.value.line) == ("run.txt", 2)
     assert "'#3', with nothing before its chunk separator '#'" in caught.value.found
@@ -305,7 +306,7 @@ def test_the_beir_sample_folder_reads_as_the_trec_samples():
     qrels = readers.read(ASSETS / "beir_sample" / "qrels" / "test.tsv", "qrels")
     run = readers.read(ASSETS / "beir_sample" / "results.json", "run")
     assert (qrels.understood.format, run.understood.format) == ("tsv", "json")
-    assert_same_judged_run(trec.judge(qrels.parsed, run.parsed), trec.load(SAMPLE_QRELS, SAMPLE_RUN))
+    assert_same_judged_run(model.judge(qrels.parsed, run.parsed), trec.load(SAMPLE_QRELS, SAMPLE_RUN))
 
 
 def test_the_json_lines_samples_read_as_the_trec_samples_once_chunks_count_as_documents():
@@ -315,10 +316,10 @@ def test_the_json_lines_samples_read_as_the_trec_samples_once_chunks_count_as_do
     assert qrels.understood.fields == Fields("query_id", "judgments", doc_id="id", grade="grade")
     assert run.understood.scores_from_order and run.understood.merged_chunks > 0
     expected = trec.load(SAMPLE_QRELS, SAMPLE_RUN)
-    assert_same_judged_run(trec.judge(qrels.parsed, run.parsed), expected)
-    for name, values in evaluate(trec.judge(qrels.parsed, run.parsed).queries, MEASURES, "linear").items():
+    assert_same_judged_run(model.judge(qrels.parsed, run.parsed), expected)
+    for name, values in evaluate(model.judge(qrels.parsed, run.parsed).queries, MEASURES, "linear").items():
         np.testing.assert_array_equal(values, evaluate(expected.queries, MEASURES, "linear")[name])
-    as_chunks = trec.judge(qrels.parsed, read_run(ASSETS / "sample_results.jsonl"))
+    as_chunks = model.judge(qrels.parsed, read_run(ASSETS / "sample_results.jsonl"))
     assert not evaluate(as_chunks.queries, ["R@10"], "linear")["R@10"].any()  # chunk ids match no judged id
 
 
@@ -354,7 +355,7 @@ def test_a_number_past_pythons_reach_is_refused_quoting_the_files_text(fmt, kind
     data = _written_in(fmt, kind, number)
     if fmt == "jsonl" and kind == "qrels":
         data = data.replace(b"doc_ids", b"relevant_ids")
-    with pytest.raises(trec.TrecFormatError) as caught:
+    with pytest.raises(model.TrecFormatError) as caught:
         readers.read(data, kind, "f")
     err = caught.value
     what = "grade" if kind == "qrels" else "score"

@@ -1,7 +1,7 @@
 """Diagnose my run: each check triggered by a small pair built for it, and silent on a clean pair.
 
 Every number a finding gives is checked against the engine computing the same thing another way: the -c
-effect against trec.judge(complete=True), the tie effect against both tie orders built by
+effect against model.judge(complete=True), the tie effect against both tie orders built by
 conventions.order_by_score, Judged@k against the engine's measure.
 """
 from __future__ import annotations
@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from components.course import prose
-from components.engine import conventions, metrics, run_diagnosis
+from components.engine import conventions, metrics, model, run_diagnosis
 from components.engine.measures import aggregate, evaluate
 from components.engine.run_diagnosis import CHECKS, diagnose
 from components.formats import trec
@@ -41,7 +41,7 @@ CLEAN_RUN = lines("q1", "abcd") + lines("q2", "cadb") + lines("q3", "dcba")
 
 def diagnosed(qrels: str, run: str, *, k: int = 3, measures=MEASURES, complete: bool = False, **options):
     qrels_read, run_read = trec.read_qrels(qrels), trec.read_run(run)
-    return diagnose(qrels_read, run_read, trec.judge(qrels_read, run_read, complete), k=k, measures=measures,
+    return diagnose(qrels_read, run_read, model.judge(qrels_read, run_read, complete), k=k, measures=measures,
                     gain="linear", **options)
 
 
@@ -136,7 +136,7 @@ def test_the_relevance_level_decides_what_has_nothing_relevant():
 # --- duplicates: refused by the reader; merged chunks are reported -------------------------------------
 
 def test_duplicate_documents_are_refused_and_merged_chunks_reported():
-    with pytest.raises(trec.TrecFormatError, match="duplicate docs"):
+    with pytest.raises(model.TrecFormatError, match="duplicate docs"):
         trec.read_run(CLEAN_RUN + "q1 Q0 a 9 0.5 tag\n")
     assert diagnosed(CLEAN_QRELS, CLEAN_RUN).finding("duplicates").severity == "ok"
     merged = diagnosed(CLEAN_QRELS, CLEAN_RUN, merged_chunks=4).finding("duplicates")
@@ -310,7 +310,7 @@ def test_chunk_stems_cut_at_the_last_separator(ids):
 
 def test_the_judged_run_must_be_the_runs_own_unadjusted_join():
     qrels, run = trec.read_qrels(CLEAN_QRELS), trec.read_run(lines("q1", "xabc"))
-    judged = trec.judge(qrels, run)
+    judged = model.judge(qrels, run)
     with pytest.raises(ValueError, match="not adjusted"):
         diagnose(qrels, run, judged.adjusted(judged_only=True), k=3, measures=["RR"], gain="linear")
     with pytest.raises(ValueError, match="not adjusted"):

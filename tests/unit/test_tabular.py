@@ -11,8 +11,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from components.cli.evaluate import run_evaluation
+from components.engine import model
 from components.engine.measures import evaluate
-from components.formats import tabular, trec
+from components.formats import decode, tabular, trec
 from tests.unit.file_readers import load_table
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -32,18 +33,18 @@ def to_trec(source: tabular.TableSource, kind: tabular.Kind, name: str | None = 
     ['', 'q1 Q0 d,1 0 2.5 table', '']
     """
     tabular._check_kind(kind)
-    data, name = trec.read_source(source, name, kind)
+    data, name = decode.read_source(source, name, kind)
     return tabular._table_to_trec(data, name, kind)[0]
 
 
-def same_qrels(a: trec.Qrels, b: trec.Qrels) -> None:
+def same_qrels(a: model.Qrels, b: model.Qrels) -> None:
     assert a.qids == b.qids
     assert a.qidx.tolist() == b.qidx.tolist()
     assert a.docids.tolist() == b.docids.tolist()
     assert a.grade.tolist() == b.grade.tolist()
 
 
-def same_run(a: trec.Run, b: trec.Run) -> None:
+def same_run(a: model.Run, b: model.Run) -> None:
     assert a.qids == b.qids
     assert a.qidx.tolist() == b.qidx.tolist()
     assert a.docids.tolist() == b.docids.tolist()
@@ -175,7 +176,7 @@ def test_a_grade_column_wins_over_beirs_score_and_a_run_keeps_its_score():
 
 
 def test_an_error_names_the_value_column_where_the_header_has_it():
-    with pytest.raises(trec.TrecFormatError) as caught:
+    with pytest.raises(model.TrecFormatError) as caught:
         tabular.read_qrels("corpus-id\tscore\tquery-id\na\thigh\t1\n", name="test.tsv")
     assert caught.value.column == "column 2 of the header 'corpus-id\\tscore\\tquery-id'"
 
@@ -210,7 +211,7 @@ QRELS_ERRORS = [
 
 @pytest.mark.parametrize("content, line, found, expected", QRELS_ERRORS)
 def test_qrels_errors_name_file_line_found_and_expected(content, line, found, expected):
-    with pytest.raises(trec.TrecFormatError) as caught:
+    with pytest.raises(model.TrecFormatError) as caught:
         tabular.read_qrels(content, name="judgments.csv")
     err = caught.value
     assert (err.file, err.line) == ("judgments.csv", line)
@@ -231,7 +232,7 @@ RUN_ERRORS = [
 
 @pytest.mark.parametrize("content, line, found, text", RUN_ERRORS)
 def test_run_errors(content, line, found, text):
-    with pytest.raises(trec.TrecFormatError) as caught:
+    with pytest.raises(model.TrecFormatError) as caught:
         tabular.read_run(content, name="run.tsv")
     err = caught.value
     assert (err.file, err.line) == ("run.tsv", line)
@@ -244,26 +245,26 @@ def test_run_errors(content, line, found, text):
     (b"qid,docid,grade\n1,a\x00,1\n", 2, "a NUL byte"),
 ])
 def test_bytes_that_are_not_text_get_the_trec_readers_message(data, line, found):
-    with pytest.raises(trec.TrecFormatError) as caught:
+    with pytest.raises(model.TrecFormatError) as caught:
         tabular.read_qrels(data, name="bad.csv")
     err = caught.value
     assert (err.file, err.line) == ("bad.csv", line)
     assert found in err.found
-    with pytest.raises(trec.TrecFormatError) as direct:
+    with pytest.raises(model.TrecFormatError) as direct:
         trec.read_qrels(data, name="bad.csv")
     assert str(err) == str(direct.value)  # worded by the TREC reader itself
 
 
 def test_an_empty_file_gets_the_trec_readers_message():
-    with pytest.raises(trec.TrecFormatError, match="empty file") as caught:
+    with pytest.raises(model.TrecFormatError, match="empty file") as caught:
         tabular.read_run(b"", name="empty.csv")
-    with pytest.raises(trec.TrecFormatError) as direct:
+    with pytest.raises(model.TrecFormatError) as direct:
         trec.read_run(b"", name="empty.csv")
     assert str(caught.value) == str(direct.value)
 
 
 def test_a_run_with_no_query_in_common_says_so():
-    with pytest.raises(trec.TrecFormatError) as caught:
+    with pytest.raises(model.TrecFormatError) as caught:
         load_table("qid,docid,grade\nq1,a,1\n", "qid,docid,score\n1,a,0.5\n", qrels_name="q.csv",
                      run_name="r.csv")
     err = caught.value
@@ -273,7 +274,7 @@ def test_a_run_with_no_query_in_common_says_so():
 
 
 def test_exponential_gain_checks_the_grades():
-    with pytest.raises(trec.TrecFormatError, match="too large for exponential gain") as caught:
+    with pytest.raises(model.TrecFormatError, match="too large for exponential gain") as caught:
         load_table("qid,docid,grade\nq1,a,100\n", "qid,docid,score\nq1,a,1\n", gain="exponential",
                      qrels_name="big.csv")
     assert (caught.value.file, caught.value.line) == ("big.csv", 2)
@@ -283,7 +284,7 @@ def test_exponential_gain_checks_the_grades():
 def test_errors_pickle_with_their_parts():
     import pickle
 
-    with pytest.raises(trec.TrecFormatError) as caught:
+    with pytest.raises(model.TrecFormatError) as caught:
         tabular.read_qrels("qid,docid,grade\n1,a b,1\n", name="x.csv")
     copy = pickle.loads(pickle.dumps(caught.value))
     assert (copy.file, copy.line, copy.found, copy.expected, copy.column) == (
@@ -354,7 +355,7 @@ def test_unicode_spaces_are_part_of_a_field_on_both_paths(space, newline):
     qrels = tabular.read_qrels(text.replace("q3", '"q3"').replace(f"{space}0", "0"))  # a quote: line by line
     assert [d.decode() for d in qrels.docids] == [f"d1{space}", "d2", f"a{space}b"]
     assert qrels.qids == ("q1", f"{space}q2", "q3")
-    with pytest.raises(trec.TrecFormatError, match="found grade"):  # not a number, whichever path reads it
+    with pytest.raises(model.TrecFormatError, match="found grade"):  # not a number, whichever path reads it
         tabular.read_qrels(text.replace("q3", '"q3"'))
 
 
@@ -369,7 +370,7 @@ def test_a_docid_ending_in_a_no_break_space_matches_its_judgment_whichever_path_
 
 def test_a_quoted_field_over_128_kib_is_an_id_too_long_not_an_unclosed_quote():
     long_id = "d" * 200_000  # beyond the csv module's field_size_limit() of 131,072
-    with pytest.raises(trec.TrecFormatError) as caught:
+    with pytest.raises(model.TrecFormatError) as caught:
         tabular.read_run(f'qid,docid,score\nq1,d1,1\nq1,"{long_id}",0.5\n', name="run.csv")
     assert str(caught.value) == (f"run.csv, line 3: found a docid of 200,000 bytes: '{'d' * 60}…'; "
                                  "expected a docid of at most 512 bytes of UTF-8")
@@ -393,13 +394,13 @@ def test_fields_split_as_the_csv_modules_strict_reader_splits_them(line, delimit
 
 @pytest.mark.parametrize("table", [b"qid,docid,grade\r1,d1,1\r2,d2,1\r", b"qid\tdocid\tgrade\r1\td1\t1\r"])
 def test_a_table_with_old_mac_line_ends_says_so(table):
-    with pytest.raises(trec.TrecFormatError) as caught:
+    with pytest.raises(model.TrecFormatError) as caught:
         tabular.read_qrels(table, name="q.csv")
     err = caught.value
     assert (err.line, err.found[:40]) == (1, "carriage returns inside the first line: ")
     assert err.expected == ("a header line, then data lines, one line each, not lines ending in a carriage return "
                             "only (old Mac line ends): save with LF or CRLF line ends")
-    with pytest.raises(trec.TrecFormatError, match="old Mac line ends"):
+    with pytest.raises(model.TrecFormatError, match="old Mac line ends"):
         tabular.read_qrels(b"1 0 d1 1\r2 0 d2 1\r")  # TREC format: the TREC reader's hint
 
 
@@ -430,7 +431,7 @@ def test_whitespace_inside_a_quoted_field_is_refused_naming_file_line_and_field(
     header = delimiter.join(["query-id", "corpus-id", "score"])
     other = f"q2{delimiter}d2{delimiter}{' ' if padded else ''}1"
     table = f'{header}\n{other}\n"q{space}1"{delimiter}d1{delimiter}1\n'
-    with pytest.raises(trec.TrecFormatError) as caught:
+    with pytest.raises(model.TrecFormatError) as caught:
         (tabular.read_qrels if kind == "qrels" else tabular.read_run)(table, name="beir.tsv")
     err = caught.value
     assert (err.file, err.line, err.found) == ("beir.tsv", 3, f"qid {f'q{space}1'!r} with a space or tab inside")
@@ -440,6 +441,6 @@ def test_whitespace_inside_a_quoted_field_is_refused_naming_file_line_and_field(
 
 @pytest.mark.parametrize("field", ['"q1 "', '" q1"', '"q\t1"'])
 def test_a_quoted_field_is_read_as_written_even_when_other_lines_are_padded(field):
-    with pytest.raises(trec.TrecFormatError, match="with a space or tab inside"):
+    with pytest.raises(model.TrecFormatError, match="with a space or tab inside"):
         tabular.read_run(f"qid,docid,score\nq2, d2, 1\n{field},d1,1\n")
     assert tabular.read_run('qid,docid,score\nq2, d2, 1\n"q1","d,1",1\n').qids == ("q2", "q1")

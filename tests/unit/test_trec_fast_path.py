@@ -18,9 +18,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from components.engine import keys, model
 from components.engine.measures import evaluate
-from components.formats import trec
-from components.formats.trec import TrecFormatError
+from components.engine.model import TrecFormatError
+from components.formats import columns, trec, trec_fast, trec_precise
 from tests.unit.test_evaluate_cli import BAD_FILES
 from tests.unit.test_trec_oracle import NASTY_QRELS, NASTY_RUN, trec_files
 
@@ -42,7 +43,7 @@ def small_pieces(size: int):
 
     (A block holds at least one line: pyarrow fails on a line that straddles two blocks.)
     """
-    return mock.patch.multiple(trec, _FAST_CHUNK_BYTES=size, _FAST_BLOCK_BYTES=256)
+    return mock.patch.multiple(trec_fast, _CHUNK_BYTES=size, _BLOCK_BYTES=256)
 
 
 # --- comparing the two readers' results -------------------------------------------------
@@ -57,17 +58,17 @@ def assert_same_arrays(a, b, fields):
             assert x == y, field
 
 
-def assert_same_qrels(fast: trec.Qrels, precise: trec.Qrels):
+def assert_same_qrels(fast: model.Qrels, precise: model.Qrels):
     assert_same_arrays(fast, precise, ["name", "qids", "qidx", "docids", "grade", "line", "doc_vocab", "doc"])
 
 
-def assert_same_run(fast: trec.Run, precise: trec.Run):
+def assert_same_run(fast: model.Run, precise: model.Run):
     assert_same_arrays(fast, precise, ["name", "qids", "qidx", "docids", "rank", "line", "doc_vocab", "doc",
                                        "trailing_lines"])
     assert np.array_equal(fast.score.view(np.uint64), precise.score.view(np.uint64))  # the same bits
 
 
-def assert_same_judged(fast: trec.JudgedRun, precise: trec.JudgedRun):
+def assert_same_judged(fast: model.JudgedRun, precise: model.JudgedRun):
     assert_same_arrays(fast, precise, ["qids", "docids", "judged_docids", "qrels_only", "run_only", "complete"])
     assert np.array_equal(fast.scores.view(np.uint64), precise.scores.view(np.uint64))
     assert_same_arrays(fast.queries, precise.queries, ["n_queries", "qidx", "rank", "grade", "judged_qidx",
@@ -84,7 +85,7 @@ def assert_both_readers_agree(qrels_text: str, run_text: str, complete: bool = F
     fast_run, precise_run = (trec.read_run(run_text, reader=r) for r in ("fast", "precise"))
     assert_same_qrels(fast_qrels, precise_qrels)
     assert_same_run(fast_run, precise_run)
-    assert_same_judged(trec.judge(fast_qrels, fast_run, complete), trec.judge(precise_qrels, precise_run, complete))
+    assert_same_judged(model.judge(fast_qrels, fast_run, complete), model.judge(precise_qrels, precise_run, complete))
 
 
 def fast_or_decline(read, text):
@@ -233,7 +234,7 @@ DECLINED = [  # (case, qrels text, run text): the fast reader declines one of th
     ("a space after the tag's text", GOOD_QRELS, "1 Q0 a 1 2.5 r x \n1 Q0 b 2 1.5 r y \n"),
     ("two spaces before the tag's text", GOOD_QRELS, "1 Q0 a 1 2.5 r  x\n1 Q0 b 2 1.5 r  y\n"),
     ("more columns than the fast reader takes", GOOD_QRELS,
-     "".join(f"1 Q0 d{i} 1 1 r {' '.join('x' * trec._FAST_MAX_COLUMNS)}\n" for i in range(3))),
+     "".join(f"1 Q0 d{i} 1 1 r {' '.join('x' * trec_fast.MAX_COLUMNS)}\n" for i in range(3))),
     ("old Mac line ends, text after the tag", GOOD_QRELS, "1 Q0 a 1 2.5 r\r1 Q0 b 2 1.5 r\r"),
     ("a judgment with text after the grade", "1 0 a 1 x\n1 0 b 2 y\n", GOOD_RUN),
     ("the files swapped", GOOD_RUN, GOOD_QRELS),
@@ -291,7 +292,7 @@ def test_quotes_commas_hashes_and_non_ascii_bytes_are_plain_characters_to_both_r
 def test_auto_takes_the_fast_reader_for_a_large_clean_file_only():
     text = "".join(f"q{i // 100} Q0 d{i} {i % 100 + 1} {-i} tag\n" for i in range(2_000))
     with mock.patch.object(trec, "FAST_MIN_BYTES", len(text)), \
-            mock.patch.object(trec, "_precise_rows", wraps=trec._precise_rows) as precise:
+            mock.patch.object(trec_precise, "rows", wraps=trec_precise.rows) as precise:
         trec.read_run(text)  # large enough, and clean: the fast reader
         assert precise.call_count == 0
         trec.read_run(text[:-1])  # a byte short of the threshold: the precise reader
@@ -332,7 +333,7 @@ def test_a_run_out_of_rank_order_is_sorted_alike():
 def test_colliding_pair_keys_change_nothing():
     qrels, run = clean(NASTY_QRELS), clean(NASTY_RUN)
     expected = trec.load(qrels, run)
-    with mock.patch.object(trec, "_pair_keys", lambda qidx, docids: np.zeros(qidx.size, dtype=np.uint64)):
+    with mock.patch.object(keys, "pair_keys", lambda qidx, docids: np.zeros(qidx.size, dtype=np.uint64)):
         collided = trec.load(qrels, run, reader="fast")  # every pair shares a key: exact comparisons throughout
     assert_same_judged(collided, expected)
 
@@ -343,8 +344,8 @@ def test_a_run_key_colliding_with_a_judged_key_borrows_no_grade():
 
     qrels = trec.read_qrels("q 0 a 3\nq 0 bb 2\nq 0 ccc 1\n")
     run = trec.read_run("q Q0 x 1 9 r\nq Q0 yy 2 8 r\nq Q0 ccc 3 7 r\nq Q0 a 4 6 r\n")
-    with mock.patch.object(trec, "_pair_keys", by_length):
-        judged = trec.judge(qrels, run)
+    with mock.patch.object(keys, "pair_keys", by_length):
+        judged = model.judge(qrels, run)
     assert judged.queries.grade.tolist() == [0, 0, 1, 3]  # x and yy share a key with a and bb, not their grades
 
 
@@ -356,17 +357,17 @@ def test_distinct_pairs_get_distinct_keys():
     n_pairs = np.unique(qidx * 10**7 + numbers).size
     short = np.char.encode(numbers.astype(str))
     for docids in (short, np.char.add(b"clueweb09-en0000-", short)):  # one 8-byte word; three
-        assert np.unique(trec._pair_keys(qidx, docids)).size == n_pairs
+        assert np.unique(keys.pair_keys(qidx, docids)).size == n_pairs
 
 
 # --- the limits on ids: declined before padding, worded by the precise reader ----------------------
 
 def test_ids_up_to_the_limit_read_alike_through_both_readers():
-    longest = "L" * trec.MAX_ID_BYTES
+    longest = "L" * columns.MAX_ID_BYTES
     qrels = f"{longest} 0 a 1\n1 0 {longest} 2\n1 0 b 1\n"
     run = f"1 Q0 b 1 3 r\n1 Q0 {longest} 2 2 r\n{longest} Q0 a 1 1 r\n"
     for piece in (1, 1 << 25):  # a line a piece, or one piece (pyarrow's blocks of 4 MiB hold these lines)
-        with mock.patch.object(trec, "_FAST_CHUNK_BYTES", piece):
+        with mock.patch.object(trec_fast, "_CHUNK_BYTES", piece):
             assert_both_readers_agree(qrels, run)
 
 
@@ -379,7 +380,7 @@ def test_the_fast_reader_declines_ids_over_the_limits_before_padding_them(case, 
     read, text = {"one long docid among short lines": (trec.read_run, AMPLIFICATION_RUN),
                   "too much once padded": (trec.read_qrels, many_short_lines)}[case]
     data = text.encode()
-    with mock.patch.object(trec, "_FAST_CHUNK_BYTES", piece):
+    with mock.patch.object(trec_fast, "_CHUNK_BYTES", piece):
         declined, peak = traced_peak(lambda: read(data, reader="fast"))
         with mock.patch.object(trec, "FAST_MIN_BYTES", 0):
             auto = outcome(read, data, "auto")

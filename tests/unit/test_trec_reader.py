@@ -15,8 +15,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from components.formats import trec
-from components.formats.trec import TrecFormatError
+from components.engine import keys, metrics, model
+from components.engine.model import TrecFormatError
+from components.formats import columns, decode, trec, trec_layout
 
 
 def run_docids(run):
@@ -207,16 +208,16 @@ def as_float32(text: str) -> float:
         return float(np.float32(float(text)))
 
 
-@given(trec_text(st.integers(trec.MIN_GRADE, trec.MAX_GRADE).map(str), 4), CHUNK_SIZES)
+@given(trec_text(st.integers(metrics.MIN_GRADE, metrics.MAX_GRADE).map(str), 4), CHUNK_SIZES)
 def test_qrels_tokenizing_matches_a_plain_reading(text, chunk):
-    with mock.patch.object(trec, "_CHUNK_BYTES", chunk):
+    with mock.patch.object(decode, "_CHUNK_BYTES", chunk):
         qrels = trec.read_qrels(text)
     assert qrels_rows(qrels) == [(n, f[0], f[2], int(f[3])) for n, f in plain_rows(text)]
 
 
 @given(trec_text(SCORES, 6), CHUNK_SIZES)
 def test_run_tokenizing_and_order_match_a_plain_reading(text, chunk):
-    with mock.patch.object(trec, "_CHUNK_BYTES", chunk):
+    with mock.patch.object(decode, "_CHUNK_BYTES", chunk):
         run = trec.read_run(text)
     rows = plain_rows(text)
     first_seen = list(dict.fromkeys(f[0] for _, f in rows))
@@ -229,8 +230,8 @@ def test_run_tokenizing_and_order_match_a_plain_reading(text, chunk):
 
 def test_numbering_falls_back_to_the_bytes_on_a_hash_collision():
     texts = np.array([b"a-long-document-id-1", b"a-long-document-id-2", b"a-long-document-id-1"])
-    with mock.patch.object(trec, "_words", lambda t: np.zeros((t.size, 3), dtype=np.uint64)):
-        vocab, codes = trec._factorize(texts)  # every key collides
+    with mock.patch.object(keys, "_words", lambda t: np.zeros((t.size, 3), dtype=np.uint64)):
+        vocab, codes = keys.factorize(texts)  # every key collides
     assert vocab.tolist() == [b"a-long-document-id-1", b"a-long-document-id-2"]
     assert codes.tolist() == [0, 1, 0]
 
@@ -278,7 +279,7 @@ def test_random_input_reads_or_raises_trec_format_error(first, second):
 def test_a_byte_that_is_not_utf8_is_found_wherever_the_pieces_end(chunk):
     # UTF-8 is checked a piece at a time: the same line and byte, whatever the piece size
     data = "1 0 a 1\n1 0 \u00e9t\u00e9 1\n1 0 \U0001f600 2\n".encode() + "2 0 caf\u00e9 1\n".encode("latin-1")
-    with mock.patch.object(trec, "_CHUNK_BYTES", chunk), pytest.raises(TrecFormatError) as caught:
+    with mock.patch.object(decode, "_CHUNK_BYTES", chunk), pytest.raises(TrecFormatError) as caught:
         trec.read_qrels(data, name="q.txt")
     # "2 0 caf" is 7 bytes: the Latin-1 é is the 8th
     assert str(caught.value).startswith("q.txt, line 4: found byte 0xe9, which is not UTF-8 text (byte 8 of the line)")
@@ -329,7 +330,7 @@ def test_the_first_id_over_the_limit_is_named_qid_or_docid():
 def test_ids_up_to_the_limit_among_many_short_lines_stay_within_the_bound():
     from components.serving.shared_cache import nbytes
 
-    text = short_run(100_000) + "q0 Q0 " + "L" * trec.MAX_ID_BYTES + " 999 -1e9 r\n"
+    text = short_run(100_000) + "q0 Q0 " + "L" * columns.MAX_ID_BYTES + " 999 -1e9 r\n"
     run = trec.read_run(text)
     assert run.docids.dtype.itemsize == 512
     assert nbytes(run) <= 8 * len(text) + 64 * 2**20  # about 56 MB for a 2 MB file: within 8 × 2 MB + 64 MiB
@@ -354,7 +355,7 @@ def test_ids_that_would_take_too_much_memory_padded_are_refused():
 def test_the_join_widens_neither_side():
     qrels = trec.read_qrels("q0 0 d0 1\nq0 0 " + "L" * 512 + " 2\n")
     run = trec.read_run(short_run(200_000))
-    judged, peak = traced_peak(lambda: trec.judge(qrels, run))
+    judged, peak = traced_peak(lambda: model.judge(qrels, run))
     assert judged.ranking(0)[0] == ("d0", 0.0, 1)
     assert peak < 10 * 2**20  # the run's docids widened to 512 bytes would take 98 MiB
 
@@ -366,9 +367,9 @@ def test_colliding_keys_match_docids_of_other_widths_exactly():
                      f"q Q0 {long_ids[1]} 1 9 r\nq Q0 {long_ids[0]} 2 8 r\nq Q0 a 3 7 r\n",
                      f"q Q0 {'y' * 100} 1 9 r\nq Q0 a 2 8 r\n"):  # wider
         run = trec.read_run(run_text)
-        expected = trec.judge(qrels, run).queries.grade.tolist()
-        with mock.patch.object(trec, "_pair_keys", lambda qidx, docids: np.zeros(qidx.size, dtype=np.uint64)):
-            assert trec.judge(qrels, run).queries.grade.tolist() == expected
+        expected = model.judge(qrels, run).queries.grade.tolist()
+        with mock.patch.object(keys, "pair_keys", lambda qidx, docids: np.zeros(qidx.size, dtype=np.uint64)):
+            assert model.judge(qrels, run).queries.grade.tolist() == expected
     assert expected == [0, 3]
 
 
@@ -399,11 +400,11 @@ def test_a_long_number_among_short_ones_pads_only_its_own_group():
 
 
 def test_errors_are_structured_a_field_names_its_column_and_no_common_query_has_its_own_type():
-    with pytest.raises(trec.TrecFormatError) as caught:
+    with pytest.raises(model.TrecFormatError) as caught:
         trec.read_qrels("1 0 d1 x\n", name="q.txt")
     assert caught.value.column == "column 4 of: qid iter docid grade"
     assert str(caught.value).endswith(f"{caught.value.expected} ({caught.value.column})")
-    with pytest.raises(trec.NoCommonQueryError):
+    with pytest.raises(model.NoCommonQueryError):
         trec.load("1 0 d1 1\n", "2 Q0 d1 1 1.0 r\n")
 
 
@@ -433,7 +434,7 @@ def test_a_run_with_text_after_the_tag_reads_as_without_it_and_counts_those_line
             line = line.removesuffix("\r") + data.draw(EXTRA_SEPARATORS) + data.draw(EXTRA_TEXT) + cr
         with_extra.append(line)
     extended = "\n".join(with_extra)
-    with mock.patch.object(trec, "_CHUNK_BYTES", chunk):
+    with mock.patch.object(decode, "_CHUNK_BYTES", chunk):
         plain, extra = trec.read_run(text), trec.read_run(extended)
     assert run_rows(extra) == run_rows(plain)
     assert plain.trailing_lines == 0
@@ -467,11 +468,11 @@ def test_a_qrels_line_with_text_after_the_grade_is_refused_as_trec_eval_refuses_
 @pytest.mark.parametrize("chunk", [1, 1 << 24])
 def test_a_run_with_old_mac_line_ends_is_refused_not_read_as_one_line_with_text_after_the_tag(chunk):
     # the whole file is one line of 18 fields: read as text after the tag, it would keep the first result only
-    with mock.patch.object(trec, "_CHUNK_BYTES", chunk), pytest.raises(TrecFormatError) as caught:
+    with mock.patch.object(decode, "_CHUNK_BYTES", chunk), pytest.raises(TrecFormatError) as caught:
         trec.read_run("1 Q0 a 1 3 r\r1 Q0 b 2 2 r\r1 Q0 c 3 1 r\r")
     assert caught.value.line == 1
     assert caught.value.found.startswith("18 columns")
-    assert caught.value.expected.endswith(trec.OLD_MAC_LINE_ENDS)
+    assert caught.value.expected.endswith(trec_layout.OLD_MAC_LINE_ENDS)
     assert trec.read_run("1 Q0 a 1 3 r x\r\n1 Q0 b 2 2 r\r\n").trailing_lines == 1  # CRLF is fine
 
 

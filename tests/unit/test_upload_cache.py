@@ -32,8 +32,8 @@ import weakref
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from components.engine import metrics
-from components.formats import tabular, trec
+from components.engine import metrics, model
+from components.formats import tabular
 from components.serving import settings, uploads
 from components.serving.shared_cache import Holder, SharedCache, nbytes
 from components.ui import state
@@ -89,7 +89,7 @@ def learner(qrels: bytes, run: bytes) -> None:
     st.session_state["test.ids"] = (id(loaded.judged()), id(loaded.parsed_qrels()))
 
 
-PARSED = (trec.Qrels, trec.Run, trec.JudgedRun, metrics.QuerySet)
+PARSED = (model.Qrels, model.Run, model.JudgedRun, metrics.QuerySet)
 
 
 def parsed_inside(value, depth: int = 0) -> list:
