@@ -14,7 +14,7 @@ from components.cli.report import Report
 from components.engine import model, run_diagnosis
 from components.engine.measures import DEFAULT_MEASURES, Measure, evaluate, parse_measures, uses_measure_set
 from components.engine.metrics import Gain, TrecEval
-from components.formats import decode, readers
+from components.formats import decode, readers, trec_layout
 from components.formats.json_formats import Fields
 
 
@@ -22,7 +22,7 @@ def run_evaluation(qrels: decode.Source, run: decode.Source, measures: Sequence[
                    gain: Gain = "linear", complete: bool = False, relevance_level: int = 1,
                    judged_only: bool = False, max_docs: int | None = None, diagnose: bool = False,
                    diagnosis_k: int | None = None, chunks: str | None = None, qrels_fields: Fields | None = None,
-                   run_fields: Fields | None = None, trec_eval: TrecEval = "9") -> Report:
+                   run_fields: Fields | None = None, trec_eval: TrecEval = "9", trec_qids: bool = False) -> Report:
     """Read both files, judge the run and evaluate the measures on every evaluated query, as ``trec_eval``'s version
     computes them ("9": 9.0.7, as pytrec_eval; "10": 10.0; they differ in IPrec@x and 11pt_avg only).
 
@@ -33,7 +33,10 @@ def run_evaluation(qrels: decode.Source, run: decode.Source, measures: Sequence[
     files as read: -J and -M do not apply) at ``diagnosis_k`` (default: :func:`components.engine.run_diagnosis.diagnosis_cutoff`). Files in
     any format :mod:`components.formats.readers` reads (TREC, CSV/TSV, BEIR, JSON, JSONL); ``chunks``: a separator
     to count chunks as their document (``doc12#3`` -> ``doc12``, best rank kept), or None; ``qrels_fields``,
-    ``run_fields``: which keys of JSON records hold what, instead of the guess.
+    ``run_fields``: which keys of JSON records hold what, instead of the guess. ``trec_qids``: the evaluated
+    query ids are to be written in trec_eval's layout, so each must be one a TREC file can carry (JSON and CSV
+    take ids with spaces): TrecFormatError naming the first that is not
+    (:func:`components.formats.trec_layout.check_writable`).
 
     Raises :class:`components.engine.model.TrecFormatError` for a file that cannot be
     read and ``ValueError`` for an unknown measure name.
@@ -50,6 +53,8 @@ def run_evaluation(qrels: decode.Source, run: decode.Source, measures: Sequence[
     read_run = readers.read(run, "run", fields=run_fields, chunks=chunks)
     results = cast(model.Run, read_run.parsed)
     judged = model.judge(judgments, results, complete)
+    if trec_qids:
+        trec_layout.check_writable(judgments, judged.qids, docids=False)
     queries = judged.adjusted(relevance_level, judged_only, max_docs).queries
     diagnosis = None if not diagnose else run_diagnosis.diagnose_read(
         read_qrels, read_run, judged, k=diagnosis_k or run_diagnosis.diagnosis_cutoff(measures), measures=measures,
@@ -97,7 +102,8 @@ def run_eval(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     try:
         report = run_evaluation(args.qrels, args.run, measures, args.gain, args.complete, args.rel_level,
                                 args.judged_only, args.max_docs, diagnose, args.diagnose_k, args.chunks,
-                                args.qrels_fields, args.run_fields, args.trec_eval)
+                                args.qrels_fields, args.run_fields, args.trec_eval,
+                                trec_qids=layout == "trec" and args.per_query)
     except (OSError, MemoryError, model.TrecFormatError) as err:
         return file_error(err, (args.qrels, args.run))
     to_stderr = render_text.notes(report.judged, report.trailing_lines)

@@ -65,6 +65,7 @@ import numpy as np
 from components.engine import metrics
 from components.engine.measures import Measure, evaluate, parse_measure, trec_name
 from components.engine.metrics import Gain
+from components.formats.trec_layout import unwritable
 
 RUN_TAG = "rankwise"
 TOOLS = ("pytrec_eval", "ir_measures")
@@ -91,15 +92,11 @@ def check_id(value, what: str = "id") -> str:
     """
     if not isinstance(value, str) or not value:
         raise ValueError(f"{what} must be a non-empty string, got {value!r}")
-    if any(c.isspace() for c in value):
-        suggestion = "_".join(value.split())
-        raise ValueError(f"{what} {value!r} contains whitespace, but TREC files separate their columns by "
-                         f"whitespace: use an id without spaces, tabs or line breaks (e.g. {suggestion!r})")
+    why = unwritable(value)  # the rule of every TREC file Rankwise writes
+    if why is not None:
+        raise ValueError(f"{what} {value!r} {why}")
     if not value.isprintable():
         raise ValueError(f"{what} {value!r} contains a control character: TREC ids must be printable text")
-    if value.startswith("#"):
-        raise ValueError(f"{what} {value!r} starts with '#', which some readers (Rankwise's among them) take "
-                         f"for a comment line: use an id that starts with another character")
     return value
 
 

@@ -1,4 +1,10 @@
-"""Reading qrels and runs: TREC (a precise and a fast reader), CSV/TSV, and the format error.
+"""Reading qrels and runs into the data model (:mod:`components.engine.model`), whatever their format.
+
+One front door, ``readers.py``; each format parsed straight to the model's
+columns: TREC (``trec.py``, which chooses ``trec_precise.py`` or
+``trec_fast.py``; ``trec_layout.py``), CSV/TSV (``tabular.py``), JSON and
+JSONL (``json_formats.py``); bytes in (``decode.py``), ids and numbers for
+every format (``columns.py``); chunk ids (``chunks.py``).
 
 May import: numpy, pyarrow, components.engine. Never: Streamlit,
 components.ui, components.serving, lessons.

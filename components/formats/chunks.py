@@ -17,10 +17,11 @@ a document already, and stays as it is; one with nothing before it
 - In qrels, a query's chunks of one document become one judgment, with the
   highest grade of its chunks (and the line of the first chunk with it).
 
-The result is written back as TREC text and read by the TREC reader, so
-that it is a run or qrels like any other: a run in trec_eval's order (score
-descending, then docid descending: the document's id now breaks a tie) with
-ranks 1, 2, ... again. Each function also gives how many rows merged into
+The result is made into the data model again
+(:func:`components.engine.model.run_of`, :func:`~components.engine.model.qrels_of`),
+so that it is a run or qrels like any other: a run in trec_eval's order
+(score descending, then docid descending: the document's id now breaks a
+tie) with ranks 1, 2, ... again. Each function also gives how many rows merged into
 another (rows before minus rows after).
 
 No Streamlit import here.

@@ -29,12 +29,15 @@ No Streamlit import here.
 """
 from __future__ import annotations
 
+import itertools
 import math
+from dataclasses import dataclass
 from typing import Callable, Sequence
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
+from components.engine import model
 from components.engine.metrics import MAX_GRADE, MIN_GRADE
 from components.engine.model import TrecFormatError, show
 from components.formats.decode import MIB
@@ -66,13 +69,14 @@ def padded_bound(n_bytes: int) -> int:
 
 
 def check_id_sizes(name: str, line: np.ndarray, lengths: Sequence[np.ndarray], n_bytes: int, what: Sequence[str],
-                   shown: Callable[[int, int], bytes | str], about: Callable[[int], str] = lambda row: "") -> None:
+                   shown: Callable[[int, int], bytes | str],
+                   about: Callable[[int, int], str] = lambda row, c: "") -> None:
     """Raise TrecFormatError for an id over :data:`MAX_ID_BYTES`, or ids too large once padded.
 
     ``lengths[c]`` holds the byte length of id column c (qid, docid) on each
     row, ``line`` each row's line, ``what[c]`` the column's name,
-    ``shown(row, c)`` an id, and ``about(row)`` anything a message adds about
-    a row (a JSON file's query and document). The first too-long qid or
+    ``shown(row, c)`` an id, and ``about(row, c)`` anything a message adds
+    about a row (a JSON file's query or document). The first too-long qid or
     docid, in file order, is named; else, when the padded qid and docid
     columns would take more than :func:`padded_bound` of the file's
     ``n_bytes``, the longest id. Nothing is padded before this check.
@@ -83,7 +87,7 @@ def check_id_sizes(name: str, line: np.ndarray, lengths: Sequence[np.ndarray], n
     if too_long:
         row, c = min(too_long)
         raise TrecFormatError(name, int(line[row]),
-                              f"a {what[c]} of {int(lengths[c][row]):,} bytes: {show(shown(row, c))}{about(row)}",
+                              f"a {what[c]} of {int(lengths[c][row]):,} bytes: {show(shown(row, c))}{about(row, c)}",
                               f"a {what[c]} of at most {MAX_ID_BYTES} bytes of UTF-8")
     size, bound = padded_size(line.size, longest), padded_bound(n_bytes)
     if size > bound:
@@ -194,3 +198,158 @@ def why(text: bytes, what: str) -> str:
     if what == "score":
         return ", which is not a finite number"
     return ", which is too large" if value > MAX_GRADE else ", which is too small"
+
+
+# ----------------------------------------------------------------------------
+# Rows read one at a time (JSON, a table line by line), into the model
+# ----------------------------------------------------------------------------
+
+_PACKED_ROWS = 1 << 12  # a Collector packs its rows into arrays this many at a time (or a query's, if more)
+About = Callable[[str, bytes, int], str]  # what a message about a row adds, from its qid, its docid and the column
+
+
+@dataclass(frozen=True)
+class Collected:
+    """A file's rows, packed, their ids' sizes checked: what :class:`Collector` gives (or a table's fast reading).
+    ``bad``: the first row whose value is refused, and its text; None when every value is a grade (or score)."""
+
+    what: str  # "grade" or "score"
+    qids: tuple[str, ...]
+    qidx: np.ndarray
+    docids: np.ndarray
+    value: np.ndarray
+    line: np.ndarray
+    bad: tuple[int, bytes] | None
+
+    def model(self, name: str, value_column: str | None = None, about: About | None = None,
+              tag: str = "") -> model.Qrels | model.Run:
+        """The rows as the data model, checked as a TREC file's are: values that are grades (or scores), each
+        document once per query (:func:`components.engine.model.qrels_of`). ``value_column`` names the value's
+        column in a message, and ``about`` (see :class:`Collector`) adds to it; ``tag`` is a run's."""
+        if self.bad is not None:
+            row, text = self.bad
+            more = "" if about is None else about(self.qids[self.qidx[row]], self.docids[row], 2)
+            raise TrecFormatError(name, int(self.line[row]), f"{self.what} {show(text)}{why(text, self.what)}{more}",
+                                  NUMBER[self.what][2], value_column)
+        if self.what == "grade":
+            return model.qrels_of(name, self.qids, self.qidx, self.docids, self.value, self.line)
+        return model.run_of(name, self.qids, self.qidx, self.docids, self.value, self.line, tag=tag)
+
+
+class Collector:
+    """Rows added a query (:meth:`add`) or a block of lines (:meth:`add_rows`) at a time, packed into arrays
+    :data:`_PACKED_ROWS` rows at a time (ids as UTF-8 bytes, values parsed as ``what``, "grade" or "score"), so
+    that few rows are Python strings at once. Query ids are numbered in order of first appearance.
+
+    The ids' sizes are checked (:func:`check_id_sizes`, against the file's ``n_bytes``) before the ids are padded
+    to one width, and as blocks come when the padded ids grow past the bound; ``name`` and ``about`` are for the
+    message (``about(qid, docid, c)``: what it adds about a row, c the column it shows: 0 the qid, 1 the docid,
+    2 the value).
+    """
+
+    def __init__(self, what: str, name: str, n_bytes: int, about: About | None = None):
+        self.what, self.name, self.n_bytes, self.about = what, name, n_bytes, about
+        self.qids: dict[str, int] = {}
+        self.qidx: list[int] = []  # rows not yet packed: their query indexes ...
+        self.docs: list[str] = []  # ... document ids ...
+        self.texts: list[str] = []  # ... values, as the file writes them ...
+        self.lines: list[int] = []  # ... and lines
+        self.packed: list[tuple[np.ndarray, ...]] = []  # (qidx, docids, doc_bytes, value, line) of each block
+        self.bad: tuple[int, bytes] | None = None
+        self.long_docid: tuple[int, bytes] | None = None  # the first docid over MAX_ID_BYTES (kept empty), its row
+        self.longest = [0, 0]  # the longest qid and docid so far, in bytes
+        self.n_measured = 0  # query ids measured so far
+        self.n_packed = 0
+
+    def add(self, qid: str, docs: list[str], texts: list[str], line: int) -> None:
+        """One query's rows, all on one line."""
+        self.qidx.extend([self.qids.setdefault(qid, len(self.qids))] * len(docs))
+        self.docs.extend(docs)
+        self.texts.extend(texts)
+        self.lines.extend([line] * len(docs))
+        if len(self.docs) >= _PACKED_ROWS:
+            self._pack()
+
+    def add_rows(self, qids: list[str], docs: list[str], texts: list[str], lines: list[int]) -> None:
+        """Rows of their own lines."""
+        codes = self.qids
+        self.qidx.extend([codes.setdefault(q, len(codes)) for q in qids])
+        self.docs.extend(docs)
+        self.texts.extend(texts)
+        self.lines.extend(lines)
+        if len(self.docs) >= _PACKED_ROWS:
+            self._pack()
+
+    def __len__(self) -> int:
+        return self.n_packed + len(self.docs)
+
+    def collected(self) -> Collected:
+        """Every row, packed (at least one row was added); TrecFormatError for an id too long."""
+        self._pack()
+        if max(self.longest) > MAX_ID_BYTES or padded_size(self.n_packed, self.longest) > padded_bound(self.n_bytes):
+            self._check_id_sizes()  # raises
+        blocks = [list(column) for column in zip(*self.packed)]  # (qidx, docids, doc_bytes, value, line) blocks
+        self.packed = []
+
+        def joined(c: int) -> np.ndarray:  # a column's blocks as one array, each block let go once copied
+            pieces, blocks[c] = blocks[c], []
+            return packed(pieces) if c == 1 else np.concatenate(pieces)
+
+        return Collected(self.what, tuple(self.qids), joined(0), joined(1), joined(3), joined(4), self.bad)
+
+    def _check_id_sizes(self) -> None:
+        qidx, _, doc_bytes, _, line = (np.concatenate(c) for c in zip(*self.packed))
+        qids = list(self.qids)
+        qid_bytes = np.array([len(q.encode()) for q in qids], dtype=np.int64)
+
+        def docid(row: int) -> bytes:
+            if self.long_docid and self.long_docid[0] == row:
+                return self.long_docid[1]
+            block = int(np.searchsorted(np.cumsum([p[0].size for p in self.packed]), row, side="right"))
+            return self.packed[block][1][row - sum(p[0].size for p in self.packed[:block])]
+
+        about = self.about
+        check_id_sizes(self.name, line, [qid_bytes[qidx], doc_bytes], self.n_bytes, ("qid", "docid"),
+                       lambda row, c: qids[qidx[row]] if c == 0 else docid(row),
+                       (lambda row, c: "") if about is None else
+                       (lambda row, c: about(qids[qidx[row]], docid(row), c)))
+
+    def _pack(self) -> None:
+        if not self.docs:
+            return
+        texts = np.array([t.encode("utf-8") for t in self.texts])
+        values, bad = parse_numbers(texts, self.what)
+        if self.bad is None and bad.any():
+            row = int(np.argmax(bad))
+            self.bad = self.n_packed + row, texts[row]
+        docids = [d.encode("utf-8") for d in self.docs]
+        doc_bytes = np.array([len(d) for d in docids], dtype=np.int64)
+        if doc_bytes.max() > MAX_ID_BYTES:  # kept empty, so that the block is not padded to it
+            row = int(np.argmax(doc_bytes > MAX_ID_BYTES))
+            self.long_docid = self.long_docid or (self.n_packed + row, docids[row])
+            docids = [b"" if len(d) > MAX_ID_BYTES else d for d in docids]
+        self.packed.append((np.array(self.qidx, dtype=np.int64), np.array(docids), doc_bytes,
+                            values if values is not None else np.zeros(texts.size, dtype=NUMBER[self.what][0]),
+                            np.array(self.lines, dtype=np.int64)))
+        self.n_packed += texts.size
+        self.qidx, self.docs, self.texts, self.lines = [], [], [], []
+        new_qids = itertools.islice(self.qids, self.n_measured, None)
+        self.longest = [max([self.longest[0], *(len(q.encode()) for q in new_qids)]),
+                        max(self.longest[1], int(doc_bytes.max()))]
+        self.n_measured = len(self.qids)
+        if padded_size(self.n_packed, self.longest) > padded_bound(self.n_bytes):
+            self._check_id_sizes()  # raises, about the rows so far (before more are padded)
+
+
+def packed(pieces: list[np.ndarray]) -> np.ndarray:
+    """``S`` arrays as one, as wide as the widest in whole 8-byte words (:func:`word_width`).
+
+    >>> packed([np.array([b"a", b"bb"]), np.array([b"long-id-12"])]).tolist(), packed([np.array([b"a"])]).dtype
+    ([b'a', b'bb', b'long-id-12'], dtype('S8'))
+    """
+    out = np.empty(sum(p.size for p in pieces), dtype=f"S{word_width(max(p.dtype.itemsize for p in pieces))}")
+    at = 0
+    for piece in pieces:
+        out[at:at + piece.size] = piece
+        at += piece.size
+    return out

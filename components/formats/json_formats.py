@@ -1,4 +1,4 @@
-"""Qrels and runs written as JSON or JSON Lines, read through the TREC reader.
+"""Qrels and runs written as JSON or JSON Lines, read straight into the data model's columns.
 
 Two shapes of file:
 
@@ -28,10 +28,10 @@ Two shapes of file:
 
 A run's list without scores is its ranking: a list of n ids gets the scores
 n, n − 1, ..., 1, so that trec_eval's order is the list's
-(:attr:`Converted.scores_from_order`; a query then has one list, and a
+(:attr:`Found.scores_from_order`; a query then has one list, and a
 second record for it is refused). With scores, the scores decide the order,
 as in trec_eval; the lists whose order differs from their scores' are
-counted (:attr:`Converted.reordered`). The list's order gives scores up to
+counted (:attr:`Found.reordered`). The list's order gives scores up to
 :data:`MAX_ORDERED` = 2^24 ids, which 32-bit floats (trec_eval's) hold
 exactly.
 
@@ -42,23 +42,26 @@ the first object of a list. When guessing fails, :class:`FieldsError` (a
 :class:`~components.engine.model.TrecFormatError`) lists the keys it saw and
 the roles it could not fill, so that a page can ask for the mapping.
 
-How it reads: every judgment or result becomes one TREC line, and
-:func:`components.formats.trec.read_qrels` or
-:func:`components.formats.trec.read_run` reads the text, so that limits,
-order, ties, duplicates and number syntax are the TREC reader's; each row's
-``line`` is then its record's line (JSON Lines), the line where its record
+How it reads: every judgment or result becomes one row of the data model
+(:mod:`components.engine.model`), with the same limits, order, ties,
+duplicates and number syntax as a TREC file: ids are kept as
+:mod:`components.formats.columns` keeps them, grades and scores are parsed
+as a TREC file's are, from the text the file writes them with. Each row's
+``line`` is its record's line (JSON Lines), the line where its record
 starts (an array), or the line of its query's key (dict-of-dicts): rows of
-one record share a line. What TREC text cannot hold is refused here:
+one record share a line. Checked here:
 
 - ids are strings or whole numbers (written in decimal), not empty, without
-  ASCII whitespace or NUL characters, valid Unicode (no lone surrogate); a
-  query id does not start with ``#`` (a comment in TREC format);
-- grades and scores are JSON numbers (not strings, not true/false); the
-  TREC reader checks their values (whole grades from -1000 to 1000, finite
-  scores; NaN and Infinity are refused there), quoted as the file writes
-  them: a number that Python reads as another value (``1e400`` as
-  infinity) or cannot read (an integer of more than 4,300 digits) sends the
-  file through a second reading that keeps such numbers as written;
+  NUL characters, valid Unicode (no lone surrogate); any other character is
+  fine (``"doc 221"`` is an id; a TREC file cannot hold it, and
+  :func:`components.formats.trec_out.check_ids` says so when one is
+  written as TREC);
+- grades and scores are JSON numbers (not strings, not true/false), with
+  the values a TREC file may hold (whole grades from -1000 to 1000, finite
+  scores; NaN and Infinity are refused), quoted as the file writes them: a
+  number that Python reads as another value (``1e400`` as infinity) or
+  cannot read (an integer of more than 4,300 digits) sends the file through
+  a second reading that keeps such numbers as written;
 - a key twice in one object (a document twice in a query's object, a query
   twice at the top), which :func:`json.loads` would silently keep once.
 
@@ -68,11 +71,10 @@ there is one) and what was expected; ``column`` names the JSON key.
 
 Memory: the file's text is decoded whole, then its top-level values (JSON
 Lines' lines, the members of its object or the elements of its array) are
-decoded one at a time with :mod:`json`'s C decoder and written out as TREC
-lines encoded in blocks, so that the conversion holds the text, the TREC
-text (about 1.6 times a run's JSON) and one value's tree: about 3.3 times
-the file at its peak (a single query of a million results is one value,
-held whole), then the TREC reader's own memory for the TREC text.
+decoded one at a time with :mod:`json`'s C decoder, and their rows are
+packed into arrays a block at a time, so that the reading holds
+the text, the columns and one value's tree (a single query of a million
+results is one value, held whole).
 
 No Streamlit import here.
 """
@@ -80,7 +82,6 @@ from __future__ import annotations
 
 import codecs
 import dataclasses
-import io
 import json
 import math
 import re
@@ -91,7 +92,7 @@ import numpy as np
 
 from components.engine import model
 from components.engine.formatting import plural
-from components.formats import decode, tabular, trec
+from components.formats import columns, decode, tabular
 
 Kind = Literal["qrels", "run"]
 JsonFormat = Literal["json", "jsonl"]
@@ -114,14 +115,12 @@ ITEM_VALUE_KEYS: dict[str, tuple[str, ...]] = {"qrels": (*tabular.ALIASES["grade
                                                "run": ("score", "similarity")}
 MAX_ORDERED = 1 << 24  # the longest list the order gives scores to (32-bit floats hold whole numbers to 2^24)
 _ROLES = {"qid": "the query id", "docs": "the documents", "doc_id": "each object's document id"}
-_BAD_ID = re.compile("[ \t\n\r\v\f\x00]").search  # what an id in TREC text cannot hold
+_BAD_ID = re.compile("\x00").search  # what an id cannot hold (ids are NUL-padded byte strings)
 _NOT_BLANK = re.compile(r"[^ \t\r\n]")  # JSON's whitespace is these four
 _NOT_BLANK_BYTE = re.compile(rb"[^ \t\r\n]")
 _JSON = "a JSON object or array, or one JSON object per line (JSON Lines)"
-_FIRST_ON_LINE = re.compile(r"\(first on line (\d+)\)")
 _SHOWN_CHARS = 60
 _SHOWN_KEYS = 12
-_ENCODED_ROWS = 1 << 12  # the writer encodes its TREC lines this many rows at a time (or a query's, if more)
 
 
 @dataclass(frozen=True)
@@ -206,26 +205,23 @@ class FieldsError(model.TrecFormatError):
 
 
 @dataclass(frozen=True)
-class Converted:
-    """A JSON file as TREC text, and what the conversion found.
+class Found:
+    """What reading a JSON file found, besides its rows.
 
     Attributes
     ----------
     format : "json" (one JSON value) or "jsonl" (a JSON value per line).
-    text : the TREC text, one line per judgment or result.
-    origin : the file's line of each TREC line (an int64 array).
     fields : the keys read, for records; None for a dict-of-dicts.
     scores_from_order : whether some run scores were made from a list's
         order (n, n − 1, ..., 1).
     reordered : how many lists with scores are not in their scores' order
         (trec_eval's: score descending, ties by docid descending).
     empty : how many queries had no document (an empty list or object):
-        TREC format cannot hold them, so they are not in the result.
+        a query without a row has no place in the model, so they are not in
+        the result.
     """
 
     format: JsonFormat
-    text: bytes
-    origin: np.ndarray
     fields: Fields | None
     scores_from_order: bool
     reordered: int
@@ -294,53 +290,46 @@ def guess_fields(record: Mapping[str, Any], kind: Kind, name: str = "file", line
                   doc_id=doc_id)
 
 
-def to_trec(source: decode.Source, kind: Kind, name: str | None = None, *, fields: Fields | None = None) -> Converted:
-    """A JSON or JSON Lines file as TREC text (see the module's docstring), with what the conversion found.
+@overload
+def read(source: decode.Source, kind: Literal["qrels"], name: str | None = None, *,
+         fields: Fields | None = None) -> tuple[model.Qrels, Found]: ...
+@overload
+def read(source: decode.Source, kind: Literal["run"], name: str | None = None, *,
+         fields: Fields | None = None) -> tuple[model.Run, Found]: ...
+def read(source: decode.Source, kind: Kind, name: str | None = None, *,
+         fields: Fields | None = None) -> tuple[model.Qrels | model.Run, Found]:
+    """Read a JSON or JSON Lines qrels or run file (see the module's docstring); and what the reading found.
 
     ``fields`` applies to records (a dict-of-dicts has no keys to map; given
-    ``fields``, a single object is read as a record).
+    ``fields``, a single object is read as a record). Each row's ``line`` is
+    its line in the JSON file.
 
     Examples
     --------
-    >>> converted = to_trec(b'{"query_id": "q1", "retrieved_ids": ["b", "a"]}', "run")
-    >>> converted.text.decode(), converted.scores_from_order, converted.fields.docs
-    ('q1 Q0 b 0 2 json\\nq1 Q0 a 0 1 json\\n', True, 'retrieved_ids')
+    >>> run, found = read(b'{"q1": {"a": 0.5, "b": 0.5, "c": 0.9}}', "run")
+    >>> [d.decode() for d in run.docids], run.line.tolist(), found.fields
+    (['c', 'b', 'a'], [1, 1, 1], None)
+    >>> run, found = read(b'{"query_id": "q 1", "retrieved_ids": ["doc 2", "doc 1"]}', "run")
+    >>> run.qids, [d.decode() for d in run.docids], found.scores_from_order, found.fields.docs
+    (('q 1',), ['doc 2', 'doc 1'], True, 'retrieved_ids')
     """
     _check_kind(kind)
     data, name = decode.read_source(source, name, kind)
     values = _members(tabular.decoded(data, name, kind), name)
     try:
-        return _Writer(name, kind, _DECODER).convert(values, fields)
-    except _NumberAsText:  # read again, keeping such numbers as written, for the TREC reader to refuse in the file's terms
-        return _Writer(name, kind, _AS_WRITTEN).convert(values, fields)
-
-
-@overload
-def read(source: decode.Source, kind: Literal["qrels"], name: str | None = None, *,
-         fields: Fields | None = None) -> tuple[model.Qrels, Converted]: ...
-@overload
-def read(source: decode.Source, kind: Literal["run"], name: str | None = None, *,
-         fields: Fields | None = None) -> tuple[model.Run, Converted]: ...
-def read(source: decode.Source, kind: Kind, name: str | None = None, *,
-         fields: Fields | None = None) -> tuple[model.Qrels | model.Run, Converted]:
-    """Read a JSON or JSON Lines qrels or run file; and what its conversion found (:func:`to_trec`).
-
-    Each row's ``line`` is its line in the JSON file (see the module's docstring).
-
-    Examples
-    --------
-    >>> run, converted = read(b'{"q1": {"a": 0.5, "b": 0.5, "c": 0.9}}', "run")
-    >>> [d.decode() for d in run.docids], run.line.tolist(), converted.fields
-    (['c', 'b', 'a'], [1, 1, 1], None)
-    """
-    data, name = decode.read_source(source, name, kind)
-    converted = to_trec(data, kind, name, fields=fields)
-    reader = trec.read_qrels if kind == "qrels" else trec.read_run
+        found, rows = _Writer(name, kind, _DECODER, len(data)).convert(values, fields)
+    except _NumberAsText:  # read again, keeping such numbers as written, to refuse them in the file's terms
+        found, rows = _Writer(name, kind, _AS_WRITTEN, len(data)).convert(values, fields)
+    del values  # the text, read
+    key = found.fields.value(kind) if found.fields else None
     try:
-        parsed = reader(converted.text, name)
-    except model.TrecFormatError as err:
-        raise _in_json_terms(err, converted, kind) from None
-    return replace(parsed, line=converted.origin[parsed.line - 1]), converted
+        return rows.model(name, None if key is None else f"field {key!r}", _about, found.format), found
+    except model.TrecFormatError as err:  # a document twice for a query, in one record: on one line
+        same = f"(first on line {err.line})"
+        if not err.found.endswith(same):
+            raise
+        raise type(err)(err.file, err.line, err.found.removesuffix(same) + "(earlier in the same record)",
+                        err.expected, err.column) from None
 
 
 # ----------------------------------------------------------------------------
@@ -373,7 +362,7 @@ class _NumberAsText(Exception):
 
 
 class _Written(str):
-    """Such a number, kept as written (by :data:`_AS_WRITTEN`), for the TREC reader to refuse quoting it."""
+    """Such a number, kept as written (by :data:`_AS_WRITTEN`), to be refused quoting it."""
 
 
 def _whole(text: str) -> int | _Written:
@@ -549,7 +538,7 @@ def _line_at(text: str, pos: int) -> str:
 
 
 # ----------------------------------------------------------------------------
-# Inside: JSON values to TREC lines
+# Inside: JSON values to rows
 # ----------------------------------------------------------------------------
 
 class _NotQueries(Exception):
@@ -557,24 +546,19 @@ class _NotQueries(Exception):
 
 
 class _Writer:
-    """TREC lines for the rows of a file, with each row's line in the file and what the conversion found.
+    """The rows of a file (:class:`~components.formats.columns.Collector`: packed a block at a time, so that few are
+    Python strings at once, next to one top-level value's tree), with each row's line in the file; and what the
+    reading found."""
 
-    The lines are encoded :data:`_ENCODED_ROWS` at a time into one growing buffer, whose bytes become the text
-    without a copy, so that the text is held once (with at most that many rows as Python strings), next to one
-    top-level value's tree at a time.
-    """
-
-    def __init__(self, name: str, kind: Kind, decoder: json.JSONDecoder):
-        self.name, self.kind, self.decoder = name, kind, decoder
-        self.lines: list[str] = []  # rows not yet encoded
-        self.text = io.BytesIO()
-        self.counts: list[int] = []  # rows of each query's documents added
-        self.record_lines: list[int] = []  # ... and their line
+    def __init__(self, name: str, kind: Kind, decoder: json.JSONDecoder, n_bytes: int):
+        self.name, self.kind, self.decoder, self.n_bytes = name, kind, decoder, n_bytes
+        self.rows = columns.Collector("grade" if kind == "qrels" else "score", name, n_bytes, _about)
         self.seen: dict[str, int] = {}  # every query -> its first line
         self.ordered: dict[str, int] = {}  # run queries whose list gave the scores -> their line
         self.from_order, self.reordered, self.empty = False, 0, 0
 
-    def convert(self, values: _Values, fields: Fields | None, queries: bool = True) -> Converted:
+    def convert(self, values: _Values, fields: Fields | None,
+                queries: bool = True) -> tuple[Found, columns.Collected]:
         """The rows of every value: a dict-of-dicts' queries, or records (a single object is one record).
 
         An object (without ``fields``) is read as queries, a member at a time;
@@ -582,20 +566,19 @@ class _Writer:
         one record (by a new writer; and so is one whose query reading failed,
         if such a member follows, so that the error is the record's).
         """
-        self.tag = values.format  # a run's tag (trec_eval's runid)
         if values.shape != "object":
-            return self._converted(values, self._records(values.members(self.decoder), fields))
+            return self._rows(values, self._records(values.members(self.decoder), fields))
         if fields is None and queries:
             try:
                 self._queries(values.members(self.decoder))
-                return self._converted(values, None)
+                return self._rows(values, None)
             except (_NotQueries, model.TrecFormatError) as err:
                 if isinstance(err, model.TrecFormatError) and all(
                         isinstance(value, (dict, list)) for _, _, value in values.members(self.decoder)):
                     raise
-            return _Writer(self.name, self.kind, self.decoder).convert(values, fields, queries=False)
+            return _Writer(self.name, self.kind, self.decoder, self.n_bytes).convert(values, fields, queries=False)
         members = list(values.members(self.decoder))
-        return self._converted(values, self._one_record(members, values.line, fields))
+        return self._rows(values, self._one_record(members, values.line, fields))
 
     def _one_record(self, members: list[Member], line: int, fields: Fields | None) -> Fields | None:
         """An object that is not a dict of queries, read as one record; when its keys cannot be guessed, the error
@@ -611,24 +594,15 @@ class _Writer:
                               f"(document id -> value) or a list of ids, not a JSON {_json_type(value)} as in "
                               f"{_show(str(key))}", err.column, err.keys, err.missing, err.record) from None
 
-    def _converted(self, values: _Values, fields: Fields | None) -> Converted:
-        if not self.counts and not self.empty:
+    def _rows(self, values: _Values, fields: Fields | None) -> tuple[Found, columns.Collected]:
+        if not len(self.rows) and not self.empty:
             raise model.TrecFormatError(self.name, values.line, "an empty JSON object or array", "at least one query")
-        if not self.counts:
+        if not len(self.rows):
             what = "judgment" if self.kind == "qrels" else "result"
             raise model.TrecFormatError(self.name, values.line,
                                        f"no {what} ({self.empty} {plural(self.empty, 'query|queries')} with none)",
                                        f"at least one query with a {what}")
-        origin = np.repeat(np.array(self.record_lines, dtype=np.int64), self.counts)
-        self._encode()
-        return Converted(values.format, self.text.getvalue(), origin, fields, self.from_order, self.reordered,
-                         self.empty)
-
-    def _encode(self) -> None:
-        """The rows not yet encoded, as UTF-8 lines."""
-        if self.lines:
-            self.text.write(("\n".join(self.lines) + "\n").encode("utf-8"))
-            self.lines = []
+        return Found(values.format, fields, self.from_order, self.reordered, self.empty), self.rows.collected()
 
     # --- the two shapes
 
@@ -722,16 +696,7 @@ class _Writer:
             self._check_not_ranked_before(qid, line)
             self.reordered += ranked and len(ids) > 1 and _out_of_order(ids, values)
         self.seen.setdefault(qid, line)
-        if self.kind == "qrels":
-            head = f"{qid} 0 "
-            self.lines.extend([f"{head}{d} {v}" for d, v in zip(ids, values)])
-        else:
-            head, tail = f"{qid} Q0 ", f" {self.tag}"
-            self.lines.extend([f"{head}{d} 0 {v}{tail}" for d, v in zip(ids, values)])
-        if len(self.lines) >= _ENCODED_ROWS:
-            self._encode()
-        self.counts.append(len(ids))
-        self.record_lines.append(line)
+        self.rows.add(qid, ids, values, line)
 
     def _ranked(self, qid: str, ids: list[str], line: int) -> list[str]:
         """Scores n, n − 1, ..., 1 for a list of n ids in rank order: trec_eval's order is then the list's."""
@@ -760,7 +725,7 @@ class _Writer:
                           f"{role} in {key!r}, as in the first record", key)
 
     def _ids(self, documents: list, line: int, key: str | None) -> list[str]:
-        """Each document id as TREC text holds it: a list of clean strings (the usual case) is checked at once;
+        """Each document id as text: a list of clean strings (the usual case) is checked at once;
         any other, one id at a time (:meth:`_id`, which words the error)."""
         try:
             joined = "\x01".join(documents)  # an empty id shows as "\x01\x01", or one at an end
@@ -772,7 +737,7 @@ class _Writer:
         return [self._id(d, "document id", line, key) for d in documents]
 
     def _id(self, value: Any, what: str, line: int, key: str | None) -> str:
-        """An id as TREC text holds it (a whole number as its decimal digits); else TrecFormatError."""
+        """An id as text (a whole number as its decimal digits); else TrecFormatError."""
         if isinstance(value, int) and not isinstance(value, bool) or isinstance(value, _Written) and _WHOLE(value):
             return str(value)
         if isinstance(value, float) and not math.isfinite(value):
@@ -780,23 +745,18 @@ class _Writer:
         if not isinstance(value, str) or isinstance(value, _Written):
             raise self._error(line, f"a {what} that is a JSON {_json_type(value)}: {_show_json(value)}",
                               f"a {what} as a string or a whole number", key)
-        bad = _BAD_ID(value)
-        if not value or bad is not None or (what == "query id" and value.startswith("#")):
-            found, expected = (("an empty " + what, f"a {what} that is not empty") if not value else
-                               (f"{what} {_show(value)}", "a query id that does not start with '#' (in TREC "
-                                                          "format, '#' starts a comment)") if bad is None else
-                               (f"{what} {_show(value)} holding a NUL character", f"a {what} without NUL characters")
-                               if bad[0] == "\x00" else
-                               (f"{what} {_show(value)} with a space, tab or line break inside",
-                                f"a {what} without spaces, tabs or line breaks (TREC ids are whitespace-free)"))
-            raise self._error(line, found, expected, key)
+        if not value:
+            raise self._error(line, "an empty " + what, f"a {what} that is not empty", key)
+        if _BAD_ID(value) is not None:
+            raise self._error(line, f"{what} {_show(value)} holding a NUL character", f"a {what} without NUL characters",
+                              key)
         if not (value.isascii() or _encodes(value)):
             raise self._error(line, f"{what} {_show(value)} holding a lone surrogate (\\ud800 to \\udfff)",
                               f"a {what} of valid Unicode text", key)
         return value
 
     def _values(self, values: list, line: int, key: str | None, qid: str, ids: list) -> list[str]:
-        """Grades or scores as TREC text writes them: whole numbers (and a run's floats) at once, else one value at
+        """Grades or scores as text, as a TREC file would write them: whole numbers (and a run's floats) at once, else one value at
         a time (:meth:`_value`, which words the error)."""
         types = set(map(type, values))
         if types <= {int} or (self.kind == "run" and types <= {int, float}):
@@ -807,7 +767,8 @@ class _Writer:
         return [self._value(v, line, key, qid, d) for d, v in zip(ids, values)]
 
     def _value(self, value: Any, line: int, key: str | None, qid: str, doc: Any) -> str:
-        """A grade or score as TREC text writes it (the TREC reader checks its value); else TrecFormatError."""
+        """A grade or score as text, as a TREC file would write it (its value is checked once parsed); else
+        TrecFormatError."""
         if isinstance(value, _Written):
             return str(value)
         if isinstance(value, float):
@@ -822,6 +783,13 @@ class _Writer:
 
     def _error(self, line: int, found: str, expected: str, key: str | None = None) -> model.TrecFormatError:
         return model.TrecFormatError(self.name, line, found, expected, None if key is None else f"field {key!r}")
+
+
+def _about(qid: str, docid: bytes, column: int) -> str:
+    """What a message about a row adds: its query and document, but the one it shows (column 0 the qid, 1 the
+    docid, 2 the value)."""
+    query, document = f"query {_show(qid)}", f"document {_show(docid.decode())}"
+    return f" ({document})" if column == 0 else f" ({query})" if column == 1 else f" ({query}, {document})"
 
 
 def _out_of_order(ids: list[str], values: list[str]) -> bool:
@@ -840,27 +808,6 @@ def _out_of_order(ids: list[str], values: list[str]) -> bool:
         return True
     keys = list(zip(scores, (d.encode("utf-8") for d in ids)))
     return not all(a > b for a, b in zip(keys, keys[1:]))
-
-
-def _in_json_terms(err: model.TrecFormatError, converted: Converted, kind: Kind) -> model.TrecFormatError:
-    """The TREC reader's error about the converted text, on the JSON file's line, naming the query and document."""
-    if not 0 < err.line <= converted.origin.size:
-        return err
-    line = int(converted.origin[err.line - 1])
-
-    def first_on(match: re.Match) -> str:
-        first = int(converted.origin[int(match[1]) - 1])
-        return "(earlier in the same record)" if first == line else f"(first on line {first})"
-
-    found = _FIRST_ON_LINE.sub(first_on, err.found)
-    qid, _, doc = converted.text.split(b"\n", err.line)[err.line - 1].decode().split()[:3]
-    if "for query" not in found:
-        found += f" (query {_show(qid)}" + ("" if _show(doc)[:-1] in found else f", document {_show(doc)}") + ")"
-    column = None
-    if err.column is not None:
-        key = converted.fields.value(kind) if converted.fields else None
-        column = f"field {key!r}" if key else None
-    return type(err)(err.file, line, found, err.expected, column)
 
 
 # ----------------------------------------------------------------------------

@@ -9,10 +9,14 @@ A file's format is found from its content (:func:`detect`), never its name:
   among them): :mod:`components.formats.tabular`;
 - "trec" otherwise: :mod:`components.formats.trec`.
 
-Every reader ends in the TREC reader, so a file gives the same
+Every reader parses straight to the data model's columns
+(:mod:`components.engine.model`), with the TREC reader's limits, order, ties,
+duplicate pairs and number syntax, so a file gives the same
 :class:`~components.engine.model.Qrels` or :class:`~components.engine.model.Run`
 (and the same numbers) in every format, and every problem is a
 :class:`~components.engine.model.TrecFormatError` naming the file and line.
+An id may hold any character its format allows (a space in a JSON string or
+a CSV cell; a TREC file splits on whitespace).
 
 Options, for every format:
 
@@ -72,8 +76,8 @@ class Understood:
         occur there, and the tie rule does not apply.
     reordered : JSON lists with scores whose order is not their scores'
         (the scores decide, as in trec_eval).
-    empty : JSON queries with no document (not in the result: TREC format
-        cannot hold them).
+    empty : JSON queries with no document (not in the result: a query
+        without a row has no place in the model).
     merged_chunks : rows merged into another by counting chunks as their
         document (0 without the option).
     preview : the first rows as (qid, docid, grade or score), in the file's
@@ -138,18 +142,18 @@ def read(source: decode.Source, kind: Kind, name: str | None = None, *, fields: 
     _check_kind(kind)
     data, name = decode.read_source(source, name, kind)
     fmt = detect(data, kind)
-    columns, converted = None, None
+    columns, found = None, None
     parsed: Parsed
     if fmt in ("json", "jsonl"):
-        parsed, converted = json_formats.read(data, kind, name, fields=fields)
+        parsed, found = json_formats.read(data, kind, name, fields=fields)
     else:
         parsed = (tabular.read_qrels if kind == "qrels" else tabular.read_run)(data, name)
         columns = None if fmt == "trec" else tabular.columns_read(data, kind)
     parsed, merged = _merged(parsed, chunks)
     return Read(parsed, Understood(
-        format=fmt, kind=kind, columns=columns, fields=converted.fields if converted else None,
-        scores_from_order=bool(converted and converted.scores_from_order),
-        reordered=converted.reordered if converted else 0, empty=converted.empty if converted else 0,
+        format=fmt, kind=kind, columns=columns, fields=found.fields if found else None,
+        scores_from_order=bool(found and found.scores_from_order),
+        reordered=found.reordered if found else 0, empty=found.empty if found else 0,
         merged_chunks=merged, preview=preview(parsed)))
 
 

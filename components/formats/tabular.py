@@ -1,4 +1,4 @@
-"""Qrels and run files written as CSV or TSV with a header, read through the TREC reader.
+"""Qrels and run files written as CSV or TSV with a header, read straight into the data model's columns.
 
 Besides TREC format (see :mod:`components.formats.trec`), the "your data" page
 accepts a table with a header line naming its columns, separated by commas
@@ -27,38 +27,35 @@ ASCII whitespace (space, tab, CR, LF, VT, FF), as in TREC format: a
 non-breaking space or any other Unicode space is part of a field, on every
 path.
 
-How it reads: every data line becomes one TREC line *on the same line
-number* (the header becomes a blank line), and :func:`components.formats.trec.read_qrels`
-or :func:`components.formats.trec.read_run` reads the result (so the TREC reader's
-limits on ids hold, its bound on padded ids relative to the TREC text, which
-is up to about three times the table's bytes for the shortest lines). So ordering, ties
-(score descending, then docid descending; the rank column, if any, is
-ignored), duplicate pairs, number syntax and every message about them are
-the TREC reader's own, with the line numbers of the CSV file. Only what is
-particular to a table is checked here, with the same error,
-:class:`components.engine.model.TrecFormatError` (file, line, found, expected):
+How it reads: every data line becomes one row of the data model
+(:mod:`components.engine.model`) on its own line number, with the same
+limits on ids, order, ties (score descending, then docid descending; the
+rank column, if any, is ignored), duplicate pairs and number syntax, and
+the same messages, as a TREC file (:mod:`components.formats.columns`). An id
+may hold any character a cell can: ``doc 221`` is one docid (a TREC file
+cannot hold it, and :func:`components.formats.trec_out.check_ids` says so
+when one is written as TREC). What is particular to a table is checked
+here, with the same error, :class:`~components.engine.model.TrecFormatError`
+(file, line, found, expected):
 
 - a missing header, or one that lacks a needed column (or names a run's
   columns in a qrels file, or a qrels file's in a run: the files are
   swapped), or names one twice (also under two of its names);
 - a line with another number of fields than the header, an empty field, an
   unclosed quote; a first line holding carriage returns (old Mac line ends);
-- a field with whitespace inside (TREC columns are whitespace-free),
-  quoted or not: spaces around the fields of a line without quotes are
-  dropped, and a line with quotes is read as written (``"q<TAB>1"`` is
-  refused, never read as two columns); a qid that starts with ``#`` (a
-  comment in TREC format);
+- spaces around the fields of a line without quotes are dropped, and a line
+  with quotes is read as written (``"q<TAB>1"`` is one qid, never two
+  columns); a grade or score with whitespace inside is refused;
 - no data line after the header.
 
 A file that is not UTF-8, or holds a NUL byte, goes to the TREC reader as it
 is, which words that error. Anything without such a header is read as TREC
 format; a TREC file goes straight to the TREC reader.
 
-Two conversions give the same bytes (a test checks it on generated tables):
-a clean table (no quotes, no whitespace inside fields, every line complete)
-is converted with numpy over the bytes (about a second per million lines on
-a slow core); anything else line by line in Python, which also words every
-error.
+Two readings give the same rows (a test checks it on generated tables): a
+clean table (no quotes, no whitespace inside fields, every line complete)
+is read with numpy over the bytes; anything else line by line in Python,
+which also words every error.
 
 No Streamlit import here.
 """
@@ -72,8 +69,8 @@ from typing import Literal, overload
 import numpy as np
 from numpy.typing import NDArray
 
-from components.engine import model
-from components.formats import decode, trec, trec_layout
+from components.engine import keys, model
+from components.formats import columns, decode, trec, trec_layout
 
 Kind = Literal["qrels", "run"]
 Format = Literal["trec", "csv", "tsv"]
@@ -94,7 +91,7 @@ _SHOWN_CHARS = 60  # longest excerpt of a line quoted in a message
 _SPACE = " \t\n\r\v\f"  # ASCII whitespace, the TREC reader's separators (str.split() and strip() take NBSP too)
 _HAS_SPACE = re.compile(f"[{_SPACE}]").search
 _PIECE_BYTES = 1 << 18  # the fast conversion works on about this much of a table at a time (bounds its arrays)
-_BLOCK_LINES = 1 << 16  # the line-by-line conversion encodes this many lines at a time
+_BLOCK_LINES = 1 << 16  # the line-by-line reading hands this many lines at a time to its collector
 _QUOTED = re.compile(r'"([^"]*(?:""[^"]*)*)"')  # a quoted field: a doubled quote stands for one
 
 
@@ -244,22 +241,14 @@ def _read(data: bytes, name: str, kind: Literal["qrels"]) -> model.Qrels: ...
 @overload
 def _read(data: bytes, name: str, kind: Literal["run"]) -> model.Run: ...
 def _read(data: bytes, name: str, kind: Kind) -> model.Qrels | model.Run:
-    reader = trec.read_qrels if kind == "qrels" else trec.read_run
     if detect(data, kind) == "trec":
-        return reader(data, name)
-    converted, header = _table_to_trec(data, name, kind)
-    try:
-        return reader(converted, name)
-    except model.TrecFormatError as err:
-        raise _in_table_terms(err, header) from None
-
-
-def _table_to_trec(data: bytes, name: str, kind: Kind) -> tuple[bytes, Header]:
-    """The table as TREC text (the fast conversion when it applies, else the line-by-line one), and its header."""
+        return (trec.read_qrels if kind == "qrels" else trec.read_run)(data, name)
     text = decoded(data, name, kind)
     header = _find_header(text, name, kind)
-    fast = _converted_fast(data.removeprefix(codecs.BOM_UTF8), header, kind)
-    return (fast if fast is not None else _converted(text, header, name, kind)), header
+    rows = _rows_fast(data.removeprefix(codecs.BOM_UTF8), header, name, kind, len(data))
+    if rows is None:
+        rows = _rows(text, header, name, kind, len(data))
+    return rows.model(name, f"column {header.keep[2] + 1} of the header {_show(header.text)}", tag="table")
 
 
 def decoded(data: bytes, name: str, kind: Kind) -> str:
@@ -361,32 +350,31 @@ def _find_header(text: str, name: str, kind: Kind) -> Header:
     return Header(number, line, delimiter, names, (qp, dp, vp))
 
 
-def _converted(text: str, header: Header, name: str, kind: Kind) -> bytes:
-    """TREC lines for the table's data lines, each on its own line number.
+def _rows(text: str, header: Header, name: str, kind: Kind, n_bytes: int) -> columns.Collected:
+    """The table's data lines as rows, each on its own line number.
 
     The loop is kept lean (about a second per million lines): a line is
     looked at closely (:func:`_check_line`) only when something about it is
-    off: a quote, the wrong number of fields, an empty field, a ``#`` or
-    whitespace where the file has any. Lines are converted and encoded
-    ``_BLOCK_LINES`` at a time, so that only one block's lines are Python
-    strings at once.
+    off: a quote, the wrong number of fields, an empty field, or whitespace
+    where the file has any. Lines go to the collector ``_BLOCK_LINES`` at a
+    time, so that only one block's fields are Python strings at once.
     """
     qp, dp, vp = header.keep
     width = len(header.names)
     delimiter = header.delimiter
-    template = "{} 0 {} {}" if kind == "qrels" else "{} Q0 {} 0 {} table"
     lines = text.split("\n")
     body = sum(len(line) + 1 for line in lines[:header.line])  # where the lines after the header start
     spaces = any(text.find(c, body) >= 0 for c in " \t\v\f\r" if c != delimiter)  # else no field holds whitespace
+    rows = columns.Collector(COLUMNS[kind][2], name, n_bytes)
 
-    def trec_line(number: int) -> str:
+    def fields_of(number: int) -> tuple[str, str, str] | None:
         line = lines[number - 1]
         if spaces:
             line = line.rstrip("\r")
             if not line.strip(_SPACE):
-                return ""
+                return None
         elif not line:
-            return ""
+            return None
         fields = line.split(delimiter)
         quoted = '"' in line
         if len(fields) != width or quoted:
@@ -394,59 +382,76 @@ def _converted(text: str, header: Header, name: str, kind: Kind) -> bytes:
         qid, docid, value = fields[qp], fields[dp], fields[vp]
         if spaces and not quoted:  # a line with quotes is read as written: a quoted field is what the quotes hold
             qid, docid, value = qid.strip(_SPACE), docid.strip(_SPACE), value.strip(_SPACE)
-        if not (qid and docid and value) or qid[0] == "#" or ((spaces or quoted) and (
-                _HAS_SPACE(qid) or _HAS_SPACE(docid) or _HAS_SPACE(value))):
+        if not (qid and docid and value) or ((spaces or quoted) and _HAS_SPACE(value)):
             _check_fields(kind, (qid, docid, value), (qp, dp, vp), header, name, number, line)
-        return template.format(qid, docid, value)
+        return qid, docid, value
 
-    blocks, has_data = [b"\n" * (header.line - 1)], False  # the lines up to the header become blank lines
     for lo in range(header.line + 1, len(lines) + 1, _BLOCK_LINES):
-        block = [trec_line(number) for number in range(lo, min(lo + _BLOCK_LINES, len(lines) + 1))]
-        has_data = has_data or any(block)
-        blocks.append("\n".join(block).encode("utf-8"))
-    if not has_data:
+        numbers = range(lo, min(lo + _BLOCK_LINES, len(lines) + 1))
+        block = [(number, fields) for number in numbers if (fields := fields_of(number)) is not None]
+        if block:
+            rows.add_rows([f[0] for _, f in block], [f[1] for _, f in block], [f[2] for _, f in block],
+                          [number for number, _ in block])
+    if not len(rows):
         each = "judgment" if kind == "qrels" else "result"
         raise model.TrecFormatError(name, len(lines) - (lines[-1] == "" and len(lines) > 1),
-                                   "only a header (end of file)", f"data lines after the header, one per {each}")
-    return b"\n".join(blocks)
+                                    "only a header (end of file)", f"data lines after the header, one per {each}")
+    return rows.collected()
 
 
-def _converted_fast(data: bytes, header: Header, kind: Kind, piece_bytes: int = _PIECE_BYTES) -> bytes | None:
-    """What :func:`_converted` gives, computed with numpy over the bytes; None when it does not apply.
+def _rows_fast(data: bytes, header: Header, name: str, kind: Kind, n_bytes: int,
+               piece_bytes: int = _PIECE_BYTES) -> columns.Collected | None:
+    """What :func:`_rows` gives, read with numpy over the bytes; None when it does not apply.
 
     It applies to clean tables: no quote, no whitespace but the line ends
     (LF or CRLF) and a tab delimiter, exactly the header's number of fields
-    on every line that is not blank, no empty field, no qid starting with
-    ``#``. Anything else goes to :func:`_converted`, which words the errors.
-    Each output line is a gather of byte ranges (fields and fixed pieces),
-    done a piece of the table at a time (about ``piece_bytes``, ending after a
-    line feed: :func:`components.formats.decode.line_chunks`), so that the index arrays
-    (several numbers per line, 8 bytes per byte written) stay a few times the
-    piece, whatever the table's size.
+    on every line that is not blank, no empty field. Anything else goes to
+    :func:`_rows`, which words the errors (and reads ids too long, or too
+    large once padded). The table is read a piece at a time (about
+    ``piece_bytes``, ending after a line feed:
+    :func:`components.formats.decode.line_chunks`), each piece's fields
+    made into columns at once, so that the index arrays stay a few times the
+    piece.
     """
     delimiter = header.delimiter.encode()
     others = [c for c in (b" ", b"\t", b"\v", b"\f", b'"') if c != delimiter]
     if any(c in data for c in others) or data.count(b"\r") != data.count(b"\r\n"):
         return None
     buf = np.frombuffer(data, dtype=np.uint8)
-    out, first_line, any_data = [], 1, False
+    what = COLUMNS[kind][2]
+    n_lines, longest = data.count(b"\n") + 1, [0, 0]
+    pieces: list[tuple[np.ndarray, ...]] = []  # (qids, docids, values, lines) of each piece
+    first_line, n_rows, bad = 1, 0, None
     for lo, hi in decode.line_chunks(data, piece_bytes):
-        converted = _converted_piece(buf[lo:hi], first_line, hi == buf.size, header, kind)
-        if converted is None:
+        found = _fields_in_piece(buf[lo:hi], first_line, hi == buf.size, header)
+        if found is None:
             return None
-        out.append(converted[0])
-        any_data |= converted[1]
         first_line += data.count(b"\n", lo, hi)
-    if not any_data:
+        start, end, line = found[0] + lo, found[1] + lo, found[2]
+        if not line.size:
+            continue
+        longest = [max(longest[c], int((end[:, c] - start[:, c]).max())) for c in (0, 1)]
+        if max(longest) > columns.MAX_ID_BYTES or \
+                columns.padded_size(n_lines, longest) > columns.padded_bound(n_bytes):
+            return None  # ids too long, or too large once padded: read line by line, which words it
+        values, refused = columns.parse_column(buf, start[:, 2], end[:, 2], what)
+        if bad is None and refused.any():
+            row = int(np.argmax(refused))
+            bad = n_rows + row, buf[start[row, 2]:end[row, 2]].tobytes()
+        pieces.append((columns.strings(buf, start[:, 0], end[:, 0]), columns.strings(buf, start[:, 1], end[:, 1]),
+                       values, line))
+        n_rows += line.size
+    if not pieces:
         return None
-    out[-1] = out[-1][:-1]  # every line got a newline; the text's last line has none
-    return b"".join(out)
+    qids, qidx = keys.query_codes(columns.packed([p[0] for p in pieces]))
+    return columns.Collected(what, qids, qidx, columns.packed([p[1] for p in pieces]),
+                             np.concatenate([p[2] for p in pieces]), np.concatenate([p[3] for p in pieces]), bad)
 
 
-def _converted_piece(piece: np.ndarray, first_line: int, last: bool, header: Header,
-                     kind: Kind) -> tuple[bytes, bool] | None:
-    """A piece of a clean table (see :func:`_converted_fast`) as TREC lines, each ending in a newline; and
-    whether it holds a data line. None when a line is not clean.
+def _fields_in_piece(piece: np.ndarray, first_line: int, last: bool,
+                     header: Header) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """(start, end, line): where the kept fields (qid, docid, value) of each data line of a piece of a clean table
+    (see :func:`_rows_fast`) lie in the piece, and the lines' numbers. None when a line is not clean.
 
     ``first_line`` is the number of the piece's first line; a piece that is
     not the ``last`` ends after a line feed (what follows is the next piece's).
@@ -477,24 +482,9 @@ def _converted_piece(piece: np.ndarray, first_line: int, last: bool, header: Hea
         field_start[:, 1:] = between + 1
     keep = list(header.keep)
     start, end = field_start[:, keep], field_end[:, keep]
-    if np.any(end <= start) or np.any(piece[start[:, 0]] == ord("#")):
+    if np.any(end <= start):
         return None
-    pieces = (b" 0 ", b" ", b"\n") if kind == "qrels" else (b" Q0 ", b" 0 ", b" table\n")
-    constants = b"".join(pieces) + b"\n"
-    src = np.concatenate([piece, np.frombuffer(constants, dtype=np.uint8)])
-    at = np.cumsum([piece.size, *(len(p) for p in pieces)])  # where each constant piece starts in src
-    # per line, 6 segments: field, piece, field, piece, field, piece; a line that is not data: a newline only
-    seg_start = np.zeros((starts.size, 6), dtype=np.int64)
-    seg_len = np.zeros((starts.size, 6), dtype=np.int64)
-    seg_start[:, 0], seg_len[:, 0] = at[3], 1
-    seg_start[rows, 0::2] = start
-    seg_len[rows, 0::2] = end - start
-    seg_start[rows, 1::2] = at[:3]
-    seg_len[rows, 1::2] = [len(p) for p in pieces]
-    flat_start, flat_len = seg_start.ravel(), seg_len.ravel()
-    index = np.repeat(flat_start - (np.cumsum(flat_len) - flat_len), flat_len)
-    index += np.arange(index.size)
-    return src[index].tobytes(), bool(rows.size)
+    return start, end, number[rows]
 
 
 def _check_line(line: str, fields: list[str], header: Header, name: str, number: int) -> list[str]:
@@ -510,7 +500,7 @@ def _check_line(line: str, fields: list[str], header: Header, name: str, number:
 
 
 def _check_fields(kind: Kind, values, positions, header: Header, name: str, number: int, line: str) -> None:
-    """Raise TrecFormatError for the first field of a line that TREC format cannot hold."""
+    """Raise TrecFormatError for the first field of a line that is empty, or a number with whitespace inside."""
     for column, field, position in zip(COLUMNS[kind], values, positions):
         _check_field(column, field, position, header, name, number, line)
 
@@ -565,22 +555,10 @@ def _check_field(column: str, field: str, position: int, header: Header, name: s
     where = f"column {position + 1} of the header {_show(header.text)}"
     if not field:
         raise model.TrecFormatError(name, number, f"an empty {column} in {_show(line)}", f"a {column} ({where})")
-    if column == "qid" and field.startswith("#"):
-        raise model.TrecFormatError(name, number, f"qid {_show(field)}",
-                                   "a qid that does not start with '#' (in TREC format, '#' starts a comment)")
-    if _HAS_SPACE(field):
+    if column in ("grade", "score") and _HAS_SPACE(field):
         raise model.TrecFormatError(name, number, f"{column} {_show(field)} with a space or tab inside",
-                                   f"a {column} without spaces, tabs or line breaks, quoted or not (TREC ids and "
-                                   "numbers are whitespace-free)", where)
-
-
-def _in_table_terms(err: model.TrecFormatError, header: Header) -> model.TrecFormatError:
-    """The TREC reader's error, its column named as the table's header names it (file, line and type unchanged)."""
-    if err.column is None:
-        return err
-    # the TREC reader names a column only for the value (grade or score)
-    return type(err)(err.file, err.line, err.found, err.expected,
-                     column=f"column {header.keep[2] + 1} of the header {_show(header.text)}")
+                                    f"a {column} without spaces, tabs or line breaks, quoted or not (numbers are "
+                                    "whitespace-free)", where)
 
 
 def _trec_layout(kind: Kind):

@@ -809,3 +809,18 @@ def test_a_beir_folder_as_qrels_reads_its_test_split_and_says_so(capsys):
     with pytest.raises(SystemExit) as exit_:
         main([str(folder / "qrels" / "test.tsv"), str(results), "--split", "dev"])
     assert exit_.value.code == 2 and "--split picks the qrels file of a BEIR folder" in capsys.readouterr().err
+
+
+def test_trec_output_refuses_by_name_a_query_id_trec_cannot_carry(tmp_path, capsys):
+    qrels = '{"qid": "q 1", "relevant_ids": ["doc 7"]}\n{"qid": "q2", "relevant_ids": ["a"]}\n'
+    run = '{"qid": "q 1", "retrieved_ids": ["doc 7", "x"]}\n{"qid": "q2", "retrieved_ids": ["a"]}\n'
+    status, out, err = cli(tmp_path, capsys, qrels, run, "--format", "trec", "-q", "-m", "RR")
+    assert (status, out) == (1, "")
+    assert err == (f"error: {tmp_path / 'qrels.txt'}, line 1: found query id 'q 1', which contains whitespace, but "
+                   "TREC files separate their columns by whitespace: use an id without spaces, tabs or line breaks "
+                   "(e.g. 'q_1'); expected ids a TREC file can carry, to be written as TREC (other formats take any "
+                   "id)\n")
+    status, out, _ = cli(tmp_path, capsys, qrels, run, "--format", "trec", "-m", "RR")  # "all" only: no query id
+    assert (status, out.split()) == (0, ["recip_rank", "all", "1.0000"])
+    status, out, _ = cli(tmp_path, capsys, qrels, run, "--json", "-q", "-m", "RR")  # JSON takes any id
+    assert status == 0 and as_json(out)["per_query"]["q 1"] == {"RR": 1.0}

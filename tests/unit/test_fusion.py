@@ -176,6 +176,11 @@ def test_rankwise_fuse_writes_the_fused_run_and_refuses_bad_options_by_name(tmp_
         assert exit_.value.code == 2 and said in capsys.readouterr().err, args
     assert main(["fuse", str(lexical), str(tmp_path / "missing.txt")]) == 1
     assert "cannot read" in capsys.readouterr().err
+    spaced = tmp_path / "spaced.jsonl"
+    spaced.write_text('{"qid": "q1", "docid": "doc 7", "score": 1}\n')
+    assert main(["fuse", str(lexical), str(spaced)]) == 1  # a TREC run cannot carry it: refused by name
+    assert capsys.readouterr().err.startswith(f"error: {spaced}, line 1: found docid 'doc 7' of query 'q1', which "
+                                              "contains whitespace")
 
 
 STORED = json.loads((Path(__file__).with_name("data") / "ranx_fusion.json").read_text())

@@ -375,3 +375,48 @@ def test_official_in_trec_format_is_trec_evals_default_output_and_reads_back_as_
         assert float(values[("map", qid)]) == pytest.approx(oracle_values["map"], abs=5.1e-5)
         assert float(values[("iprec_at_recall_0.50", qid)]) == pytest.approx(oracle_values["iprec_at_recall_0.50"],
                                                                             abs=5.1e-5)
+
+
+# --- ids with spaces: JSON Lines and CSV read them straight, and give pytrec_eval's numbers ------------------
+
+SPACED_QRELS = {"q 1": {"doc 221": 2, "doc 7": 0, "doc\t9": 1, "doc  3": 1},
+                "query two": {"a b": 1, "c": 2, " lead": 1},
+                "q3": {"x": 1}}
+SPACED_RUN = {"q 1": {"doc 221": 0.5, "doc 7": 0.9, "x y": 0.7, "doc\t9": 0.5, "doc  3": 0.25},  # a tie at 0.5
+              "query two": {"c": 1.0, "a b": 1.0, "z": 2.0, " lead": 0.1},  # a tie at 1.0
+              "only in the run": {"d": 1.0}}
+
+
+def spaced_jsonl() -> tuple[str, str]:
+    qrels = "".join(json.dumps({"query_id": q, "relevant_ids": list(docs), "grades": list(docs.values())}) + "\n"
+                    for q, docs in SPACED_QRELS.items())
+    run = "".join(json.dumps({"query_id": q, "retrieved_ids": list(docs), "scores": list(docs.values())}) + "\n"
+                  for q, docs in SPACED_RUN.items())
+    return qrels, run
+
+
+def spaced_csv() -> tuple[str, str]:
+    import csv
+
+    def table(header: list[str], rows: dict) -> str:
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n", quoting=csv.QUOTE_NONNUMERIC)  # " lead" keeps its space
+        writer.writerow(header)
+        writer.writerows((q, d, v) for q, docs in rows.items() for d, v in docs.items())
+        return out.getvalue()
+
+    return table(["qid", "docid", "grade"], SPACED_QRELS), table(["qid", "docid", "score"], SPACED_RUN)
+
+
+@pytest.mark.parametrize("files", [spaced_jsonl, spaced_csv], ids=["jsonl", "csv"])
+def test_a_pair_whose_ids_hold_spaces_gives_pytrec_evals_numbers(files):
+    qrels_text, run_text = files()
+    measures = {f"{name}_{k}" for name in ORACLE_NAMES.values() for k in KS} | {"recip_rank", "map"}
+    expected = oracle(SPACED_QRELS, SPACED_RUN, measures)
+    ours = cli_json(qrels_text, run_text, *(a for m in [*MEASURES, "AP"] for a in ("-m", m)))["per_query"]
+    assert set(ours) == set(expected) == {"q 1", "query two"}
+    for qid, values in expected.items():
+        for measure in [*MEASURES, "AP"]:
+            family, _, k = measure.partition("@")
+            name = "map" if measure == "AP" else f"{ORACLE_NAMES[family]}_{k}" if k else "recip_rank"
+            assert ours[qid][measure] == pytest.approx(values[name], abs=1e-9), (qid, measure)
