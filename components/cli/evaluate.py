@@ -47,11 +47,9 @@ def run_evaluation(qrels: decode.Source, run: decode.Source, measures: Sequence[
     >>> report.mean
     {'RR': 0.75, 'P@1': 0.5}
     """
-    read_qrels = readers.read(qrels, "qrels", fields=qrels_fields, chunks=chunks)
-    judgments = cast(model.Qrels, read_qrels.parsed)
-    model.check_gain_fits(judgments, gain)
-    read_run = readers.read(run, "run", fields=run_fields, chunks=chunks)
-    results = cast(model.Run, read_run.parsed)
+    read_qrels, read_run = readers.read_pair(qrels, run, gain=gain, qrels_fields=qrels_fields, run_fields=run_fields,
+                                             chunks=chunks)
+    judgments, results = cast(model.Qrels, read_qrels.parsed), cast(model.Run, read_run.parsed)
     judged = model.judge(judgments, results, complete)
     if trec_qids:
         trec_layout.check_writable(judgments, judged.qids, docids=False)

@@ -53,7 +53,7 @@ def judged_grades(qrels: Qrels, q: np.ndarray, docids: np.ndarray) -> tuple[np.n
     """The qrels grade of each row's (qrels query index q, docid) pair (0 where nobody judged that pair), and
     whether the pair is judged at all (any grade: bpref and Judged@k tell a judged 0 from an unjudged row).
 
-    A hash join: the rows whose 64-bit pair key (:func:`_pair_keys`) may be
+    A hash join: the rows whose 64-bit pair key (:func:`~components.engine.keys.pair_keys`) may be
     among the judgments' keys (:func:`_maybe_among`) are looked up in the
     sorted keys and compared by their bytes, so a key that collides never
     borrows a grade. When two judgments share a key, the pairs are matched

@@ -120,6 +120,22 @@ def check_text(data: bytes, name: str) -> bytes:
                           f"UTF-8 text ({advice})")
 
 
+def text(data: bytes, name: str) -> str:
+    """A file's bytes as text, without a UTF-8 byte-order mark; :func:`check_text`'s error for bytes that are not
+    UTF-8 text, or a NUL byte. For the readers that read text (a table, JSON), not bytes.
+
+    >>> text(codecs.BOM_UTF8 + "q1,doc 7,1".encode(), "t.csv")
+    'q1,doc 7,1'
+    """
+    data = data.removeprefix(codecs.BOM_UTF8)
+    if b"\x00" not in data:
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError:
+            pass
+    return check_text(data, name).decode("utf-8")  # raises, naming the line (a NUL byte, or not UTF-8)
+
+
 # where an ASCII character's code units have NUL bytes (True) at the start of a file without a BOM; looked up
 # with the first 4 bytes (fewer in a shorter file, which finds nothing)
 _NUL_BYTES: dict[tuple[bool, ...], str] = {

@@ -54,7 +54,7 @@ one record share a line. Checked here:
 - ids are strings or whole numbers (written in decimal), not empty, without
   NUL characters, valid Unicode (no lone surrogate); any other character is
   fine (``"doc 221"`` is an id; a TREC file cannot hold it, and
-  :func:`components.formats.trec_out.check_ids` says so when one is
+  :func:`components.formats.trec_layout.check_writable` says so when one is
   written as TREC);
 - grades and scores are JSON numbers (not strings, not true/false), with
   the values a TREC file may hold (whole grades from -1000 to 1000, finite
@@ -315,7 +315,7 @@ def read(source: decode.Source, kind: Kind, name: str | None = None, *,
     """
     _check_kind(kind)
     data, name = decode.read_source(source, name, kind)
-    values = _members(tabular.decoded(data, name, kind), name)
+    values = _members(decode.text(data, name), name)
     try:
         found, rows = _Writer(name, kind, _DECODER, len(data)).convert(values, fields)
     except _NumberAsText:  # read again, keeping such numbers as written, to refuse them in the file's terms
@@ -794,7 +794,7 @@ def _about(qid: str, docid: bytes, column: int) -> str:
 
 def _out_of_order(ids: list[str], values: list[str]) -> bool:
     """Whether trec_eval's order (score as a 32-bit float descending, then docid descending in bytes) differs from
-    the list's. Values the TREC reader will refuse count as out of order.
+    the list's. Values refused once parsed count as out of order.
 
     Examples
     --------

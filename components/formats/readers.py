@@ -31,8 +31,9 @@ Options, for every format:
 :func:`read` gives the parsed file and what was understood of it
 (:class:`Understood`: the format, the columns or keys read, whether a run's
 scores came from its lists' order, how many chunk rows merged, and the
-first rows), from one reading; :func:`understood` gives a preview only,
-cheaply for a big TREC or table file (its first lines).
+first rows), from one reading; :func:`read_pair` reads a qrels file and a
+run file (the qrels checked to fit the gain first); :func:`understood` gives
+a preview only, cheaply for a big TREC or table file (its first lines).
 
 No Streamlit import here.
 """
@@ -41,7 +42,7 @@ from __future__ import annotations
 import errno
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal, Union, overload
+from typing import Literal, Union, cast, overload
 
 import numpy as np
 
@@ -155,6 +156,24 @@ def read(source: decode.Source, kind: Kind, name: str | None = None, *, fields: 
         scores_from_order=bool(found and found.scores_from_order),
         reordered=found.reordered if found else 0, empty=found.empty if found else 0,
         merged_chunks=merged, preview=preview(parsed)))
+
+
+def read_pair(qrels: decode.Source, run: decode.Source, *, gain: str | None = None,
+              qrels_fields: Fields | None = None, run_fields: Fields | None = None,
+              chunks: str | None = None) -> tuple[Read, Read]:
+    """Read a qrels file and a run file, each in any format (:func:`read`): the qrels first, checked to fit
+    ``gain`` when it is given (:func:`components.engine.model.check_gain_fits`), before the run is read.
+
+    Examples
+    --------
+    >>> judgments, results = read_pair(b'{"q 1": {"doc 7": 1}}', b"qid,docid,score\\nq 1,doc 7,0.5\\n")
+    >>> model.judge(judgments.parsed, results.parsed).ranking(0), results.understood.format
+    ([('doc 7', 0.5, 1)], 'csv')
+    """
+    judgments = read(qrels, "qrels", fields=qrels_fields, chunks=chunks)
+    if gain is not None:
+        model.check_gain_fits(cast(model.Qrels, judgments.parsed), gain)
+    return judgments, read(run, "run", fields=run_fields, chunks=chunks)
 
 
 def understood(source: decode.Source, kind: Kind, name: str | None = None, *, fields: Fields | None = None,

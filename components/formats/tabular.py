@@ -33,7 +33,7 @@ limits on ids, order, ties (score descending, then docid descending; the
 rank column, if any, is ignored), duplicate pairs and number syntax, and
 the same messages, as a TREC file (:mod:`components.formats.columns`). An id
 may hold any character a cell can: ``doc 221`` is one docid (a TREC file
-cannot hold it, and :func:`components.formats.trec_out.check_ids` says so
+cannot hold it, and :func:`components.formats.trec_layout.check_writable` says so
 when one is written as TREC). What is particular to a table is checked
 here, with the same error, :class:`~components.engine.model.TrecFormatError`
 (file, line, found, expected):
@@ -48,8 +48,8 @@ here, with the same error, :class:`~components.engine.model.TrecFormatError`
   columns); a grade or score with whitespace inside is refused;
 - no data line after the header.
 
-A file that is not UTF-8, or holds a NUL byte, goes to the TREC reader as it
-is, which words that error. Anything without such a header is read as TREC
+A file that is not UTF-8, or holds a NUL byte, is refused as a TREC file is
+(:func:`components.formats.decode.text`). Anything without such a header is read as TREC
 format; a TREC file goes straight to the TREC reader.
 
 Two readings give the same rows (a test checks it on generated tables): a
@@ -243,25 +243,12 @@ def _read(data: bytes, name: str, kind: Literal["run"]) -> model.Run: ...
 def _read(data: bytes, name: str, kind: Kind) -> model.Qrels | model.Run:
     if detect(data, kind) == "trec":
         return (trec.read_qrels if kind == "qrels" else trec.read_run)(data, name)
-    text = decoded(data, name, kind)
+    text = decode.text(data, name)
     header = _find_header(text, name, kind)
     rows = _rows_fast(data.removeprefix(codecs.BOM_UTF8), header, name, kind, len(data))
     if rows is None:
         rows = _rows(text, header, name, kind, len(data))
     return rows.model(name, f"column {header.keep[2] + 1} of the header {_show(header.text)}", tag="table")
-
-
-def decoded(data: bytes, name: str, kind: Kind) -> str:
-    """The text of a table; bytes that are not UTF-8 text go to the TREC reader, which words the error."""
-    if data.startswith(codecs.BOM_UTF8):
-        data = data[len(codecs.BOM_UTF8):]
-    try:
-        if b"\x00" not in data:
-            return data.decode("utf-8")
-    except UnicodeDecodeError:
-        pass
-    (trec.read_qrels if kind == "qrels" else trec.read_run)(data, name)  # raises its UTF-8 or NUL error
-    raise model.TrecFormatError(name, 1, "bytes that are not UTF-8 text", "UTF-8 text")  # not reached
 
 
 def _first_line(data: bytes | str) -> tuple[int, str] | None:
