@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from components.cli.evaluate import run_evaluation
 from components.engine import model
 from components.engine.measures import evaluate
-from components.formats import tabular, trec
+from components.formats import tabular, trec, trec_layout
 from tests.unit.file_readers import load_table
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -435,3 +435,16 @@ def test_whitespace_inside_a_quoted_field_is_part_of_it(kind, space, delimiter, 
 def test_a_quoted_field_is_read_as_written_even_when_other_lines_are_padded(field):
     assert tabular.read_run(f"qid,docid,score\nq2, d2, 1\n{field},d1,1\n").qids == ("q2", field[1:-1])
     assert tabular.read_run('qid,docid,score\nq2, d2, 1\n"q1","d,1",1\n').qids == ("q2", "q1")
+
+
+def test_a_qid_may_start_with_a_hash_in_a_table_but_not_in_trec_output():
+    qrels = tabular.read_qrels("qid,docid,grade\n#1,a,1\n2,b b,1\n", name="q.csv")
+    assert qrels.qids == ("#1", "2") and qrels.docids.tolist() == [b"a", b"b b"]
+    with pytest.raises(model.TrecFormatError) as caught:
+        trec_layout.check_writable(qrels, docids=False)
+    assert (caught.value.line, caught.value.found[:24]) == (2, "query id '#1', which sta")
+    with pytest.raises(model.TrecFormatError) as caught:
+        trec_layout.check_writable(qrels, qids=["2"])
+    assert (caught.value.line, caught.value.found) == (3, "docid 'b b' of query '2', which contains whitespace, but "
+                                                          "TREC files separate their columns by whitespace: use an "
+                                                          "id without spaces, tabs or line breaks (e.g. 'b_b')")
