@@ -63,7 +63,7 @@ def many_readings(result: ManyRuns, labels: dict[str, str]) -> list[str]:
     lines += [_text("Reading flagged", run=labels[name]) for name in result.flagged]
     lines += [_text("Reading intervals disagree", run=labels[v.run], measure=v.measure,
                     t=span(v.comparison.ci95, " to "), boot=span((v.boot.low, v.boot.high), " to "),
-                    skew=fmt(bootstrap.skewness(v.comparison.diff)))
+                    skew=fmt(bootstrap.skewness(v.comparison.tested)))
               for v in family if v.intervals_disagree]
     return lines
 
