@@ -29,8 +29,8 @@ make the correction of the others harsher. No Streamlit import here.
 """
 from __future__ import annotations
 
-import math
 import dataclasses
+import math
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
