@@ -41,8 +41,8 @@ import streamlit as st
 
 from components import rank_figure, ranking_editor
 from components.course import prose, scenarios
-from components.live_class import members, outage, panel, protocol
-from components.live_class.session import BACK_SECONDS, InFragments, following, held, leading, store
+from components.live_class import members, outage, panel, protocol, session
+from components.live_class.session import BACK_SECONDS, InFragments, following, held, leading
 from components.live_class.store import ClassStoreDown
 from components.live_class.timers import left_page, timed_fragment
 from components.rank_figure import set_figure_ranks
@@ -85,37 +85,37 @@ def apply_pending(page: st.Page) -> None:
     is on another page, that page first (the view stays pending: values set now would not survive the switch);
     then, on the class's page, its widget values. (A session a timer took off its page goes back to it:
     :func:`components.live_class.timers.timed_fragment`.)"""
-    session = held()
-    session.fragments = {}  # noted again by this run's fragments
-    session.question_readers = set()  # and so is where the class's question is read
-    back, session.return_to = session.return_to, None
+    ours = held()
+    ours.fragments = {}  # noted again by this run's fragments
+    ours.question_readers = set()  # and so is where the class's question is read
+    back, ours.return_to = ours.return_to, None
     if back is not None:
         _switch_unless_on(back, page)
-    pending = session.pending
+    pending = ours.pending
     if pending is None or not takes_a_view():
-        session.pending = None  # none, or another class's
+        ours.pending = None  # none, or another class's
         return
     _tell_where(pending, page)
     _switch_unless_on(pending.page, page)
-    session.pending = None
+    ours.pending = None
     if registry.spec_at(pending.page) is not None:
-        session.on_page = pending.page
-    session.question = _question_of(pending)
+        ours.on_page = pending.page
+    ours.question = _question_of(pending)
     for key, value in pending.target.items():
         _take(key, value)
-    session.applied, session.target = pending.version, pending.target
+    ours.applied, ours.target = pending.version, pending.target
 
 
 def _tell_where(view: protocol.ClassView, page: st.Page) -> None:
     """The news of a view a follower takes (:func:`show_news`): the first since joining or following again says
     that the screen follows the class, and on which page; a later one that changes the page says where it went.
     (Said before the page switch, which ends the run: the next run, on the class's page, draws it.)"""
-    target, session = registry.spec_at(view.page), held()
-    if session.applied is None:
-        session.news = prose.text(TEXT, "Class news following", code=view.code,
+    target, ours = registry.spec_at(view.page), held()
+    if ours.applied is None:
+        ours.news = prose.text(TEXT, "Class news following", code=view.code,
                                 page=page.title if target is None else target.title)
     elif target is not None and view.page != page.url_path:
-        session.news = prose.text(TEXT, "Class news page", page=target.title)
+        ours.news = prose.text(TEXT, "Class news page", page=target.title)
 
 
 def _take(key: str, value) -> None:
@@ -168,17 +168,17 @@ def followed_fragment(body: Callable) -> Callable:
 def _take_in_fragment(fragment: str) -> None:
     """At the top of a followed fragment: the class's values meant for it; once every fragment the change
     reran has taken its values, the session shows the change's version."""
-    session = held()
-    pending = session.in_fragments
+    ours = held()
+    pending = ours.in_fragments
     if pending is None or fragment not in pending.values:
         return
     if following() != pending.code:
-        session.in_fragments = None
+        ours.in_fragments = None
         return
     for key, value in pending.values.pop(fragment).items():
         _take(key, value)
     if not pending.values:
-        session.in_fragments, session.applied, session.target = None, pending.version, pending.target
+        ours.in_fragments, ours.applied, ours.target = None, pending.version, pending.target
 
 
 def _rerun_fragments_for(view: protocol.ClassView) -> bool:
@@ -192,27 +192,27 @@ def _rerun_fragments_for(view: protocol.ClassView) -> bool:
     whole-page run of every follower at once, one at a time (:func:`~components.live_class.app_run.class_turn`),
     put the guess box on the last of thirty screens 2.5 s after the instructor asked:
     ``benchmarks/concurrent_sessions.py --class --lead ask``.)"""
-    session = held()
-    if (not streamlit_compat.in_fragment_run() or session.in_fragments is not None or session.target is None
-            or view.page != session.on_page):
+    ours = held()
+    if (not streamlit_compat.in_fragment_run() or ours.in_fragments is not None or ours.target is None
+            or view.page != ours.on_page):
         return False
-    question, shown = _question_of(view), session.question
+    question, shown = _question_of(view), ours.question
     concerned = {each[0].id for each in (question, shown) if each is not None} if question != shown else set()
-    asking = {fragment for fragment, about in session.question_readers if about in concerned}
+    asking = {fragment for fragment, about in ours.question_readers if about in concerned}
     if None in asking:  # a part outside the page's fragments shows the question
         return False
     readers = {fragment for fragment in asking if fragment is not None}
-    values = protocol.split_by_fragment(view.target, session.target, session.fragments, _shows)
+    values = protocol.split_by_fragment(view.target, ours.target, ours.fragments, _shows)
     if values is None:
         return False
     if question != shown:  # the fragments that show the question take it (with their values, or none)
-        session.question = question
+        ours.question = question
         for fragment in readers:
             values.setdefault(fragment, {})
     if not values:  # nothing this page shows has changed
-        session.applied, session.target = view.version, view.target
+        ours.applied, ours.target = view.version, view.target
         return True
-    session.in_fragments = InFragments(view.code, view.version, view.target, values)
+    ours.in_fragments = InFragments(view.code, view.version, view.target, values)
     return streamlit_compat.rerun_fragments(values)
 
 
@@ -231,7 +231,7 @@ def class_question(about: str | None = None) -> tuple[protocol.Question, bool] |
     lead = leading()
     if lead is not None:
         try:
-            view = protocol.view(store(), lead.code)
+            view = protocol.view(session.store(), lead.code)
         except ClassStoreDown:  # the last one read, until the store answers again
             outage.note_down()
             return held().question_seen
@@ -333,7 +333,7 @@ def _send() -> None:
     if held().sent == sent:
         return
     try:
-        version = protocol.lead(store(), lead, page=page, target=target, ttl=LIMITS.class_seconds)
+        version = protocol.lead(session.store(), lead, page=page, target=target, ttl=LIMITS.class_seconds)
     except protocol.NotLeader:
         version = None
     if version is None:  # the class is gone (expired, or ended elsewhere)
@@ -345,7 +345,7 @@ def _send() -> None:
 def _stop_if_ended(code: str) -> int:
     """The class's version; when the class is gone (ended or expired), this session leaves it and the app
     reruns, saying so."""
-    version = protocol.version(store(), code)
+    version = protocol.version(session.store(), code)
     if version is None:
         panel.leave()
         held().ended, held().news = True, prose.text(TEXT, "Class ended")
@@ -359,7 +359,7 @@ def _explorer_poll() -> None:
     code = held().joined
     if code is not None and following() is None:
         _stop_if_ended(code)
-        members.say_here(store(), code, now=True)
+        members.say_here(session.store(), code, now=True)
 
 
 def _may_go_back() -> bool:
@@ -371,10 +371,10 @@ def _may_go_back() -> bool:
     each of them reran that page, again and again, for every follower at once, and the server stopped sending
     anything at all (``benchmarks/concurrent_sessions.py --class --lead page``).
     """
-    now, session = time.monotonic(), held()
-    if now - session.went_back < BACK_SECONDS:
+    now, ours = time.monotonic(), held()
+    if now - ours.went_back < BACK_SECONDS:
         return False
-    session.went_back = now
+    ours.went_back = now
     return True
 
 
@@ -385,12 +385,12 @@ def _poll() -> None:
     if code is None:
         return
     version = _stop_if_ended(code)
-    members.say_here(store(), code)
+    members.say_here(session.store(), code)
     astray = left_page(held().on_page)
     if astray and not _may_go_back():
         return  # went back a moment ago: this poll names the old page only because that run has not reached it
     if version != held().applied or astray:
-        view = protocol.view(store(), code)
+        view = protocol.view(session.store(), code)
         if view is None or (not astray and _rerun_fragments_for(view)):
             return
         held().in_fragments, held().pending = None, view

@@ -19,10 +19,9 @@ import streamlit as st
 
 from components.course import prose
 from components.engine.formatting import literal
-from components.live_class import members, outage, protocol
-from components.live_class import session as keys
+from components.live_class import members, outage, protocol, session
 from components.live_class.protocol import Lead
-from components.live_class.session import PARAM_CLASS, held, leading, store
+from components.live_class.session import PARAM_CLASS, held, leading
 from components.live_class.store import ClassStoreDown
 from components.live_class.timers import timed_fragment
 from components.serving import streamlit_compat
@@ -59,7 +58,7 @@ def _start() -> None:
         return
     starts.spend(client())
     try:
-        lead = protocol.start(store(), LIMITS.class_seconds, most=LIMITS.classes, replacing=leading())
+        lead = protocol.start(session.store(), LIMITS.class_seconds, most=LIMITS.classes, replacing=leading())
     except protocol.ClassesFull:
         state.start_error = prose.text(TEXT, "Class start full", most=LIMITS.classes)
         return
@@ -73,10 +72,10 @@ def _end() -> None:
     state = held()
     lead, state.lead = state.lead, None
     if lead is not None:
-        outage.survives()(protocol.end)(store(), lead)  # down: the class expires on its own
+        outage.survives()(protocol.end)(session.store(), lead)  # down: the class expires on its own
 
 
-def _join(input_key: str = keys.CODE_INPUT) -> None:
+def _join(input_key: str = session.CODE_INPUT) -> None:
     """Join the class whose code is in the box ``input_key`` (a box emptied: nothing to say)."""
     typed = st.session_state.get(input_key) or ""
     held().join_error = _try_join(typed, link=False) if typed.strip() else None
@@ -94,7 +93,7 @@ def _try_join(typed: str, *, link: bool) -> str | None:
     if not joins.allowed(client()):
         return prose.text(TEXT, "Class join too many")
     try:
-        found = protocol.version(store(), code) is not None
+        found = protocol.version(session.store(), code) is not None
     except ClassStoreDown:
         return prose.text(TEXT, "Class connection lost")
     if not found:
@@ -108,14 +107,14 @@ def join(code: str) -> None:
     """Follow the class ``code`` from its latest view (the address says ``?class=CODE``: a reload joins again)."""
     st.query_params[PARAM_CLASS] = code
     held().join(code)
-    members.say_here(store(), code, now=True)
+    members.say_here(session.store(), code, now=True)
 
 
 def leave() -> None:
     """Leave the class joined: off its roll call at once, and out of the address."""
     state = held()
     if state.joined is not None:
-        members.say_gone(store(), state.joined)
+        members.say_gone(session.store(), state.joined)
     state.leave()
     st.query_params.pop(PARAM_CLASS, None)
 
@@ -140,7 +139,7 @@ def keep_class_in_browser() -> None:
     """What a reload (a new session) must keep, in this browser's localStorage: the instructor's lead and the
     learner's member id and nickname (:func:`members.keep_member_in_browser`)."""
     _keep_lead_in_browser()
-    members.keep_member_in_browser(store())
+    members.keep_member_in_browser(session.store())
 
 
 def _keep_lead_in_browser() -> None:
@@ -151,7 +150,7 @@ def _keep_lead_in_browser() -> None:
     """
     lead = leading()
     with st.sidebar:
-        browser_store.browser_store(key=keys.LEAD_STORE, storage_key=LEAD_STORAGE_KEY, storage="local",
+        browser_store.browser_store(key=session.LEAD_STORE, storage_key=LEAD_STORAGE_KEY, storage="local",
                                     synced=held().lead_synced,
                                     value=None if lead is None else {"code": lead.code, "token": lead.token},
                                     on_loaded=_on_lead_loaded)
@@ -161,14 +160,14 @@ def _on_lead_loaded() -> None:
     """The stored lead (untrusted): kept only when it still leads a live class."""
     state = held()
     state.lead_synced = True
-    stored = browser_store.loaded(keys.LEAD_STORE)
+    stored = browser_store.loaded(session.LEAD_STORE)
     if state.lead is not None or not isinstance(stored, dict):
         return
     code, token = stored.get("code"), stored.get("token")
     if isinstance(code, str) and isinstance(token, str) and protocol.normal_code(code) == code:
         lead = Lead(code, token)
         try:
-            leads = protocol.is_leader(store(), lead)
+            leads = protocol.is_leader(session.store(), lead)
         except ClassStoreDown:
             leads = True  # kept for now: every change checks the token, and the panel lets go of a gone class
         if leads:
@@ -205,10 +204,10 @@ def show_banner() -> None:
     text, button = st.columns([2.5, 1], vertical_alignment="center")  # room for the label at 1024 px and projected
     if not state.exploring:
         text.info(prose.text(TEXT, "Class following", code=joined), icon="🧑‍🏫")
-        button.button(prose.text(TEXT, "Class explore"), key=keys.EXPLORE, on_click=_explore, width="stretch")
+        button.button(prose.text(TEXT, "Class explore"), key=session.EXPLORE, on_click=_explore, width="stretch")
     else:
         text.warning(prose.text(TEXT, "Class exploring", code=joined), icon="🧭")
-        button.button(prose.text(TEXT, "Class follow"), key=keys.FOLLOW_AGAIN, on_click=_follow_again,
+        button.button(prose.text(TEXT, "Class follow"), key=session.FOLLOW_AGAIN, on_click=_follow_again,
                       type="primary", width="stretch")
 
 
@@ -223,20 +222,20 @@ def show_class_controls() -> None:
         st.caption(prose.text(TEXT, "Class link", link=link))
         st.image(_qr_svg(link), caption=prose.text(TEXT, "Class QR"), width="stretch",
                  alt=prose.text(TEXT, "Class QR alt", link=link))  # an <img> without alt is a barrier (axe image-alt)
-        st.button(prose.text(TEXT, "Class end"), key=keys.END, on_click=_end, icon="🏁", width="stretch")
+        st.button(prose.text(TEXT, "Class end"), key=session.END, on_click=_end, icon="🏁", width="stretch")
         return
     if state.joined is not None:
-        members.nickname_box(keys.NICKNAME_BOX, store())
-        st.button(prose.text(TEXT, "Class leave"), key=keys.LEAVE, on_click=leave, width="stretch")
+        members.nickname_box(session.NICKNAME_BOX, session.store())
+        st.button(prose.text(TEXT, "Class leave"), key=session.LEAVE, on_click=leave, width="stretch")
         return
     if state.gone:
         st.warning(prose.text(TEXT, "Class gone", code=state.gone), icon="🏁")
-    st.button(prose.text(TEXT, "Class start"), key=keys.START, on_click=_start, icon="📣", width="stretch",
+    st.button(prose.text(TEXT, "Class start"), key=session.START, on_click=_start, icon="📣", width="stretch",
               help=prose.text(TEXT, "Class start help"))
     if state.start_error:
         st.error(state.start_error, icon="📣")
-    st.text_input(prose.text(TEXT, "Class join code"), key=keys.CODE_INPUT, max_chars=12, on_change=_join)
-    st.button(prose.text(TEXT, "Class join"), key=keys.JOIN, on_click=_join, width="stretch")
+    st.text_input(prose.text(TEXT, "Class join code"), key=session.CODE_INPUT, max_chars=12, on_change=_join)
+    st.button(prose.text(TEXT, "Class join"), key=session.JOIN, on_click=_join, width="stretch")
     if state.join_error:
         st.error(state.join_error, icon="🔎")
 
@@ -247,9 +246,9 @@ def _lead_panel(code: str) -> None:
     the store is down, "connection lost, retrying"; once it answers without the class (expired, or restarted
     empty), the lead is let go and the panel says so (``gone``)."""
     try:
-        alive = protocol.version(store(), code) is not None
+        alive = protocol.version(session.store(), code) is not None
         if alive:
-            members.show_roll_call(store(), code)
+            members.show_roll_call(session.store(), code)
     except ClassStoreDown:
         outage.note_down()
         st.warning(prose.text(TEXT, "Class connection lost lead"), icon="📡")
@@ -270,12 +269,12 @@ def show_join_box() -> None:
         return
     with st.container(border=True):
         box, name, button = st.columns([3, 2, 1], vertical_alignment="bottom")
-        box.text_input(prose.text(TEXT, "Class join home"), key=keys.HOME_CODE, max_chars=12,
-                       on_change=_join, args=(keys.HOME_CODE,), placeholder=prose.text(TEXT, "Class join hint"))
-        button.button(prose.text(TEXT, "Class join"), key=keys.HOME_JOIN, on_click=_join,
-                      args=(keys.HOME_CODE,), width="stretch", icon="🧑‍🏫")
+        box.text_input(prose.text(TEXT, "Class join home"), key=session.HOME_CODE, max_chars=12,
+                       on_change=_join, args=(session.HOME_CODE,), placeholder=prose.text(TEXT, "Class join hint"))
+        button.button(prose.text(TEXT, "Class join"), key=session.HOME_JOIN, on_click=_join,
+                      args=(session.HOME_CODE,), width="stretch", icon="🧑‍🏫")
         with name:
-            members.nickname_box(keys.HOME_NICKNAME, store())
+            members.nickname_box(session.HOME_NICKNAME, session.store())
         if state.join_error:
             st.error(state.join_error, icon="🔎")
 

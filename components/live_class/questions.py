@@ -29,9 +29,9 @@ import streamlit as st
 from components.course import class_answers, prose, quiz
 from components.course.class_answers import Asked
 from components.engine.formatting import fmt
-from components.live_class import members, outage, protocol
+from components.live_class import members, outage, protocol, session
 from components.live_class.follow import class_question
-from components.live_class.session import following, held, leading, store
+from components.live_class.session import following, held, leading
 from components.live_class.store import ClassStoreDown
 from components.live_class.timers import timed_fragment
 from components.serving.settings import LIMITS
@@ -70,14 +70,14 @@ def value_revealed(scope: str, signature) -> bool:
 def _ask(question_id: str, kind: str, options: tuple[str, ...] = (), top: float = 1.0) -> None:
     lead = leading()
     if lead is not None:
-        protocol.ask(store(), lead, protocol.Question(question_id, kind, options, top),
+        protocol.ask(session.store(), lead, protocol.Question(question_id, kind, options, top),
                        ttl=LIMITS.class_seconds)
 
 
 def _reveal(then: Callable[[], None] | None = None) -> None:
     lead = leading()
     if lead is not None:
-        outage.survives()(protocol.reveal)(store(), lead, ttl=LIMITS.class_seconds)
+        outage.survives()(protocol.reveal)(session.store(), lead, ttl=LIMITS.class_seconds)
     if then is not None:
         then()
 
@@ -85,7 +85,7 @@ def _reveal(then: Callable[[], None] | None = None) -> None:
 @outage.survives({})
 def _tally(question_id: str) -> dict[str, int]:
     lead = leading()
-    return {} if lead is None else dict(protocol.tally(store(), lead.code, question_id))
+    return {} if lead is None else dict(protocol.tally(session.store(), lead.code, question_id))
 
 
 def _counted(question_id: str) -> tuple[str, int, int]:
@@ -93,8 +93,8 @@ def _counted(question_id: str) -> tuple[str, int, int]:
     the store is down, the count last shown."""
     lead = leading()
     try:
-        here = 0 if lead is None else members.present(store(), lead.code).count
-        tally = {} if lead is None else protocol.tally(store(), lead.code, question_id)
+        here = 0 if lead is None else members.present(session.store(), lead.code).count
+        tally = {} if lead is None else protocol.tally(session.store(), lead.code, question_id)
     except ClassStoreDown:
         outage.note_down()
         return held().counted or (question_id, 0, 0)
@@ -147,7 +147,7 @@ def _send_guess(question_id: str, answer: str | float, typed: str) -> bool:
     """A follower's answer to the class's open question (``answer``: an option, or the parsed number; ``typed``:
     what the learner typed, shown back); False when it was not taken."""
     code = following()
-    if code is None or not protocol.guess(store(), code, question_id, members.member(),
+    if code is None or not protocol.guess(session.store(), code, question_id, members.member(),
                                             answer, ttl=LIMITS.class_seconds, most=LIMITS.class_answers):
         return False
     held().guessed[question_id] = typed

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from components.serving import live_class
-from components.serving.class_store import MemoryStore
-from components.serving.live_class import Lead, NotLeader, Question
+from components.live_class import protocol as live_class
+from components.live_class.protocol import Lead, NotLeader, Question
+from components.live_class.store import MemoryStore
 
 
 @pytest.fixture
