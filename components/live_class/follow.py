@@ -113,7 +113,7 @@ def _tell_where(view: protocol.ClassView, page: st.Page) -> None:
     target, ours = registry.spec_at(view.page), held()
     if ours.applied is None:
         ours.news = prose.text(TEXT, "Class news following", code=view.code,
-                                page=page.title if target is None else target.title)
+                               page=page.title if target is None else target.title)
     elif target is not None and view.page != page.url_path:
         ours.news = prose.text(TEXT, "Class news page", page=target.title)
 
