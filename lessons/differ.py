@@ -7,10 +7,10 @@ import streamlit as st
 from components.course import prose, scenarios
 from components.engine import conventions, metrics
 from components.engine.formatting import fmt
+from components.live_class.follow import followed_fragment
 from components.ranking_editor import Scoreboard
 from components.ranking_editor.model import editor_items
 from components.ui import layout, state
-from components.ui.live_class_ui import followed_fragment
 from components.ui.take_home import show_take_home
 from components.ui.widgets import chart_scale, show_k_slider, show_link_to_view, show_ranking_editor
 

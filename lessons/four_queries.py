@@ -7,10 +7,10 @@ import streamlit as st
 from components.course import prose, scenarios
 from components.engine import metrics
 from components.engine.formatting import fmt
+from components.live_class.follow import followed_fragment
 from components.rank_figure import set_figure_ranks
 from components.ranking_editor import EditorItem, EditorState
 from components.ui import layout, state
-from components.ui.live_class_ui import followed_fragment
 from components.ui.take_home import show_take_home
 from components.ui.widgets import (
     chart_scale,

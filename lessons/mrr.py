@@ -9,9 +9,9 @@ import streamlit as st
 from components.course import class_answers, prose, scenarios
 from components.engine import metrics
 from components.engine.formatting import fmt
+from components.live_class.follow import followed_fragment
 from components.ranking_editor.model import editor_items, query_set
 from components.ui import charts, layout, state
-from components.ui.live_class_ui import followed_fragment
 from components.ui.take_home import show_take_home
 from components.ui.widgets import (
     chart_scale,

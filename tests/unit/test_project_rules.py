@@ -16,8 +16,10 @@ FORBIDDEN = {
     "engine": ("streamlit", "components.ui", "components.serving", "lessons"),
     "formats": ("streamlit", "components.ui", "components.serving", "lessons"),
     "course": ("streamlit", "components.ui", "components.serving", "lessons"),
-    "serving": ("components.ui", "lessons"),
+    "serving": ("components.ui", "components.live_class", "lessons"),
     "ui": ("lessons",),
+    # the live class draws with ui's building blocks, never with the ui modules that ask it about its questions
+    "live_class": ("lessons", "components.ui.widgets", "components.ui.quiz_ui", "components.ui.layout"),
     "ranking_editor": ("lessons",),
     "rank_figure": ("lessons", "components.ui", "components.serving"),
     "cli": ("streamlit", "components.ui", "lessons"),  # the rankwise command: engine, formats and course
@@ -49,6 +51,28 @@ def role_modules():
 def test_each_folder_imports_only_what_its_role_allows(folder, path):
     wrong = sorted(n for n in imported_names(path) for rule in FORBIDDEN[folder] if breaks(n, rule))
     assert not wrong, f"{path.relative_to(ROOT)} ({folder}/) must not import {wrong}"
+
+
+@pytest.mark.parametrize("name", ["protocol", "store"])
+def test_the_live_class_protocol_and_store_import_no_streamlit(name):
+    """They run without a session: in the benchmarks, the unit tests and on a replica's Redis."""
+    wrong = sorted(n for n in imported_names(COMPONENTS / "live_class" / f"{name}.py") if breaks(n, "streamlit")
+                   or breaks(n, "components.ui"))
+    assert not wrong, f"components/live_class/{name}.py must not import {wrong}"
+
+
+
+
+@pytest.mark.parametrize("path", sorted([ROOT / "app.py", *COMPONENTS.rglob("*.py"), *(ROOT / "lessons").glob("*.py")]),
+                         ids=lambda p: str(p.relative_to(ROOT)))
+def test_only_streamlit_compat_reaches_into_streamlit(path):
+    """Every use of Streamlit's internals is in components/serving/streamlit_compat.py, which checks the version."""
+    if path == COMPONENTS / "serving" / "streamlit_compat.py":
+        return
+    public = ("streamlit",)  # and the type of its containers, streamlit.delta_generator.DeltaGenerator
+    inside = sorted(n for n in imported_names(path) if breaks(n, "streamlit") and n not in public
+                    and not breaks(n, "streamlit.delta_generator"))
+    assert not inside, f"{path.relative_to(ROOT)} imports {inside}: put it in components/serving/streamlit_compat.py"
 
 
 def test_every_module_of_components_lives_in_a_role_folder():
