@@ -21,6 +21,7 @@ from components.engine.power import Plan
 from components.formats import report_tables
 
 RUN_LABELS = string.ascii_uppercase  # the runs' letters in a comparison, in the order given
+NO_VALUE = "–"  # a table cell or card with no value (a flagged run's corrected p)
 SHOWN_DOCUMENTS = 8  # the documents named for one measure's change; the others are summed
 
 
