@@ -25,7 +25,7 @@ Q = scenarios.CHOOSING
 ITEMS = editor_items(Q.docs)
 GRADES = {d.id: d.grade for d in Q.docs}
 DEFAULT_PRESET = scenarios.CHOOSING_DEFAULT
-MEASURES = ("R@k", "Success@k", "P@k", "RR", "nDCG@k", "AP")  # the board's six, in the engine's names
+MEASURES = scenarios.CHOOSING_MEASURES  # the board's six
 
 
 def _load(preset: str) -> None:

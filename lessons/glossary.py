@@ -12,7 +12,6 @@ from components.course import prose
 from components.ui import registry, state
 
 NAME = prose.GLOSSARY
-FILTER_KEY = state.GLOSSARY_FILTER
 
 
 def page_url(spec: registry.PageSpec) -> str:
@@ -33,21 +32,14 @@ def used_in() -> dict[str, list[registry.PageSpec]]:
     return pages
 
 
-def matching(query: str) -> list[str]:
-    """The entries (headings) whose names or definition contain ``query`` (case-insensitive); all if empty."""
-    query = " ".join(query.lower().split())
-    return [heading for heading in prose.glossary_entries()
-            if not query or query in heading.lower() or query in prose.sections(NAME)[heading].lower()]
-
-
 def render() -> None:
     st.title(prose.section(NAME, "Title"), anchor=False)
     st.markdown(prose.section(NAME, "Summary"))
     entries = prose.glossary_entries()
     st.markdown(" · ".join(f"[{names[0]}](#{prose.anchor(names[0])})" for names in entries.values()))
-    query = st.text_input(prose.section(NAME, "Label filter"), key=FILTER_KEY,
+    query = st.text_input(prose.section(NAME, "Label filter"), key=state.GLOSSARY_FILTER,
                           placeholder=prose.section(NAME, "Placeholder filter"))
-    shown = matching(query)
+    shown = prose.glossary_matching(query)
     if not shown:
         st.info(prose.text(NAME, "No match", query=query.strip()))
     pages = used_in()

@@ -33,9 +33,7 @@ MAX_K = 20
 MEASURES = ("R@k", "RR", "nDCG@k")  # the scenario's board, in the engine's names
 SYSTEMS = tuple(scenarios.LAWYER_DEFAULT_K)  # the two systems, each quoted at its own k
 VARIANTS = tuple(p for p in Q.presets if p not in SYSTEMS)  # System A with its hits at the top, then at the bottom
-# The pool: every document either system returned, plus every judged relevant case.
-_IN_A_LIST = set().union(*(Q.presets[s] for s in SYSTEMS))
-ITEMS = editor_items(d for d in Q.docs if d.id in _IN_A_LIST or (d.grade or 0) >= 1)
+ITEMS = editor_items(scenarios.LAWYER_POOL)
 
 
 def _load(preset: str) -> None:

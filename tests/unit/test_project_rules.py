@@ -90,6 +90,43 @@ def test_lessons_holds_only_pages(path):
         f"lessons/{path.name} is a page: it exposes render(); a helper belongs in components/ui/"
 
 
+PAGES = sorted(p for p in (ROOT / "lessons").glob("*.py") if p.name != "__init__.py")
+
+
+@pytest.mark.parametrize("path", PAGES, ids=lambda p: p.name)
+def test_a_page_never_imports_another_page(path):
+    wrong = sorted(n for n in imported_names(path) if breaks(n, "lessons"))
+    assert not wrong, f"lessons/{path.name} imports {wrong}: what two pages share belongs in components/"
+
+
+def page_helpers_used(path: Path) -> list[str]:
+    """What a test takes from a page other than its ``render``: a name imported out of a page
+    (``from lessons.x import y``, ``import lessons.x``), or any use of a page module ``from lessons import x``
+    but ``x.render``."""
+    tree = ast.parse(path.read_text())
+    used, pages = [], set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            used += [alias.name for alias in node.names if breaks(alias.name, "lessons")]
+        elif isinstance(node, ast.ImportFrom) and node.module and breaks(node.module, "lessons"):
+            if node.module != "lessons":
+                used += [f"{node.module}.{alias.name}" for alias in node.names]
+            pages |= {alias.asname or alias.name for alias in node.names}
+    renders = {id(node.value) for node in ast.walk(tree)
+               if isinstance(node, ast.Attribute) and node.attr == "render" and isinstance(node.value, ast.Name)}
+    used += [node.id for node in ast.walk(tree)
+             if isinstance(node, ast.Name) and node.id in pages and id(node) not in renders]
+    return used
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "tests").rglob("*.py")), ids=lambda p: str(p.relative_to(ROOT)))
+def test_tests_drive_pages_and_import_none_of_their_helpers(path):
+    """A test drives a page through AppTest (its path, or its ``render()``); what it checks against (constants,
+    helpers) comes from where the page gets it, components/."""
+    used = page_helpers_used(path)
+    assert not used, f"{path.relative_to(ROOT)} uses {used} of a page: import them from components/"
+
+
 def test_every_page_has_its_prose_and_summary():
     for spec in registry.PAGES:
         assert spec.summary, f"lessons/text/{spec.module}.md needs a '## Summary'"
