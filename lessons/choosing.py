@@ -4,8 +4,6 @@ from __future__ import annotations
 import streamlit as st
 
 from components.course import diagnosis, prose, scenarios
-from components.engine import metrics
-from components.engine.formatting import fmt
 from components.live_class.follow import followed_fragment
 from components.ranking_editor import EditorState, Scoreboard, set_editor_state
 from components.ranking_editor.model import editor_items, query_set
@@ -32,21 +30,6 @@ def _load(preset: str) -> None:
     set_editor_state(state.CHOOSING_EDITOR, Q.presets[preset], grades=GRADES)
 
 
-def diagnosis_text(qs: metrics.QuerySet, k: int) -> str:
-    """The generated sentence of diagnosis for the current numbers; Recall@k judged against its ceiling."""
-    recall, ndcg, rr = (float(v[0]) for v in (metrics.recall(qs, k), metrics.ndcg(qs, k), metrics.reciprocal_rank(qs)))
-    first = metrics.first_hit_rank(qs)[0]
-    relevant = int(metrics.num_relevant(qs)[0])
-    ceiling = diagnosis.recall_ceiling(k, relevant)
-    values = dict(k=k, recall=fmt(recall), ndcg=fmt(ndcg), rr=fmt(rr), relevant=relevant, ceiling=fmt(ceiling),
-                  capped=fmt(recall / ceiling),
-                  first=int(first) if first != float("inf") else prose.section(NAME, "No first hit"))
-    text = prose.text_choosing(NAME, f"Diagnosis {diagnosis.diagnose(recall, ndcg, rr, ceiling=ceiling)}", values)
-    if ceiling < 1:
-        text += " " + prose.text_choosing(NAME, "Ceiling", values)
-    return text
-
-
 @followed_fragment
 def _scenario() -> None:
     columns = st.columns(len(Q.presets))
@@ -66,7 +49,7 @@ def _scenario() -> None:
     with text_col:
         revealed = numbers_revealed("choosing", (current, k))
         if revealed:
-            st.info(diagnosis_text(qs, k), icon="🩺")
+            st.info(diagnosis.diagnosis_text(qs, k), icon="🩺")
     if revealed:
         show_take_home(NAME, [current], k=k, gain="exponential", measures=MEASURES)
 

@@ -14,24 +14,6 @@ from components.ui import registry, state
 NAME = prose.GLOSSARY
 
 
-def page_url(spec: registry.PageSpec) -> str:
-    """The URL path of a page (the default page is served only at "/")."""
-    return "/" if spec is registry.PAGES[0] else f"/{spec.url_path}"
-
-
-def used_in() -> dict[str, list[registry.PageSpec]]:
-    """anchor -> the pages whose text links that entry, in course order."""
-    pages: dict[str, list[registry.PageSpec]] = {}
-    for spec in registry.PAGES:
-        if spec.module == NAME:
-            continue
-        anchors = {prose.term_anchor(t) for body in prose.sections(spec.module).values()
-                   for t in prose.marked_terms(body)}
-        for a in sorted(anchors):
-            pages.setdefault(a, []).append(spec)
-    return pages
-
-
 def render() -> None:
     st.title(prose.section(NAME, "Title"), anchor=False)
     st.markdown(prose.section(NAME, "Summary"))
@@ -42,13 +24,13 @@ def render() -> None:
     shown = prose.glossary_matching(query)
     if not shown:
         st.info(prose.text(NAME, "No match", query=query.strip()))
-    pages = used_in()
+    pages = registry.glossary_links()
     for heading in shown:
         first = entries[heading][0]
         st.subheader(heading, anchor=prose.anchor(first))
         st.markdown(prose.section(NAME, heading))
         if pages.get(prose.anchor(first)):
-            links = ", ".join(f"[{p.title}]({page_url(p)})" for p in pages[prose.anchor(first)])
+            links = ", ".join(f"[{p.title}]({registry.page_url(p)})" for p in pages[prose.anchor(first)])
             st.caption(prose.text(NAME, "Used in", pages=links))
 
 

@@ -101,6 +101,15 @@ ACCURACY_PRESETS: Mapping[str, AccuracyCase] = _frozen({
 })
 
 
+def accuracy_bounds(returned: int) -> tuple[int, int]:
+    """How many of ``returned`` documents can be relevant: at least those forced in, at most ACCURACY_RELEVANT.
+
+    >>> accuracy_bounds(10), accuracy_bounds(9_990)
+    ((0, 10), (40, 50))
+    """
+    return max(0, returned - (ACCURACY_COLLECTION - ACCURACY_RELEVANT)), min(ACCURACY_RELEVANT, returned)
+
+
 # ----------------------------------------------------------------------------
 # Lesson 1: Recall@k, the lawyer scenario
 # ----------------------------------------------------------------------------
