@@ -2,13 +2,13 @@
 
 The page only composes: the numbers are :mod:`components.engine.many_runs`' (tests, intervals, corrections),
 :mod:`components.engine.attribution`'s (why a query changed) and :mod:`components.engine.power`'s (how many
-queries); the sentences are :mod:`components.course.run_comparison`'s and lessons/text/compare_runs.md's. The
+queries), cached by :mod:`components.ui.compared_runs`; the sentences and tables are
+:mod:`components.course.run_comparison`'s and lessons/text/compare_runs.md's. The
 runs are listed by :mod:`components.ui.other_runs`; the fusion, explanation and power sections are
 :mod:`components.ui.fusion_view`'s, :mod:`components.ui.explain_view`'s and :mod:`components.ui.power_view`'s.
 """
 from __future__ import annotations
 
-import pandas as pd
 import streamlit as st
 
 from components.course import prose
@@ -24,15 +24,12 @@ from components.course.measure_choices import (
     measure_names,
     shown_name,
 )
-from components.course.run_comparison import NO_VALUE, many_readings, report_many, span
+from components.course.run_comparison import comparison_table, many_readings, means_table, report_many
 from components.course.samples import SAMPLE_QRELS, SAMPLE_RUN
 from components.engine import bootstrap, compare, corrections, many_runs, run_diagnosis
-from components.engine.compare import format_p
-from components.engine.formatting import fmt, signed
 from components.formats import readers, trec
 from components.serving import uploads
-from components.serving.shared_cache import freeze
-from components.ui import comparison_charts, other_runs, registry, state, upload_flow
+from components.ui import compared_runs, comparison_charts, other_runs, registry, state, upload_flow
 from components.ui.diagnosis_view import show_diagnosis
 from components.ui.explain_view import show_explain
 from components.ui.fusion_view import show_fusion
@@ -80,13 +77,6 @@ def _test_settings(letters: list[str]) -> tuple[int, corrections.Correction]:
     return letters.index(baseline), correction
 
 
-@st.cache_resource(max_entries=8, show_spinner=False)
-def _compare(files: tuple, names: tuple[str, ...], measures: tuple[str, ...], gain: str, baseline: int,
-             correction: corrections.Correction, _judged: tuple[trec.JudgedRun, ...]) -> many_runs.ManyRuns:
-    """Every run against the baseline; shared by every session, cached by the files' keys and the settings."""
-    return freeze(many_runs.compare_many(_judged, names, measures, gain, baseline, correction))
-
-
 def _table_section(result: many_runs.ManyRuns, gain: str) -> None:
     base = result.names[result.baseline]
     flagged = [prose.text(prose.CLI, "Reading flagged", run=name) for name in result.flagged]
@@ -103,7 +93,7 @@ def _table_section(result: many_runs.ManyRuns, gain: str) -> None:
         for reading in many_readings(result, {n: n for n in result.names}):
             if reading not in flagged:
                 st.markdown(f"- {reading}")
-    st.dataframe(_table(result, gain), hide_index=True, width="stretch")
+    st.dataframe(comparison_table(result, gain), hide_index=True, width="stretch")
     st.caption(prose.text(NAME, "Method", family=result.family, runs=len(result.others) - len(result.flagged),
                           measures=len(result.measures), method=corrections.NAMES[result.correction],
                           controls=corrections.CONTROLS[result.correction], boot_method=bootstrap.METHOD,
@@ -112,40 +102,12 @@ def _table_section(result: many_runs.ManyRuns, gain: str) -> None:
         st.markdown(prose.section("compare", compare.WHY_FEW_QUERIES))
         st.markdown(prose.section("compare", "Tests"))
     with st.expander(prose.text(NAME, "Means heading")):
-        st.dataframe(pd.DataFrame([{prose.text(NAME, "Column run"): r.name,
-                                    **{shown_name(m, gain): f"{fmt(r.mean[m])} ({span(r.ci95[m])})"
-                                       for m in result.measures}} for r in result.runs]),
-                     hide_index=True, width="stretch")
+        st.dataframe(means_table(result, gain), hide_index=True, width="stretch")
     with st.expander(prose.text(NAME, "Report heading")):
         st.caption(prose.text(NAME, "Report intro"))
         for layout, tab in zip(("markdown", "latex"), st.tabs([prose.text(NAME, "Copy as Markdown"),
                                                                prose.text(NAME, "Copy as LaTeX")])):
             tab.code(report_many(result, layout, gain), language=layout, wrap_lines=True)
-
-
-def _table(result: many_runs.ManyRuns, gain: str) -> pd.DataFrame:
-    """One row per run and measure against the baseline."""
-    base = result.names[result.baseline]
-    column = {name: prose.text(NAME, f"Column {name}") for name in
-              ("run", "measure", "paired", "mean", "t interval", "bootstrap", "counts", "p", "corrected", "significant")}
-    difference = prose.text(NAME, "Column difference", baseline=base)
-    base_mean = prose.text(NAME, "Column baseline mean", baseline=base)
-    yes, no = prose.text(NAME, "Significant yes"), prose.text(NAME, "Significant no")
-    return pd.DataFrame([{  # the two means over the paired queries, then their difference: the row adds up
-        column["run"]: v.run, column["measure"]: shown_name(v.measure, gain), column["paired"]: v.comparison.n,
-        base_mean: fmt(v.comparison.mean_a), column["mean"]: fmt(v.comparison.mean_b),
-        difference: signed(v.comparison.mean_diff),
-        column["p"]: format_p(v.comparison.randomisation_p, NO_VALUE), column["corrected"]: format_p(v.p_rand, NO_VALUE),
-        column["significant"]: yes if v.significant else no,
-        column["t interval"]: span(v.comparison.ci95, " to "), column["bootstrap"]: span((v.boot.low, v.boot.high), " to "),
-        column["counts"]: f"{v.comparison.improved} / {v.comparison.tied} / {v.comparison.hurt}",
-    } for v in result.versus.values()])
-
-
-@st.cache_resource(max_entries=32, show_spinner=False)
-def _diagnosed(files: uploads.Files, k: int, measures: tuple[str, ...], gain: str, chunks: str | None,
-               _qrels: readers.Read, _run: readers.Read, _judged: trec.JudgedRun) -> run_diagnosis.Diagnosis:
-    return run_diagnosis.diagnose_read(_qrels, _run, _judged, k=k, measures=measures, gain=gain, chunks=chunks)
 
 
 def _diagnosis_section(result: many_runs.ManyRuns, gain: str, files: dict[str, uploads.Files], qrels: readers.Read,
@@ -154,7 +116,7 @@ def _diagnosis_section(result: many_runs.ManyRuns, gain: str, files: dict[str, u
     the baseline's, then every run's diagnosis, a tab each."""
     st.subheader(prose.text(NAME, "Diagnosis heading"))
     k = run_diagnosis.diagnosis_cutoff(result.measures)
-    found = {run: _diagnosed(files[run], k, result.measures, gain, chunks, qrels, reads[run], judged[run])
+    found = {run: compared_runs.diagnosed(files[run], k, result.measures, gain, chunks, qrels, reads[run], judged[run])
              for run in result.names}
     base = result.names[result.baseline]
     lines = [contrast_sentence(c, run, base) for run in result.others
@@ -195,7 +157,7 @@ def render() -> None:
     baseline, correction = _test_settings(letters)
     judged = {"A": loaded.judged(), **{other_runs.letter(slot): j for slot, _, j in others}}
     files = (loaded.key, *(other_runs.files_key(loaded, record) for _, record, _ in others))
-    result = _compare(files, tuple(letters), measures, gain, baseline, correction,
+    result = compared_runs.compared(files, tuple(letters), measures, gain, baseline, correction,
                       tuple(judged[letter] for letter in letters))
     _table_section(result, gain)
     st.divider()
