@@ -52,7 +52,10 @@ def _settings() -> tuple[tuple[str, ...], str]:
     st.subheader(prose.text(NAME, "Settings heading"))
     st.session_state.setdefault(state.COMPARE_K, DEFAULT_K)
     st.session_state.setdefault(state.COMPARE_MEASURES, list(COMPARE_DEFAULTS))
-    k_column, measures_column, gain_column = st.columns([1, 4, 2], vertical_alignment="bottom")
+    # The measures on a row of their own, k and the gain under them: three in a row cut the gain's second
+    # choice ("exponentia") at 1024 px with the sidebar open.
+    measures_column = st.container()
+    k_column, gain_column, _ = st.columns([1, 2, 2], vertical_alignment="bottom")
     k = int(read_control(k_column.number_input(prose.text(NAME, "K label"), min_value=1, max_value=MAX_K, step=1,
                                                key=state.COMPARE_K), DEFAULT_K))
     choices = read_control(measures_column.multiselect(prose.text(NAME, "Measures label"), COMPARE_CHOICES,

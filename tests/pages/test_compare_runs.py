@@ -68,7 +68,7 @@ def test_the_samples_give_the_engines_comparison_of_every_run_with_the_baseline(
     assert len(rows) == 8  # runs B and C × 4 measures
     for row, v in zip(rows, result.versus.values()):
         assert row["Run"] == v.run and row["Difference from A"] == signed(v.comparison.mean_diff)
-        assert row["Queries paired"] == v.comparison.n  # the two means beside the difference are over those queries
+        assert row["Queries"] == v.comparison.n  # the two means beside the difference are over those queries
         assert (row["A, paired"], row["Run, paired"]) == (fmt(v.comparison.mean_a), fmt(v.comparison.mean_b))
         assert float(row["Run, paired"]) - float(row["A, paired"]) == pytest.approx(
             float(row["Difference from A"].replace("−", "-")), abs=0.0015)  # the row adds up, to the rounding
@@ -76,8 +76,8 @@ def test_the_samples_give_the_engines_comparison_of_every_run_with_the_baseline(
         assert row["Corrected p"] == compare.format_p(v.p_rand)
         assert row["95% bootstrap"].startswith(signed(v.boot.low))
         assert row["Significant?"] == ("✓ yes" if v.significant else "no")
-    assert list(rows[0])[:9] == ["Run", "Measure", "Queries paired", "A, paired", "Run, paired", "Difference from A",
-                                 "Randomisation p", "Corrected p", "Significant?"]  # what decides comes first
+    assert list(rows[0])[:9] == ["Run", "Measure", "Queries", "A, paired", "Run, paired", "Difference from A",
+                                 "Corrected p", "Significant?", "Randomisation p"]  # what decides comes first
     readings = [m.value for m in at.markdown if m.value.startswith("- ")]
     assert any("After Holm's correction across 8 comparisons" in r for r in readings)
     assert any("Below 0.05 before the correction only" in r for r in readings)  # B's raw wins do not survive
