@@ -3,7 +3,7 @@
 The sessions are :class:`concurrent_sessions.Learner` websockets (see that
 module): each emulates the browser's ``run_every`` timers, so a follower's
 session reads the class version every ``POLL_SECONDS`` (a second)
-(``components/ui/live_class_ui.py``), as in a browser (the instructor's session
+(``components/live_class/``), as in a browser (the instructor's session
 sends a change at the end of the run it made); a follower's full-page rerun
 (``st.rerun(scope="app")`` from its polling fragment) is started by the server
 itself, and its client only reads the new run's messages.
@@ -72,7 +72,7 @@ from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from components.course import prose
-from components.serving.class_store import STORE_ENV
+from components.live_class.store import STORE_ENV
 
 TEXT = "ui"  # lessons/text/ui.md: the Classroom panel's labels
 START_LABEL = prose.text(TEXT, "Class start")

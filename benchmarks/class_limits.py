@@ -13,8 +13,9 @@ import logging
 import socket
 import time
 
-from components.serving import class_store, live_class
-from components.serving.class_store import ClassStoreDown, MemoryStore, RedisStore
+from components.live_class import protocol as live_class
+from components.live_class import store as class_store
+from components.live_class.store import ClassStoreDown, MemoryStore, RedisStore
 from components.serving.rate_limit import RateLimit
 from components.serving.settings import LIMITS
 

@@ -20,11 +20,6 @@ def _apply_preset(case: scenarios.AccuracyCase) -> None:
     st.session_state[state.ACCURACY_RELEVANT_RETURNED] = case.relevant_returned
 
 
-def relevant_bounds(returned: int) -> tuple[int, int]:
-    """How many of ``returned`` documents can be relevant: at least those forced in, at most 50."""
-    return max(0, returned - (N - RELEVANT)), min(RELEVANT, returned)
-
-
 def _inputs() -> tuple[int, int]:
     """Preset buttons and two bounded inputs; returns (returned, relevant returned)."""
     st.session_state.setdefault(state.ACCURACY_RETURNED, DEFAULT.returned)
@@ -35,7 +30,7 @@ def _inputs() -> tuple[int, int]:
     left, right = st.columns(2)
     returned = read_control(left.number_input(prose.section(NAME, "Label returned"), min_value=0, max_value=N, step=1,
                                               key=state.ACCURACY_RETURNED), DEFAULT.returned)
-    lo, hi = relevant_bounds(returned)
+    lo, hi = scenarios.accuracy_bounds(returned)
     current = st.session_state[state.ACCURACY_RELEVANT_RETURNED]
     st.session_state[state.ACCURACY_RELEVANT_RETURNED] = min(max(current, lo), hi)
     relevant_returned = read_control(right.number_input(prose.text(NAME, "Label relevant returned", lo=lo, hi=hi),

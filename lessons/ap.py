@@ -7,11 +7,11 @@ import streamlit as st
 from components.course import class_answers, precision, prose, puzzles, scenarios
 from components.engine import conventions, metrics
 from components.engine.formatting import fmt
+from components.live_class.follow import followed_fragment
 from components.ranking_editor import EditorState, Scoreboard, set_editor_state
 from components.ranking_editor.model import editor_items, query_set
 from components.ui import charts, layout, state
 from components.ui.duel import Side, duel_controls, show_duel
-from components.ui.live_class_ui import followed_fragment
 from components.ui.puzzle import show_puzzle
 from components.ui.take_home import show_take_home
 from components.ui.widgets import (

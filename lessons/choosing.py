@@ -4,12 +4,10 @@ from __future__ import annotations
 import streamlit as st
 
 from components.course import diagnosis, prose, scenarios
-from components.engine import metrics
-from components.engine.formatting import fmt
+from components.live_class.follow import followed_fragment
 from components.ranking_editor import EditorState, Scoreboard, set_editor_state
 from components.ranking_editor.model import editor_items, query_set
 from components.ui import layout, state
-from components.ui.live_class_ui import followed_fragment
 from components.ui.take_home import show_take_home
 from components.ui.widgets import (
     chart_scale,
@@ -25,26 +23,11 @@ Q = scenarios.CHOOSING
 ITEMS = editor_items(Q.docs)
 GRADES = {d.id: d.grade for d in Q.docs}
 DEFAULT_PRESET = scenarios.CHOOSING_DEFAULT
-MEASURES = ("R@k", "Success@k", "P@k", "RR", "nDCG@k", "AP")  # the board's six, in the engine's names
+MEASURES = scenarios.CHOOSING_MEASURES  # the board's six
 
 
 def _load(preset: str) -> None:
     set_editor_state(state.CHOOSING_EDITOR, Q.presets[preset], grades=GRADES)
-
-
-def diagnosis_text(qs: metrics.QuerySet, k: int) -> str:
-    """The generated sentence of diagnosis for the current numbers; Recall@k judged against its ceiling."""
-    recall, ndcg, rr = (float(v[0]) for v in (metrics.recall(qs, k), metrics.ndcg(qs, k), metrics.reciprocal_rank(qs)))
-    first = metrics.first_hit_rank(qs)[0]
-    relevant = int(metrics.num_relevant(qs)[0])
-    ceiling = diagnosis.recall_ceiling(k, relevant)
-    values = dict(k=k, recall=fmt(recall), ndcg=fmt(ndcg), rr=fmt(rr), relevant=relevant, ceiling=fmt(ceiling),
-                  capped=fmt(recall / ceiling),
-                  first=int(first) if first != float("inf") else prose.section(NAME, "No first hit"))
-    text = prose.text_choosing(NAME, f"Diagnosis {diagnosis.diagnose(recall, ndcg, rr, ceiling=ceiling)}", values)
-    if ceiling < 1:
-        text += " " + prose.text_choosing(NAME, "Ceiling", values)
-    return text
 
 
 @followed_fragment
@@ -66,7 +49,7 @@ def _scenario() -> None:
     with text_col:
         revealed = numbers_revealed("choosing", (current, k))
         if revealed:
-            st.info(diagnosis_text(qs, k), icon="🩺")
+            st.info(diagnosis.diagnosis_text(qs, k), icon="🩺")
     if revealed:
         show_take_home(NAME, [current], k=k, gain="exponential", measures=MEASURES)
 

@@ -7,10 +7,10 @@ import streamlit as st
 from components.course import prose, scenarios
 from components.engine import metrics
 from components.engine.formatting import fmt
+from components.live_class.follow import followed_fragment
 from components.rank_figure import set_figure_ranks
-from components.ranking_editor import EditorItem, EditorState
+from components.ranking_editor import EditorState
 from components.ui import layout, state
-from components.ui.live_class_ui import followed_fragment
 from components.ui.take_home import show_take_home
 from components.ui.widgets import (
     chart_scale,
@@ -26,21 +26,13 @@ from components.ui.widgets import (
 
 NAME = "four_queries"
 LENGTH = scenarios.FOUR_QUERY_LIST_LENGTH
-ANSWER = "answer"
-OTHERS = tuple(f"other{i}" for i in range(1, LENGTH))
 
 
-def items(query: int) -> tuple[EditorItem, ...]:
-    """One query's list as documents (for the take-home files): its answer (relevant) and nine others."""
-    return (EditorItem(ANSWER, prose.text(NAME, "Item answer", query=query), 1),) + tuple(
-        EditorItem(o, prose.text(NAME, "Item other", i=i), 0) for i, o in enumerate(OTHERS, 1))
-
-
-def list_state(query: int, rank: int | None) -> EditorState:
-    """Query ``query``'s list with its answer at ``rank`` (None: not returned, judged but missing)."""
-    order = OTHERS if rank is None else OTHERS[:rank - 1] + (ANSWER,) + OTHERS[rank - 1:]
-    return EditorState(order=order, tray=(ANSWER,) if rank is None else (),
-                       grades={item.id: item.grade for item in items(query)})
+def _list_state(rank: int | None) -> EditorState:
+    """A query's list with its answer at ``rank`` (None: not returned, judged but missing), for the take-home
+    files."""
+    order, tray = scenarios.four_query_list(rank)
+    return EditorState(order=order, tray=tray, grades=dict(scenarios.FOUR_QUERY_GRADES))
 
 
 def _load(ranks) -> None:
@@ -90,7 +82,7 @@ def _scenario() -> list[int | None]:
     ks = range(1, LENGTH + 1)
     st.table(pd.DataFrame([[fmt(metrics.recall(qs, j).mean()) for j in ks]], index=["recall@k"],
                           columns=[f"k = {j}" for j in ks]), border="horizontal")  # wraps: no sideways scrolling
-    show_take_home(NAME, [list_state(q, r) for q, r in enumerate(ranks, 1)], k=k, gain="exponential", measures=("R@k", "Success@k", "RR"))
+    show_take_home(NAME, [_list_state(r) for r in ranks], k=k, gain="exponential", measures=("R@k", "Success@k", "RR"))
     _presets(k)
     _choosing_k(qs)
     return ranks

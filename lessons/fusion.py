@@ -6,6 +6,7 @@ import streamlit as st
 from components.course import class_answers, hybrid, prose
 from components.course.hybrid import CUTOFF, LABELS, MEASURES, NAME, Q
 from components.engine.formatting import fmt
+from components.live_class.follow import followed_fragment
 from components.ranking_editor import (
     EditorItem,
     Scoreboard,
@@ -16,7 +17,6 @@ from components.ranking_editor import (
 from components.ranking_editor.model import editor_items
 from components.ui import charts, layout, state
 from components.ui.duel import Side, duel_controls, show_duel
-from components.ui.live_class_ui import followed_fragment
 from components.ui.take_home import show_fusion_take_home
 from components.ui.widgets import (
     chart_scale,

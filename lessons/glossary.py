@@ -12,32 +12,6 @@ from components.course import prose
 from components.ui import registry, state
 
 NAME = prose.GLOSSARY
-FILTER_KEY = state.GLOSSARY_FILTER
-
-
-def page_url(spec: registry.PageSpec) -> str:
-    """The URL path of a page (the default page is served only at "/")."""
-    return "/" if spec is registry.PAGES[0] else f"/{spec.url_path}"
-
-
-def used_in() -> dict[str, list[registry.PageSpec]]:
-    """anchor -> the pages whose text links that entry, in course order."""
-    pages: dict[str, list[registry.PageSpec]] = {}
-    for spec in registry.PAGES:
-        if spec.module == NAME:
-            continue
-        anchors = {prose.term_anchor(t) for body in prose.sections(spec.module).values()
-                   for t in prose.marked_terms(body)}
-        for a in sorted(anchors):
-            pages.setdefault(a, []).append(spec)
-    return pages
-
-
-def matching(query: str) -> list[str]:
-    """The entries (headings) whose names or definition contain ``query`` (case-insensitive); all if empty."""
-    query = " ".join(query.lower().split())
-    return [heading for heading in prose.glossary_entries()
-            if not query or query in heading.lower() or query in prose.sections(NAME)[heading].lower()]
 
 
 def render() -> None:
@@ -45,18 +19,18 @@ def render() -> None:
     st.markdown(prose.section(NAME, "Summary"))
     entries = prose.glossary_entries()
     st.markdown(" · ".join(f"[{names[0]}](#{prose.anchor(names[0])})" for names in entries.values()))
-    query = st.text_input(prose.section(NAME, "Label filter"), key=FILTER_KEY,
+    query = st.text_input(prose.section(NAME, "Label filter"), key=state.GLOSSARY_FILTER,
                           placeholder=prose.section(NAME, "Placeholder filter"))
-    shown = matching(query)
+    shown = prose.glossary_matching(query)
     if not shown:
         st.info(prose.text(NAME, "No match", query=query.strip()))
-    pages = used_in()
+    pages = registry.glossary_links()
     for heading in shown:
         first = entries[heading][0]
         st.subheader(heading, anchor=prose.anchor(first))
         st.markdown(prose.section(NAME, heading))
         if pages.get(prose.anchor(first)):
-            links = ", ".join(f"[{p.title}]({page_url(p)})" for p in pages[prose.anchor(first)])
+            links = ", ".join(f"[{p.title}]({registry.page_url(p)})" for p in pages[prose.anchor(first)])
             st.caption(prose.text(NAME, "Used in", pages=links))
 
 

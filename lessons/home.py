@@ -4,7 +4,8 @@ from __future__ import annotations
 import streamlit as st
 
 from components.course import prose
-from components.ui import live_class_ui, registry
+from components.live_class import panel as live_class
+from components.ui import registry
 
 NAME = "home"
 EXTRAS_PER_ROW = 2  # the pages beside the course, two to a row: their summaries stay readable at 1024 px
@@ -13,7 +14,7 @@ EXTRAS_PER_ROW = 2  # the pages beside the course, two to a row: their summaries
 def render() -> None:
     st.title(prose.section(NAME, "Title"))
     st.markdown(prose.section(NAME, "Welcome"))
-    live_class_ui.show_join_box()
+    live_class.show_join_box()
     left, right = st.columns(2, gap="large")
     with left:
         st.subheader(prose.section(NAME, "Heading able"))

@@ -6,12 +6,12 @@ import functools
 import numpy as np
 import streamlit as st
 
-from components.course import class_answers, prose, scenarios
+from components.course import class_answers, prose, scenarios, steps
 from components.engine import metrics
 from components.engine.formatting import fmt
+from components.live_class.follow import followed_fragment
 from components.ranking_editor.model import editor_items, query_set
 from components.ui import charts, layout, state
-from components.ui.live_class_ui import followed_fragment
 from components.ui.take_home import show_take_home
 from components.ui.widgets import (
     chart_scale,
@@ -69,17 +69,11 @@ def _editors():
     return states
 
 
-def arithmetic_terms(first: np.ndarray, cutoff: int | None) -> str:
-    """"1/1 + 1/2 + 0": one term per query, 0 for no hit (or a hit below the cutoff)."""
-    counted = [r if np.isfinite(r) and (cutoff is None or r <= cutoff) else None for r in first]
-    return " + ".join(f"1/{int(r)}" if r is not None else "0" for r in counted)
-
-
 def _arithmetic(states) -> str:
     """MRR worked out for the three lists: (1/rank_1 + 1/rank_2 + 1/rank_3) / 3."""
     qs = query_set(*states)
     rr = metrics.reciprocal_rank(qs)
-    return prose.text(NAME, "Arithmetic", terms=arithmetic_terms(metrics.first_hit_rank(qs), None), n=len(states),
+    return prose.text(NAME, "Arithmetic", terms=steps.reciprocal_terms(metrics.first_hit_rank(qs), None), n=len(states),
                       total=fmt(rr.sum()), mrr=fmt(rr.mean()))
 
 
@@ -141,7 +135,7 @@ def _scenario() -> None:
         left, right = st.columns(2)
         left.metric(f"MRR@{cutoff}", fmt(rr_cut.mean()))
         right.metric(prose.section(NAME, "Label MRR no cutoff"), fmt(mrr))
-        st.markdown(prose.text(NAME, "Arithmetic", terms=arithmetic_terms(first, cutoff), n=len(QUERIES),
+        st.markdown(prose.text(NAME, "Arithmetic", terms=steps.reciprocal_terms(first, cutoff), n=len(QUERIES),
                                total=fmt(rr_cut.sum()), mrr=fmt(rr_cut.mean())))
         st.markdown(_cutoff_sentence(first, cutoff, mrr, float(rr_cut.mean())))
     st.markdown(prose.text(NAME, "MRR at 1", mrr1=fmt(metrics.reciprocal_rank(qs, 1).mean()),

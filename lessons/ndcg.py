@@ -8,11 +8,11 @@ from components.course import breakdown, class_answers, prose, puzzles, scenario
 from components.engine import metrics
 from components.engine.formatting import fmt, signed
 from components.engine.metrics import Gain
+from components.live_class.follow import followed_fragment
 from components.ranking_editor import EditorState, Scoreboard, ranking_editor, set_editor_state
 from components.ranking_editor.model import editor_items, query_set
 from components.ui import charts, layout, state
 from components.ui.duel import Side, duel_controls, show_duel
-from components.ui.live_class_ui import followed_fragment
 from components.ui.puzzle import show_puzzle
 from components.ui.take_home import show_take_home
 from components.ui.widgets import (

@@ -8,28 +8,15 @@ import streamlit as st
 from components.course import prose, quiz
 from components.course.quiz.generated import new_seed
 from components.ui import quiz_ui, state
+from components.ui.practice_sections import EXERCISES, SECTIONS, WARM_UPS, section_label
 from components.ui.widgets import keep_link_note
 
 NAME = "practice"
-WARM_UPS = "warm-ups"
-EXERCISES = "exercises"
-SECTIONS = (*quiz.LESSONS, WARM_UPS, EXERCISES)
 
 
 def _new_exercise(current: str) -> None:
     """Draw a new seed (never the current one) and put it in the URL."""
     st.query_params[state.PARAM_SEED] = new_seed(avoid=current)
-
-
-def section_label(section: str, counts) -> str:
-    """A section's button: a lesson's title (with ✅ once all its questions are solved), or the two extra sections."""
-    if section == WARM_UPS:
-        return prose.text(NAME, "Section warm-ups", title=quiz_ui.lesson_title(None))
-    if section == EXERCISES:
-        return prose.section(NAME, "Section exercises")
-    done, total = counts[section]
-    return prose.text(NAME, "Section solved" if total and done == total else "Section lesson",
-                      title=quiz_ui.lesson_title(section))
 
 
 def _lesson_section(lesson: str, counts) -> None:

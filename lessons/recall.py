@@ -8,11 +8,11 @@ import streamlit as st
 from components.course import class_answers, prose, puzzles, scenarios
 from components.engine import metrics
 from components.engine.formatting import fmt
+from components.live_class.follow import followed_fragment
 from components.ranking_editor import EditorState, Scoreboard, set_editor_state
 from components.ranking_editor.model import editor_items, query_set
 from components.ui import charts, layout, state
 from components.ui.duel import Side, duel_controls, show_duel
-from components.ui.live_class_ui import followed_fragment
 from components.ui.puzzle import show_puzzle
 from components.ui.take_home import show_take_home
 from components.ui.widgets import (
@@ -33,9 +33,7 @@ MAX_K = 20
 MEASURES = ("R@k", "RR", "nDCG@k")  # the scenario's board, in the engine's names
 SYSTEMS = tuple(scenarios.LAWYER_DEFAULT_K)  # the two systems, each quoted at its own k
 VARIANTS = tuple(p for p in Q.presets if p not in SYSTEMS)  # System A with its hits at the top, then at the bottom
-# The pool: every document either system returned, plus every judged relevant case.
-_IN_A_LIST = set().union(*(Q.presets[s] for s in SYSTEMS))
-ITEMS = editor_items(d for d in Q.docs if d.id in _IN_A_LIST or (d.grade or 0) >= 1)
+ITEMS = editor_items(scenarios.LAWYER_POOL)
 
 
 def _load(preset: str) -> None:

@@ -19,6 +19,11 @@ from __future__ import annotations
 
 from typing import Literal
 
+from components.course import prose
+from components.engine import metrics
+from components.engine.formatting import fmt
+
+TEXT = "choosing"  # the page whose words the sentence of diagnosis is
 HIGH = 0.75  # a value at or above this counts as "high"
 
 Diagnosis = Literal["healthy", "ranking", "matching", "both"]
@@ -56,3 +61,18 @@ def diagnose(recall: float, ndcg: float, rr: float, *, ceiling: float = 1.0) -> 
     if recall / ceiling >= HIGH:
         return "healthy" if ndcg >= HIGH else "ranking"
     return "matching" if rr >= HIGH else "both"
+
+
+def diagnosis_text(qs: metrics.QuerySet, k: int) -> str:
+    """The generated sentence of diagnosis for a one-query set's numbers; Recall@k judged against its ceiling."""
+    recall, ndcg, rr = (float(v[0]) for v in (metrics.recall(qs, k), metrics.ndcg(qs, k), metrics.reciprocal_rank(qs)))
+    first = metrics.first_hit_rank(qs)[0]
+    relevant = int(metrics.num_relevant(qs)[0])
+    ceiling = recall_ceiling(k, relevant)
+    values = dict(k=k, recall=fmt(recall), ndcg=fmt(ndcg), rr=fmt(rr), relevant=relevant, ceiling=fmt(ceiling),
+                  capped=fmt(recall / ceiling),
+                  first=int(first) if first != float("inf") else prose.section(TEXT, "No first hit"))
+    text = prose.text_choosing(TEXT, f"Diagnosis {diagnose(recall, ndcg, rr, ceiling=ceiling)}", values)
+    if ceiling < 1:
+        text += " " + prose.text_choosing(TEXT, "Ceiling", values)
+    return text

@@ -140,6 +140,13 @@ def glossary_entries() -> Mapping[str, tuple[str, ...]]:
                              for heading in sections(GLOSSARY) if heading not in _NOT_GLOSSARY})
 
 
+def glossary_matching(query: str) -> list[str]:
+    """The entries (headings) whose names or definition contain ``query`` (case-insensitive); all if empty."""
+    query = " ".join(query.lower().split())
+    return [heading for heading in glossary_entries()
+            if not query or query in heading.lower() or query in sections(GLOSSARY)[heading].lower()]
+
+
 @functools.cache
 def glossary_anchors() -> Mapping[str, str]:
     """Every name of every entry (lower case, spaces collapsed) -> the entry's anchor; read-only."""

@@ -10,17 +10,22 @@ import string
 from typing import Callable, Literal
 
 import numpy as np
+import pandas as pd
 
 from components.course import prose
+from components.course.measure_choices import shown_name
 from components.engine import attribution, bootstrap, compare, corrections
 from components.engine.attribution import Attribution, DocumentChange
+from components.engine.compare import format_p
 from components.engine.formatting import fmt, signed
 from components.engine.many_runs import ManyRuns
 from components.engine.metrics import GAIN_FORMULAS
 from components.engine.power import Plan
 from components.formats import report_tables
 
+PAGE = "compare_runs"  # the page whose words its tables are
 RUN_LABELS = string.ascii_uppercase  # the runs' letters in a comparison, in the order given
+NO_VALUE = "–"  # a table cell or card with no value (a flagged run's corrected p)
 SHOWN_DOCUMENTS = 8  # the documents named for one measure's change; the others are summed
 
 
@@ -63,7 +68,7 @@ def many_readings(result: ManyRuns, labels: dict[str, str]) -> list[str]:
     lines += [_text("Reading flagged", run=labels[name]) for name in result.flagged]
     lines += [_text("Reading intervals disagree", run=labels[v.run], measure=v.measure,
                     t=span(v.comparison.ci95, " to "), boot=span((v.boot.low, v.boot.high), " to "),
-                    skew=fmt(bootstrap.skewness(v.comparison.diff)))
+                    skew=fmt(bootstrap.skewness(v.comparison.tested)))
               for v in family if v.intervals_disagree]
     return lines
 
@@ -148,3 +153,31 @@ def report_many(result: ManyRuns, layout: Literal["markdown", "latex"], gain: st
     note = _text("Report many note", gain=gain, formula=GAIN_FORMULAS[gain])
     table = report_tables.markdown if layout == "markdown" else report_tables.latex
     return table(["run", *result.measures], rows, [note], mark_note=mark)
+
+
+def comparison_table(result: ManyRuns, gain: str) -> pd.DataFrame:
+    """The "Compare runs" page's table: one row per run and measure against the baseline."""
+    base = result.names[result.baseline]
+    column = {name: prose.text(PAGE, f"Column {name}") for name in
+              ("run", "measure", "paired", "mean", "t interval", "bootstrap", "counts", "p", "corrected", "significant")}
+    difference = prose.text(PAGE, "Column difference", baseline=base)
+    base_mean = prose.text(PAGE, "Column baseline mean", baseline=base)
+    yes, no = prose.text(PAGE, "Significant yes"), prose.text(PAGE, "Significant no")
+    # The two means over the paired queries, then their difference (the row adds up), then what decides: in view
+    # without scrolling sideways at 1024 px with the sidebar open; the raw p and the intervals after.
+    return pd.DataFrame([{
+        column["run"]: v.run, column["measure"]: shown_name(v.measure, gain), column["paired"]: v.comparison.n,
+        base_mean: fmt(v.comparison.mean_a), column["mean"]: fmt(v.comparison.mean_b),
+        difference: signed(v.comparison.mean_diff), column["corrected"]: format_p(v.p_rand, NO_VALUE),
+        column["significant"]: yes if v.significant else no,
+        column["p"]: format_p(v.comparison.randomisation_p, NO_VALUE),
+        column["t interval"]: span(v.comparison.ci95, " to "), column["bootstrap"]: span((v.boot.low, v.boot.high), " to "),
+        column["counts"]: f"{v.comparison.improved} / {v.comparison.tied} / {v.comparison.hurt}",
+    } for v in result.versus.values()])
+
+
+def means_table(result: ManyRuns, gain: str) -> pd.DataFrame:
+    """The "Compare runs" page's table of means: one row per run, each measure's mean and its interval."""
+    return pd.DataFrame([{prose.text(PAGE, "Column run"): r.name,
+                          **{shown_name(m, gain): f"{fmt(r.mean[m])} ({span(r.ci95[m])})" for m in result.measures}}
+                         for r in result.runs])

@@ -101,6 +101,15 @@ ACCURACY_PRESETS: Mapping[str, AccuracyCase] = _frozen({
 })
 
 
+def accuracy_bounds(returned: int) -> tuple[int, int]:
+    """How many of ``returned`` documents can be relevant: at least those forced in, at most ACCURACY_RELEVANT.
+
+    >>> accuracy_bounds(10), accuracy_bounds(9_990)
+    ((0, 10), (40, 50))
+    """
+    return max(0, returned - (ACCURACY_COLLECTION - ACCURACY_RELEVANT)), min(ACCURACY_RELEVANT, returned)
+
+
 # ----------------------------------------------------------------------------
 # Lesson 1: Recall@k, the lawyer scenario
 # ----------------------------------------------------------------------------
@@ -164,6 +173,9 @@ LAWYER = Query(
     }),
 )
 LAWYER_DEFAULT_K: Mapping[str, int] = _frozen({"System A": 5, "System B": 20})
+# the recall lesson's pool: every document either system returned, plus every judged relevant case
+LAWYER_POOL = tuple(d for d in LAWYER.docs
+                    if d.id in {i for s in LAWYER_DEFAULT_K for i in LAWYER.presets[s]} or (d.grade or 0) >= 1)
 
 # Recall@k versus hit rate@k: three queries with 1, 3 and 10 relevant items.
 # Each is (returned grades top first, number of relevant judged items).
@@ -244,6 +256,20 @@ FRAMEWORKS_ORDER_START = ("snake", "django", "pyramid", "monty", "flask", "fasta
 
 FOUR_QUERY_HIT_RANKS: tuple[int, ...] = (1, 3, 1, 8)
 FOUR_QUERY_LIST_LENGTH = 10
+FOUR_QUERY_ANSWER = "answer"  # each query's one relevant document; the others are not relevant
+FOUR_QUERY_OTHERS = tuple(f"other{i}" for i in range(1, FOUR_QUERY_LIST_LENGTH))
+FOUR_QUERY_GRADES: Mapping[str, int] = _frozen({FOUR_QUERY_ANSWER: 1, **{o: 0 for o in FOUR_QUERY_OTHERS}})
+
+
+def four_query_list(rank: int | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A query's list with its answer at ``rank`` (None: not returned, judged but missing): (order, tray).
+
+    >>> four_query_list(2)[0][:3], four_query_list(None)[1]
+    (('other1', 'answer', 'other2'), ('answer',))
+    """
+    if rank is None:
+        return FOUR_QUERY_OTHERS, (FOUR_QUERY_ANSWER,)
+    return FOUR_QUERY_OTHERS[:rank - 1] + (FOUR_QUERY_ANSWER,) + FOUR_QUERY_OTHERS[rank - 1:], ()
 
 
 def single_hit_rankings(hit_ranks, length: int = FOUR_QUERY_LIST_LENGTH) -> list[list[int]]:
@@ -327,6 +353,7 @@ CHOOSING = Query(
     }),
 )
 CHOOSING_K = 5
+CHOOSING_MEASURES = ("R@k", "Success@k", "P@k", "RR", "nDCG@k", "AP")  # the page's board, in the engine's names
 
 # Tied scores (listed order, score): ties straddle k = 3.
 TIED_SCORES: tuple[tuple[str, float], ...] = (

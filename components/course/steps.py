@@ -7,6 +7,9 @@ gives the steps of each line in turn.
 """
 from __future__ import annotations
 
+import math
+from typing import Iterable
+
 
 def arithmetic_steps(text: str) -> list[str]:
     """Split worked arithmetic into steps at each " = " after the first.
@@ -26,3 +29,13 @@ def arithmetic_steps(text: str) -> list[str]:
         steps.append(" = ".join(parts[:2]))
         steps += [f"= {part}" for part in parts[2:]]
     return steps
+
+
+def reciprocal_terms(first_ranks: Iterable[float], cutoff: int | None) -> str:
+    """MRR's sum written out: one term per query, 1/rank of its first hit, 0 for no hit (or one below the cutoff).
+
+    >>> reciprocal_terms([1, 2, math.inf], None), reciprocal_terms([1, 4], 3)
+    ('1/1 + 1/2 + 0', '1/1 + 0')
+    """
+    counted = [r if math.isfinite(r) and (cutoff is None or r <= cutoff) else None for r in first_ranks]
+    return " + ".join(f"1/{int(r)}" if r is not None else "0" for r in counted)

@@ -19,6 +19,9 @@ run that lacks one scores 0 on it, so only ``run_only`` can be non-zero.
 
 The statistics, for one measure
 -------------------------------
+(For GMAP and gm_bpref, averaged geometrically, the same statistics run on
+:math:`\\log b_i - \\log a_i`; see :func:`compare_values`.)
+
 With per-query values :math:`a_i` (run A) and :math:`b_i` (run B) on the
 same :math:`n` queries:
 
@@ -118,7 +121,7 @@ from scipy import stats  # type: ignore[import-untyped, unused-ignore]  # typed 
 from components.engine import model
 from components.engine.checks import check_whole
 from components.engine.formatting import fmt, plural, signed
-from components.engine.measures import Measure, evaluate, parse_measures
+from components.engine.measures import GEOMETRIC_MEAN, Measure, aggregation, evaluate, parse_measures
 from components.engine.metrics import Gain
 
 Floats = npt.NDArray[np.float64]
@@ -161,8 +164,12 @@ class Comparison:
     ----------
     a, b : per-query values of run A and run B (aligned: query i is the same).
     diff : b − a per query (|b − a| < TIE_TOLERANCE set to 0).
-    mean_a, mean_b : the two means; mean_diff = mean_b − mean_a.
+    mean_a, mean_b : the two means; mean_diff = mean_b − mean_a. For a measure averaged geometrically (GMAP,
+        gm_bpref), the two geometric means over these queries.
     ci95 : (low, high), the 95% t confidence interval of the mean difference.
+    geometric : the values enter a geometric mean, so the tests and intervals work on the log scale
+        (:attr:`tested`) and an interval there is brought back as a difference of geometric means
+        (:meth:`as_difference`).
     improved, hurt, tied : queries where B is higher, lower, equal.
     t_statistic, t_test_p : the paired t-test (two-sided).
     randomisation_p : the sign-flip randomisation test's p (two-sided; exact, or with the "+1" rule when sampled).
@@ -196,11 +203,24 @@ class Comparison:
     randomisation_error_bound: float
     permutations: int
     seed: int
+    geometric: bool = False
 
     @property
     def n(self) -> int:
         """The number of compared queries."""
         return int(self.diff.size)
+
+    @property
+    def tested(self) -> Floats:
+        """The per-query differences the tests and intervals run on: :attr:`diff`, or for a geometric mean the
+        log ratios :math:`\\log b_i - \\log a_i` (their mean is the log of the geometric means' ratio)."""
+        return paired_differences(np.log(self.a), np.log(self.b)) if self.geometric else self.diff
+
+    def as_difference(self, x: float) -> float:
+        """A mean of :attr:`tested` as a difference of means: itself, or for a geometric mean
+        :math:`G_a (e^x - 1)`, the change of B's geometric mean that ratio :math:`e^x` gives (an interval's ends
+        map one to one, and :math:`x = \\overline{\\log b - \\log a}` gives ``mean_diff``)."""
+        return self.mean_a * math.expm1(x) if self.geometric else x
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON fields: n (the queries compared), mean_a and mean_b over those queries, mean_diff, ci95, counts,
@@ -484,8 +504,15 @@ def _sampled_p(d: Floats, permutations: int, seed: int) -> float:
     return (at_least + 1) / (permutations + 1)
 
 
-def compare_values(a: Values, b: Values, *, permutations: int = PERMUTATIONS, seed: int = SEED) -> Comparison:
+def compare_values(a: Values, b: Values, *, permutations: int = PERMUTATIONS, seed: int = SEED,
+                   geometric: bool = False) -> Comparison:
     """Compare B against A on per-query values aligned by query: counts, mean difference, CI, both tests.
+
+    ``geometric``: the values (positive, floored as trec_eval floors them) enter a geometric mean, as GMAP's
+    do. The means are then geometric, and the t-test, the randomisation test and the interval work on the
+    log ratios :math:`\\log b_i - \\log a_i`, the scale on which a geometric mean is an average; the
+    interval comes back as a difference of geometric means (:meth:`Comparison.as_difference`). The counts
+    still compare :math:`b_i` with :math:`a_i`.
 
     Examples
     --------
@@ -499,18 +526,33 @@ def compare_values(a: Values, b: Values, *, permutations: int = PERMUTATIONS, se
     >>> same = compare_values([0.5, 0.2], [0.5, 0.2])
     >>> same.diff.tolist(), same.ci95, same.t_test_p, same.randomisation_p
     ([0.0, 0.0], (0.0, 0.0), 1.0, 1.0)
+
+    Geometric: A's APs 0.1 and 0.4 (geometric mean 0.2), B's 0.4 and 0.4 (0.4); the log ratios are log 4 and 0:
+
+    >>> g = compare_values([0.1, 0.4], [0.4, 0.4], geometric=True)
+    >>> round(g.mean_a, 4), round(g.mean_b, 4), round(g.mean_diff, 4), (g.improved, g.tied)
+    (0.2, 0.4, 0.2, (1, 1))
+    >>> round(g.as_difference(float(g.tested.mean())), 4)  # the mean log ratio log 2, as G_a (2 − 1)
+    0.2
     """
     d = paired_differences(a, b)
     values_a, values_b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
-    t, p = t_test(values_a, values_b)
-    test = randomisation(d, permutations, seed)
+    scale_a, scale_b = (np.log(values_a), np.log(values_b)) if geometric else (values_a, values_b)
+    tested = paired_differences(scale_a, scale_b) if geometric else d
+    t, p = t_test(scale_a, scale_b)
+    test = randomisation(tested, permutations, seed)
+    mean_a, mean_b = (float(np.exp(v.mean())) for v in (scale_a, scale_b)) if geometric else \
+        (float(values_a.mean()), float(values_b.mean()))
+    low, high = confidence_interval(tested)
+    if geometric:
+        low, high = mean_a * math.expm1(low), mean_a * math.expm1(high)
     return Comparison(
-        a=values_a, b=values_b, diff=d, mean_a=float(values_a.mean()), mean_b=float(values_b.mean()),
-        mean_diff=float(d.mean()), ci95=confidence_interval(d), improved=int((d > 0).sum()),
+        a=values_a, b=values_b, diff=d, mean_a=mean_a, mean_b=mean_b,
+        mean_diff=mean_b - mean_a if geometric else float(d.mean()), ci95=(low, high), improved=int((d > 0).sum()),
         hurt=int((d < 0).sum()), tied=int((d == 0).sum()), t_statistic=t, t_test_p=p, randomisation_p=test.p,
         randomisation_method=test.method, randomisation_exact=test.exact,
         randomisation_assignments=test.assignments, randomisation_error_bound=test.error_bound,
-        permutations=int(permutations), seed=int(seed))
+        permutations=int(permutations), seed=int(seed), geometric=geometric)
 
 
 # ----------------------------------------------------------------------------
@@ -630,15 +672,15 @@ def compare_judged(judged_a: model.JudgedRun, judged_b: model.JudgedRun, measure
     ([0.5, 0.0, 1.0], (2, 0, 1), 0.5)
     """
     parsed = parse_measures([m.name if isinstance(m, Measure) else m for m in measures])
-    names = [m.name for m in parsed]
-    if not names:
+    if not parsed:
         raise ValueError("name at least one measure to compare the runs on")
     pairing = pair(judged_a, judged_b)
     values_a = _values(judged_a, parsed, gain, values_a)
     values_b = _values(judged_b, parsed, gain, values_b)
     return RunComparison(gain, pairing, {
-        name: compare_values(values_a[name][pairing.index_a], values_b[name][pairing.index_b],
-                             permutations=permutations, seed=seed) for name in names})
+        m.name: compare_values(values_a[m.name][pairing.index_a], values_b[m.name][pairing.index_b],
+                               permutations=permutations, seed=seed, geometric=aggregation(m.name) == GEOMETRIC_MEAN)
+        for m in parsed})
 
 
 def _values(judged: model.JudgedRun, measures: Sequence[Measure], gain: Gain,

@@ -16,6 +16,11 @@ the queries judged and answered by both), measure by measure:
   family of m = (runs − 1) × measures comparisons
   (:mod:`components.engine.corrections`, Holm by default). A difference is
   *significant* only when its corrected randomisation p is below α.
+- a measure averaged geometrically (GMAP, gm_bpref) is compared as its
+  mean is taken: the paired means are geometric means over the shared
+  queries, and the tests and both intervals work on the per-query log
+  ratios, each interval brought back as a difference of geometric means
+  (:func:`components.engine.compare.compare_values`).
 
 A run that scores 0 on every query for every measure (a variant that never
 ran, or whose ids match nothing) is **flagged** and left out of the family:
@@ -24,6 +29,7 @@ make the correction of the others harsher. No Streamlit import here.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
@@ -206,8 +212,10 @@ def _corrected(names: tuple[str, ...], baseline: int, measures: tuple[str, ...],
     boots: dict[tuple[str, str], bootstrap.Interval] = {}
     for runs_on_queries in _same_queries(pairs).values():  # resampled together: one pass per query set
         columns = [(run, m) for run in runs_on_queries for m in measures]
-        diffs = np.column_stack([pairs[run].measures[m].diff for run, m in columns])
-        boots.update(zip(columns, bootstrap.intervals(diffs, resamples=resamples)))
+        diffs = np.column_stack([pairs[run].measures[m].tested for run, m in columns])
+        for (run, m), boot in zip(columns, bootstrap.intervals(diffs, resamples=resamples)):
+            to_difference = pairs[run].measures[m].as_difference  # a geometric mean's log ratio, as a difference
+            boots[run, m] = dataclasses.replace(boot, low=to_difference(boot.low), high=to_difference(boot.high))
     versus: dict[tuple[str, str], Versus] = {}
     for run, result in pairs.items():
         for m in measures:

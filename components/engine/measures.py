@@ -475,3 +475,13 @@ def per_query_in_trec(measure: Measure | str) -> bool:
     """
     parsed = _measure(measure)
     return parsed.family != "num_q" and _FAMILIES[parsed.family].aggregation != GEOMETRIC_MEAN
+
+
+def cutoff_kind(family: str) -> Cutoff:
+    """Whether a family (canonical name) takes a rank cutoff k: "required" (R@k), "optional" (RR and RR@k), "none"
+    (bpref), or a cutoff that is no rank ("level", "multiple"). The measure pickers derive their choices from it.
+
+    >>> cutoff_kind("R"), cutoff_kind("nDCG"), cutoff_kind("bpref"), cutoff_kind("IPrec")
+    ('required', 'optional', 'none', 'level')
+    """
+    return _FAMILIES[family].cutoff

@@ -89,7 +89,7 @@ def _critical(df: int, alpha: float) -> float:
     return float(stats.t.isf(alpha / 2, df))
 
 
-def power(n: int, delta: float, sd: float, alpha: float = ALPHA) -> float:
+def achieved_power(n: int, delta: float, sd: float, alpha: float = ALPHA) -> float:
     """The power of the two-sided paired t-test with n queries: :math:`P(|T'| > t_{1-\\alpha/2,\\,n-1})`, T'
     noncentral t with n − 1 degrees of freedom and noncentrality :math:`\\lambda = \\delta\\sqrt n/\\sigma`.
 
@@ -99,7 +99,7 @@ def power(n: int, delta: float, sd: float, alpha: float = ALPHA) -> float:
     --------
     No true difference: the test rejects at its level, α. A difference of 0.02 with σ = 0.15:
 
-    >>> round(power(50, 0.0, 0.15), 6), round(power(50, 0.02, 0.15), 3), round(power(444, 0.02, 0.15), 3)
+    >>> round(achieved_power(50, 0.0, 0.15), 6), round(achieved_power(50, 0.02, 0.15), 3), round(achieved_power(444, 0.02, 0.15), 3)
     (0.05, 0.152, 0.801)
     """
     n = operator.index(n)
@@ -110,9 +110,6 @@ def power(n: int, delta: float, sd: float, alpha: float = ALPHA) -> float:
     if sd == 0:
         return 1.0 if delta else 0.0
     return _power_at(n - 1, delta * math.sqrt(n) / sd, _critical(n - 1, alpha))
-
-
-_test_power = power  # the function, for the functions below whose parameter ``power`` (the target) hides it
 
 
 def _z(alpha: float, power: float) -> tuple[float, float]:
@@ -138,7 +135,7 @@ def normal_queries(delta: float, sd: float, alpha: float = ALPHA, power: float =
 
 
 def queries_needed(delta: float, sd: float, alpha: float = ALPHA, power: float = POWER) -> int | None:
-    """The smallest n ≥ 2 with ``power(n, delta, sd, alpha)`` ≥ the target power; ``None`` when even
+    """The smallest n ≥ 2 with ``achieved_power(n, delta, sd, alpha)`` ≥ the target power; ``None`` when even
     :data:`MAX_QUERIES` do not reach it.
 
     Starts at the normal approximation (:func:`normal_queries`, rounded up) and brackets the answer by steps
@@ -150,7 +147,7 @@ def queries_needed(delta: float, sd: float, alpha: float = ALPHA, power: float =
     start = normal_queries(delta, sd, alpha, power)  # checks the arguments
 
     def reaches(n: int) -> bool:
-        return _test_power(n, delta, sd, alpha) >= power
+        return achieved_power(n, delta, sd, alpha) >= power
 
     if not reaches(MAX_QUERIES):
         return None
@@ -271,4 +268,4 @@ def plan(differences: compare.Values, delta: float, alpha: float = ALPHA, power:
     return Plan(n_have=n, sd=sd, delta=delta, alpha=alpha, power=power, z_alpha=z_alpha, z_power=z_power,
                 normal_queries=normal_queries(delta, sd, alpha, power),
                 queries_needed=queries_needed(delta, sd, alpha, power),
-                power_have=_test_power(n, delta, sd, alpha), detectable=detectable_difference(n, sd, alpha, power))
+                power_have=achieved_power(n, delta, sd, alpha), detectable=detectable_difference(n, sd, alpha, power))

@@ -19,9 +19,8 @@ The payload (``data.score`` of the editor)::
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Hashable, Sequence
 
@@ -34,8 +33,6 @@ from components.ranking_editor.moves import Other, move_table
 
 TABLE_KEYS = ("current", "place", "tray", "grade", "cutoff", "window", "k")  # what the browser reads
 SHARED_PAYLOADS = 256  # payloads kept for every session to reuse (a class following one instructor shows one state)
-_payloads: OrderedDict[Hashable, dict] = OrderedDict()
-_payloads_lock = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -177,18 +174,27 @@ def payload(board: Scoreboard, state: EditorState, *, k: int | None, tray: bool,
     >>> score["shown"][1], score["deltas"][1]
     (['1.000'], ['+0.500'])
     """
-    key = input_key((board, state, k, tray, editable_grades, grade_range))
-    with _payloads_lock:
-        kept = _payloads.get(key)
-        if kept is not None:
-            _payloads.move_to_end(key)
-            return kept
-    made = _payload(board, state, k=k, tray=tray, editable_grades=editable_grades, grade_range=grade_range)
-    with _payloads_lock:
-        _payloads[key] = made
-        while len(_payloads) > SHARED_PAYLOADS:
-            _payloads.popitem(last=False)
-    return made
+    return _shared_payload(ByValue((board, state, k, tray, editable_grades, grade_range)))
+
+
+class ByValue:
+    """A value that hashes and compares by :func:`input_key`, so that ``functools.lru_cache`` can keep results of
+    unhashable inputs (dicts, arrays) by their exact value."""
+
+    def __init__(self, value) -> None:
+        self.value, self.key = value, input_key(value)
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, ByValue) and self.key == other.key
+
+
+@functools.lru_cache(maxsize=SHARED_PAYLOADS)
+def _shared_payload(inputs: ByValue) -> dict:
+    board, state, k, tray, editable_grades, grade_range = inputs.value
+    return _payload(board, state, k=k, tray=tray, editable_grades=editable_grades, grade_range=grade_range)
 
 
 def input_key(value) -> Hashable:

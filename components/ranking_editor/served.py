@@ -11,8 +11,7 @@ element of every page.
 Streamlit serves a component's files only from an ``asset_dir`` declared in an installed package's manifest
 (``[tool.streamlit.component]``). Rankwise is an app, not an installed component package, so it declares each
 component folder itself, on the running Streamlit runtime, before the component first mounts there (AppTest makes
-a runtime per test). Relies on Streamlit 1.67's ``BidiComponentManager`` (``register_from_manifest``,
-``get_component_asset_root``) and manifest types; pyproject.toml's pin lists the modules that use internals.
+a runtime per test), through :func:`components.serving.streamlit_compat.serve_folder` (Streamlit's internals).
 """
 from __future__ import annotations
 
@@ -20,8 +19,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 import streamlit as st
-from streamlit.components.v2.get_bidi_component_manager import get_bidi_component_manager
-from streamlit.components.v2.manifest_scanner import ComponentConfig, ComponentManifest
+
+from components.serving import streamlit_compat
 
 PACKAGE = "rankwise"  # the served name is "rankwise.<folder>": /_stcore/bidi-components/rankwise.ranking_editor/
 SERVED: list[Path] = []  # every served component's folder, in the order they were made
@@ -30,15 +29,6 @@ SERVED: list[Path] = []  # every served component's folder, in the order they we
 def component_name(folder: Path) -> str:
     """The name Streamlit serves ``folder``'s files under."""
     return f"{PACKAGE}.{folder.name}"
-
-
-def _declare(folder: Path) -> None:
-    """Declare ``folder`` as its component's asset directory on the current runtime (once per runtime)."""
-    manager = get_bidi_component_manager()
-    if manager.get_component_asset_root(component_name(folder)) is None:
-        manifest = ComponentManifest(name=PACKAGE, version="1",
-                                     components=[ComponentConfig(name=folder.name, asset_dir=".")])
-        manager.register_from_manifest(manifest, package_root=folder)
 
 
 def served_component(folder: Path, *, html: str, js: str) -> Callable[..., Any]:
@@ -56,7 +46,7 @@ def served_component(folder: Path, *, html: str, js: str) -> Callable[..., Any]:
 
     def mount(**kwargs: Any) -> Any:
         for served in SERVED:
-            _declare(served)
+            streamlit_compat.serve_folder(component_name(served), PACKAGE, served)
         if not made:  # built inside a run, where the runtime that serves the files exists
             made.append(st.components.v2.component(component_name(folder), html=html, js=js))
         return made[0](**kwargs)

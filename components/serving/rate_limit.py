@@ -1,7 +1,7 @@
 """How often one client may do a thing: at most ``per_minute`` times in any 60 seconds (a sliding window).
 
 A live class uses it for the codes that join no class (guessing codes) and for starting classes
-(:mod:`components.ui.live_class_ui`); a client is whatever key the caller gives (an IP address, else a
+(:mod:`components.live_class.panel`); a client is whatever key the caller gives (an IP address, else a
 session id). Memory stays bounded: a client's times older than the window are dropped when it is asked
 about, and all idle clients when more than :data:`SWEEP_AT` are held. No Streamlit import here.
 """

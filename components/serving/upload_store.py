@@ -19,9 +19,8 @@ there after :data:`GRACE_SECONDS` is one no page took. This module:
   garbage of sessions that ended (app.py hands it
   :func:`components.serving.uploads.collect_released`).
 
-It reads ``MemoryUploadedFileManager.file_storage`` and its lock: tested with
-Streamlit 1.67.0 (pinned in pyproject.toml; tests/unit/test_upload_store.py
-checks it against the real store).
+It reaches Streamlit's store through :mod:`components.serving.streamlit_compat`
+only (tests/unit/test_upload_store.py checks it against the real store).
 """
 from __future__ import annotations
 
@@ -30,7 +29,7 @@ import threading
 import time
 from typing import Callable
 
-from components.serving import settings
+from components.serving import settings, streamlit_compat
 
 # A session's uploads waiting at once. A page takes each upload on the rerun after it, but files dropped together
 # arrive together: "Compare runs" takes up to nine runs in one drop (and names those past its slots), and the qrels
@@ -54,18 +53,14 @@ def guard(manager, clock: Callable[[], float] = time.monotonic, background: bool
     :func:`components.serving.uploads.collect_released`).
     """
     global _sweeper_started
-    if getattr(manager, "_rankwise_guarded", False) or not hasattr(manager, "file_storage"):
-        return
-    original = manager.add_file
 
-    def add_file(session_id, file, *args, **kwargs):
-        original(session_id, file, *args, **kwargs)
+    def arrived(session_id: str, file_id: str) -> None:
         with _arrived_lock:
-            _arrived[(session_id, file.file_id)] = clock()
+            _arrived[(session_id, file_id)] = clock()
         _trim(manager, session_id)
 
-    manager.add_file = add_file
-    manager._rankwise_guarded = True
+    if not streamlit_compat.watch_uploads(manager, arrived):
+        return
     if background and not _sweeper_started:
         _sweeper_started = True
         threading.Thread(target=_sweep_forever, args=(manager, clock, every_sweep), name="rankwise-upload-sweep",
@@ -74,14 +69,13 @@ def guard(manager, clock: Callable[[], float] = time.monotonic, background: bool
 
 def _files(manager, session_id: str) -> list[tuple[str, int]]:
     """(file id, size) of the session's files in the store, oldest first."""
-    with manager._lock:
-        files = [(file_id, len(rec.data)) for file_id, rec in manager.file_storage.get(session_id, {}).items()]
+    files = list(streamlit_compat.uploads_held(manager, session_id).get(session_id, {}).items())
     with _arrived_lock:
         return sorted(files, key=lambda f: _arrived.get((session_id, f[0]), 0.0))
 
 
 def _remove(manager, session_id: str, file_id: str) -> None:
-    manager.remove_file(session_id, file_id)
+    streamlit_compat.remove_upload(manager, session_id, file_id)
     with _arrived_lock:
         _arrived.pop((session_id, file_id), None)
 
@@ -99,12 +93,9 @@ def _trim(manager, session_id: str) -> None:
 
 def sweep(manager, session_id: str | None = None, clock: Callable[[], float] = time.monotonic) -> int:
     """Remove the files older than GRACE_SECONDS (of one session, or of all); return how many went."""
-    if not hasattr(manager, "file_storage"):
-        return 0
-    with manager._lock:
-        sessions = [session_id] if session_id is not None else list(manager.file_storage)
+    held = streamlit_compat.uploads_held(manager, session_id)
     now, removed = clock(), 0
-    for sid in sessions:
+    for sid in held:
         for file_id, _ in _files(manager, sid):
             with _arrived_lock:
                 arrived = _arrived.setdefault((sid, file_id), now)  # one that came in before guard(): from now
@@ -112,8 +103,7 @@ def sweep(manager, session_id: str | None = None, clock: Callable[[], float] = t
                 _remove(manager, sid, file_id)
                 removed += 1
     if session_id is None:  # the background sweep also forgets files Streamlit removed (their session ended)
-        with manager._lock:
-            live = {(sid, fid) for sid, files in manager.file_storage.items() for fid in files}
+        live = {(sid, file_id) for sid, files in streamlit_compat.uploads_held(manager).items() for file_id in files}
         with _arrived_lock:
             for gone in [key for key in _arrived if key not in live]:
                 del _arrived[gone]

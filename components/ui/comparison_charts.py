@@ -40,9 +40,9 @@ def difference_intervals(rows: Sequence[Mapping], *, baseline: str, scale: float
     data = []
     for row in rows:
         label = f"{row['run']} · {row['measure']}"
-        mark = prose.text(TEXT, "difference significant") if row["significant"] else prose.text(
-            TEXT, "difference not significant")
-        data.append({**row, "label": label, "mark": mark, "shown": signed(row["diff"])})
+        mark = prose.text(TEXT, "difference significant legend" if row["significant"] else "difference not significant")
+        verdict = prose.text(TEXT, "difference significant" if row["significant"] else "difference not significant")
+        data.append({**row, "label": label, "mark": mark, "verdict": verdict, "shown": signed(row["diff"])})
     finite = [v for r in rows for v in (r["t_low"], r["t_high"], r["boot_low"], r["boot_high"], r["diff"])
               if np.isfinite(v)]
     top = max((abs(v) for v in finite), default=1.0) or 1.0
@@ -50,7 +50,7 @@ def difference_intervals(rows: Sequence[Mapping], *, baseline: str, scale: float
     parts = [prose.text(TEXT, "differences alt", baseline=baseline)]
     parts += [prose.text(TEXT, "difference alt", run=r["run"], measure=r["measure"], diff=signed(r["diff"]),
                          t=_between(r["t_low"], r["t_high"]), boot=_between(r["boot_low"], r["boot_high"]),
-                         verdict=r["mark"]) for r in data]
+                         verdict=r["verdict"]) for r in data]
     return Figure(chart, {"rows": [{k: (v if not isinstance(v, float) or np.isfinite(v) else None)
                                     for k, v in r.items()} for r in data], "zero": [{"x": 0.0}]},
                   " ".join(parts).replace(" .", "."))
@@ -64,11 +64,11 @@ def _between(low: float, high: float) -> str:
 @_template_cache
 def _intervals_template(labels: tuple[str, ...], baseline: str, top: float, scale: float) -> dict:
     y = alt.Y("label:N", sort=list(labels), title=None, axis=alt.Axis(labelOverlap=False, labelLimit=0))
-    x = alt.X("diff:Q", title=[prose.text(TEXT, "differences axis", baseline=baseline),  # two lines: it fits
-                               prose.text(TEXT, "differences axis key")],
+    x = alt.X("diff:Q", title=[prose.text(TEXT, "differences axis", baseline=baseline),  # short lines: they fit
+                               prose.text(TEXT, "differences axis t"), prose.text(TEXT, "differences axis boot")],
               scale=alt.Scale(domain=[-top * 1.1, top * 1.1], nice=True))
-    significant, other = prose.text(TEXT, "difference significant"), prose.text(TEXT, "difference not significant")
-    legend = alt.Legend(title=None, orient="top", labelLimit=0)
+    significant, other = prose.text(TEXT, "difference significant legend"), prose.text(TEXT, "difference not significant")
+    legend = alt.Legend(title=None, orient="top", direction="vertical", labelLimit=0)  # one entry a line: narrow columns
     shape = alt.Shape("mark:N", scale=alt.Scale(domain=[significant, other], range=["diamond", "circle"]),
                       legend=legend)
     colour = alt.Color("mark:N", scale=alt.Scale(domain=[significant, other], range=[WIN, "#57606a"]), legend=legend)

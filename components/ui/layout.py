@@ -7,7 +7,8 @@ from typing import Sequence
 import streamlit as st
 
 from components.course import prose, quiz
-from components.ui import class_questions_ui, registry
+from components.live_class import questions as class_questions
+from components.ui import registry
 from components.ui.chart_view import chart_scale
 from components.ui.quiz_ui import show_question, solved
 
@@ -42,7 +43,7 @@ def practice_pick_key(lesson: str) -> str:
 
 def _follow_class_question(lesson: str, questions: Sequence[quiz.Question]) -> None:
     """When the instructor asks one of these questions in a live class, show it (once: the learner may move on)."""
-    asked = next((i for i, q in enumerate(questions) if class_questions_ui.is_open(q.id)), None)
+    asked = next((i for i, q in enumerate(questions) if class_questions.is_open(q.id)), None)
     followed = f"{practice_pick_key(lesson)}.asked"
     if asked is not None and st.session_state.get(followed) != questions[asked].id:
         st.session_state[practice_pick_key(lesson)] = asked

@@ -31,9 +31,10 @@ from components.course import prose, quiz
 from components.course.quiz.generated import judged_note, parse_seed
 from components.course.quiz.model import GENERATED_LINK_SEED
 from components.engine.formatting import literal
+from components.live_class import questions as class_questions
 from components.ranking_editor import EditorState, editor_items, editor_state, ranking_editor, set_editor_state
 from components.ranking_editor import widget_key as editor_widget_key
-from components.ui import browser_store, class_questions_ui, state
+from components.ui import browser_store, state
 from components.ui.widgets import chart_scale
 
 TEXTS = "questions"
@@ -207,9 +208,9 @@ def _on_check(question: quiz.Question, key: str) -> None:
     outcome = quiz.check(question, _answer_of(question, key))
     if outcome is None:
         return
-    waits = class_questions_ui.card_waits(question)  # a live class is answering it: the verdict waits
+    waits = class_questions.card_waits(question)  # a live class is answering it: the verdict waits
     if waits and outcome.status != "invalid":
-        class_questions_ui.send_card_answer(question, _answer_of(question, key))
+        class_questions.send_card_answer(question, _answer_of(question, key))
     st.session_state[_k(key, "result")] = {"status": outcome.status, "feedback": outcome.feedback,
                                            "values": dict(outcome.values),
                                            "picked": _answer_of(question, key)
@@ -402,8 +403,8 @@ def show_question(question: quiz.Question, *, key: str) -> quiz.Outcome | None:
     for a warm-up). While the reveal flag is on the outcome is still
     returned, but the learner sees only "answer recorded".
     """
-    waits = class_questions_ui.card_waits(question)  # a live class is answering it: the verdict waits
-    hidden = (_hidden(key) and not class_questions_ui.is_revealed(question.id)) or waits
+    waits = class_questions.card_waits(question)  # a live class is answering it: the verdict waits
+    hidden = (_hidden(key) and not class_questions.is_revealed(question.id)) or waits
     with st.container(border=True, key=f"quiz-{_slug(key)}"):
         if isinstance(question, quiz.WarmUp):
             _show_warm_up(question, key)
@@ -428,7 +429,7 @@ def show_question(question: quiz.Question, *, key: str) -> quiz.Outcome | None:
             if hidden and not waits:
                 st.button(text("card reveal one"), key=_k(key, "show_in_class"), icon="👀",
                           on_click=_on_show_in_class, args=(key,), help=text("card reveal one help"))
-        class_questions_ui.show_card_class(question, lambda section: text(section, values))
+        class_questions.show_card_class(question, lambda section: text(section, values))
         hints = st.session_state.get(_k(key, "hints"), 0)
         for i in range(1, hints + 1):
             heading = text("card hint", {"i": str(i), "n": str(quiz.N_HINTS)})

@@ -105,3 +105,21 @@ def neighbours(module: str) -> tuple[PageSpec | None, PageSpec | None]:
         raise ValueError(f"{module!r} is not a page in the course sequence")
     i = names.index(module)
     return (walk[i - 1] if i > 0 else None, walk[i + 1] if i + 1 < len(walk) else None)
+
+
+def page_url(spec: PageSpec) -> str:
+    """The URL path of a page (the default page is served only at "/")."""
+    return "/" if spec is PAGES[0] else f"/{spec.url_path}"
+
+
+def glossary_links() -> dict[str, list[PageSpec]]:
+    """A glossary entry's anchor -> the pages whose text links that entry, in course order."""
+    pages: dict[str, list[PageSpec]] = {}
+    for spec in PAGES:
+        if spec.module == prose.GLOSSARY:
+            continue
+        anchors = {prose.term_anchor(t) for body in prose.sections(spec.module).values()
+                   for t in prose.marked_terms(body)}
+        for a in sorted(anchors):
+            pages.setdefault(a, []).append(spec)
+    return pages

@@ -1,4 +1,5 @@
-"""Every session-state key and URL query parameter, and validated readers for URL values.
+"""Every session-state key and URL query parameter (but a live class's: components/live_class/session.py), and
+validated readers for URL values.
 
 A reader takes the raw string from the URL (or None when absent) and returns a
 :class:`Reading`: the value to use and, when the raw value was unusable, a
@@ -32,40 +33,6 @@ STEP_MODE = "steps"  # bool: worked arithmetic shown one step at a time
 MODE_FLAGS = (PROJECTOR, REVEAL, PREDICT_FIRST, STEP_MODE)
 CLASSROOM_OPEN = "classroom.open"  # bool: the Classroom panel has been open this session (it stays open)
 BROWSER_STORE_SESSION = "browser_store.session"  # str: this session's random tag for the storage helpers
-# --- a live class (components/ui/live_class_ui.py) ------------------------------------
-PARAM_CLASS = "class"  # ?class=CODE joins that class
-CLASS_LEAD = "class.lead"  # the Lead (code, token) of the class this session leads
-CLASS_SENT = "class.sent"  # (page, values) last sent to the class
-CLASS_PAGE = "class.page"  # the url path of the page a class session's last whole run drew
-CLASS_RETURN = "class.return"  # the url path a class session goes back to at the next run (a timer took it off)
-CLASS_LEAD_STORE = "class.lead_store"  # key of the localStorage helper that keeps the lead token
-CLASS_LEAD_SYNCED = "class.lead_synced"  # bool: the browser's stored lead has been read
-CLASS_JOINED = "class.joined"  # the code of the class this session joined
-CLASS_EXPLORING = "class.exploring"  # bool: joined, but exploring on its own (not following)
-CLASS_APPLIED = "class.applied"  # the class version this session's page shows
-CLASS_PENDING = "class.pending"  # the class's view, to apply at the top of the next run
-CLASS_ON_PAGE = "class.on_page"  # the url path of the class's page, as a follower last applied it
-CLASS_WENT_BACK = "class.went_back"  # when (monotonic s) the poll last took a follower back to the class's page
-CLASS_FRAGMENTS = "class.fragments"  # followed key -> id of the lesson fragment that built it this page
-CLASS_IN_FRAGMENTS = "class.in_fragments"  # a class change a follower takes inside fragments: InFragments
-CLASS_TARGET = "class.target"  # the class's widget values as a follower last took them
-CLASS_ENDED = "class.ended"  # bool: the class this session followed has ended
-CLASS_LINK_READ = "class.link_read"  # bool: the ?class= link has been read
-CLASS_START, CLASS_END, CLASS_JOIN, CLASS_LEAVE = "class.start", "class.end", "class.join", "class.leave"  # buttons
-CLASS_EXPLORE, CLASS_FOLLOW_AGAIN = "class.explore", "class.follow_again"  # the banner's buttons
-CLASS_CODE_INPUT = "class.code_input"  # the code a learner types (the Classroom panel)
-CLASS_HOME_CODE, CLASS_HOME_JOIN = "class.home_code", "class.home_join"  # the same, on the home page
-CLASS_QUESTION = "class.question"  # a follower's copy of the class's question: (Question, revealed) or None
-CLASS_COUNTED = "class.counted"  # (question id, answers, learners here) the instructor's page last showed
-CLASS_GUESSED = "class.guessed"  # question id -> the answer this session sent to the class
-CLASS_JOIN_ERROR = "class.join_error"  # bool: the code typed is no class
-CLASS_MEMBER = "class.member"  # this learner's member id (random; kept in the browser with the nickname)
-CLASS_MEMBER_STORE = "class.member_store"  # key of the localStorage helper that keeps the member id and nickname
-CLASS_MEMBER_SYNCED = "class.member_synced"  # bool: the browser's stored member id has been read
-CLASS_NICKNAME = "class.nickname"  # the learner's optional nickname ("" for none), as the class shows it
-CLASS_NICKNAME_BOX, CLASS_HOME_NICKNAME = "class.nickname_box", "class.home_nickname"  # its boxes: panel, home page
-CLASS_NICKNAME_BOXES = (CLASS_NICKNAME_BOX, CLASS_HOME_NICKNAME)
-CLASS_HERE_AT = "class.here_at"  # when (time.time()) this session last told its class it was there
 LINK_NOTES = "link_notes"  # tuple of notes about unusable link values, shown until dismissed (widgets.keep_link_note)
 LINK_NOTES_DISMISSED = "link_notes.dismissed"  # tuple of the notes the learner dismissed
 

@@ -29,7 +29,7 @@ the run before the last in 2 of 16 trials, without a word) were lost three ways:
   samples and forgetting the files empty the uploaders (:func:`empty_uploaders`);
 - the server's answer telling the browser where to upload a dropped file
   could be thrown away unsent when a run started (each take starts one):
-  :func:`_keep_upload_urls`;
+  :func:`components.serving.streamlit_compat.keep_upload_urls`, applied when this module is imported;
 - the upload store let only four files wait at once, so the fifth of six runs
   dropped together pushed out the first still waiting
   (:data:`components.serving.upload_store.MAX_FILES`).
@@ -46,13 +46,11 @@ from dataclasses import dataclass
 from typing import cast
 
 import streamlit as st
-from streamlit.runtime.forward_msg_queue import ForwardMsgQueue
-from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from components.course import prose
 from components.engine import model
 from components.formats import json_formats, readers
-from components.serving import uploads
+from components.serving import streamlit_compat, uploads
 from components.serving.shared_cache import Holder
 from components.ui import browser_store, state
 
@@ -62,31 +60,7 @@ KINDS = ("qrels", "run")
 OTHER_RUNS = tuple(key.rsplit(".", 1)[1] for key in state.YOUR_DATA_OTHER_RUNS)  # "run_b" to "run_j": the slots
 RECEIVED = {"qrels": state.YOUR_DATA_QRELS, "run": state.YOUR_DATA_RUN, **dict(zip(OTHER_RUNS, state.YOUR_DATA_OTHER_RUNS))}
 
-
-def _keep_upload_urls(queue_class=ForwardMsgQueue) -> None:
-    """Make the queue of messages to a browser keep the server's answers giving a dropped file its upload URL
-    (``file_urls_response``) when a script run starts. Idempotent; applied when this module is imported.
-
-    Streamlit 1.67 empties that queue of everything but a run's lifecycle messages at the start of every run
-    (``ForwardMsgQueue.clear(retain_lifecycle_msgs=True)``), answers included: an answer not yet sent when a
-    run starts (files dropped in quick succession, each taken with a rerun) never reaches the browser, which
-    waits for it for ever, and the file is lost without a word. Streamlit keeps toasts the same way.
-    """
-    original = queue_class.clear
-    if getattr(original, "keeps_upload_urls", False):
-        return
-
-    def clear(self, retain_lifecycle_msgs: bool = False, fragment_ids_this_run=None) -> None:
-        answers = [m for m in self._queue if m.WhichOneof("type") == "file_urls_response"] \
-            if retain_lifecycle_msgs else []
-        original(self, retain_lifecycle_msgs, fragment_ids_this_run)
-        self._queue.extend(answers)  # after the deltas' index map was reset: these are no deltas
-
-    clear.keeps_upload_urls = True  # type: ignore[attr-defined]
-    queue_class.clear = clear
-
-
-_keep_upload_urls()
+streamlit_compat.keep_upload_urls()  # a dropped file's upload URL survives a run's start (see the docstring)
 
 
 @dataclass(frozen=True)
@@ -249,18 +223,8 @@ def take_upload(kind: str, uploaded, key: str) -> None:
 
 def _done_with(file_ids) -> None:
     """After receiving: the files leave Streamlit's upload store and the page runs again (the uploaders stay)."""
-    _release_uploads(file_ids)
+    streamlit_compat.release_uploads(file_ids)
     st.rerun()
-
-
-def _release_uploads(file_ids) -> None:
-    """Drop these uploads from Streamlit's store for this session, as an uploader's remove button does."""
-    ctx = get_script_run_ctx()
-    if ctx is None:
-        return
-    for file_id in file_ids:
-        # the in-memory manager Streamlit runs with has remove_file; its abstract interface does not name it
-        ctx.uploaded_file_mgr.remove_file(ctx.session_id, file_id)  # type: ignore[attr-defined]
 
 
 def upload_round() -> int:
@@ -280,7 +244,7 @@ def forget_files() -> None:
         st.session_state.pop(key, None)  # deleted, not set to None: Streamlit keeps a set key's old value a run longer
     seen = [key for key in st.session_state if str(key).endswith(state.YOUR_DATA_SEEN_SUFFIX)]
     ids = [st.session_state.pop(key) for key in seen]  # a file_id, or a many-file uploader's tuple of them
-    _release_uploads([i for held_ids in ids for i in (held_ids if isinstance(held_ids, tuple) else (held_ids,))])
+    streamlit_compat.release_uploads([i for held_ids in ids for i in (held_ids if isinstance(held_ids, tuple) else (held_ids,))])
     empty_uploaders()
 
 

@@ -10,10 +10,12 @@ from components.course import prose
 from components.course.class_answers import Asked
 from components.course.steps import arithmetic_steps
 from components.engine.formatting import Style, fmt
+from components.live_class import panel as live_class
+from components.live_class import questions as class_questions
 from components.rank_figure import rank_figure
 from components.ranking_editor import EditorState, Scoreboard, editor_state, ranking_editor, set_editor_state
 from components.ranking_editor.model import initial_state
-from components.ui import class_questions_ui, live_class_ui, state
+from components.ui import state
 from components.ui.chart_view import PROJECTOR_SCALE, chart_scale, show_chart  # noqa: F401 (the pages' names)
 
 TEXT = "ui"  # lessons/text/ui.md: the labels of the shared controls
@@ -165,7 +167,7 @@ def show_classroom_controls() -> None:
         st.toggle(prose.text(TEXT, "Predict first"), key=state.PREDICT_FIRST,
                   help=prose.text(TEXT, "Predict first help"))
         st.toggle(prose.text(TEXT, "Step mode"), key=state.STEP_MODE, help=prose.text(TEXT, "Step mode help"))
-        live_class_ui.show_class_controls()
+        live_class.show_class_controls()
 
 
 def _reveal(key: str, signature: str) -> None:
@@ -177,7 +179,7 @@ def numbers_hidden(scope: str, signature) -> bool:
     until this session reveals them, or the live class it follows reveals its question about them."""
     if not st.session_state.get(state.PREDICT_FIRST) or st.session_state.get(f"predict.{scope}") == repr(signature):
         return False
-    return not class_questions_ui.value_revealed(scope, signature)
+    return not class_questions.value_revealed(scope, signature)
 
 
 def numbers_revealed(scope: str, signature, ask: Callable[[], Asked] | None = None) -> bool:
@@ -186,15 +188,15 @@ def numbers_revealed(scope: str, signature, ask: Callable[[], Asked] | None = No
     ``signature`` describes the state the numbers belong to (order, k, gain...):
     any change hides them again, so the class can predict the new value.
     ``ask`` (the hidden value, its label and known slips) lets a live class predict it together: the
-    instructor asks, the learners guess here, the instructor reveals (:mod:`components.ui.class_questions_ui`);
+    instructor asks, the learners guess here, the instructor reveals (:mod:`components.live_class.questions`);
     once revealed, the instructor sees the guesses here, above the numbers.
     """
     if not numbers_hidden(scope, signature):
         if ask is not None:
-            class_questions_ui.show_value_result(scope, signature, ask)
+            class_questions.show_value_result(scope, signature, ask)
         return True
     key, sig = f"predict.{scope}", repr(signature)
-    if ask is not None and class_questions_ui.show_value_question(scope, signature, ask, lambda: _reveal(key, sig)):
+    if ask is not None and class_questions.show_value_question(scope, signature, ask, lambda: _reveal(key, sig)):
         return False
     st.button(prose.text(TEXT, "Reveal numbers"), key=f"{key}.button", on_click=_reveal, args=(key, sig),
               type="primary", icon="👀", help=prose.text(TEXT, "Reveal numbers help"))

@@ -34,6 +34,7 @@ from components.course import prose, quiz, scenarios
 from components.ui import quiz_ui, registry
 from tests.e2e.axe_audit import Audit
 from tests.e2e.helpers import CTX, PageRuns, click_and_settle, hold_still, lesson_editor, next_frames, settle
+from tests.e2e.layout_checks import LESSONS, check_nothing_cut_short, follow_next
 from tests.e2e.navigation import open_shared_page, visit
 
 pytestmark = pytest.mark.e2e
@@ -499,13 +500,24 @@ def test_a_whole_lesson_by_keyboard_alone(shared_context, app_url):
 
 
 def test_every_page_projected(shared_context, app_url):
-    """At 1280x720 in projector mode (?projector=1): every page in its first state."""
+    """At 1280x720 in projector mode (?projector=1): every page in its first state. The lessons are walked as a
+    class walks them, from the home page's link by each one's "Next" link: the projector's folded sidebar stays
+    folded, and nothing is cut short or pushed sideways on any (tests/e2e/layout_checks.py)."""
     page = open_shared_page(shared_context, app_url + "/?projector=1", {"width": 1280, "height": 720})
     page.wait_for_function("() => parseFloat(getComputedStyle(document.documentElement).fontSize) > 20")
     audit = Audit(page, "1280x720 projected")
     first_page(audit)
-    for spec in registry.PAGES[1:]:
-        visit(page, spec.module)
+    first = LESSONS[0]
+    page.get_by_test_id("stPageLink").filter(has_text=first.title).click()
+    page.wait_for_url(f"**/{first.url_path}*")
+    for spec, after in zip(LESSONS, [*LESSONS[1:], None]):
+        check_nothing_cut_short(page, spec, projected=True)
         audit(spec.url_path)
+        if after is not None:
+            follow_next(page, after)
+    for spec in registry.PAGES[1:]:
+        if spec not in LESSONS:
+            visit(page, spec.module)
+            audit(spec.url_path)
     page.close()
     audit.check()

@@ -13,14 +13,12 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from components.course import prose
-from components.ui import registry
-from tests.e2e.helpers import board_value, next_frames, press_home, settle
+from tests.e2e.helpers import board_value, press_home, settle
+from tests.e2e.layout_checks import LESSONS, check_nothing_cut_short, follow_next
 from tests.e2e.navigation import visit
 
 pytestmark = pytest.mark.e2e
-GROUP_PER_TEST = True  # two long walks through the lessons, each on its own page: both workers at once
-LESSONS = registry.PAGES[registry.PAGES.index(registry.spec("accuracy")):registry.PAGES.index(registry.spec("choosing")) + 1]
+GROUP_PER_TEST = True  # each test on its own page, to whichever worker is free (the narrow walk is long)
 ROOT_FONT_PX = "() => parseFloat(getComputedStyle(document.documentElement).fontSize)"
 
 
@@ -46,63 +44,25 @@ def recall_sizes(page: Page) -> tuple[float, float]:
     return font_px(body), font_px(recall_value(page))
 
 
-# What a narrow window must not cut short or push sideways: metric labels, sidebar page names and button labels
-# (cut with an ellipsis: a preset "Top 10, half of the…"), formulas, worked or the lesson's own (wider than their
-# column: "accurac" at 1024 px), tables (scrolling sideways), and a ranking editor's titles (squeezed beside the
-# row's buttons: three MRR editors side by side at 1024 px kept 27 px of "lombok-1.18.30.jar", "lom").
-_CUT_SHORT = """() => {
-    const cut = (sel) => [...document.querySelectorAll(sel)].filter(e => e.scrollWidth > e.clientWidth + 1)
-        .map(e => sel + ': ' + e.textContent.slice(0, 40));
-    const wide = [...document.querySelectorAll('.katex')]
-        .filter(e => e.getBoundingClientRect().right > e.closest('[data-testid="stElementContainer"]')
-            .getBoundingClientRect().right + 1).map(e => 'formula: ' + e.textContent.slice(0, 40));
-    const em = (e) => parseFloat(getComputedStyle(e).fontSize);
-    const squeezed = [...document.querySelectorAll('[data-testid="stMain"] *')].map(h => h.shadowRoot).filter(Boolean)
-        .flatMap(root => [...root.querySelectorAll('.rw-list .rw-title')])
-        .filter(t => t.clientWidth > 0 && t.clientWidth < 5 * em(t))
-        .map(t => 'editor title ' + t.clientWidth + ' px: ' + t.textContent.slice(0, 40));
-    return [...cut('[data-testid="stMetricLabel"] p'), ...cut('[data-testid="stMetricLabel"] div'),
-            ...cut('[data-testid="stSidebarNavLink"] span'), ...cut('[data-testid="stTable"]'),
-            ...cut('[data-testid="stDataFrame"] .dvn-scroller'), ...cut('.katex-display'), ...wide,
-            ...cut('[data-testid="stMain"] button [data-testid="stMarkdownContainer"]'), ...squeezed];
-}"""
-
-
-def walk_the_lessons(page: Page, *, projected: bool, start: str = "accuracy") -> None:
-    """From the page open (lessons/``start``.py) to Choosing a metric, one after another by each page's "Next"
-    link: nothing is cut short on any of them, and a projector's folded sidebar stays folded."""
-    width = page.viewport_size["width"]
-    lessons = LESSONS[LESSONS.index(registry.spec(start)):]
-    for spec, after in zip(lessons, [*lessons[1:], None]):
-        expect(page.get_by_test_id("stMain").get_by_role("heading").first).to_be_visible()
-        settle(page)
-        page.evaluate("() => document.fonts.ready")
-        next_frames(page)
-        sidebar = page.get_by_test_id("stSidebar").bounding_box()
-        assert not projected or sidebar["x"] + sidebar["width"] <= 0, f"/{spec.url_path}: the projector's sidebar opened"
-        # The app's own style comes with the run (a sidebar page name wraps), and KaTeX draws a lesson's formula a
-        # moment after its text (its module loads on first use): measure once both are there.
-        formula = "document.querySelector('.katex-display')" if "Formula" in prose.sections(spec.module) else "true"
-        page.wait_for_function(f"""() => {formula} && getComputedStyle(
-            document.querySelector('[data-testid="stSidebarNavLink"] span')).whiteSpace === 'normal'""")
-        next_frames(page)
-        cut = page.evaluate(_CUT_SHORT)
-        assert not cut, f"/{spec.url_path} at {width}px cuts short or pushes sideways: {cut}"
+def walk_the_lessons(page: Page) -> None:
+    """From the first lesson, open, to Choosing a metric, one after another by each page's "Next" link: nothing is
+    cut short on any of them (the projected walk is tests/e2e/test_accessibility.py's)."""
+    for spec, after in zip(LESSONS, [*LESSONS[1:], None]):
+        check_nothing_cut_short(page, spec, projected=False)
         if after is not None:
-            page.get_by_test_id("stPageLink").filter(has_text=prose.text("ui", "Next", title=after.title)).click()
-            page.wait_for_url(f"**/{after.url_path}*")
+            follow_next(page, after)
 
 
-def test_a_projector_link_enlarges_text_and_metrics_cuts_nothing_short_and_its_toggle_turns_it_off(page: Page, app_url):
-    """A projector link at 1280x720: bigger text, the board's values twice the text, nothing to scroll sideways, the sidebar
-    folded on every lesson; its toggle (one click behind the sidebar's arrow) brings the normal sizes back."""
+def test_a_projector_link_enlarges_text_and_metrics_and_its_toggle_turns_it_off(page: Page, app_url):
+    """A projector link at 1280x720: bigger text, the board's values twice the text, nothing to scroll sideways; its
+    toggle (one click behind the folded sidebar's arrow) brings the normal sizes back. (Every lesson projected, the
+    sidebar kept folded and nothing cut short: tests/e2e/test_accessibility.py's projected walk.)"""
     page.set_viewport_size({"width": 1280, "height": 720})
     page.goto(app_url + "/recall?projector=1")
     big_text, big_metric = recall_sizes(page)
     assert big_metric >= 2 * big_text, "metric values at least twice the body text"
     main = page.get_by_test_id("stMain")
     assert main.evaluate("e => e.scrollWidth <= e.clientWidth + 1"), "nothing needs horizontal scrolling"
-    walk_the_lessons(page, projected=True, start="recall")
 
     page.get_by_test_id("stExpandSidebarButton").click()  # the sidebar starts folded; the way out is one click away
     toggle = page.get_by_test_id("stSidebar").get_by_text("Projector mode")
@@ -121,7 +81,7 @@ def test_a_narrow_window_cuts_nothing_short_and_a_copied_link_keeps_the_modes_an
     them."""
     page.set_viewport_size({"width": 1024, "height": 768})
     page.goto(f"{app_url}/{LESSONS[0].url_path}")
-    walk_the_lessons(page, projected=False)
+    walk_the_lessons(page)
 
     visit(page, "mrr")
     page.get_by_test_id("stSidebar").get_by_text("Projector mode").click()

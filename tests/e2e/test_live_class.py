@@ -29,7 +29,9 @@ from playwright.sync_api import Page, expect
 from components.course import prose, scenarios
 from components.engine import metrics
 from components.engine.formatting import fmt
-from components.ui import class_members_ui, live_class_ui, registry
+from components.live_class.members import MEMBER_STORAGE_KEY
+from components.live_class.panel import LEAD_STORAGE_KEY
+from components.ui import registry
 from tests.e2e.axe_audit import Audit
 from tests.e2e.helpers import PageRuns, board_value, drag, lesson_editor, press_home, settle
 
@@ -82,7 +84,7 @@ def following(page: Page, code: str):
 
 
 def news(page: Page):
-    """The sidebar's live region for the class's news (live_class_ui.show_news)."""
+    """The sidebar's live region for the class's news (components/live_class/follow.py's show_news)."""
     return page.get_by_test_id("stSidebar").get_by_test_id("class-news")
 
 
@@ -126,7 +128,7 @@ def test_a_class_from_its_start_to_its_end(open_watched):
     # from the browser's storage; then the lesson, by its link in the sidebar.
     teacher, teacher_runs = open_watched("/")
     code = start_class(teacher)
-    teacher.wait_for_function(STORED, arg=[live_class_ui.LEAD_STORAGE_KEY, "code", code])  # or the reload loses it
+    teacher.wait_for_function(STORED, arg=[LEAD_STORAGE_KEY, "code", code])  # or the reload loses it
     teacher.reload()
     panel = classroom(teacher)
     expect(panel.get_by_text(f"Class code: {code}")).to_be_visible(timeout=30_000)
@@ -206,8 +208,8 @@ def test_a_class_from_its_start_to_its_end(open_watched):
 
     # Ada reloads: the address joins her again, and her browser's member id and nickname keep her one learner (a
     # new nickname, sent after the reload, is stored with the member id she had before it).
-    ada.wait_for_function(STORED, arg=[class_members_ui.MEMBER_STORAGE_KEY, "nickname", "Ada"])
-    member = ada.evaluate(STORED_MEMBER, class_members_ui.MEMBER_STORAGE_KEY)
+    ada.wait_for_function(STORED, arg=[MEMBER_STORAGE_KEY, "nickname", "Ada"])
+    member = ada.evaluate(STORED_MEMBER, MEMBER_STORAGE_KEY)
     ada.reload()
     settle(ada)
     expect(following(ada, code)).to_be_visible(timeout=30_000)
@@ -223,8 +225,8 @@ def test_a_class_from_its_start_to_its_end(open_watched):
     expect(nickname).to_have_value("Ada")
     nickname.fill("Ada L.")
     nickname.press("Enter")
-    ada.wait_for_function(STORED, arg=[class_members_ui.MEMBER_STORAGE_KEY, "nickname", "Ada L."])
-    assert ada.evaluate(STORED_MEMBER, class_members_ui.MEMBER_STORAGE_KEY) == member
+    ada.wait_for_function(STORED, arg=[MEMBER_STORAGE_KEY, "nickname", "Ada L."])
+    assert ada.evaluate(STORED_MEMBER, MEMBER_STORAGE_KEY) == member
 
     # Bob steps away; the instructor changes the page: Ada follows, Bob stays where he is; then the class ends.
     bob.get_by_role("button", name="Explore on my own").click()

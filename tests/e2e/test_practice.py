@@ -10,8 +10,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from components.course import prose, quiz
-from components.ui import quiz_ui
-from lessons import practice
+from components.ui import practice_sections, quiz_ui
 from tests.e2e.helpers import next_frames, settle
 
 pytestmark = pytest.mark.e2e
@@ -30,7 +29,7 @@ FULLY_SHOWN = """els => els.map(e => {
 
 def open_section(page: Page, section: str) -> None:
     """Press ``section``'s button on the Practice page; wait until its run is over."""
-    label = practice.section_label(section, quiz.progress([]))
+    label = practice_sections.section_label(section, quiz.progress([]))
     group = page.get_by_role("radiogroup", name=SECTIONS_LABEL)
     group.get_by_role("radio", name=label).click()
     expect(group.get_by_role("radio", name=label)).to_be_checked()
@@ -44,7 +43,7 @@ def assert_every_section_fully_on_screen(page: Page, screen: str) -> None:
     """Every section's button on the first screen of the page (scrolled to its top, as it opens)."""
     page.get_by_test_id("stMain").evaluate("main => { main.scrollTo(0, 0); window.scrollTo(0, 0); }")
     controls = page.locator(CONTROLS)
-    expect(controls).to_have_count(len(practice.SECTIONS))
+    expect(controls).to_have_count(len(practice_sections.SECTIONS))
     expect(controls.first).to_be_visible()
     settle(page)  # the projector's sizes come with the run
     page.evaluate("() => document.fonts.ready")

@@ -14,8 +14,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from components.course import prose, quiz
-from components.ui import quiz_ui, registry
-from lessons import practice
+from components.ui import practice_sections, quiz_ui, registry
 from tests.e2e.helpers import PageRuns, settle
 
 pytestmark = pytest.mark.e2e
@@ -41,7 +40,7 @@ def solved_badge() -> str:
 
 def show_four_queries(page: Page):
     """Press the Four queries section's button; the card of the question this test answers."""
-    label = practice.section_label("four_queries", quiz.progress([]))
+    label = practice_sections.section_label("four_queries", quiz.progress([]))
     page.get_by_role("radiogroup", name=prose.section("practice", "Sections label")).get_by_role(
         "radio", name=label).click()
     return page.locator(".st-key-quiz-practice-four_queries-recall_at_3")

@@ -19,8 +19,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from components.cli.evaluate import run_evaluation
-from components.course import prose
-from lessons import your_data as your_data_page
+from components.course import per_query, prose
 from tests.e2e.helpers import PageRuns, current, hold_still, metric_value, next_frames, settle
 from tests.e2e.navigation import visit
 
@@ -266,7 +265,7 @@ def test_the_note_column_shows_every_note_in_full_without_scrolling_sideways(you
     """At each size, and projected, the note column comes second, in view, and holds its longest note."""
     page, _, runs = your_data
     use_samples(page, runs)
-    notes = list(your_data_page.NOTES)
+    notes = list(per_query.NOTES)
     for width, height, projector in NOTE_SIZES:
         page.set_viewport_size({"width": width, "height": height})
         if projector and page.evaluate("parseFloat(getComputedStyle(document.documentElement).fontSize)") < 20:
@@ -289,7 +288,7 @@ def test_the_note_column_shows_every_note_in_full_without_scrolling_sideways(you
             return [root, Math.max(...notes.map(note => context.measureText(note).width))];
         }""", notes)
         assert root == 16 * scale, size  # projector mode's larger font is on, or off
-        width_px = your_data_page.note_width(scale)
+        width_px = per_query.note_width(scale)
         assert widest + 2 * 8 * scale <= width_px, (size, widest, width_px)  # the text and the cell's padding
         scroller = page.locator(".st-key-your-data-table .dvn-scroller")
         left, shown = scroller.evaluate("s => [s.scrollLeft, s.clientWidth]")

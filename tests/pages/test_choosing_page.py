@@ -7,7 +7,6 @@ from components.engine.formatting import fmt
 from components.ranking_editor import EditorState
 from components.ui import layout, state
 from components.ui.take_home import panel_key
-from lessons.choosing import MEASURES
 from tests.pages.helpers import board, cards, open_page
 
 PAGE = "lessons/choosing.py"
@@ -66,7 +65,7 @@ def test_take_home_panel_exports_ap_with_the_pages_numbers():
     at = open_page(PAGE, session={panel_key("choosing"): True})
     assert not at.exception
     current = EditorState(Q.presets[scenarios.CHOOSING_DEFAULT], (), {d.id: d.grade for d in Q.docs})
-    pack = export.take_home("choosing", [current], k=scenarios.CHOOSING_K, gain="exponential", measures=MEASURES)
+    pack = export.take_home("choosing", [current], k=scenarios.CHOOSING_K, gain="exponential", measures=scenarios.CHOOSING_MEASURES)
     assert pack.expected.endswith(f"\nAP {fmt(ap(current.order))}")
     assert pack.expected in [c.value.rstrip("\n") for c in at.code]
     assert any(prose.section("take_home", "AP note") in c.value for c in at.caption)

@@ -10,13 +10,14 @@ import time
 
 import pytest
 
-from components.serving import live_class
-from components.serving.class_store import ClassStoreDown, RedisStore
+from components.live_class import members, panel, protocol, session
+from components.live_class.session import store
+from components.live_class.store import ClassStoreDown, RedisStore
 from components.serving.rate_limit import RateLimit
-from components.ui import class_members_ui, live_class_ui, state
+from components.ui import state
 from tests.pages.helpers import open_page
 from tests.pages.test_class_questions import RECALL, _class, _guess, _value_id
-from tests.pages.test_live_class import instructor, learner
+from tests.pages.test_live_class import held, instructor, learner
 from tests.unit.test_class_store import _free_port, start_redis, stop_redis
 
 LOST = "The class's connection is lost; retrying."
@@ -45,53 +46,53 @@ def test_a_guess_out_of_the_measures_range_is_refused_and_the_reveal_still_draws
 
 
 @pytest.mark.parametrize("link, shown", [("ACDEF", "` ACDEF `"), ("<b>", "` <b> `"),
-                                         ("x" * 5000, f"` {'x' * live_class_ui.SHOWN_CHARACTERS}… `"),
+                                         ("x" * 5000, f"` {'x' * panel.SHOWN_CHARACTERS}… `"),
                                          ("ACDEFG", "` ACDEFG `")])
 def test_a_dead_join_link_says_why_and_shows_what_it_held_as_plain_text(link, shown):
-    at = open_page("lessons/home.py", query={state.PARAM_CLASS: link})
-    assert not at.exception and state.CLASS_JOINED not in at.session_state
+    at = open_page("lessons/home.py", query={session.PARAM_CLASS: link})
+    assert not at.exception and held(at).joined is None
     (warning,) = [w.value for w in at.warning]
     assert shown in warning and ("joins no class" in warning or "no class has that code" in warning)
     assert len(warning) < 300
 
 
 def test_codes_that_join_no_class_are_limited_per_client_and_a_right_code_is_not_counted(monkeypatch):
-    monkeypatch.setattr(live_class_ui, "rate_limits", lambda limits=(RateLimit(3), RateLimit(3)): limits)  # 3 a minute
+    monkeypatch.setattr(panel, "rate_limits", lambda limits=(RateLimit(3), RateLimit(3)): limits)  # 3 a minute
     who = ["192.0.2.7"]
-    monkeypatch.setattr(live_class_ui, "client", lambda: who[0])
+    monkeypatch.setattr(panel, "client", lambda: who[0])
     _, lead = instructor()
     at = open_page("lessons/home.py")
     for _ in range(3):
-        at.text_input(key=state.CLASS_CODE_INPUT).set_value("HHHHHH").run()
+        at.text_input(key=session.CODE_INPUT).set_value("HHHHHH").run()
         assert any("No class has that code" in e.value for e in at.error)
-        at.text_input(key=state.CLASS_CODE_INPUT).set_value("").run()
-    at.text_input(key=state.CLASS_CODE_INPUT).set_value(lead.code).run()
+        at.text_input(key=session.CODE_INPUT).set_value("").run()
+    at.text_input(key=session.CODE_INPUT).set_value(lead.code).run()
     assert any("Too many codes tried from here" in e.value for e in at.error)
-    assert state.CLASS_JOINED not in at.session_state  # not even a right one, until the minute is over
+    assert held(at).joined is None  # not even a right one, until the minute is over
     who[0] = "192.0.2.8"  # another client
     other = open_page("lessons/home.py")
-    other.text_input(key=state.CLASS_CODE_INPUT).set_value(lead.code).run()
-    assert other.session_state[state.CLASS_JOINED] == lead.code
+    other.text_input(key=session.CODE_INPUT).set_value(lead.code).run()
+    assert held(other).joined == lead.code
 
 
 def test_a_full_server_refuses_a_new_class_with_a_message(monkeypatch):
-    held = live_class_ui.store().count()
-    monkeypatch.setattr(live_class_ui, "LIMITS", dataclasses.replace(live_class_ui.LIMITS, classes=held + 1))
+    live = store().count()
+    monkeypatch.setattr(panel, "LIMITS", dataclasses.replace(panel.LIMITS, classes=live + 1))
     instructor()  # the last one it takes
     at = open_page(RECALL)
-    at.button(key=state.CLASS_START).click().run()
-    assert not at.exception and state.CLASS_LEAD not in at.session_state
-    assert any(f"as many live classes as it takes ({held + 1})" in e.value for e in at.sidebar.error)
+    at.button(key=session.START).click().run()
+    assert not at.exception and held(at).lead is None
+    assert any(f"as many live classes as it takes ({live + 1})" in e.value for e in at.sidebar.error)
 
 
 def test_the_roll_call_shows_a_count_and_at_most_its_names(monkeypatch):
-    monkeypatch.setattr(class_members_ui, "ROLL_CALL_NAMES", 2)
+    monkeypatch.setattr(members, "ROLL_CALL_NAMES", 2)
     teacher, lead = instructor()
     for n in range(5):
-        live_class.here(live_class_ui.store(), lead.code, f"member-{n:04d}", f"N{n}", time.time())
+        protocol.here(store(), lead.code, f"member-{n:04d}", f"N{n}", time.time())
     teacher.run()
-    panel = "\n".join(m.value for m in teacher.sidebar.markdown)
-    assert "Learners here: **5**" in panel and "` N0 `, ` N1 `, and 3 more" in panel and "N2" not in panel
+    shown = "\n".join(m.value for m in teacher.sidebar.markdown)
+    assert "Learners here: **5**" in shown and "` N0 `, ` N1 `, and 3 more" in shown and "N2" not in shown
 
 
 class Outage:
@@ -107,8 +108,8 @@ class Outage:
 
 
 def test_while_the_store_is_down_everyone_reads_that_the_connection_is_lost_and_no_error_box(monkeypatch):
-    outage = Outage(live_class_ui.store())
-    monkeypatch.setattr(live_class_ui, "store", lambda: outage)
+    outage = Outage(store())
+    monkeypatch.setattr(session, "store", lambda: outage)
     teacher, lead = instructor()
     student = learner(lead.code)
     outage.down = True
@@ -118,17 +119,17 @@ def test_while_the_store_is_down_everyone_reads_that_the_connection_is_lost_and_
     assert not student.exception and not teacher.exception
     assert any(w.value.startswith(LOST) for w in student.warning)
     assert any(w.value.startswith(LOST) for w in teacher.sidebar.warning)
-    assert student.session_state[state.CLASS_JOINED] == lead.code and teacher.session_state[state.CLASS_LEAD] == lead
+    assert held(student).joined == lead.code and held(teacher).lead == lead
     outage.down = False  # back, with the class
     student.run()
     teacher.run()
     assert not any(w.value.startswith(LOST) for w in [*student.warning, *teacher.sidebar.warning])
-    assert live_class.view(outage.store, lead.code).target[state.RECALL_K] == 3  # sent once it was back
+    assert protocol.view(outage.store, lead.code).target[state.RECALL_K] == 3  # sent once it was back
 
 
 def test_a_class_the_store_lost_for_good_lets_go_of_its_instructor_and_says_so(monkeypatch):
-    outage = Outage(live_class_ui.store())
-    monkeypatch.setattr(live_class_ui, "store", lambda: outage)
+    outage = Outage(store())
+    monkeypatch.setattr(session, "store", lambda: outage)
     teacher, lead = instructor()
     student = learner(lead.code)
     outage.down = True
@@ -137,7 +138,7 @@ def test_a_class_the_store_lost_for_good_lets_go_of_its_instructor_and_says_so(m
     outage.down = False
     teacher.run()
     student.run()
-    assert state.CLASS_LEAD not in teacher.session_state
+    assert held(teacher).lead is None
     assert any(f"Class **{lead.code}** is gone" in w.value for w in teacher.sidebar.warning)
     assert "No learners here yet" not in "\n".join(c.value for c in teacher.sidebar.caption)
     assert any("The class has ended" in i.value for i in student.info)
@@ -149,7 +150,7 @@ def test_a_real_redis_stopped_then_restarted_empty(monkeypatch):
     port = _free_port()
     proc = start_redis(port)
     redis_store = RedisStore(f"redis://127.0.0.1:{port}/0")
-    monkeypatch.setattr(live_class_ui, "store", lambda: redis_store)
+    monkeypatch.setattr(session, "store", lambda: redis_store)
     try:
         teacher, lead = instructor()
         student = learner(lead.code)
@@ -164,7 +165,7 @@ def test_a_real_redis_stopped_then_restarted_empty(monkeypatch):
         student.run()
         teacher.run()
         assert any("The class has ended" in i.value for i in student.info)
-        assert state.CLASS_LEAD not in teacher.session_state
+        assert held(teacher).lead is None
         assert any(f"Class **{lead.code}** is gone" in w.value for w in teacher.sidebar.warning)
     finally:
         stop_redis(proc)
@@ -175,7 +176,7 @@ def test_a_real_redis_stopped_then_restarted_empty(monkeypatch):
                                          ("", None)])
 def test_a_typed_code_that_cannot_be_one_says_so_as_typed(typed, said):
     at = open_page("lessons/home.py")
-    at.text_input(key=state.CLASS_HOME_CODE).set_value("HHHHHH").run()  # a wrong code first
-    at.text_input(key=state.CLASS_HOME_CODE).set_value(typed).run()
+    at.text_input(key=session.HOME_CODE).set_value("HHHHHH").run()  # a wrong code first
+    at.text_input(key=session.HOME_CODE).set_value(typed).run()
     errors = [e.value for e in at.error]
     assert (errors == []) if said is None else any(e.startswith(said) for e in errors)

@@ -3,11 +3,12 @@ they chose (exactly as typed); leaving takes a learner off; a learner who comes 
 member id (a reload) is still one learner, with one answer."""
 from __future__ import annotations
 
-from components.serving import live_class
-from components.ui import live_class_ui, state
+from components.live_class import protocol, session
+from components.live_class.session import ClassState, store
+from components.ui import state
 from tests.pages.helpers import open_page
 from tests.pages.test_class_questions import RECALL, _guess, _value_id
-from tests.pages.test_live_class import instructor, learner
+from tests.pages.test_live_class import held, instructor, learner
 
 
 def _panel(at) -> str:
@@ -18,9 +19,9 @@ def _panel(at) -> str:
 def join_as(code: str, nickname: str):
     """A learner who types a nickname on the home page, then the code."""
     at = open_page("lessons/home.py")
-    at.text_input(key=state.CLASS_HOME_NICKNAME).set_value(nickname).run()
-    at.text_input(key=state.CLASS_HOME_CODE).set_value(code).run()
-    assert not at.exception and at.session_state[state.CLASS_JOINED] == code
+    at.text_input(key=session.HOME_NICKNAME).set_value(nickname).run()
+    at.text_input(key=session.HOME_CODE).set_value(code).run()
+    assert not at.exception and held(at).joined == code
     return at
 
 
@@ -33,8 +34,8 @@ def test_the_roll_call_counts_the_learners_and_names_those_who_gave_a_nickname()
     teacher.run()
     assert "Learners here: **3**" in _panel(teacher)
     assert "` Ada `, ` zoe `, and 1 without a nickname" in _panel(teacher)
-    plain.button(key=state.CLASS_LEAVE).click().run()  # off the roll call at once
-    zoe.text_input(key=state.CLASS_NICKNAME_BOX).set_value("Zoë K.").run()  # a new nickname, sent at once
+    plain.button(key=session.LEAVE).click().run()  # off the roll call at once
+    zoe.text_input(key=session.NICKNAME_BOX).set_value("Zoë K.").run()  # a new nickname, sent at once
     teacher.run()
     assert "Learners here: **2**" in _panel(teacher) and "` Ada `, ` Zoë K. `" in _panel(teacher)
     assert "without a nickname" not in _panel(teacher)
@@ -57,11 +58,11 @@ def test_a_learner_who_comes_back_with_their_browsers_member_id_is_one_learner_w
     first.run()
     _guess(first, qid, "0.5")
     # a reload: a new session, which the browser's stored member id reaches (what the member helper reads back)
-    again = open_page("lessons/home.py", session={state.CLASS_MEMBER: first.session_state[state.CLASS_MEMBER]})
-    again.text_input(key=state.CLASS_HOME_CODE).set_value(lead.code).run()
+    again = open_page("lessons/home.py", session={session.KEY: ClassState(member=held(first).member)})
+    again.text_input(key=session.HOME_CODE).set_value(lead.code).run()
     again.switch_page(RECALL).run()
     _guess(again, qid, "0.75")
-    assert live_class.tally(live_class_ui.store(), lead.code, qid) == {"0.75": 1}
+    assert protocol.tally(store(), lead.code, qid) == {"0.75": 1}
     teacher.run()
     assert "Learners here: **1**" in _panel(teacher)
     assert "**1** answers so far · learners here: 1" in "\n".join(m.value for m in teacher.markdown)
@@ -71,9 +72,9 @@ def test_an_explorer_stays_on_the_roll_call_and_learns_that_the_class_ended():
     teacher, lead = instructor()
     student = learner(lead.code)
     student.switch_page(RECALL).run()
-    student.button(key=state.CLASS_EXPLORE).click().run()
+    student.button(key=session.EXPLORE).click().run()
     teacher.run()
     assert "Learners here: **1**" in _panel(teacher)
-    teacher.button(key=state.CLASS_END).click().run()
+    teacher.button(key=session.END).click().run()
     student.run()  # the explorer's own poll notices the end
     assert any("The class has ended" in i.value for i in student.info)

@@ -5,17 +5,18 @@ from __future__ import annotations
 from components.course import prose, quiz
 from components.engine import metrics
 from components.engine.formatting import fmt
+from components.live_class import questions, session
 from components.ranking_editor.model import query_set
-from components.ui import class_questions_ui, layout, live_class_ui, quiz_ui, state
+from components.ui import layout, quiz_ui, state
 from tests.pages.helpers import board
-from tests.pages.test_live_class import instructor, learner, news
+from tests.pages.test_live_class import held, instructor, learner, news
 
 RECALL = "lessons/recall.py"
 
 
 def _value_id(teacher) -> str:
-    return class_questions_ui.value_id("recall", (teacher.session_state[state.RECALL_EDITOR],
-                                                  teacher.session_state[state.RECALL_K]))
+    return questions.value_id("recall", (teacher.session_state[state.RECALL_EDITOR],
+                                         teacher.session_state[state.RECALL_K]))
 
 
 def _metric(at, label: str) -> str:
@@ -89,7 +90,7 @@ def test_the_class_guesses_a_hidden_value_and_the_instructor_sees_the_slips_on_r
 
 def test_a_learner_who_explores_is_not_asked():
     teacher, students = _class()
-    students[0].button(key=state.CLASS_EXPLORE).click().run()
+    students[0].button(key=session.EXPLORE).click().run()
     qid = _value_id(teacher)
     teacher.button(key=f"class.ask.{qid}").click().run()
     students[0].run()
@@ -148,8 +149,8 @@ def test_a_followers_page_notes_where_it_shows_each_class_question():
     question about its value, or the whole page for a question shown outside every fragment."""
     teacher, students = _class()
     student = students[0]
-    readers = student.session_state[live_class_ui.QUESTION_READERS]
-    fragment = student.session_state[state.CLASS_FRAGMENTS][state.RECALL_K]
+    readers = held(student).question_readers
+    fragment = held(student).fragments[state.RECALL_K]
     assert (fragment, _value_id(teacher)) in readers  # the lesson's hidden value: its slider's and editor's fragment
     assert (None, "warmup.recall") in readers  # the warm-up card: outside every fragment
-    assert live_class_ui.QUESTION_READERS not in teacher.session_state  # only a follower notes them
+    assert not held(teacher).question_readers  # only a follower notes them

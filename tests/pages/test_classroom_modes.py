@@ -5,7 +5,6 @@ from components.course import scenarios
 from components.engine.formatting import fmt, literal
 from components.ranking_editor import EditorState
 from components.ui import state
-from lessons import recall
 from tests.pages.helpers import board, open_page, shown_value
 
 Q = scenarios.LAWYER
@@ -97,7 +96,7 @@ def test_a_deep_link_brings_a_document_out_of_the_tray_to_the_top():
     assert metric(at, "Recall@20") == "1.000"
     editor = at.session_state[state.RECALL_EDITOR]
     assert editor.order == order
-    assert set(editor.tray) == {item.id for item in recall.ITEMS} - set(order) and "n10" in editor.tray
+    assert set(editor.tray) == {d.id for d in scenarios.LAWYER_POOL} - set(order) and "n10" in editor.tray
     assert len(editor.tray) == 11  # "11 judged, not returned"
 
 

@@ -9,12 +9,14 @@ import pytest
 
 from components.course import prose
 from components.course.run_comparison import change_lines
+from components.course.samples import SAMPLE_OTHERS, SAMPLE_QRELS, SAMPLE_RUN
 from components.engine import compare, many_runs, model, power
 from components.engine.formatting import fmt, literal, signed
 from components.formats import trec
 from components.serving import uploads
 from components.ui import state
-from lessons import compare_runs as page
+from components.ui.explain_view import query_key
+from components.ui.fusion_view import SWEEP_KS
 from tests.pages.helpers import open_page
 
 PAGE = "lessons/compare_runs.py"
@@ -66,7 +68,7 @@ def test_the_samples_give_the_engines_comparison_of_every_run_with_the_baseline(
     assert len(rows) == 8  # runs B and C × 4 measures
     for row, v in zip(rows, result.versus.values()):
         assert row["Run"] == v.run and row["Difference from A"] == signed(v.comparison.mean_diff)
-        assert row["Queries paired"] == v.comparison.n  # the two means beside the difference are over those queries
+        assert row["Queries"] == v.comparison.n  # the two means beside the difference are over those queries
         assert (row["A, paired"], row["Run, paired"]) == (fmt(v.comparison.mean_a), fmt(v.comparison.mean_b))
         assert float(row["Run, paired"]) - float(row["A, paired"]) == pytest.approx(
             float(row["Difference from A"].replace("−", "-")), abs=0.0015)  # the row adds up, to the rounding
@@ -74,8 +76,8 @@ def test_the_samples_give_the_engines_comparison_of_every_run_with_the_baseline(
         assert row["Corrected p"] == compare.format_p(v.p_rand)
         assert row["95% bootstrap"].startswith(signed(v.boot.low))
         assert row["Significant?"] == ("✓ yes" if v.significant else "no")
-    assert list(rows[0])[:9] == ["Run", "Measure", "Queries paired", "A, paired", "Run, paired", "Difference from A",
-                                 "Randomisation p", "Corrected p", "Significant?"]  # what decides comes first
+    assert list(rows[0])[:9] == ["Run", "Measure", "Queries", "A, paired", "Run, paired", "Difference from A",
+                                 "Corrected p", "Significant?", "Randomisation p"]  # what decides comes first
     readings = [m.value for m in at.markdown if m.value.startswith("- ")]
     assert any("After Holm's correction across 8 comparisons" in r for r in readings)
     assert any("Below 0.05 before the correction only" in r for r in readings)  # B's raw wins do not survive
@@ -103,7 +105,7 @@ def test_the_chart_of_differences_marks_significance_by_shape_and_says_so(at):
 
 def test_a_query_opened_shows_both_rankings_and_its_change_split_over_documents(at):
     at.segmented_control(key=state.COMPARE_MEASURE).set_value("nDCG@10").run()
-    picker = at.selectbox(key=page.query_key("B", "nDCG@10"))
+    picker = at.selectbox(key=query_key("B", "nDCG@10"))
     qid = picker.value
     judged = [trec.load(QRELS.read_bytes(), r.read_bytes()) for r in RUNS[:2]]
     diff = expected().versus["B", "nDCG@10"].comparison.diff
@@ -205,7 +207,7 @@ def test_a_fourth_run_is_corrected_with_the_rest_explained_and_planned(at):
     diff = result.versus["B", "nDCG@10"].comparison.diff
     qids = result.pairings["B"].qids
     largest, second = (qids[i] for i in sorted(range(len(qids)), key=lambda i: -abs(diff[i]))[:2])
-    picker = at.selectbox(key=page.query_key("B", "nDCG@10"))
+    picker = at.selectbox(key=query_key("B", "nDCG@10"))
     assert picker.value == largest
     assert any(c.value.startswith(f"Query {largest}, the top 10 of run A (left) and run B (right)") for c in at.caption)
     assert any("split by each document's own term" in m.value for m in at.markdown)
@@ -226,9 +228,9 @@ def test_each_run_is_diagnosed_and_what_sets_a_run_apart_from_the_baseline_is_sa
     from components.engine import run_diagnosis
     from components.formats import readers
 
-    qrels = readers.read(page.SAMPLE_QRELS.read_bytes(), "qrels")
+    qrels = readers.read(SAMPLE_QRELS.read_bytes(), "qrels")
     found = {}
-    for letter, path in zip("ABC", (page.SAMPLE_RUN, *page.SAMPLE_OTHERS)):
+    for letter, path in zip("ABC", (SAMPLE_RUN, *SAMPLE_OTHERS)):
         run = readers.read(path.read_bytes(), "run")
         found[letter] = run_diagnosis.diagnose_read(qrels, run, model.judge(qrels.parsed, run.parsed), k=10,
                                                     measures=MEASURES, gain="linear")
@@ -258,9 +260,9 @@ def test_fusing_charts_the_engines_value_for_every_k_and_adds_the_fused_run_to_t
 
     qrels = trec.read_qrels(QRELS.read_bytes())
     a, b = (trec.read_run(p.read_bytes()) for p in RUNS[:2])
-    values = fusion.k_sweep([a, b], qrels, "R@10", page.SWEEP_KS, "linear")
+    values = fusion.k_sweep([a, b], qrels, "R@10", SWEEP_KS, "linear")
     alt = next(c.value for c in at.caption if "of the fused run for rrf k = 1 to 100" in c.value)
-    assert f"At k = 60: {fmt(values[page.SWEEP_KS.index(60)])}." in alt
+    assert f"At k = 60: {fmt(values[SWEEP_KS.index(60)])}." in alt
     at.slider(key=state.COMPARE_FUSE_K).set_value(20).run()
     at.button(key=state.COMPARE_FUSE_ADD).click().run()
     assert not at.exception

@@ -103,7 +103,7 @@ def test_take_home_offers_the_three_runs_and_the_qrels_when_opened():
 def test_a_live_class_predicts_the_fused_lists_rr_then_sees_the_fused_strip():
     """Predict first in a live class: the instructor asks for the fused list's RR (is its top relevant?), a learner
     guesses, the reveal shows everyone the fused strip."""
-    from components.ui import class_questions_ui
+    from components.live_class import questions
     from tests.pages.test_live_class import instructor, learner
 
     teacher, lead = instructor()
@@ -112,7 +112,7 @@ def test_a_live_class_predicts_the_fused_lists_rr_then_sees_the_fused_strip():
     student = learner(lead.code)
     student.switch_page(PAGE).run()  # where the class took them (the test's own idea of the page follows)
     sides = tuple(teacher.session_state[key] for key in SIDES)
-    qid = class_questions_ui.value_id(hybrid.NAME, (*sides, hybrid.CUTOFF))
+    qid = questions.value_id(hybrid.NAME, (*sides, hybrid.CUTOFF))
     teacher.button(key=f"class.ask.{qid}").click().run()
     student.run()
     rr = fmt(hybrid.values([d for d, _ in hybrid.fused((LEXICAL, DENSE), 60)])[1])

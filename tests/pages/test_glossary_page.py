@@ -1,6 +1,6 @@
 """AppTest: the glossary page, its anchors, its filter and its "linked from" lines."""
 from components.course import prose
-from lessons import glossary
+from components.ui import state
 from tests.pages.helpers import open_page
 
 PAGE = "lessons/glossary.py"
@@ -22,11 +22,11 @@ def test_every_entry_is_shown_with_its_anchor():
 
 def test_the_filter_narrows_the_entries():
     at = open_page(PAGE)
-    at.text_input(key=glossary.FILTER_KEY).set_value("IDCG").run()
+    at.text_input(key=state.GLOSSARY_FILTER).set_value("IDCG").run()
     assert not at.exception
     shown = [h.value for h in at.subheader]
-    assert shown == glossary.matching("IDCG")
+    assert shown == prose.glossary_matching("IDCG")
     assert "IDCG / ideal DCG / IDCG@k" in shown and "Qrels" not in shown
-    at.text_input(key=glossary.FILTER_KEY).set_value("zebra").run()
+    at.text_input(key=state.GLOSSARY_FILTER).set_value("zebra").run()
     assert not at.subheader
     assert at.info[0].value == prose.text(prose.GLOSSARY, "No match", query="zebra")

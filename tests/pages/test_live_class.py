@@ -8,25 +8,31 @@ import re
 from streamlit.testing.v1 import AppTest
 
 from components.course import prose
+from components.live_class import app_run, follow, protocol, session
+from components.live_class.session import ClassState, store
 from components.ranking_editor import EditorState
-from components.serving import live_class
-from components.ui import live_class_ui, registry, state
+from components.ui import registry, state
 from tests.pages.helpers import open_page
 
 RECALL = "lessons/recall.py"
 
 
+def held(at: AppTest) -> ClassState:
+    """The session's class state (components/live_class/session.py)."""
+    return at.session_state[session.KEY]
+
+
 def instructor():
     at = open_page(RECALL)
-    at.button(key=state.CLASS_START).click().run()
+    at.button(key=session.START).click().run()
     assert not at.exception
-    return at, at.session_state[state.CLASS_LEAD]
+    return at, held(at).lead
 
 
 def learner(code: str):
     at = open_page("lessons/home.py")
-    at.text_input(key=state.CLASS_CODE_INPUT).set_value(f" {code.lower()} ").run()  # typed loosely
-    assert not at.exception and at.session_state[state.CLASS_JOINED] == code
+    at.text_input(key=session.CODE_INPUT).set_value(f" {code.lower()} ").run()  # typed loosely
+    assert not at.exception and held(at).joined == code
     return at
 
 
@@ -42,7 +48,7 @@ def test_starting_a_class_shows_its_code_link_and_qr_code_and_sends_the_page():
     assert any(f"Class code: **{lead.code}**" == m.value for m in at.markdown)
     assert any(c.value.startswith("Join link:") and c.value.endswith(f"?class={lead.code}") for c in at.caption)
     assert any(t in ("imgs", "image") for t in _types(at)), "the QR code"
-    assert live_class.view(live_class_ui.store(), lead.code).page == "recall"
+    assert protocol.view(store(), lead.code).page == "recall"
 
 
 def test_a_learner_takes_the_instructors_values_and_says_so():
@@ -55,28 +61,28 @@ def test_a_learner_takes_the_instructors_values_and_says_so():
     assert any("You are following class" in i.value for i in student.info)
     assert news(student) == prose.text("ui", "Class news following", code=lead.code, page="Recall@k")
     assert news(teacher) == ""  # the region is there, empty, for every session
-    assert student.session_state[state.CLASS_APPLIED] == live_class.version(live_class_ui.store(), lead.code)
+    assert held(student).applied == protocol.version(store(), lead.code)
 
 
 def test_a_learner_cannot_lead():
     teacher, lead = instructor()
     student = learner(lead.code)
     student.toggle(key=state.STEP_MODE).set_value(True).run()
-    assert state.CLASS_LEAD not in student.session_state
-    assert live_class.view(live_class_ui.store(), lead.code).target.get(state.STEP_MODE) is not True
+    assert held(student).lead is None
+    assert protocol.view(store(), lead.code).target.get(state.STEP_MODE) is not True
 
 
 def test_exploring_stops_following_and_following_again_catches_up():
     teacher, lead = instructor()
     student = learner(lead.code)
     student.switch_page(RECALL).run()  # where the class took it (the test's own idea of the page follows)
-    student.button(key=state.CLASS_EXPLORE).click().run()
+    student.button(key=session.EXPLORE).click().run()
     assert any("exploring on your own" in w.value for w in student.warning)
     assert news(student) == prose.text("ui", "Class news exploring", code=lead.code)
     teacher.slider(key=state.RECALL_K).set_value(7).run()
     student.run()
     assert student.session_state[state.RECALL_K] == 5  # the lesson's own default, not the class's 7
-    student.button(key=state.CLASS_FOLLOW_AGAIN).click().run()
+    student.button(key=session.FOLLOW_AGAIN).click().run()
     student.run()  # the poll takes the class's latest view; already on its page
     assert student.session_state[state.RECALL_K] == 7
     assert news(student) == prose.text("ui", "Class news following", code=lead.code, page="Recall@k")
@@ -86,31 +92,31 @@ def test_an_ended_class_stops_following_for_everyone():
     teacher, lead = instructor()
     student = learner(lead.code)
     student.run()
-    teacher.button(key=state.CLASS_END).click().run()
-    assert state.CLASS_LEAD not in teacher.session_state and teacher.button(key=state.CLASS_START)
+    teacher.button(key=session.END).click().run()
+    assert held(teacher).lead is None and teacher.button(key=session.START)
     student.run()
     assert any("The class has ended" in i.value for i in student.info)
     assert news(student) == prose.text("ui", "Class ended")
-    assert state.CLASS_JOINED not in student.session_state
+    assert held(student).joined is None
 
 
 def test_an_expired_class_is_gone_for_its_learners():
     teacher, lead = instructor()
     student = learner(lead.code)
-    live_class_ui.store().delete(lead.code)  # what its expiry does, 12 hours after the last change
+    store().delete(lead.code)  # what its expiry does, 12 hours after the last change
     student.run()
     assert any("The class has ended" in i.value for i in student.info)
     teacher.slider(key=state.RECALL_K).set_value(4).run()  # leading a gone class lets go of the lead
-    assert state.CLASS_LEAD not in teacher.session_state
+    assert held(teacher).lead is None
 
 
 def test_a_wrong_code_says_so_and_a_link_joins():
     at = open_page("lessons/home.py")
-    at.text_input(key=state.CLASS_CODE_INPUT).set_value("HHHHHH").run()
+    at.text_input(key=session.CODE_INPUT).set_value("HHHHHH").run()
     assert any("No class has that code" in e.value for e in at.error)
     _, lead = instructor()
-    linked = open_page("lessons/home.py", query={state.PARAM_CLASS: lead.code})
-    assert linked.session_state[state.CLASS_JOINED] == lead.code
+    linked = open_page("lessons/home.py", query={session.PARAM_CLASS: lead.code})
+    assert held(linked).joined == lead.code
 
 
 def _types(at) -> set[str]:
@@ -137,8 +143,8 @@ def test_a_learner_takes_the_instructors_ordering_of_the_lessons_editor():
 def test_the_home_page_offers_to_join_a_class():
     _, lead = instructor()
     at = open_page("lessons/home.py")
-    at.text_input(key=state.CLASS_HOME_CODE).set_value(lead.code).run()
-    assert not at.exception and at.session_state[state.CLASS_JOINED] == lead.code
+    at.text_input(key=session.HOME_CODE).set_value(lead.code).run()
+    assert not at.exception and held(at).joined == lead.code
 
 
 def test_a_learner_takes_the_four_query_ranks_and_a_duels_sides():
@@ -165,93 +171,93 @@ def test_a_follower_taken_off_the_class_page_goes_back_to_it():
     before a switch): the next poll takes the class's page again, from the top."""
     teacher, lead = instructor()
     student = learner(lead.code)
-    assert student.session_state[state.CLASS_ON_PAGE] == "recall"
+    assert held(student).on_page == "recall"
     student.switch_page("lessons/mrr.py").run()
     assert [t.value for t in student.title] == ["Recall@k"]
-    assert student.session_state[state.CLASS_ON_PAGE] == "recall"
+    assert held(student).on_page == "recall"
 
 
 def test_a_class_on_the_home_page_takes_its_learners_there():
     teacher, lead = instructor()
     student = learner(lead.code)
     teacher.switch_page("lessons/home.py").run()
-    assert live_class.view(live_class_ui.store(), lead.code).page == ""  # Streamlit's path of the default page
+    assert protocol.view(store(), lead.code).page == ""  # Streamlit's path of the default page
     student.switch_page(RECALL).run()  # where the class took it before
     student.run()
     assert [t.value for t in student.title] == ["Rankwise: learn to measure a ranking"]  # the home page's
-    assert student.session_state[state.CLASS_ON_PAGE] == "" and not student.exception
+    assert held(student).on_page == "" and not student.exception
     assert news(student) == prose.text("ui", "Class news page", page=registry.spec("home").title)
 
 
 def test_an_instructor_taken_off_their_page_goes_back_to_it():
     """A class timer, finding the session on another page than its last whole run drew, leaves the page to go
-    back to (``fragments.timed_fragment``): the next run goes there, and the class stays on it."""
+    back to (``timers.timed_fragment``): the next run goes there, and the class stays on it."""
     teacher, lead = instructor()
     teacher.switch_page("lessons/mrr.py").run()
-    teacher.session_state[state.CLASS_RETURN] = "recall"
+    held(teacher).return_to = "recall"
     teacher.run()
     assert [t.value for t in teacher.title] == ["Recall@k"] and not teacher.exception
-    assert live_class.view(live_class_ui.store(), lead.code).page == "recall"
-    assert state.CLASS_RETURN not in teacher.session_state
+    assert protocol.view(store(), lead.code).page == "recall"
+    assert held(teacher).return_to is None
 
 
 def test_a_followers_lesson_notes_which_fragment_built_each_followed_widget():
     teacher, lead = instructor()
     student = learner(lead.code)
     student.switch_page(RECALL).run()  # where the class took it: its fragments note their widgets
-    where = student.session_state[state.CLASS_FRAGMENTS]
+    where = held(student).fragments
     assert where[state.RECALL_K] == where[state.RECALL_EDITOR]  # the lesson's slider and editor: one fragment
     assert where[state.RECALL_COMPARE_K] != where[state.RECALL_K]  # the fair comparison: a fragment of its own
     assert state.REVEAL not in where  # the sidebar's classroom modes: outside every fragment
-    assert state.CLASS_FRAGMENTS not in teacher.session_state  # only a joined learner's page notes them
+    assert held(teacher).fragments == {}  # only a joined learner's page notes them
 
 
 def test_a_follower_takes_a_change_at_the_top_of_the_fragment_that_shows_it():
     teacher, lead = instructor()
     student = learner(lead.code)
     student.switch_page(RECALL).run()
-    fragment = student.session_state[state.CLASS_FRAGMENTS][state.RECALL_K]
-    taken = student.session_state[state.CLASS_TARGET]
-    change = live_class_ui.InFragments(lead.code, version=99, target={**taken, state.RECALL_K: 2},
-                                       values={fragment: {state.RECALL_K: 2}})
-    student.session_state[state.CLASS_IN_FRAGMENTS] = change  # what the poll leaves for the fragment's rerun
+    fragment = held(student).fragments[state.RECALL_K]
+    taken = held(student).target
+    change = session.InFragments(lead.code, version=99, target={**taken, state.RECALL_K: 2},
+                                 values={fragment: {state.RECALL_K: 2}})
+    held(student).in_fragments = change  # what the poll leaves for the fragment's rerun
     student.run()
     assert student.slider(key=state.RECALL_K).value == 2  # set before the slider was built
-    assert student.session_state[state.CLASS_APPLIED] == 99
-    assert student.session_state[state.CLASS_TARGET][state.RECALL_K] == 2
-    assert state.CLASS_IN_FRAGMENTS not in student.session_state
+    assert held(student).applied == 99
+    assert held(student).target[state.RECALL_K] == 2
+    assert held(student).in_fragments is None
 
 
 def test_a_run_that_takes_the_class_view_waits_its_turn_and_gives_it_back_whatever_happens(monkeypatch):
     """One follower's whole-page run at a time takes the class's view; the turn comes back when the run ends,
     also when it stops for a rerun."""
-    monkeypatch.setattr(live_class_ui, "_takes_a_view", lambda: True)
-    with live_class_ui.class_turn():
-        assert not live_class_ui._TURNS.acquire(blocking=False)  # held by this run
+    monkeypatch.setattr(follow, "takes_a_view", lambda: True)
+    with app_run.class_turn():
+        assert not app_run._TURNS.acquire(blocking=False)  # held by this run
     try:
-        with live_class_ui.class_turn():
+        with app_run.class_turn():
             raise RuntimeError("stopped for a rerun")
     except RuntimeError:
         pass
-    assert live_class_ui._TURNS.acquire(blocking=False)
-    live_class_ui._TURNS.release()
-    monkeypatch.setattr(live_class_ui, "_takes_a_view", lambda: False)
-    with live_class_ui.class_turn():  # a run with no view to take does not wait
-        assert live_class_ui._TURNS.acquire(blocking=False)
-        live_class_ui._TURNS.release()
+    assert app_run._TURNS.acquire(blocking=False)
+    app_run._TURNS.release()
+    monkeypatch.setattr(follow, "takes_a_view", lambda: False)
+    with app_run.class_turn():  # a run with no view to take does not wait
+        assert app_run._TURNS.acquire(blocking=False)
+        app_run._TURNS.release()
 
 
 def going_back_twice():
     import streamlit as st
 
-    from components.ui import live_class_ui
-    st.session_state["answers"] = [live_class_ui._may_go_back(), live_class_ui._may_go_back()]
+    from components.live_class import follow
+    st.session_state["answers"] = [follow._may_go_back(), follow._may_go_back()]
 
 
 def test_a_follower_off_the_class_page_goes_back_at_most_once_in_a_while():
     at = AppTest.from_function(going_back_twice).run()
     assert at.session_state["answers"] == [True, False]  # the second poll waits for the first one's run
-    at.session_state[state.CLASS_WENT_BACK] -= live_class_ui.BACK_SECONDS
+    held(at).went_back -= session.BACK_SECONDS
     at.run()
     assert at.session_state["answers"][0] is True
 
@@ -261,40 +267,38 @@ def poll_takes_a_question():
     rerun (fragment id -> values), ``["took"]`` whether it took the change without a whole-page run."""
     import streamlit as st
 
-    from components.serving import live_class
-    from components.ui import live_class_ui, state
-    question = live_class.Question("recall:0123456789ab", "number")
-    st.session_state.update({state.CLASS_JOINED: "ACDEFG", state.CLASS_EXPLORING: False, state.CLASS_TARGET: {},
-                             state.CLASS_ON_PAGE: "recall", state.CLASS_QUESTION: None, state.CLASS_FRAGMENTS: {},
-                             state.CLASS_IN_FRAGMENTS: None})
-    st.session_state[live_class_ui.QUESTION_READERS] = st.session_state["readers"]
-    view = live_class.ClassView("ACDEFG", 7, "recall", {}, question, revealed=False)
-    st.session_state["took"] = live_class_ui._rerun_fragments_for(view)
+    from components.live_class import follow, protocol, session
+    question = protocol.Question("recall:0123456789ab", "number")
+    held = session.held()
+    held.joined, held.exploring, held.target, held.on_page, held.question = "ACDEFG", False, {}, "recall", None
+    held.fragments, held.in_fragments, held.question_readers = {}, None, set(st.session_state["readers"])
+    view = protocol.ClassView("ACDEFG", 7, "recall", {}, question, revealed=False)
+    st.session_state["took"] = follow._rerun_fragments_for(view)
 
 
 def test_a_followers_poll_takes_a_question_in_the_fragments_that_show_it(monkeypatch):
     """An ask (or a reveal) reruns the fragments that showed that question, not those that showed another; a
     question shown outside every fragment takes the whole page."""
-    from components.ui import fragments
-    monkeypatch.setattr(fragments, "in_fragment_run", lambda: True)  # the poll's own run
-    monkeypatch.setattr(fragments, "rerun_fragments", lambda values: True)
+    from components.serving import streamlit_compat
+    monkeypatch.setattr(streamlit_compat, "in_fragment_run", lambda: True)  # the poll's own run
+    monkeypatch.setattr(streamlit_compat, "rerun_fragments", lambda values: True)
     asked = {("lesson", "recall:0123456789ab"), ("duel", "recall.blind:ba9876543210"), (None, "warmup.recall")}
     at = AppTest.from_function(poll_takes_a_question)
     at.session_state["readers"] = asked
     at.run()
     assert not at.exception and at.session_state["took"]
-    assert at.session_state[state.CLASS_IN_FRAGMENTS].values == {"lesson": {}}  # the lesson's fragment alone
-    assert at.session_state[state.CLASS_QUESTION][0].id == "recall:0123456789ab"
+    assert held(at).in_fragments.values == {"lesson": {}}  # the lesson's fragment alone
+    assert held(at).question[0].id == "recall:0123456789ab"
     at.session_state["readers"] = asked | {(None, "recall:0123456789ab")}  # shown outside every fragment too
     at.run()
-    assert not at.session_state["took"] and at.session_state[state.CLASS_QUESTION] is None
+    assert not at.session_state["took"] and held(at).question is None
 
 
 def test_a_class_value_that_does_not_fit_a_learners_editor_or_figure_is_left_out_with_a_logged_word(caplog,
                                                                                                        monkeypatch):
     """A learner's own editor and figure stay when the class sends what does not fit them, and the log says so."""
-    monkeypatch.setattr(live_class_ui, "_shows", lambda key, value: False)  # as if this session showed another view
-    live_class_ui._take(state.RECALL_EDITOR, {"order": [], "tray": [], "grades": {"a case": "not a grade"}})
-    live_class_ui._take(state.FOUR_RANKS, [[999]])
-    said = [r.getMessage() for r in caplog.records if r.name == live_class_ui.__name__]
+    monkeypatch.setattr(follow, "_shows", lambda key, value: False)  # as if this session showed another view
+    follow._take(state.RECALL_EDITOR, {"order": [], "tray": [], "grades": {"a case": "not a grade"}})
+    follow._take(state.FOUR_RANKS, [[999]])
+    said = [r.getMessage() for r in caplog.records if r.name == follow.__name__]
     assert len(said) == 2 and state.RECALL_EDITOR in said[0] and state.FOUR_RANKS in said[1], said

@@ -8,8 +8,7 @@ from components.course import prose, quiz
 from components.course.quiz import generated
 from components.engine.formatting import fmt
 from components.ranking_editor import EditorState, widget_key
-from components.ui import layout, quiz_ui, state
-from lessons import practice
+from components.ui import layout, practice_sections, quiz_ui, state
 from tests.pages.helpers import open_page
 
 PAGE = "lessons/practice.py"
@@ -27,7 +26,7 @@ def k(question_id, part):
 
 def section_of(question_id):
     """The Practice section a question is shown in: its lesson's, or the warm-ups carried over."""
-    return quiz.question(question_id).lesson or practice.WARM_UPS
+    return quiz.question(question_id).lesson or practice_sections.WARM_UPS
 
 
 def show(at, section):
@@ -101,8 +100,8 @@ def test_every_section_has_a_button_and_a_finished_lesson_carries_a_tick():
     at = open_page(PAGE, session={state.PROGRESS_SOLVED: frozenset(ids)})
     # Streamlit shows a label's leading emoji as the button's icon
     buttons = at.segmented_control(key=state.PRACTICE_TABS).proto.options
-    labels = dict(zip(practice.SECTIONS, (" ".join(filter(None, (b.content_icon, b.content))) for b in buttons)))
-    assert list(labels.values()) == [practice.section_label(s, quiz.progress(ids)) for s in practice.SECTIONS]
+    labels = dict(zip(practice_sections.SECTIONS, (" ".join(filter(None, (b.content_icon, b.content))) for b in buttons)))
+    assert list(labels.values()) == [practice_sections.section_label(s, quiz.progress(ids)) for s in practice_sections.SECTIONS]
     assert labels["four_queries"] == prose.text("practice", "Section solved",
                                                 title=quiz_ui.lesson_title("four_queries"))
     assert labels["mrr"] == prose.text("practice", "Section lesson", title=quiz_ui.lesson_title("mrr"))
@@ -204,7 +203,7 @@ def test_reveal_mode_hides_correctness_and_solutions_until_revealed():
     assert not at.success and not at.warning and not at.error
     assert at.button(key=k(RECALL_AT_3, "show_solution")).disabled
     assert prose.text("practice", "Lesson progress", solved=0, total=5) in shown(at.caption)
-    show(at, practice.WARM_UPS)
+    show(at, practice_sections.WARM_UPS)
     at.button(key=k("warmup.reranking_cost", "reveal")).click().run()
     assert quiz_ui.text(quiz.FEEDBACK_HIDDEN) in shown(at.caption)
     assert quiz_ui.text("warmup.reranking_cost answer") not in shown(at.info)
@@ -333,7 +332,7 @@ def test_a_lesson_warm_up_opens_its_lesson_section_and_reveals_engine_numbers(qu
 
 
 def test_the_warm_ups_section_keeps_the_earlier_topic_ones():
-    at = show(open_page(PAGE), practice.WARM_UPS)
+    at = show(open_page(PAGE), practice_sections.WARM_UPS)
     text = "\n".join(shown(at.markdown))
     for warm_up in quiz.WARM_UPS:
         assert (quiz_ui.text(f"{warm_up.id} prompt", warm_up.values) in text) is (warm_up.lesson is None)
@@ -400,7 +399,7 @@ def check_exercise(at, seed, typed):
 def test_a_short_code_in_the_url_picks_the_exercise_and_the_engine_checks_it(seed, metric):
     at = open_page(PAGE, query={"seed": seed})
     assert not at.exception and not at.warning
-    assert at.segmented_control(key=state.PRACTICE_TABS).value == practice.EXERCISES  # a shared link opens on it
+    assert at.segmented_control(key=state.PRACTICE_TABS).value == practice_sections.EXERCISES  # a shared link opens on it
     ex = quiz.generate_exercise(seed)
     assert ex.metric == metric
     assert quiz_ui.text(f"{ex.id} prompt", ex.values) in shown(at.markdown)
@@ -468,7 +467,7 @@ def test_a_bad_seed_falls_back_to_the_default_with_a_note(raw):
 
 
 def test_new_exercise_puts_a_short_code_in_the_url():
-    at = show(open_page(PAGE), practice.EXERCISES)
+    at = show(open_page(PAGE), practice_sections.EXERCISES)
     assert prose.text("practice", "Exercise default", seed=quiz.DEFAULT_SEED) in shown(at.markdown)
     at.button(key=state.PRACTICE_NEW_EXERCISE).click().run()
     assert not at.exception
@@ -476,7 +475,7 @@ def test_new_exercise_puts_a_short_code_in_the_url():
     seed = seed[0] if isinstance(seed, list) else seed
     assert seed != quiz.DEFAULT_SEED and len(seed) == generated.SEED_LENGTH == 5
     assert generated.parse_seed(seed) == seed
-    assert at.segmented_control(key=state.PRACTICE_TABS).value == practice.EXERCISES
+    assert at.segmented_control(key=state.PRACTICE_TABS).value == practice_sections.EXERCISES
     ex = quiz.generate_exercise(seed)
     assert quiz_ui.text(f"{ex.id} prompt", ex.values) in shown(at.markdown)
     assert prose.text("practice", "Exercise link", seed=seed) in shown(at.markdown)
@@ -535,10 +534,10 @@ def fragment_app():
     show_progress_sidebar()
 
     @st.fragment
-    def practice():
+    def lesson_question():
         show_question(quiz.question("four_queries.recall_at_3"), key="lesson.q")
 
-    practice()
+    lesson_question()
 
 
 def test_a_question_inside_a_fragment_works_with_the_sidebar():

@@ -7,6 +7,7 @@ from streamlit.components.v2.component_manager import BidiComponentManager
 from components.rank_figure import figure
 from components.ranking_editor import served
 from components.ranking_editor.editor import FOLDER as EDITOR_FOLDER
+from components.serving import streamlit_compat
 from tests.pages.helpers import open_page
 
 SERVED_FILES = {"rankwise.ranking_editor": "editor.js", "rankwise.strip": "strip.js", "rankwise.rank_figure": "figure.js"}
@@ -29,7 +30,7 @@ def test_the_first_mount_on_a_runtime_serves_every_folder(monkeypatch):
     manager = BidiComponentManager()
     made = []
     monkeypatch.setattr(served, "SERVED", list(served.SERVED))  # as imported: the editor's folder, the figure's
-    monkeypatch.setattr(served, "get_bidi_component_manager", lambda: manager)
+    monkeypatch.setattr(streamlit_compat, "get_bidi_component_manager", lambda: manager)
     monkeypatch.setattr(served.st.components.v2, "component", lambda name, **files: made.append((name, files))
                         or (lambda **mount: mount))
     mount = served.served_component(figure.FOLDER, html="<div></div>", js="figure.js")

@@ -9,7 +9,6 @@ from components.engine import run_diagnosis
 from components.formats import trec
 from components.serving import uploads
 from components.ui import registry, state
-from lessons import recall
 from tests.pages.helpers import board, open_page
 
 
@@ -81,7 +80,7 @@ def test_the_compare_pages_method_agrees_with_one_run():
 
 
 def test_the_recall_puzzle_says_why_its_tray_holds_more_than_the_lists_above():
-    lesson_pool = {d.id for d in recall.ITEMS}
+    lesson_pool = {d.id for d in scenarios.LAWYER_POOL}
     puzzle_pool = {d.id for d in puzzles.RECALL_SAME_RR_LOWER.query.docs}
     extra = puzzle_pool - lesson_pool
     assert extra and lesson_pool <= puzzle_pool  # the puzzle's pool is the whole judged pool, the lesson's a part

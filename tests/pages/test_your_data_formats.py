@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from components.cli.evaluate import run_evaluation
+from components.course.measure_choices import mean_name
 from components.engine.formatting import fmt
 from components.formats import trec
 from components.serving import uploads
 from components.ui import state
-from lessons import your_data as page
 from tests.pages.helpers import open_page
 
 PAGE = "lessons/your_data.py"
@@ -31,7 +31,7 @@ def cards(at) -> dict[str, str]:
 def trec_sample_cards() -> dict[str, str]:
     report = run_evaluation((ASSETS / "sample_qrels.txt").read_bytes(), (ASSETS / "sample_run.txt").read_bytes(),
                             DEFAULT)
-    return {page.mean_name(name, "linear"): fmt(value) for name, value in report.mean.items()}
+    return {mean_name(name, "linear"): fmt(value) for name, value in report.mean.items()}
 
 
 @pytest.mark.parametrize("sample, chunked", [("beir", False), ("jsonl", True)])
@@ -57,7 +57,7 @@ def test_chunk_ids_unmerged_are_a_diagnosed_id_problem_the_toggle_merges_them_an
     assert "warning" in expander.label
     assert any("Chunk ids against document ids" in m.value for m in expander.markdown)
     at.toggle(key=state.YOUR_DATA_CHUNKS).set_value(True).run()
-    assert cards(at)[page.mean_name("AP", "linear")] == trec_sample_cards()[page.mean_name("AP", "linear")]
+    assert cards(at)[mean_name("AP", "linear")] == trec_sample_cards()[mean_name("AP", "linear")]
     assert any("chunk rows merged" in c.value for c in at.caption)
     example = next(b for b in at.button if b.key and b.key.startswith(state.YOUR_DATA_DIAGNOSIS))
     qid = example.label
@@ -97,7 +97,7 @@ def test_json_records_with_unknown_keys_ask_for_a_mapping_and_read_with_it():
     assert not at.exception and not at.error
     as_trec = run_evaluation("1 0 a 1\n1 0 b 1\n2 0 c 1\n", "1 Q0 x 1 3 r\n1 Q0 a 2 2 r\n1 Q0 b 3 1 r\n2 Q0 c 1 1 r\n",
                              DEFAULT)
-    assert cards(at)[page.mean_name("AP", "linear")] == fmt(as_trec.mean["AP"])
+    assert cards(at)[mean_name("AP", "linear")] == fmt(as_trec.mean["AP"])
     assert any("their order is the ranking" in c.value for c in at.caption)
 
 
@@ -113,7 +113,7 @@ def test_objects_whose_id_key_is_unknown_ask_for_it_and_keep_the_records_keys():
     at.button(key=f"{fields}.read").click().run()
     assert not at.exception and not at.error
     as_trec = run_evaluation("1 0 a 2\n1 0 b 1\n", "1 Q0 x 1 3 r\n1 Q0 b 2 2 r\n1 Q0 a 3 1 r\n", ["nDCG@10"])
-    assert cards(at)[page.mean_name("nDCG@10", "linear")] == fmt(as_trec.mean["nDCG@10"])
+    assert cards(at)[mean_name("nDCG@10", "linear")] == fmt(as_trec.mean["nDCG@10"])
 
 
 def test_a_bad_json_file_names_the_line_and_keeps_the_earlier_pair():

@@ -20,14 +20,13 @@ from streamlit.proto.Dataframe_pb2 import Dataframe as DataframeProto
 from streamlit.testing.v1 import AppTest
 
 from components.cli.evaluate import run_evaluation
-from components.course import prose
+from components.course import measure_choices, per_query, prose, samples, what_if
 from components.engine import metrics, model
 from components.engine.formatting import fmt, literal
 from components.formats import tabular, trec
 from components.ranking_editor import EditorState
 from components.serving import settings, uploads
-from components.ui import state
-from lessons import your_data as page
+from components.ui import per_query_view, state, what_if_view
 from tests.pages.helpers import open_page
 from tests.unit.file_readers import load_table
 
@@ -62,7 +61,7 @@ def means(at) -> dict[str, str]:
 
 
 def summary_value(at, name: str, gain: str = "linear") -> str:
-    label = page.mean_name(name, gain)
+    label = measure_choices.mean_name(name, gain)
     return next(m.value for m in at.metric if m.label == label)
 
 
@@ -105,18 +104,18 @@ def test_the_sample_button_gives_trec_evals_numbers_and_the_skipped_counts():
     limit = prose.text("your_data", "Limit", limit=uploads.size_text(300 * 1_000_000),
                        cap=uploads.size_text(uploads.session_cap()))
     assert limit in [c.value for c in at.caption]
-    held = sum(len(p.read_bytes()) for p in (page.SAMPLE_QRELS, page.SAMPLE_RUN))
+    held = sum(len(p.read_bytes()) for p in (samples.SAMPLE_QRELS, samples.SAMPLE_RUN))
     cap = uploads.size_text(uploads.session_cap())
     held_note = prose.text("your_data", "Held", held=uploads.size_text(held), cap=cap)
     assert held_note in [c.value for c in at.caption]
 
 
-@pytest.mark.parametrize("k", [1, 7, page.MAX_K])
+@pytest.mark.parametrize("k", [1, 7, measure_choices.MAX_K])
 @pytest.mark.parametrize("gain", ["linear", "exponential"])
 def test_every_measure_at_min_middle_and_max_k_and_both_gains(k, gain):
     at = with_samples()
     at.number_input(key=state.YOUR_DATA_K).set_value(k).run()
-    at.multiselect(key=state.YOUR_DATA_MEASURES).set_value(list(page.FAMILIES)).run()
+    at.multiselect(key=state.YOUR_DATA_MEASURES).set_value(list(measure_choices.CHOICES)).run()
     at.segmented_control(key=state.YOUR_DATA_GAIN).set_value(gain).run()
     assert not at.exception
     names = [f"R@{k}", f"Success@{k}", f"P@{k}", "RR", f"RR@{k}", f"nDCG@{k}", f"DCG@{k}"]
@@ -163,8 +162,8 @@ def test_uploads_as_tables_give_the_same_numbers(delimiter, suffix):
     report = sample_report()
     for name in DEFAULT:
         assert summary_value(at, name) == fmt(report.mean[name])
-    shown = prose.text("your_data", "Files shown", qrels=page.literal(f"qrels.{suffix}"), judgments="198",
-                       run=page.literal(f"run.{suffix}"), results=f"{report.judged.queries.qidx.size:,}",
+    shown = prose.text("your_data", "Files shown", qrels=literal(f"qrels.{suffix}"), judgments="198",
+                       run=literal(f"run.{suffix}"), results=f"{report.judged.queries.qidx.size:,}",
                        formats=suffix.upper())
     assert shown in [c.value for c in at.caption]
 
@@ -200,7 +199,7 @@ def editor_key_for(qid: str) -> tuple[str, int]:
     files = uploads.files_key(uploads.upload_record(SAMPLE_QRELS.name, SAMPLE_QRELS.read_bytes()),
                       uploads.upload_record(SAMPLE_RUN.name, SAMPLE_RUN.read_bytes()))
     q = judged.qids.index(qid)
-    return page.editor_key(files, q), q
+    return what_if_view.editor_key(files, q), q
 
 
 @pytest.mark.parametrize("qid", ["101", "105", "111"])
@@ -216,13 +215,13 @@ def test_a_query_opens_in_the_editor_with_its_top_20_and_the_missed_relevant_doc
     grades = {judgments.docids[i].decode(): int(judgments.grade[i]) for i in rows}
     returned = {doc for doc, _, _ in ranking}
     editor = at.session_state[key]
-    assert editor.order == tuple(doc for doc, _, _ in ranking[:page.POOL])
+    assert editor.order == tuple(doc for doc, _, _ in ranking[:what_if.POOL])
     assert set(editor.tray) == {d for d, g in grades.items() if g >= 1 and d not in returned}
     assert dict(editor.grades) == {d: g for d, g in grades.items() if d in editor.order or d in editor.tray}
     report = sample_report()
     cards = query_cards(at, DEFAULT)
     for name in DEFAULT:
-        assert cards[page.shown_name(name, "linear")] == fmt(report.values[name][q])
+        assert cards[measure_choices.shown_name(name, "linear")] == fmt(report.values[name][q])
 
 
 def test_what_if_reordering_follows_the_engine():
@@ -244,7 +243,7 @@ def test_what_if_reordering_follows_the_engine():
     judged_grades = [int(qrels.grade[i]) for i in rows]
     # every judged grade, for the documents below the editor's 20 too: AP reads the whole list
     all_grades = {**{qrels.docids[i].decode(): int(qrels.grade[i]) for i in rows}, **before.grades}
-    new_ranking = [*order, *(doc for doc, _, _ in ranking[page.POOL:])]
+    new_ranking = [*order, *(doc for doc, _, _ in ranking[what_if.POOL:])]
     grades = [all_grades.get(doc, 0) for doc in new_ranking]
     qs = metrics.from_rankings([grades], [judged_grades])
     expected = {"R@10": metrics.recall(qs, 10)[0], "Success@10": metrics.success(qs, 10)[0],
@@ -340,14 +339,14 @@ def test_a_grade_the_editor_cannot_show_keeps_its_value():
     run = ("r.run", b"1 Q0 b 1 2.0 r\n1 Q0 a 2 1.0 r\n")
     at = with_files(qrels, run)
     assert not at.exception
-    key = page.editor_key(uploads.files_key(uploads.upload_record(*qrels), uploads.upload_record(*run)), 0)
+    key = what_if_view.editor_key(uploads.files_key(uploads.upload_record(*qrels), uploads.upload_record(*run)), 0)
     editor = at.session_state[key]
     assert editor.order == ("b", "a") and editor.tray == ("c",)
     assert dict(editor.grades) == {"b": 1, "c": 3}  # "a" (grade 200) is named in its title instead
     report = run_evaluation(qrels[1], run[1], DEFAULT, "linear")
     cards = query_cards(at, DEFAULT)
     for name in DEFAULT:
-        assert cards[page.shown_name(name, "linear")] == fmt(report.values[name][0])
+        assert cards[measure_choices.shown_name(name, "linear")] == fmt(report.values[name][0])
 
 
 # --- text from files is never Markdown or HTML ------------------------------------------------------
@@ -361,16 +360,16 @@ def test_ids_and_file_names_with_html_or_markdown_show_literally():
     assert at.selectbox(key=state.YOUR_DATA_QUERY).options == [HTML_QID, "q2"]
     table = next(df.value for df in at.dataframe if "note" in df.value.columns)
     assert table["query"].tolist() == [HTML_QID, "q2"]
-    key = page.editor_key(uploads.files_key(uploads.upload_record(*qrels), uploads.upload_record(*run)), 0)
+    key = what_if_view.editor_key(uploads.files_key(uploads.upload_record(*qrels), uploads.upload_record(*run)), 0)
     assert at.session_state[key].order == ("<b>x</b>", MARKDOWN_DOC)
     texts = shown_text(at)
     for raw in (HTML_QID, "<b>", MARKDOWN_DOC, ":smile:"):
         assert not any(raw in text for text in texts), raw  # ids never reach Markdown
     captions = [c.value for c in at.caption]
-    assert any(page.literal("**name**.txt") in c for c in captions)
-    assert any(page.literal("`tick`.run") in c for c in captions)
+    assert any(literal("**name**.txt") in c for c in captions)
+    assert any(literal("`tick`.run") in c for c in captions)
     names = [text for text in texts if "**name**" in text or "tick" in text]
-    assert names and all(page.literal("**name**.txt") in t or page.literal("`tick`.run") in t for t in names)
+    assert names and all(literal("**name**.txt") in t or literal("`tick`.run") in t for t in names)
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -439,21 +438,22 @@ def test_a_file_name_with_bytes_that_are_not_utf8_is_shown_with_a_replacement_an
 # --- very many queries: the table and the query picker stay small -------------------------------------
 
 def samples_page() -> None:
-    """The page's own module (so a test can lower its limits) with the sample files loaded."""
+    """The page with the sample files loaded, run in the test's process (so a test can lower its blocks' limits)."""
     import streamlit as st
 
+    from components.course import samples
     from components.ui import upload_flow
     from lessons import your_data
 
     if "test.samples" not in st.session_state:
         st.session_state["test.samples"] = True
-        upload_flow.receive("qrels", "sample_qrels.txt", your_data.SAMPLE_QRELS.read_bytes())
-        upload_flow.receive("run", "sample_run.txt", your_data.SAMPLE_RUN.read_bytes())
+        upload_flow.receive("qrels", "sample_qrels.txt", samples.SAMPLE_QRELS.read_bytes())
+        upload_flow.receive("run", "sample_run.txt", samples.SAMPLE_RUN.read_bytes())
     your_data.render()
 
 
 def test_past_the_row_limit_the_table_shows_the_lowest_scoring_queries_and_says_so(monkeypatch):
-    monkeypatch.setattr(page, "TABLE_ROWS", 5)
+    monkeypatch.setattr(per_query_view, "TABLE_ROWS", 5)
     at = AppTest.from_function(samples_page, default_timeout=30).run()
     assert not at.exception
     report = sample_report()
@@ -466,7 +466,7 @@ def test_past_the_row_limit_the_table_shows_the_lowest_scoring_queries_and_says_
 
 
 def test_past_the_option_limit_a_query_is_opened_by_typing_its_id(monkeypatch):
-    monkeypatch.setattr(page, "SELECT_OPTIONS", 3)
+    monkeypatch.setattr(what_if_view, "SELECT_OPTIONS", 3)
     at = AppTest.from_function(samples_page, default_timeout=30).run()
     report = sample_report()
     box = at.text_input(key=state.YOUR_DATA_QUERY)
@@ -474,36 +474,10 @@ def test_past_the_option_limit_a_query_is_opened_by_typing_its_id(monkeypatch):
     box.set_value(report.qids[2]).run()
     assert not at.exception
     files = at.session_state[state.YOUR_DATA_LOADED].key
-    assert page.editor_key(files, 2) in at.session_state, "the typed query is open in the editor"
+    assert what_if_view.editor_key(files, 2) in at.session_state, "the typed query is open in the editor"
     at.text_input(key=state.YOUR_DATA_QUERY).set_value("no such query").run()
     assert not at.exception
     assert any("No evaluated query has the id ` no such query `" in c.value for c in at.caption)
-
-
-def test_the_query_editors_scoreboard_equals_the_what_if_values_after_every_move():
-    """The live preview of a query of the sample files is the engine's what-if value for each single move."""
-    from components.ranking_editor import scoreboard
-    from components.ranking_editor.model import initial_state
-    from tests.unit.reference_moves import apply_move, editor_moves, look_up
-
-    judged = trec.load(SAMPLE_QRELS.read_text(), SAMPLE_RUN.read_text())
-    names, gain, grade_range = ("R@10", "RR", "nDCG@10"), "linear", (0, 2)
-    checked = 0
-    for q in range(len(judged.qids)):
-        items, order, tray, _ = page.query_pool(judged, q)
-        board = page.query_scoreboard(judged, q, items, names, gain)
-        assert board is not None
-        start = initial_state(items, order, tray=True, grade_range=grade_range)
-        score = scoreboard.payload(board, start, k=10, tray=True, editable_grades=True, grade_range=grade_range)
-        shown = {**score["table"], "values": score["shown"]}  # look_up reads rows of whatever "values" holds
-        for move in editor_moves(start, k=10, tray=True, editable_grades=True, grade_range=grade_range):
-            if move.kind == "cutoff":
-                continue  # the page's measures name their k (R@10): a cutoff move does not change them
-            after, _ = apply_move(start, move, k=10, grade_range=grade_range)
-            expected = page.what_if_values(judged, q, after.order, dict(after.grades), names, gain)
-            assert look_up(shown, move) == [fmt(expected[n]) for n in names], (judged.qids[q], move)
-            checked += 1
-    assert checked > 100
 
 
 # --- the per-query table and the sizes, as a learner reads them -------------------------------------
@@ -542,8 +516,8 @@ def test_the_note_comes_second_wide_enough_for_its_longest_note_and_any_cell_ope
     assert list(table.proto.column_order)[:2] == ["query", "note"], "on screen without scrolling sideways"
     assert set(table.proto.column_order) == set(table.value.columns)
     width = json.loads(table.proto.columns)["note"]["width"]
-    assert width == page.note_width(1.5 if projector else 1.0)
-    assert width > (1.5 if projector else 1.0) * 6 * max(len(note) for note in page.NOTES)
+    assert width == per_query.note_width(1.5 if projector else 1.0)
+    assert width > (1.5 if projector else 1.0) * 6 * max(len(note) for note in per_query.NOTES)
     modes = set(table.proto.selection_mode)
     assert {DataframeProto.SelectionMode.SINGLE_ROW, DataframeProto.SelectionMode.SINGLE_CELL} <= modes
 
@@ -593,7 +567,7 @@ def with_words_after_the_tag(every: int) -> bytes:
 
 
 def trailing_note(count: int, name: str) -> str:
-    return prose.text("your_data", "Trailing fields", count=f"{count:,}", run=page.literal(name))
+    return prose.text("your_data", "Trailing fields", count=f"{count:,}", run=literal(name))
 
 
 def test_text_after_the_tag_is_ignored_and_the_page_says_how_many_lines_had_it():
@@ -620,7 +594,7 @@ def test_map_is_shown_by_default_and_equals_trec_evals_map():
     assert not at.exception
     report = run_evaluation(SAMPLE_QRELS, SAMPLE_RUN, ["AP"], "linear")
     assert summary_value(at, "AP") == fmt(report.mean["AP"])  # the card reads "MAP"
-    assert page.mean_name("AP@10", "linear") == "MAP@10" and page.mean_name("GMAP", "linear") == "GMAP"
+    assert measure_choices.mean_name("AP@10", "linear") == "MAP@10" and measure_choices.mean_name("GMAP", "linear") == "GMAP"
 
 
 def test_gmap_r_prec_bpref_and_judged_show_the_command_lines_values():
@@ -652,10 +626,10 @@ def test_judged_only_drops_the_unjudged_documents_as_trec_evals_j_does():
     assert not at.exception
     expected = run_evaluation(SAMPLE_QRELS, SAMPLE_RUN, ["RR", "AP"], "linear", judged_only=True).mean
     assert summary_value(at, "RR") == fmt(expected["RR"]) and summary_value(at, "AP") == fmt(expected["AP"])
-    key, q = page.editor_key(page_files(at), 0, 1, True), 0
+    key, q = what_if_view.editor_key(page_files(at), 0, 1, True), 0
     assert key in at.session_state  # the editor under -J is a new one: its list holds judged documents only
     judged = trec.load(SAMPLE_QRELS, SAMPLE_RUN).adjusted(judged_only=True)
-    assert at.session_state[key].order == tuple(doc for doc, _, _ in judged.ranking(q)[:page.POOL])
+    assert at.session_state[key].order == tuple(doc for doc, _, _ in judged.ranking(q)[:what_if.POOL])
 
 
 def test_the_relevance_level_and_judged_only_together_give_trec_evals_l_and_j():

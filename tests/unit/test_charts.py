@@ -299,9 +299,10 @@ def test_the_class_guesses_words_stand_above_the_bars_with_a_halo_over_the_rules
     assert len(halos) * 2 == len(texts), "each text layer drawn over its halo"
 
 
-def test_the_chart_of_differences_gives_each_row_its_own_band_and_its_axis_title_two_lines():
+def test_the_chart_of_differences_gives_each_row_its_own_band_and_its_title_and_legend_short_lines():
     """Sized to its rows (a fixed height crowded eight rows' labels into 150 px at 1366×768), and the axis title
-    split so that it is not cut at the chart's right edge."""
+    and the legend in lines short enough for the chart's column at 1024 px with the sidebar open (they were cut at
+    its right edge: "the thin one: boots", "significant after the correc")."""
     from components.ui import comparison_charts
 
     rows = [{"run": run, "measure": m, "diff": 0.1, "t_low": 0.0, "t_high": 0.2, "boot_low": 0.0, "boot_high": 0.2,
@@ -309,4 +310,7 @@ def test_the_chart_of_differences_gives_each_row_its_own_band_and_its_axis_title
     spec = comparison_charts.difference_intervals(rows, baseline="A", scale=1.5).spec()
     assert spec["height"] == {"step": round(comparison_charts.ROW_STEP * 1.5)}
     titles = [layer["encoding"]["x"].get("title") for layer in spec["layer"] if "title" in layer["encoding"].get("x", {})]
-    assert titles and all(isinstance(t, list) and len(t) == 2 for t in titles)
+    assert titles and all(isinstance(t, list) and len(t) == 3 and max(map(len, t)) <= 30 for t in titles)
+    marks = {row["mark"] for row in comparison_charts.difference_intervals(
+        [{**rows[0], "significant": True}, rows[1]], baseline="A").rows["rows"]}
+    assert len(marks) == 2 and max(map(len, marks)) <= 24  # the legend's labels

@@ -10,8 +10,8 @@ import time
 
 import pytest
 
-from components.serving import class_store
-from components.serving.class_store import ClassStoreDown, MemoryStore, RedisStore
+from components.live_class import store as class_store
+from components.live_class.store import ClassStoreDown, MemoryStore, RedisStore
 
 REDIS_SERVER = shutil.which("redis-server")
 
@@ -194,7 +194,7 @@ def test_a_stopped_redis_is_one_error_logged_once_and_a_restarted_one_is_used_ag
     store = RedisStore(f"redis://127.0.0.1:{port}/0")
     store.create("ABCDEF", {"page": "recall"})
     stop_redis(proc)
-    with caplog.at_level(logging.WARNING, logger="components.serving.class_store"):
+    with caplog.at_level(logging.WARNING, logger="components.live_class.store"):
         for _ in range(5):  # the first call fails, the next ones at once, without trying
             with pytest.raises(ClassStoreDown):
                 store.version("ABCDEF")

@@ -352,12 +352,20 @@ def assert_shown_escaped(done: subprocess.CompletedProcess):
     assert b"\\x1b[2J\\x1b]0;pwned\\x07" in done.stdout + done.stderr
 
 
-def evaluate_cli(*args) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "components.cli", "eval", *map(str, args)], cwd=ROOT,
-                          capture_output=True, timeout=60)
+@pytest.fixture
+def evaluate_cli(capsysbinary):
+    """``rankwise eval ARGS`` in this process, its output as the bytes written (what a terminal would receive)."""
+    def run(*args) -> subprocess.CompletedProcess:
+        try:
+            status = main([str(a) for a in args])
+        except SystemExit as exit_:  # argparse: usage errors
+            status = exit_.code
+        out, err = capsysbinary.readouterr()
+        return subprocess.CompletedProcess(args, status, out, err)
+    return run
 
 
-def test_ids_with_escape_sequences_are_shown_escaped(tmp_path):
+def test_ids_with_escape_sequences_are_shown_escaped(tmp_path, evaluate_cli):
     qid = ESCAPES + "q1"
     qrels = write(tmp_path / "qrels.txt", f"{qid} 0 d1 1\n{qid} 0 {ESCAPES}d2 1\nq2 0 d1 1\n")
     run = write(tmp_path / "run.txt", ranking(qid, ["d1", ESCAPES + "d2"]) + ranking(ESCAPES + "q9", ["d1"]))
@@ -370,7 +378,7 @@ def test_ids_with_escape_sequences_are_shown_escaped(tmp_path):
     assert b"\\x1b[2J\\x1b]0;pwned\\x07q1  " in evaluate_cli(qrels, run, "--per-query").stdout  # the table's row
 
 
-def test_error_messages_and_file_names_show_escape_sequences_escaped(tmp_path):
+def test_error_messages_and_file_names_show_escape_sequences_escaped(tmp_path, evaluate_cli):
     folder = tmp_path / ESCAPES
     folder.mkdir()
     qrels = write(folder / "qrels.txt", f"1 0 a 1\n1 0 {ESCAPES}b\n")

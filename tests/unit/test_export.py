@@ -26,7 +26,6 @@ from components.engine import measures, metrics
 from components.engine.formatting import fmt
 from components.formats import trec
 from components.ranking_editor import EditorState
-from lessons.four_queries import list_state
 
 
 def judged(query: scenarios.Query) -> dict[str, int]:
@@ -41,7 +40,8 @@ def state(query: scenarios.Query, order) -> EditorState:
 
 def four_queries(ranks) -> list[EditorState]:
     """The four-query lesson's lists: answer at ``rank`` (None: not returned) among nine other results."""
-    return [list_state(q, r) for q, r in enumerate(ranks, 1)]
+    lists = [scenarios.four_query_list(rank) for rank in ranks]
+    return [EditorState(order=order, tray=tray, grades=dict(scenarios.FOUR_QUERY_GRADES)) for order, tray in lists]
 
 
 @dataclass(frozen=True)

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from components.serving import live_class
-from components.serving.class_store import MemoryStore
-from components.serving.live_class import Lead, NotLeader, Question
+from components.live_class import protocol as live_class
+from components.live_class.protocol import Lead, NotLeader, Question
+from components.live_class.store import MemoryStore
 
 
 @pytest.fixture
@@ -255,3 +255,18 @@ def test_a_split_holds_every_shown_change_under_its_own_fragment_or_asks_for_the
         flat = {key: (fragment, value) for fragment, values in split.items() for key, value in values.items()}
         assert flat == {key: (WHERE[key], value) for key, value in target.items()
                         if key in WHERE and shown.get(key) != value}
+
+
+def test_leaving_a_class_resets_the_following_and_keeps_who_the_learner_is():
+    """A session's class state (components/live_class/session.py): leaving drops what following held; the member
+    id, nickname and a lead stay; joining again starts from the class's whole view."""
+    from components.live_class.session import ClassState, InFragments
+
+    held = ClassState(lead=Lead("ACDEFG", "t"), member="m-ada-0001", nickname="Ada", news="Following class ACDEFG")
+    held.join("HJKMNP")
+    held.applied, held.target, held.on_page, held.fragments = 3, {"recall.k": 3}, "recall", {"recall.k": "F1"}
+    held.in_fragments, held.exploring = InFragments("HJKMNP", 4, {}, {"F1": {}}), True
+    held.leave()
+    assert held == ClassState(lead=Lead("ACDEFG", "t"), member="m-ada-0001", nickname="Ada")
+    held.join("HJKMNP")
+    assert (held.joined, held.exploring, held.applied, held.target, held.ended) == ("HJKMNP", False, None, None, False)

@@ -124,3 +124,27 @@ def test_each_runs_own_value_is_trec_evals_all_a_geometric_mean_a_sum_or_a_mean(
         assert summary.ci95["GMAP"] == pytest.approx((math.exp(lo), math.exp(hi)))
         assert summary.mean["GMAP"] < summary.mean["AP"] and lo < math.log(summary.mean["GMAP"]) < hi
         assert summary.mean["num_rel"] == values["num_rel"].sum()
+
+
+def test_a_geometric_mean_is_compared_on_the_log_scale_and_its_paired_means_add_up(runs):
+    """GMAP's paired columns were arithmetic means of the floored APs: "0.202 − 0.071" beside a GMAP that read
+    0.071. Now the paired means are the geometric means over the shared queries (each one what the run alone
+    scores on them), the difference is theirs, and the tests and both intervals run on the log ratios."""
+    from components.engine.measures import aggregate
+
+    result = many_runs.compare_many(runs, ["A", "B", "C"], ["GMAP", "AP"], permutations=2000, resamples=2000)
+    for run in ("B", "C"):
+        gmap, ap = result.versus[run, "GMAP"], result.versus[run, "AP"]
+        c = gmap.comparison
+        assert c.geometric and not ap.comparison.geometric
+        assert c.mean_a == pytest.approx(aggregate("GMAP", c.a)) and c.mean_b == pytest.approx(aggregate("GMAP", c.b))
+        assert c.mean_b - c.mean_a == pytest.approx(c.mean_diff)
+        logs = np.log(c.b) - np.log(c.a)
+        t, p = compare.t_test(np.log(c.a), np.log(c.b))
+        assert c.t_test_p == pytest.approx(p)
+        lo, hi = compare.confidence_interval(logs)
+        assert c.ci95 == pytest.approx((c.mean_a * math.expm1(lo), c.mean_a * math.expm1(hi)))
+        assert c.ci95[0] < c.mean_diff < c.ci95[1] and gmap.boot.low < c.mean_diff < gmap.boot.high
+        assert c.randomisation_p == compare.randomisation(logs, 2000, compare.SEED).p
+        assert ap.comparison.mean_a == pytest.approx(c.a.mean())  # an arithmetic mean stays one
+    assert result.versus["B", "GMAP"].comparison.mean_diff > 0  # B's boost puts its relevant documents earlier

@@ -48,26 +48,26 @@ def simulated_power(n: int, delta: float, sd: float, alpha: float = 0.05, seed: 
                                                  (50, 0.02, 0.15, 0.05), (444, 0.02, 0.15, 0.05),
                                                  (30, -0.05, 0.12, 0.01), (2000, 0.01, 0.2, 0.1)])
 def test_power_equals_the_integral_over_the_sample_variance(n, delta, sd, alpha):
-    assert power.power(n, delta, sd, alpha) == pytest.approx(integrated_power(n, delta, sd, alpha), abs=1e-7)
+    assert power.achieved_power(n, delta, sd, alpha) == pytest.approx(integrated_power(n, delta, sd, alpha), abs=1e-7)
 
 
 @given(ns, sds, alphas)
 def test_with_no_true_difference_the_test_rejects_at_its_level(n, sd, alpha):
-    assert power.power(n, 0.0, sd, alpha) == pytest.approx(alpha, abs=1e-9)
+    assert power.achieved_power(n, 0.0, sd, alpha) == pytest.approx(alpha, abs=1e-9)
 
 
 @given(ns, deltas, sds, alphas)
 def test_power_grows_with_the_queries_and_the_difference_and_ignores_its_sign(n, delta, sd, alpha):
-    p = power.power(n, delta, sd, alpha)
+    p = power.achieved_power(n, delta, sd, alpha)
     assert alpha - 1e-9 <= p <= 1
-    assert power.power(n + 5, delta, sd, alpha) >= p - 1e-12
-    assert power.power(n, delta + 0.01, sd, alpha) >= p - 1e-12
-    assert power.power(n, -delta, sd, alpha) == pytest.approx(p, abs=1e-12)
-    assert power.power(n, 3 * delta, 3 * sd, alpha) == pytest.approx(p, abs=1e-9)  # only δ/σ matters
+    assert power.achieved_power(n + 5, delta, sd, alpha) >= p - 1e-12
+    assert power.achieved_power(n, delta + 0.01, sd, alpha) >= p - 1e-12
+    assert power.achieved_power(n, -delta, sd, alpha) == pytest.approx(p, abs=1e-12)
+    assert power.achieved_power(n, 3 * delta, 3 * sd, alpha) == pytest.approx(p, abs=1e-9)  # only δ/σ matters
 
 
 def test_power_strictly_grows_where_it_is_not_yet_certain():
-    values = [power.power(n, 0.02, 0.15) for n in (2, 10, 50, 200, 444, 1000)]
+    values = [power.achieved_power(n, 0.02, 0.15) for n in (2, 10, 50, 200, 444, 1000)]
     assert values == sorted(values) and len(set(values)) == len(values)
 
 
@@ -76,8 +76,8 @@ def test_queries_needed_is_the_smallest_count_that_reaches_the_power(ratio, sd, 
     delta = ratio * sd
     n = queries_needed(delta, sd, alpha, target)
     assert n is not None and n >= 2
-    assert power.power(n, delta, sd, alpha) >= target
-    assert n == 2 or power.power(n - 1, delta, sd, alpha) < target
+    assert power.achieved_power(n, delta, sd, alpha) >= target
+    assert n == 2 or power.achieved_power(n - 1, delta, sd, alpha) < target
 
 
 def test_the_issue_example_about_440_queries():
@@ -93,8 +93,8 @@ def test_the_issue_example_about_440_queries():
 @given(ns, sds, alphas, targets)
 def test_detectable_difference_inverts_the_power(n, sd, alpha, target):
     delta = detectable_difference(n, sd, alpha, target)
-    assert power.power(n, delta, sd, alpha) == pytest.approx(target, abs=1e-9)
-    assert power.power(n, delta * (1 - 1e-4), sd, alpha) < target
+    assert power.achieved_power(n, delta, sd, alpha) == pytest.approx(target, abs=1e-9)
+    assert power.achieved_power(n, delta * (1 - 1e-4), sd, alpha) < target
     assert queries_needed(delta * (1 + 1e-6), sd, alpha, target) == n
     assert detectable_difference(n + 1, sd, alpha, target) < delta
 
@@ -105,7 +105,7 @@ def test_a_simulation_detects_the_difference_as_often_as_promised(delta, sd, alp
     n = queries_needed(delta, sd, alpha, target)
     assert n is not None
     simulated = simulated_power(n, delta, sd, alpha)
-    assert simulated == pytest.approx(power.power(n, delta, sd, alpha), abs=0.03)
+    assert simulated == pytest.approx(power.achieved_power(n, delta, sd, alpha), abs=0.03)
     assert simulated >= target - 0.03  # at least the target: more with few queries (0.83 with 6, the last case)
 
 
@@ -113,7 +113,7 @@ def test_a_simulation_detects_the_difference_as_often_as_promised(delta, sd, alp
 def test_a_simulation_agrees_with_few_queries_where_the_normal_approximation_does_not(n, delta, sd):
     """With so few queries the t test's power is well below the normal Φ(λ − z) (which ignores that s is only an
     estimate): the simulation sides with the t power."""
-    simulated, exact = simulated_power(n, delta, sd), power.power(n, delta, sd)
+    simulated, exact = simulated_power(n, delta, sd), power.achieved_power(n, delta, sd)
     assert simulated == pytest.approx(exact, abs=0.03)
     if delta:
         normal = stats.norm.cdf(delta * math.sqrt(n) / sd - stats.norm.ppf(0.975))
@@ -142,15 +142,15 @@ def test_any_finite_difference_gets_an_answer_however_small_or_large(delta):
 
 def test_without_a_test_or_without_spread():
     """n < 2: no degrees of freedom, no test. σ = 0: compare.t_test rejects for sure unless every difference is 0."""
-    assert power.power(1, 0.5, 0.1) == power.power(0, 0.5, 0.1) == 0.0
+    assert power.achieved_power(1, 0.5, 0.1) == power.achieved_power(0, 0.5, 0.1) == 0.0
     assert detectable_difference(1, 0.1) == math.inf
-    assert compare.t_test([0.2, 0.3], [0.3, 0.4])[1] == 0.0 and power.power(2, 0.1, 0.0) == 1.0
-    assert compare.t_test([0.2, 0.3], [0.2, 0.3])[1] == 1.0 and power.power(2, 0.0, 0.0) == 0.0
+    assert compare.t_test([0.2, 0.3], [0.3, 0.4])[1] == 0.0 and power.achieved_power(2, 0.1, 0.0) == 1.0
+    assert compare.t_test([0.2, 0.3], [0.2, 0.3])[1] == 1.0 and power.achieved_power(2, 0.0, 0.0) == 0.0
     assert queries_needed(0.1, 0.0) == 2 and detectable_difference(5, 0.0) == 0.0
 
 
-@pytest.mark.parametrize("call", [lambda: power.power(10, 0.1, -0.1), lambda: power.power(10, math.nan, 0.1),
-                                  lambda: power.power(10, 0.1, 0.1, alpha=0.0), lambda: power.power(10.5, 0.1, 0.1),
+@pytest.mark.parametrize("call", [lambda: power.achieved_power(10, 0.1, -0.1), lambda: power.achieved_power(10, math.nan, 0.1),
+                                  lambda: power.achieved_power(10, 0.1, 0.1, alpha=0.0), lambda: power.achieved_power(10.5, 0.1, 0.1),
                                   lambda: queries_needed(0.1, 0.1, power=0.04), lambda: queries_needed(0.1, 0.1, 1.2),
                                   lambda: detectable_difference(10, math.inf), lambda: plan([0.1], 0.02),
                                   lambda: plan([0.1, math.nan], 0.02), lambda: power.query_counts(1, 10)])
@@ -168,7 +168,7 @@ def test_a_plan_from_a_pilot_of_50_queries():
     assert p.normal_queries == pytest.approx(((p.z_alpha + p.z_power) * p.sd / p.delta) ** 2)
     assert p.normal_whole == math.ceil(p.normal_queries)
     assert p.queries_needed == queries_needed(0.02, p.sd) and p.queries_needed > p.normal_whole
-    assert p.power_have == power.power(50, 0.02, p.sd) < 0.8
+    assert p.power_have == power.achieved_power(50, 0.02, p.sd) < 0.8
     assert p.detectable == detectable_difference(50, p.sd) > 0.02
 
 

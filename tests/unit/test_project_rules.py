@@ -16,8 +16,10 @@ FORBIDDEN = {
     "engine": ("streamlit", "components.ui", "components.serving", "lessons"),
     "formats": ("streamlit", "components.ui", "components.serving", "lessons"),
     "course": ("streamlit", "components.ui", "components.serving", "lessons"),
-    "serving": ("components.ui", "lessons"),
+    "serving": ("components.ui", "components.live_class", "lessons"),
     "ui": ("lessons",),
+    # the live class draws with ui's building blocks, never with the ui modules that ask it about its questions
+    "live_class": ("lessons", "components.ui.widgets", "components.ui.quiz_ui", "components.ui.layout"),
     "ranking_editor": ("lessons",),
     "rank_figure": ("lessons", "components.ui", "components.serving"),
     "cli": ("streamlit", "components.ui", "lessons"),  # the rankwise command: engine, formats and course
@@ -68,6 +70,28 @@ def test_the_engine_and_the_readers_import_no_private_name_of_each_other(folder,
     assert not private, f"{path.relative_to(ROOT)} imports private names of {other}: {private}"
 
 
+@pytest.mark.parametrize("name", ["protocol", "store"])
+def test_the_live_class_protocol_and_store_import_no_streamlit(name):
+    """They run without a session: in the benchmarks, the unit tests and on a replica's Redis."""
+    wrong = sorted(n for n in imported_names(COMPONENTS / "live_class" / f"{name}.py") if breaks(n, "streamlit")
+                   or breaks(n, "components.ui"))
+    assert not wrong, f"components/live_class/{name}.py must not import {wrong}"
+
+
+
+
+@pytest.mark.parametrize("path", sorted([ROOT / "app.py", *COMPONENTS.rglob("*.py"), *(ROOT / "lessons").glob("*.py")]),
+                         ids=lambda p: str(p.relative_to(ROOT)))
+def test_only_streamlit_compat_reaches_into_streamlit(path):
+    """Every use of Streamlit's internals is in components/serving/streamlit_compat.py, which checks the version."""
+    if path == COMPONENTS / "serving" / "streamlit_compat.py":
+        return
+    public = ("streamlit",)  # and the type of its containers, streamlit.delta_generator.DeltaGenerator
+    inside = sorted(n for n in imported_names(path) if breaks(n, "streamlit") and n not in public
+                    and not breaks(n, "streamlit.delta_generator"))
+    assert not inside, f"{path.relative_to(ROOT)} imports {inside}: put it in components/serving/streamlit_compat.py"
+
+
 def test_every_module_of_components_lives_in_a_role_folder():
     loose = sorted(p.name for p in COMPONENTS.glob("*.py") if p.name != "__init__.py")
     assert not loose, f"put {loose} into one of {sorted(FORBIDDEN)}"
@@ -81,6 +105,43 @@ def test_lessons_holds_only_pages(path):
     tree = ast.parse(path.read_text())
     assert any(isinstance(n, ast.FunctionDef) and n.name == "render" for n in tree.body), \
         f"lessons/{path.name} is a page: it exposes render(); a helper belongs in components/ui/"
+
+
+PAGES = sorted(p for p in (ROOT / "lessons").glob("*.py") if p.name != "__init__.py")
+
+
+@pytest.mark.parametrize("path", PAGES, ids=lambda p: p.name)
+def test_a_page_never_imports_another_page(path):
+    wrong = sorted(n for n in imported_names(path) if breaks(n, "lessons"))
+    assert not wrong, f"lessons/{path.name} imports {wrong}: what two pages share belongs in components/"
+
+
+def page_helpers_used(path: Path) -> list[str]:
+    """What a test takes from a page other than its ``render``: a name imported out of a page
+    (``from lessons.x import y``, ``import lessons.x``), or any use of a page module ``from lessons import x``
+    but ``x.render``."""
+    tree = ast.parse(path.read_text())
+    used, pages = [], set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            used += [alias.name for alias in node.names if breaks(alias.name, "lessons")]
+        elif isinstance(node, ast.ImportFrom) and node.module and breaks(node.module, "lessons"):
+            if node.module != "lessons":
+                used += [f"{node.module}.{alias.name}" for alias in node.names]
+            pages |= {alias.asname or alias.name for alias in node.names}
+    renders = {id(node.value) for node in ast.walk(tree)
+               if isinstance(node, ast.Attribute) and node.attr == "render" and isinstance(node.value, ast.Name)}
+    used += [node.id for node in ast.walk(tree)
+             if isinstance(node, ast.Name) and node.id in pages and id(node) not in renders]
+    return used
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "tests").rglob("*.py")), ids=lambda p: str(p.relative_to(ROOT)))
+def test_tests_drive_pages_and_import_none_of_their_helpers(path):
+    """A test drives a page through AppTest (its path, or its ``render()``); what it checks against (constants,
+    helpers) comes from where the page gets it, components/."""
+    used = page_helpers_used(path)
+    assert not used, f"{path.relative_to(ROOT)} uses {used} of a page: import them from components/"
 
 
 def test_every_page_has_its_prose_and_summary():

@@ -39,7 +39,7 @@ def test_the_store_is_bounded():
     for k in range(1, 3):
         for n in range(scoreboard.SHARED_PAYLOADS):
             score(Scoreboard(("RR",), ("RR",), query_index=0, relevance_level=1 + n % 2, extra_judged=(n,)), k=k)
-    assert len(scoreboard._payloads) <= scoreboard.SHARED_PAYLOADS
+    assert scoreboard._shared_payload.cache_info().currsize <= scoreboard.SHARED_PAYLOADS
 
 
 @given(st.recursive(st.one_of(st.integers(), st.text(max_size=3), st.booleans(), st.none()),

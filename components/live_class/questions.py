@@ -1,6 +1,6 @@
 """Predict, then reveal, together: a live class's answers to a hidden value or to a practice question.
 
-In a live class (:mod:`components.ui.live_class_ui`) with "predict first" on:
+In a live class (:mod:`components.live_class.follow`) with "predict first" on:
 
 - where a lesson hides a value (:func:`components.ui.widgets.numbers_revealed`), the instructor gets "Ask
   the class: nDCG@3?"; the learners who follow get a guess box in the same place; the instructor sees the
@@ -15,9 +15,9 @@ state on screen (:func:`value_id`), so a learner answers only about the state th
 
 A number's guess is taken from 0 to the measure's largest value: 1 for every measure a lesson hides and for
 the bank's "unit" questions, :data:`DCG_TOP` for a DCG; anything else is refused with "a guess is a number
-between 0 and 1", and the store never holds it (:func:`components.serving.live_class.takes_number`). Each
+between 0 and 1", and the store never holds it (:func:`components.live_class.protocol.takes_number`). Each
 question takes at most ``RANKWISE_CLASS_ANSWERS`` answers. While the class store is down the count, the ask,
-the reveal and a guess do without (:func:`class_outage.survives`).
+the reveal and a guess do without (:func:`outage.survives`).
 """
 from __future__ import annotations
 
@@ -29,10 +29,13 @@ import streamlit as st
 from components.course import class_answers, prose, quiz
 from components.course.class_answers import Asked
 from components.engine.formatting import fmt
-from components.serving import live_class
-from components.serving.class_store import ClassStoreDown
+from components.live_class import members, outage, protocol, session
+from components.live_class.follow import class_question
+from components.live_class.session import following, held, leading
+from components.live_class.store import ClassStoreDown
+from components.live_class.timers import timed_fragment
 from components.serving.settings import LIMITS
-from components.ui import charts, class_members_ui, class_outage, fragments, live_class_ui, state
+from components.ui import charts
 from components.ui.chart_view import show_chart
 
 TEXT = "ui"
@@ -47,60 +50,60 @@ def value_id(scope: str, signature) -> str:
 
 
 def is_open(question_id: str) -> bool:
-    held = live_class_ui.class_question(question_id)
-    return held is not None and held[0].id == question_id and not held[1]
+    asked = class_question(question_id)
+    return asked is not None and asked[0].id == question_id and not asked[1]
 
 
 def is_revealed(question_id: str) -> bool:
-    held = live_class_ui.class_question(question_id)
-    return held is not None and held[0].id == question_id and held[1]
+    asked = class_question(question_id)
+    return asked is not None and asked[0].id == question_id and asked[1]
 
 
 def value_revealed(scope: str, signature) -> bool:
     """Whether the class has revealed its question about this value (False at once outside a class)."""
     question_id = value_id(scope, signature)
-    held = live_class_ui.class_question(question_id)
-    return held is not None and held[1] and held[0].id == question_id
+    asked = class_question(question_id)
+    return asked is not None and asked[1] and asked[0].id == question_id
 
 
-@class_outage.survives()
+@outage.survives()
 def _ask(question_id: str, kind: str, options: tuple[str, ...] = (), top: float = 1.0) -> None:
-    lead = live_class_ui.leading()
+    lead = leading()
     if lead is not None:
-        live_class.ask(live_class_ui.store(), lead, live_class.Question(question_id, kind, options, top),
+        protocol.ask(session.store(), lead, protocol.Question(question_id, kind, options, top),
                        ttl=LIMITS.class_seconds)
 
 
 def _reveal(then: Callable[[], None] | None = None) -> None:
-    lead = live_class_ui.leading()
+    lead = leading()
     if lead is not None:
-        class_outage.survives()(live_class.reveal)(live_class_ui.store(), lead, ttl=LIMITS.class_seconds)
+        outage.survives()(protocol.reveal)(session.store(), lead, ttl=LIMITS.class_seconds)
     if then is not None:
         then()
 
 
-@class_outage.survives({})
+@outage.survives({})
 def _tally(question_id: str) -> dict[str, int]:
-    lead = live_class_ui.leading()
-    return {} if lead is None else dict(live_class.tally(live_class_ui.store(), lead.code, question_id))
+    lead = leading()
+    return {} if lead is None else dict(protocol.tally(session.store(), lead.code, question_id))
 
 
 def _counted(question_id: str) -> tuple[str, int, int]:
     """(the question, how many answers are in, how many learners are here) for the instructor's count; while
     the store is down, the count last shown."""
-    lead = live_class_ui.leading()
+    lead = leading()
     try:
-        here = 0 if lead is None else class_members_ui.present(live_class_ui.store(), lead.code).count
-        tally = {} if lead is None else live_class.tally(live_class_ui.store(), lead.code, question_id)
+        here = 0 if lead is None else members.present(session.store(), lead.code).count
+        tally = {} if lead is None else protocol.tally(session.store(), lead.code, question_id)
     except ClassStoreDown:
-        class_outage.note_down()
-        return st.session_state.get(state.CLASS_COUNTED) or (question_id, 0, 0)
+        outage.note_down()
+        return held().counted or (question_id, 0, 0)
     return question_id, sum(tally.values()), here
 
 
 def _show_count(question_id: str) -> None:
     """How many answers are in, of how many learners here (kept, so :func:`show_count_poll` sees a change)."""
-    counted = st.session_state[state.CLASS_COUNTED] = _counted(question_id)
+    counted = held().counted = _counted(question_id)
     _, n, here = counted
     st.markdown(prose.text(TEXT, "Class answers so far here", n=n, here=here) if here
                 else prose.text(TEXT, "Class answers so far", n=n))
@@ -110,18 +113,18 @@ def show_count_poll() -> None:
     """For the instructor while the class answers: a fragment that reads the count every :data:`COUNT_SECONDS`
     and, when it moved, reruns the app, so that the count on screen (often inside a lesson's own fragment) is
     drawn again in its place."""
-    held = live_class_ui.class_question() if live_class_ui.leading() is not None else None
-    if held is not None and not held[1]:
-        question_id = held[0].id
+    asked = class_question() if leading() is not None else None
+    if asked is not None and not asked[1]:
+        question_id = asked[0].id
         # this run draws the count as it is now: the poll, run with it, has nothing new to show
-        st.session_state[state.CLASS_COUNTED] = _counted(question_id)
+        held().counted = _counted(question_id)
         with st.sidebar:  # it draws nothing
             _count_poll(question_id)
 
 
-@fragments.timed_fragment(COUNT_SECONDS)
+@timed_fragment(COUNT_SECONDS)
 def _count_poll(question_id: str) -> None:
-    if is_open(question_id) and st.session_state.get(state.CLASS_COUNTED) != _counted(question_id):
+    if is_open(question_id) and held().counted != _counted(question_id):
         st.rerun(scope="app")
 
 
@@ -139,21 +142,17 @@ def _reveal_button(question_id: str, then: Callable[[], None] | None = None) -> 
         st.rerun(scope="app")
 
 
-def _guessed() -> dict[str, str]:
-    return st.session_state.setdefault(state.CLASS_GUESSED, {})
-
-
-@class_outage.survives(False)
+@outage.survives(False)
 def _send_guess(question_id: str, answer: str | float, typed: str) -> bool:
     """A follower's answer to the class's open question (``answer``: an option, or the parsed number; ``typed``:
     what the learner typed, shown back); False when it was not taken."""
-    code = live_class_ui.following()
-    if code is None or not live_class.guess(live_class_ui.store(), code, question_id, class_members_ui.member(),
+    code = following()
+    if code is None or not protocol.guess(session.store(), code, question_id, members.member(),
                                             answer, ttl=LIMITS.class_seconds, most=LIMITS.class_answers):
         return False
-    _guessed()[question_id] = typed
+    held().guessed[question_id] = typed
     # the form goes and the box saying so arrives filled, which a screen reader may not read: the class's news says it
-    st.session_state[live_class_ui.NEWS] = prose.text(TEXT, "Class news guess sent", guess=typed)
+    held().news = prose.text(TEXT, "Class news guess sent", guess=typed)
     return True
 
 
@@ -162,9 +161,9 @@ def _refusal(value: float | None) -> str | None:
     number; not a number the open question takes), or None."""
     if value is None:
         return prose.text(TEXT, "Class guess not a number")
-    held = live_class_ui.class_question()
-    question = live_class.Question("", NUMBER) if held is None else held[0]
-    if not live_class.takes_number(question, value):
+    asked = class_question()
+    question = protocol.Question("", NUMBER) if asked is None else asked[0]
+    if not protocol.takes_number(question, value):
         return prose.text(TEXT, "Class guess out of range", top=f"{question.top:g}")
     return None
 
@@ -180,8 +179,8 @@ def show_value_question(scope: str, signature, asked: Callable[[], Asked], revea
     """Where "predict first" hides a value (``scope`` and ``signature`` name it), the class's part: the
     instructor's Ask (or, once asked, the count and "Reveal to the class"), a follower's guess box while the
     question is open. True when it takes the place of the page's own Reveal button."""
-    leads = live_class_ui.leading() is not None
-    if not leads and live_class_ui.following() is None:
+    leads = leading() is not None
+    if not leads and following() is None:
         return False
     question_id = value_id(scope, signature)
     if leads:
@@ -194,7 +193,7 @@ def show_value_question(scope: str, signature, asked: Callable[[], Asked], revea
     if not is_open(question_id):
         return False
     label = asked().label
-    sent = _guessed().get(question_id)
+    sent = held().guessed.get(question_id)
     if sent is not None:
         st.success(prose.text(TEXT, "Class guess sent", guess=sent), icon="📨")
         return True
@@ -203,19 +202,20 @@ def show_value_question(scope: str, signature, asked: Callable[[], Asked], revea
         st.text_input(prose.text(TEXT, "Class guess label", label=label), key=f"{key}.text", max_chars=20)
         st.form_submit_button(prose.text(TEXT, "Class guess send"), key=f"{key}.send", on_click=_on_guess,
                               args=(question_id, key), type="primary", icon="📨")
-    if st.session_state.get(f"{key}.error"):
-        st.error(st.session_state[f"{key}.error"], icon="🔢")
+    refused = held().guess_errors.get(question_id)
+    if refused:
+        st.error(refused, icon="🔢")
     return True
 
 
 def _on_guess(question_id: str, key: str) -> None:
-    """Send the typed guess, or keep why it was refused (a worded message) under ``key.error``."""
+    """Send the typed guess, or keep why it was refused (a worded message: ``ClassState.guess_errors``)."""
     typed = str(st.session_state.get(f"{key}.text") or "")
     value = quiz.parse_answer(typed).value
     refused = _refusal(value)
     if value is not None and refused is None and not _send_guess(question_id, value, typed):
-        refused = prose.text(TEXT, "Class connection lost" if class_outage.is_down() else "Class guess not taken")
-    st.session_state[f"{key}.error"] = refused
+        refused = prose.text(TEXT, "Class connection lost" if outage.is_down() else "Class guess not taken")
+    held().guess_errors[question_id] = refused
 
 
 def show_value_result(scope: str, signature, asked: Callable[[], Asked]) -> None:
@@ -225,10 +225,10 @@ def show_value_result(scope: str, signature, asked: Callable[[], Asked]) -> None
         return
     question_id = value_id(scope, signature)
     now = asked()
-    if live_class_ui.leading() is not None:
+    if leading() is not None:
         _show_guesses(question_id, now, lambda trap: _slip_text(trap, now))
         return
-    sent = _guessed().get(question_id)
+    sent = held().guessed.get(question_id)
     if sent is None:
         return
     reading = class_answers.read_guesses({sent: 1}, now)
@@ -272,7 +272,7 @@ def _askable(question: quiz.Question) -> bool:
 
 def card_waits(question: quiz.Question) -> bool:
     """Whether a follower's verdict on this card waits for the class's reveal (the class is answering it)."""
-    return live_class_ui.following() is not None and is_open(question.id)
+    return following() is not None and is_open(question.id)
 
 
 def send_card_answer(question: quiz.Question, answer) -> None:
@@ -292,7 +292,7 @@ def show_card_class(question: quiz.Question, values_text: Callable[[str], str]) 
     """Under a practice card, for the instructor: Ask the class; once asked, the count and the reveal; once
     revealed, the guesses against the answer with the bank's traps marked, or the counts per option.
     ``values_text(section)`` is the question's text of that section (its values filled)."""
-    if live_class_ui.leading() is None or not _askable(question):
+    if leading() is None or not _askable(question):
         return
     if is_revealed(question.id):
         if isinstance(question, quiz.ChoiceQuestion):

@@ -1,19 +1,19 @@
 """Who is in a live class: each learner's member id and optional nickname, their "here", the instructor's roll call.
 
-The protocol is :mod:`components.serving.live_class` (:func:`~components.serving.live_class.here`,
-:func:`~components.serving.live_class.gone`, :func:`~components.serving.live_class.roll_call`); this module
-keeps a session's side of it. :mod:`components.ui.live_class_ui` calls it with the server's class store:
+The protocol is :mod:`components.live_class.protocol` (:func:`~components.live_class.protocol.here`,
+:func:`~components.live_class.protocol.gone`, :func:`~components.live_class.protocol.roll_call`); this module
+keeps a session's side of it, with the server's class store:
 
 - a learner is a random **member id**, kept with their nickname in their browser's localStorage
   (:func:`keep_member_in_browser`), so that a reload is the same learner: one place on the roll call, one
   answer per question; a session that joined before its browser's id was read gives its own up for it;
 - a joined session says :func:`say_here` when it joins, when its nickname changes, and from its poll
-  every :data:`~components.serving.live_class.HERE_SECONDS`; leaving takes it off at once (:func:`say_gone`);
+  every :data:`~components.live_class.protocol.HERE_SECONDS`; leaving takes it off at once (:func:`say_gone`);
 - the instructor's panel shows the roll call (:func:`show_roll_call`): how many are here, and the
   nicknames of those who gave one (shown as typed, never as Markdown; at most :data:`ROLL_CALL_NAMES`, then
   how many more), never beside an answer. A class's roll call holds at most ``RANKWISE_CLASS_MEMBERS``.
 
-While the class store is down, "here" and "gone" are skipped (:func:`class_outage.survives`).
+While the class store is down, "here" and "gone" are skipped (:func:`outage.survives`).
 """
 from __future__ import annotations
 
@@ -24,9 +24,11 @@ import streamlit as st
 
 from components.course import prose
 from components.engine.formatting import literal
-from components.serving import class_store, live_class
+from components.live_class import outage, protocol
+from components.live_class import store as class_store
+from components.live_class.session import MEMBER_STORE, NICKNAME_BOXES, held
 from components.serving.settings import LIMITS
-from components.ui import browser_store, class_outage, state
+from components.ui import browser_store
 
 TEXT = "ui"
 MEMBER_STORAGE_KEY = "rankwise.class.member.v1"  # the learner's localStorage entry: {"member", "nickname"}
@@ -36,94 +38,92 @@ ROLL_CALL_NAMES = 30  # nicknames the roll call shows at most (the count says ho
 
 def member() -> str:
     """This session's member id (made now when neither the session nor its browser has one yet)."""
-    if state.CLASS_MEMBER not in st.session_state:
-        st.session_state[state.CLASS_MEMBER] = live_class.new_member()
-    return st.session_state[state.CLASS_MEMBER]
+    state = held()
+    if state.member is None:
+        state.member = protocol.new_member()
+    return state.member
 
 
 def nickname() -> str:
-    return st.session_state.get(state.CLASS_NICKNAME, "")
+    return held().nickname
 
 
-@class_outage.survives()
+@outage.survives()
 def say_here(store: class_store.ClassStore, code: str, *, now: bool = False) -> None:
     """Tell the class this learner is there: at once with ``now``, else when
-    :data:`~components.serving.live_class.HERE_SECONDS` have passed since the last time."""
-    at = time.time()
-    if not now and at - st.session_state.get(state.CLASS_HERE_AT, 0.0) < live_class.HERE_SECONDS:
+    :data:`~components.live_class.protocol.HERE_SECONDS` have passed since the last time."""
+    at, state = time.time(), held()
+    if not now and at - state.here_at < protocol.HERE_SECONDS:
         return
-    st.session_state[state.CLASS_HERE_AT] = at
-    live_class.here(store, code, member(), nickname(), at, LIMITS.class_seconds, most=LIMITS.class_members)
+    state.here_at = at
+    protocol.here(store, code, member(), nickname(), at, LIMITS.class_seconds, most=LIMITS.class_members)
 
 
-@class_outage.survives()
+@outage.survives()
 def say_gone(store: class_store.ClassStore, code: str) -> None:
     """This learner leaves the class's roll call now."""
-    live_class.gone(store, code, member())
-    st.session_state.pop(state.CLASS_HERE_AT, None)
-
-
-def _joined() -> str | None:
-    """The code of the class this session is in (following it or exploring on its own), if any."""
-    return st.session_state.get(state.CLASS_JOINED)
+    protocol.gone(store, code, member())
+    held().here_at = 0.0
 
 
 def keep_member_in_browser(store: class_store.ClassStore) -> None:
     """The member id and nickname in this browser's localStorage: read back on the session's first run, then
     written on every run."""
-    held = st.session_state.get(state.CLASS_MEMBER)
+    state = held()
     with st.sidebar:
-        browser_store.browser_store(key=state.CLASS_MEMBER_STORE, storage_key=MEMBER_STORAGE_KEY, storage="local",
-                                    synced=bool(st.session_state.get(state.CLASS_MEMBER_SYNCED)),
-                                    value=None if held is None else {"member": held, "nickname": nickname()},
+        browser_store.browser_store(key=MEMBER_STORE, storage_key=MEMBER_STORAGE_KEY, storage="local",
+                                    synced=state.member_synced,
+                                    value=None if state.member is None else {"member": state.member,
+                                                                             "nickname": nickname()},
                                     on_loaded=functools.partial(_on_member_loaded, store))
 
 
 def _on_member_loaded(store: class_store.ClassStore) -> None:
     """The browser's member id and nickname (untrusted) become the session's. A session that joined before
     they came (from a link, on its first run) gives its own id up, so a reload is not two learners."""
-    st.session_state[state.CLASS_MEMBER_SYNCED] = True
-    stored = browser_store.loaded(state.CLASS_MEMBER_STORE)
+    state = held()
+    state.member_synced = True
+    stored = browser_store.loaded(MEMBER_STORE)
     if not isinstance(stored, dict):
         return
     if not nickname():
-        _set_nickname(live_class.normal_nickname(stored.get("nickname") or ""))
-    kept, joined = live_class.normal_member(stored.get("member")), _joined()
-    if kept is None or kept == st.session_state.get(state.CLASS_MEMBER):
+        _set_nickname(protocol.normal_nickname(stored.get("nickname") or ""))
+    kept, joined = protocol.normal_member(stored.get("member")), state.joined
+    if kept is None or kept == state.member:
         return
-    if joined is not None and state.CLASS_MEMBER in st.session_state:
+    if joined is not None and state.member is not None:
         say_gone(store, joined)
-    st.session_state[state.CLASS_MEMBER] = kept
+    state.member = kept
     if joined is not None:
         say_here(store, joined, now=True)
 
 
 def _set_nickname(text: str) -> None:
     """The session's nickname, and the boxes that show it (those on screen now are set again)."""
-    st.session_state[state.CLASS_NICKNAME] = text
-    for box in state.CLASS_NICKNAME_BOXES:
+    held().nickname = text
+    for box in NICKNAME_BOXES:
         if box in st.session_state:
             st.session_state[box] = text
 
 
 def nickname_box(box: str, store: class_store.ClassStore) -> None:
-    """A box for the optional nickname (``box``: its key, one of :data:`state.CLASS_NICKNAME_BOXES`)."""
+    """A box for the optional nickname (``box``: its key, one of :data:`~components.live_class.session.NICKNAME_BOXES`)."""
     if box not in st.session_state:  # a box not on screen last run lost its value: it shows the session's
         st.session_state[box] = nickname()
-    st.text_input(prose.text(TEXT, "Class nickname"), key=box, max_chars=live_class.MAX_NICKNAME,
+    st.text_input(prose.text(TEXT, "Class nickname"), key=box, max_chars=protocol.MAX_NICKNAME,
                   placeholder=prose.text(TEXT, "Class nickname hint"), help=prose.text(TEXT, "Class nickname help"),
                   on_change=_on_nickname, args=(box, store))
 
 
 def _on_nickname(box: str, store: class_store.ClassStore) -> None:
-    _set_nickname(live_class.normal_nickname(st.session_state.get(box) or ""))
-    joined = _joined()
+    _set_nickname(protocol.normal_nickname(st.session_state.get(box) or ""))
+    joined = held().joined
     if joined is not None:
         say_here(store, joined, now=True)
 
 
-def present(store: class_store.ClassStore, code: str) -> live_class.RollCall:
-    return live_class.roll_call(store, code, time.time())
+def present(store: class_store.ClassStore, code: str) -> protocol.RollCall:
+    return protocol.roll_call(store, code, time.time())
 
 
 def show_roll_call(store: class_store.ClassStore, code: str) -> None:

@@ -1,9 +1,9 @@
 """A live class while its store cannot be reached: one session flag, and the two ways a store call survives it.
 
-The store raises :class:`~components.serving.class_store.ClassStoreDown` (Redis down, stalled or restarting;
+The store raises :class:`~components.live_class.store.ClassStoreDown` (Redis down, stalled or restarting;
 it waits at most a second and logs the outage once). A session's store calls go through :func:`survives` (a
 call that does without: a roll-call "here", an answer's count) or, for a class's timers, :func:`polled`. Either
-sets :data:`DOWN`, which the learner's banner and the instructor's panel read ("the class's connection is lost,
+sets :attr:`ClassState.down`, which the learner's banner and the instructor's panel read ("the class's connection is lost,
 retrying"); the next poll that reaches the store clears it and redraws the page.
 """
 from __future__ import annotations
@@ -13,23 +13,25 @@ from typing import Any, Callable, TypeVar, cast
 
 import streamlit as st
 
-from components.serving.class_store import ClassStoreDown
+from components.live_class.session import held
+from components.live_class.store import ClassStoreDown
 
-DOWN = "class.down"  # bool: a class store call of this session failed, and no poll has reached it since
 F = TypeVar("F", bound=Callable[..., Any])
 
 
 def note_down() -> None:
-    st.session_state[DOWN] = True
+    held().down = True
 
 
 def is_down() -> bool:
-    return bool(st.session_state.get(DOWN))
+    return held().down
 
 
 def back_up() -> bool:
     """The store answered: the flag is cleared; whether it was set."""
-    return bool(st.session_state.pop(DOWN, False))
+    state = held()
+    was, state.down = state.down, False
+    return was
 
 
 def survives(default: Any = None) -> Callable[[F], F]:

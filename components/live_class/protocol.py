@@ -1,6 +1,6 @@
 """A live class: the instructor leads, the learners follow, the class answers together.
 
-The protocol over a :class:`components.serving.class_store.ClassStore`:
+The protocol over a :class:`components.live_class.store.ClassStore`:
 
 - :func:`start` makes a class (at most ``most`` live at once: :class:`ClassesFull`; a session that leads one
   already ends it first, so one session leads one class) under a new short **code** (:data:`CODE_LENGTH`
@@ -43,7 +43,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from components.serving.class_store import CLASS_TTL, ClassStore
+from components.live_class.store import CLASS_TTL, ClassStore
 from components.serving.settings import LIMITS
 
 CODE_ALPHABET = "ACDEFGHJKMNPRTUVWXY34679"  # no look-alikes: not 0, 1, 2, 5, 8, B, I, L, O, Q, S, Z
@@ -274,7 +274,7 @@ def gone(store: ClassStore, code: str, member: str) -> None:
 def roll_call(store: ClassStore, code: str, now: float, window: float = PRESENT_SECONDS) -> RollCall:
     """The learners seen in the class within ``window`` seconds before ``now``.
 
-    >>> from components.serving.class_store import MemoryStore
+    >>> from components.live_class.store import MemoryStore
     >>> store = MemoryStore(); lead = start(store)
     >>> for member, nickname, at in (("m-ada-0001", "Ada", 95), ("m-x-000002", "", 99), ("m-old-0003", "Bo", 10)):
     ...     _ = here(store, lead.code, member, nickname, at)

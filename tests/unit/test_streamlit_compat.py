@@ -1,14 +1,21 @@
-"""The "Your data" upload flow's guard on Streamlit's queue of messages to the browser (components/ui/upload_flow.py).
+"""Streamlit's internals as components/serving/streamlit_compat.py uses them: the version it checks, and the guard
+on Streamlit's queue of messages to the browser that the "Your data" upload flow applies.
 
 The queue is Streamlit's own ``ForwardMsgQueue`` (1.67, pinned), cleared as a session clears it when a script run
-starts (``clear(retain_lifecycle_msgs=True)``).
+starts (``clear(retain_lifecycle_msgs=True)``). The run context's reads are tested through the live class (its page
+tests), the upload store's through tests/unit/test_upload_store.py.
 """
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+import streamlit
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.runtime.forward_msg_queue import ForwardMsgQueue
 
-from components.ui import upload_flow
+from components.serving import streamlit_compat
+from components.ui import upload_flow  # noqa: F401 (importing it applies the guard)
 
 
 def upload_url_answer(request_id: str) -> ForwardMsg:
@@ -44,5 +51,13 @@ def test_a_full_clear_still_drops_everything_and_the_guard_is_applied_once():
     queue.clear()  # a session that ends, or a flush: nothing is kept
     assert queue.flush() == []
     guarded = ForwardMsgQueue.clear
-    upload_flow._keep_upload_urls()
+    streamlit_compat.keep_upload_urls()
     assert ForwardMsgQueue.clear is guarded
+
+
+def test_it_loads_only_under_the_streamlit_it_was_tested_with():
+    """The pin in pyproject.toml and the version streamlit_compat checks are the same."""
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+    pinned = [d for d in tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())["project"]
+              ["dependencies"] if d.startswith("streamlit")]
+    assert pinned == [f"streamlit=={streamlit_compat.TESTED}"] and streamlit.__version__ == streamlit_compat.TESTED
