@@ -203,9 +203,10 @@ print(json.dumps({"R@10": means["recall@10"], "RR@10": means["mrr@10"], "nDCG@10
 
 PRECISE_CHILD = """
 import json, sys
+from pathlib import Path
 from components.formats import trec
 from components.engine.measures import evaluate
-judged = trec.load(trec.Path(sys.argv[1]), trec.Path(sys.argv[2]), reader="precise")
+judged = trec.load(Path(sys.argv[1]), Path(sys.argv[2]), reader="precise")
 print(json.dumps({name: float(v.mean()) for name, v in evaluate(judged.queries, sys.argv[3:], "linear").items()}))
 """
 
