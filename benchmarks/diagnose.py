@@ -63,7 +63,7 @@ def best(repeats: int, work, setup=lambda: None) -> tuple[float, object]:
 
 def time_pair(name: str, qrels_path: Path, run_path: Path, repeats: int) -> None:
     start = time.perf_counter()
-    qrels, run = trec.read_pair(qrels_path, run_path)
+    qrels, run = trec.read_qrels(qrels_path), trec.read_run(run_path)
     judged = model.judge(qrels, run)
     read = time.perf_counter() - start
     print(f"\n== {name}: {run.qidx.size:,} run lines, {qrels.qidx.size:,} judgments; "

@@ -206,7 +206,8 @@ import json, sys
 from pathlib import Path
 from components.formats import trec
 from components.engine.measures import evaluate
-judged = trec.load(Path(sys.argv[1]), Path(sys.argv[2]), reader="precise")
+from components.engine.model import judge
+judged = judge(trec.read_qrels(Path(sys.argv[1]), reader="precise"), trec.read_run(Path(sys.argv[2]), reader="precise"))
 print(json.dumps({name: float(v.mean()) for name, v in evaluate(judged.queries, sys.argv[3:], "linear").items()}))
 """
 

@@ -7,7 +7,7 @@ query, ordered by score, run B lifting the relevant ones more than run A
 (so B is better on average, with many ties and losses). Then it times, as
 the page calls them (best and median of ``--repeats``):
 
-- reading and joining each run with the qrels (``trec.load`` on the bytes);
+- reading and joining each run with the qrels (the TREC reader and ``model.judge``, on the bytes);
 - the 4 default measures on run A (``measures.evaluate``);
 - mean Recall@k and hit rate@k for k = 1 to 100: one pass per k
   (``metrics.recall(qs, k).mean()`` and ``metrics.success(qs, k).mean()``,
@@ -30,7 +30,7 @@ from typing import Callable, TypeVar
 
 import numpy as np
 
-from components.engine import compare, metrics
+from components.engine import compare, metrics, model
 from components.engine.measures import DEFAULT_MEASURES, evaluate
 from components.formats import trec
 from components.ui import charts
@@ -94,10 +94,10 @@ def main() -> None:
           f"runs {len(run_a) / 1e6:.1f} and {len(run_b) / 1e6:.1f} MB (generated in "
           f"{time.perf_counter() - start:.1f} s)")
 
-    times, judged_a = timed(repeats, lambda: trec.load(qrels, run_a, gain="linear", run_name="run A"))
-    show("read + join run A (trec.load)", times)
-    times, judged_b = timed(repeats, lambda: trec.load(qrels, run_b, gain="linear", run_name="run B"))
-    show("read + join run B (trec.load)", times)
+    times, judged_a = timed(repeats, lambda: model.judge(trec.read_qrels(qrels), trec.read_run(run_a, "run A")))
+    show("read + join run A", times)
+    times, judged_b = timed(repeats, lambda: model.judge(trec.read_qrels(qrels), trec.read_run(run_b, "run B")))
+    show("read + join run B", times)
 
     names = list(DEFAULT_MEASURES)
     times, values = timed(repeats, lambda: evaluate(judged_a.queries, names, "linear"))

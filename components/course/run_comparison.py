@@ -128,7 +128,8 @@ def report_many(result: ManyRuns, layout: Literal["markdown", "latex"], gain: st
 
     >>> from components.engine.many_runs import compare_many
     >>> from components.formats import trec
-    >>> runs = [trec.load("1 0 a 1\\n2 0 a 1\\n", r) for r in ("1 Q0 a 1 1 r\\n2 Q0 x 1 1 r\\n",
+    >>> from components.engine.model import judge
+    >>> runs = [judge(trec.read_qrels("1 0 a 1\\n2 0 a 1\\n"), trec.read_run(r)) for r in ("1 Q0 a 1 1 r\\n2 Q0 x 1 1 r\\n",
     ...                                                         "1 Q0 a 1 1 r\\n2 Q0 a 1 1 r\\n")]
     >>> print(report_many(compare_many(runs, ["a.run", "b_2.run"], ["RR"]), "latex", "linear"))  # doctest: +ELLIPSIS
     \\begin{tabular}{lr}

@@ -171,8 +171,8 @@ def compare_many(judged: Sequence[model.JudgedRun], names: Sequence[str], measur
     Examples
     --------
     >>> from components.formats import trec
-    >>> qrels = "1 0 a 1\\n2 0 b 1\\n"
-    >>> runs = [trec.load(qrels, r) for r in ("1 Q0 a 1 1 r\\n2 Q0 x 1 1 r\\n", "1 Q0 a 1 1 r\\n2 Q0 b 1 1 r\\n",
+    >>> qrels = trec.read_qrels("1 0 a 1\\n2 0 b 1\\n")
+    >>> runs = [model.judge(qrels, trec.read_run(r)) for r in ("1 Q0 a 1 1 r\\n2 Q0 x 1 1 r\\n", "1 Q0 a 1 1 r\\n2 Q0 b 1 1 r\\n",
     ...                                         "1 Q0 y 1 1 r\\n2 Q0 y 1 1 r\\n")]
     >>> result = compare_many(runs, ["base", "better", "broken"], ["RR"])
     >>> result.versus["better", "RR"].comparison.mean_diff, result.flagged, result.family
@@ -235,8 +235,9 @@ def explain_query(base: model.JudgedRun, other: model.JudgedRun, qid: str, measu
 
     >>> from components.formats import trec
 
-    >>> qrels = "1 0 a 1\\n"
-    >>> base, other = trec.load(qrels, "1 Q0 x 2 2 r\\n1 Q0 a 1 1 r\\n"), trec.load(qrels, "1 Q0 a 1 1 r\\n")
+    >>> qrels = trec.read_qrels("1 0 a 1\\n")
+    >>> base = model.judge(qrels, trec.read_run("1 Q0 x 2 2 r\\n1 Q0 a 1 1 r\\n"))
+    >>> other = model.judge(qrels, trec.read_run("1 Q0 a 1 1 r\\n"))
     >>> why = explain_query(base, other, "1", ["RR", "bpref"])
     >>> why["RR"].change, [d.docid for d in why["RR"].documents], why["bpref"]
     (0.5, ['a', 'x'], None)

@@ -189,8 +189,8 @@ class JudgedRun:
     def query_index(self) -> Mapping[str, int]:
         """Each evaluated query id's index into ``qids`` (read-only).
 
-        >>> from components.formats.trec import load  # (the TREC reader, for examples written as files)
-        >>> load("a 0 d 1\\nb 0 d 1\\n", "a Q0 d 1 1 r\\nb Q0 d 1 1 r\\n").query_index["b"]
+        >>> from components.formats.trec import read_qrels, read_run  # (the TREC reader: examples written as files)
+        >>> judge(read_qrels("a 0 d 1\\nb 0 d 1\\n"), read_run("a Q0 d 1 1 r\\nb Q0 d 1 1 r\\n")).query_index["b"]
         1
         """
         return MappingProxyType({qid: i for i, qid in enumerate(self.qids)})
@@ -204,8 +204,8 @@ class JudgedRun:
         """The same run under trec_eval's options: each query's top ``max_docs`` documents (-M), then without the
         unjudged ones (-J), with a grade of at least ``relevance_level`` relevant (-l); ids and scores follow.
 
-        >>> from components.formats.trec import load
-        >>> judged = load("1 0 a 0\\n1 0 b 1\\n", "1 Q0 x 1 3 r\\n1 Q0 a 2 2 r\\n1 Q0 b 3 1 r\\n")
+        >>> from components.formats.trec import read_qrels, read_run
+        >>> judged = judge(read_qrels("1 0 a 0\\n1 0 b 1\\n"), read_run("1 Q0 x 1 3 r\\n1 Q0 a 2 2 r\\n1 Q0 b 3 1 r\\n"))
         >>> [doc for doc, _, _ in judged.adjusted(judged_only=True).ranking(0)]
         ['a', 'b']
         >>> [doc for doc, _, _ in judged.adjusted(judged_only=True, max_docs=2).ranking(0)]
@@ -226,8 +226,8 @@ class JudgedRun:
 
         Examples
         --------
-        >>> from components.formats.trec import load
-        >>> judged = load("1 0 a 1\\n", "1 Q0 a 1 0.5 r\\n1 Q0 b 2 0.9 r\\n")
+        >>> from components.formats.trec import read_qrels, read_run
+        >>> judged = judge(read_qrels("1 0 a 1\\n"), read_run("1 Q0 a 1 0.5 r\\n1 Q0 b 2 0.9 r\\n"))
         >>> judged.ranking(0)
         [('b', 0.9, 0), ('a', 0.5, 1)]
         """
@@ -238,8 +238,8 @@ class JudgedRun:
     def grades(self, q: int) -> dict[str, int]:
         """docid -> judged grade of every judged document of query index q (unjudged documents are absent).
 
-        >>> from components.formats.trec import load
-        >>> load("1 0 a 1\\n1 0 c 0\\n", "1 Q0 a 1 0.5 r\\n").grades(0)
+        >>> from components.formats.trec import read_qrels, read_run
+        >>> judge(read_qrels("1 0 a 1\\n1 0 c 0\\n"), read_run("1 Q0 a 1 0.5 r\\n")).grades(0)
         {'a': 1, 'c': 0}
         """
         mask = self.queries.judged_qidx == q

@@ -79,7 +79,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Literal
 
-from components.engine.model import JudgedRun, Qrels, Run, check_gain_fits, judge, qrels_of, run_of
+from components.engine.model import Qrels, Run, qrels_of, run_of
 from components.formats import trec_fast, trec_precise
 from components.formats.decode import Source, check_text, read_source
 from components.formats.trec_layout import QRELS_LAYOUT, RUN_LAYOUT, Layout, Rows
@@ -159,40 +159,6 @@ def read_run(source: Source, name: str | None = None, *, reader: Reader = "auto"
     """
     rows, name = _read_rows(source, name, RUN_LAYOUT, reader)
     return run_of(name, rows.qids, rows.qidx, rows.docids, rows.value, rows.line, rows.trailing, rows.tag)
-
-
-def load(qrels: Source, run: Source, complete: bool = False, gain: str | None = None,
-         qrels_name: str | None = None, run_name: str | None = None, *, reader: Reader = "auto") -> JudgedRun:
-    """Read both files and :func:`judge` the run: the one path the CLI and the pages use.
-
-    Parameters are those of :func:`read_pair`, and ``complete`` is :func:`judge`'s.
-
-    Examples
-    --------
-    >>> load("1 0 a 1\\n", "1 Q0 a 1 0.5 r\\n").queries.grade.tolist()
-    [1]
-    """
-    return judge(*read_pair(qrels, run, gain, qrels_name, run_name, reader=reader), complete)
-
-
-def read_pair(qrels: Source, run: Source, gain: str | None = None, qrels_name: str | None = None,
-              run_name: str | None = None, *, reader: Reader = "auto") -> tuple[Qrels, Run]:
-    """Read a qrels file and a run file: what :func:`load` joins, for a caller that also needs the files.
-
-    When ``gain`` is given, the grades are also checked to fit it
-    (:func:`check_gain_fits`), before the run is read. ``reader`` chooses the
-    reader for both files (see :func:`read_qrels`).
-
-    Examples
-    --------
-    >>> judgments, results = read_pair("1 0 a 1\\n", "1 Q0 a 1 0.5 r extra\\n")
-    >>> judgments.grade.tolist(), results.trailing_lines
-    ([1], 1)
-    """
-    judgments = read_qrels(qrels, qrels_name, reader=reader)
-    if gain is not None:
-        check_gain_fits(judgments, gain)
-    return judgments, read_run(run, run_name, reader=reader)
 
 
 def _read_rows(source: Source, name: str | None, layout: Layout, reader: Reader) -> tuple[Rows, str]:

@@ -18,6 +18,7 @@ from components.ui import state
 from components.ui.explain_view import query_key
 from components.ui.fusion_view import SWEEP_KS
 from tests.pages.helpers import open_page
+from tests.unit.file_readers import load_trec
 
 PAGE = "lessons/compare_runs.py"
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
@@ -29,7 +30,7 @@ MEASURES = ["R@10", "RR", "AP", "nDCG@10"]  # the page's default families at k =
 def expected(correction: str = "holm", baseline: int = 0, extra: bytes | None = None) -> many_runs.ManyRuns:
     """The engine's comparison of the sample runs (and of the run ``extra`` as run D)."""
     runs = [r.read_bytes() for r in RUNS] + ([extra] if extra is not None else [])
-    judged = [trec.load(QRELS.read_bytes(), r) for r in runs]
+    judged = [load_trec(QRELS.read_bytes(), r) for r in runs]
     return many_runs.compare_many(judged, list("ABCD"[:len(runs)]), MEASURES, "linear", baseline, correction)
 
 
@@ -107,7 +108,7 @@ def test_a_query_opened_shows_both_rankings_and_its_change_split_over_documents(
     at.segmented_control(key=state.COMPARE_MEASURE).set_value("nDCG@10").run()
     picker = at.selectbox(key=query_key("B", "nDCG@10"))
     qid = picker.value
-    judged = [trec.load(QRELS.read_bytes(), r.read_bytes()) for r in RUNS[:2]]
+    judged = [load_trec(QRELS.read_bytes(), r.read_bytes()) for r in RUNS[:2]]
     diff = expected().versus["B", "nDCG@10"].comparison.diff
     qids = expected().pairings["B"].qids
     assert qid == qids[max(range(len(qids)), key=lambda i: abs(diff[i]))]  # the largest change first
@@ -268,7 +269,7 @@ def test_fusing_charts_the_engines_value_for_every_k_and_adds_the_fused_run_to_t
     assert not at.exception
     rows = table(at)
     assert {row["Run"] for row in rows} == {"B", "C", "D"}  # the fused run joins as run D
-    fused = trec.load(QRELS.read_bytes(), fusion.to_trec(fusion.fuse([a, b], k=20)))
+    fused = load_trec(QRELS.read_bytes(), fusion.to_trec(fusion.fuse([a, b], k=20)))
     d_rr = next(row for row in rows if row["Run"] == "D" and row["Measure"] == "RR")
     from components.engine.measures import evaluate
     assert d_rr["Run, paired"] == fmt(float(evaluate(fused.queries, ["RR"], "linear")["RR"].mean()))

@@ -28,7 +28,7 @@ from components.ranking_editor import EditorState
 from components.serving import settings, uploads
 from components.ui import per_query_view, state, what_if_view
 from tests.pages.helpers import open_page
-from tests.unit.file_readers import load_table
+from tests.unit.file_readers import load_table, load_trec
 
 PAGE = "lessons/your_data.py"
 ROOT = Path(__file__).resolve().parents[2]
@@ -195,7 +195,7 @@ def test_changing_k_keeps_the_chosen_measures():
 # --- one query in the editor ------------------------------------------------------------------
 
 def editor_key_for(qid: str) -> tuple[str, int]:
-    judged = trec.load(SAMPLE_QRELS.read_bytes(), SAMPLE_RUN.read_bytes())
+    judged = load_trec(SAMPLE_QRELS.read_bytes(), SAMPLE_RUN.read_bytes())
     files = uploads.files_key(uploads.upload_record(SAMPLE_QRELS.name, SAMPLE_QRELS.read_bytes()),
                       uploads.upload_record(SAMPLE_RUN.name, SAMPLE_RUN.read_bytes()))
     q = judged.qids.index(qid)
@@ -208,7 +208,7 @@ def test_a_query_opens_in_the_editor_with_its_top_20_and_the_missed_relevant_doc
     at.selectbox(key=state.YOUR_DATA_QUERY).set_value(qid).run()
     assert not at.exception
     key, q = editor_key_for(qid)
-    judged = trec.load(SAMPLE_QRELS, SAMPLE_RUN)
+    judged = load_trec(SAMPLE_QRELS, SAMPLE_RUN)
     ranking = judged.ranking(q)
     judgments = trec.read_qrels(SAMPLE_QRELS)
     rows = [i for i in range(judgments.qidx.size) if judgments.qids[judgments.qidx[i]] == qid]
@@ -230,7 +230,7 @@ def test_what_if_reordering_follows_the_engine():
     at.selectbox(key=state.YOUR_DATA_QUERY).set_value(qid).run()
     key, q = editor_key_for(qid)
     before: EditorState = at.session_state[key]
-    judged = trec.load(SAMPLE_QRELS, SAMPLE_RUN)
+    judged = load_trec(SAMPLE_QRELS, SAMPLE_RUN)
     ranking = judged.ranking(q)
     first_hit = next(doc for doc, _, grade in ranking if grade >= 1)
     missed = before.tray[0]  # a relevant document the run never returned
@@ -628,7 +628,7 @@ def test_judged_only_drops_the_unjudged_documents_as_trec_evals_j_does():
     assert summary_value(at, "RR") == fmt(expected["RR"]) and summary_value(at, "AP") == fmt(expected["AP"])
     key, q = what_if_view.editor_key(page_files(at), 0, 1, True), 0
     assert key in at.session_state  # the editor under -J is a new one: its list holds judged documents only
-    judged = trec.load(SAMPLE_QRELS, SAMPLE_RUN).adjusted(judged_only=True)
+    judged = load_trec(SAMPLE_QRELS, SAMPLE_RUN).adjusted(judged_only=True)
     assert at.session_state[key].order == tuple(doc for doc, _, _ in judged.ranking(q)[:what_if.POOL])
 
 

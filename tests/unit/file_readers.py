@@ -8,7 +8,7 @@ parsed file and what was understood of it) and joins a pair with
 from __future__ import annotations
 
 from components.engine import model
-from components.formats import decode, readers, tabular
+from components.formats import decode, readers, tabular, trec
 from components.formats.json_formats import Fields
 
 
@@ -43,7 +43,7 @@ def read_run(source: decode.Source, name: str | None = None, *, fields: Fields |
 def read_pair(qrels: decode.Source, run: decode.Source, gain: str | None = None, qrels_name: str | None = None,
               run_name: str | None = None, *, qrels_fields: Fields | None = None, run_fields: Fields | None = None,
               chunks: str | None = None) -> tuple[model.Qrels, model.Run]:
-    """:func:`components.formats.trec.read_pair` for files in any format: the qrels (checked to fit ``gain`` when
+    """:func:`components.formats.readers.read_pair` giving the parsed files: the qrels (checked to fit ``gain`` when
     it is given, before the run is read), then the run; ``chunks`` applies to both.
 
     Examples
@@ -58,10 +58,25 @@ def read_pair(qrels: decode.Source, run: decode.Source, gain: str | None = None,
     return judgments, read_run(run, run_name, fields=run_fields, chunks=chunks)
 
 
+def load_trec(qrels: decode.Source, run: decode.Source, complete: bool = False, gain: str | None = None,
+              qrels_name: str | None = None, run_name: str | None = None, *, reader: trec.Reader = "auto"
+              ) -> model.JudgedRun:
+    """Read two TREC files (the qrels checked to fit ``gain`` when it is given) with the TREC reader chosen, and
+    judge the run (:func:`components.engine.model.judge`, ``complete`` as trec_eval's -c).
+
+    >>> load_trec("1 0 a 1\\n", "1 Q0 a 1 0.5 r\\n").queries.grade.tolist()
+    [1]
+    """
+    judgments = trec.read_qrels(qrels, qrels_name, reader=reader)
+    if gain is not None:
+        model.check_gain_fits(judgments, gain)
+    return model.judge(judgments, trec.read_run(run, run_name, reader=reader), complete)
+
+
 def load_table(qrels: tabular.TableSource, run: tabular.TableSource, complete: bool = False, gain: str | None = None,
                qrels_name: str | None = None, run_name: str | None = None) -> model.JudgedRun:
     """Read both files (TREC, CSV or TSV, each on its own: :func:`components.formats.tabular.read_qrels` and
-    :func:`~components.formats.tabular.read_run`) and join them: :func:`components.formats.trec.load` for tables.
+    :func:`~components.formats.tabular.read_run`) and join them: :func:`load_trec` for tables.
 
     When ``gain`` is given, the grades are also checked to fit it
     (:func:`components.engine.model.check_gain_fits`).

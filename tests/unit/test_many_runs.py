@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from components.engine import compare, corrections, many_runs
-from components.formats import trec
+from tests.unit.file_readers import load_trec
 
 MEASURES = ["RR", "nDCG@10", "R@10"]
 
@@ -34,7 +34,7 @@ def runs():
     rng = np.random.default_rng(5)
     qrels = qrels_text()
     texts = [run_text(rng), run_text(rng, boost=0.6), run_text(rng, boost=0.05)]
-    return [trec.load(qrels, t) for t in texts]
+    return [load_trec(qrels, t) for t in texts]
 
 
 def test_each_pair_is_the_two_run_comparison_and_the_family_is_corrected_together(runs):
@@ -57,8 +57,8 @@ def test_each_pair_is_the_two_run_comparison_and_the_family_is_corrected_togethe
 def test_a_raw_p_below_alpha_can_fail_to_survive_the_correction():
     rng = np.random.default_rng(11)
     qrels = qrels_text(12)
-    base = trec.load(qrels, run_text(rng, 12))
-    variants = [trec.load(qrels, run_text(rng, 12, boost=0.25)) for _ in range(5)]
+    base = load_trec(qrels, run_text(rng, 12))
+    variants = [load_trec(qrels, run_text(rng, 12, boost=0.25)) for _ in range(5)]
     result = many_runs.compare_many([base, *variants], ["base", *"abcde"], MEASURES, permutations=2000)
     lost = [v for v in result.versus.values() if v.comparison.randomisation_p < 0.05 and not v.significant]
     assert lost, "with 15 comparisons, some raw wins should not survive Holm"
@@ -69,7 +69,7 @@ def test_a_raw_p_below_alpha_can_fail_to_survive_the_correction():
 
 
 def test_a_run_that_never_ran_is_flagged_not_a_significant_loss(runs):
-    broken_run = trec.load(qrels_text(), "".join(f"q{q} Q0 nothing 1 1 r\n" for q in range(30)))  # ids match none
+    broken_run = load_trec(qrels_text(), "".join(f"q{q} Q0 nothing 1 1 r\n" for q in range(30)))  # ids match none
     result = many_runs.compare_many([runs[0], runs[1], broken_run], ["base", "strong", "broken"], MEASURES,
                                     permutations=2000)
     assert result.flagged == ("broken",) and result.family == 3
@@ -104,8 +104,8 @@ def test_bad_sets_of_runs_are_refused(runs):
         many_runs.compare_many(runs[:1], ["base"], MEASURES)
     with pytest.raises(ValueError, match="repeat"):
         many_runs.compare_many(runs[:2], ["a", "a"], MEASURES)
-    elsewhere = trec.load("z 0 a 1\nq0 0 d0 1\n", "z Q0 a 1 1 r\n")
-    base = trec.load("z 0 a 1\nq0 0 d0 1\n", "q0 Q0 d0 1 1 r\n")
+    elsewhere = load_trec("z 0 a 1\nq0 0 d0 1\n", "z Q0 a 1 1 r\n")
+    base = load_trec("z 0 a 1\nq0 0 d0 1\n", "q0 Q0 d0 1 1 r\n")
     with pytest.raises(ValueError, match="other against base"):
         many_runs.compare_many([base, elsewhere], ["base", "other"], MEASURES)
 

@@ -10,6 +10,7 @@ from components.cli import main
 from components.engine import corrections, many_runs, model
 from components.engine.formatting import fmt
 from components.formats import trec
+from tests.unit.file_readers import load_trec
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
 QRELS, RUN, RUN_B = (ASSETS / n for n in ("sample_qrels.txt", "sample_run.txt", "sample_run_b.txt"))
@@ -44,7 +45,7 @@ def test_three_runs_in_json_are_the_engines_comparison_corrected_together(capsys
     status, out, _ = cli(capsys, QRELS, RUN, RUN_B, run_c, "--json", "-m", "RR", "-m", "nDCG@10")
     assert status == 0
     document = json.loads(out)
-    judged = [trec.load(QRELS, r) for r in (RUN, RUN_B, run_c)]
+    judged = [load_trec(QRELS, r) for r in (RUN, RUN_B, run_c)]
     expected = many_runs.compare_many(judged, [str(RUN), str(RUN_B), str(run_c)], ["RR", "nDCG@10"]).as_dict()
     assert document["versus_baseline"] == expected["versus_baseline"]
     assert document["family"] == 4 and document["labels"][str(run_c)] == "C"
@@ -206,7 +207,7 @@ def test_report_tables_hold_the_engines_means_and_mark_the_significant_differenc
     """--format markdown and latex: a row per run (the baseline first), the engine's means to 3 decimals, the
     dagger exactly where the corrected randomisation p is below 0.05, and the notes naming the test and the
     correction. --format json with several runs is JSON."""
-    result = many_runs.compare_many([trec.load(QRELS.read_bytes(), p.read_bytes()) for p in (RUN, RUN_B)],
+    result = many_runs.compare_many([load_trec(QRELS.read_bytes(), p.read_bytes()) for p in (RUN, RUN_B)],
                                     [str(RUN), str(RUN_B)], ["RR", "nDCG@10"], "linear", 0, "holm")
     status, out, _ = cli(capsys, QRELS, RUN, RUN_B, "-m", "RR", "-m", "nDCG@10", "--format", "markdown")
     assert status == 0

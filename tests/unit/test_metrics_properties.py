@@ -4,6 +4,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from components.engine import metrics as m
+from tests.unit.file_readers import load_trec
 
 grades_st = st.lists(st.integers(min_value=-2, max_value=3), min_size=1, max_size=15)
 k_st = st.integers(min_value=1, max_value=20)
@@ -135,10 +136,9 @@ def accepted_or_not_files(draw):
 def test_normalised_measures_lie_in_0_1_for_any_file_the_reader_accepts(files, k, gain):
     from components.engine import model
     from components.engine.measures import evaluate
-    from components.formats import trec
 
     try:
-        judged = trec.load(*files, gain=gain)
+        judged = load_trec(*files, gain=gain)
     except model.TrecFormatError:
         return  # refused, with a message: nothing to score
     names = [f"{family}@{k}" for family in ("R", "P", "Success", "RR", "nDCG", "AP", "Judged")]

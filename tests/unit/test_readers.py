@@ -16,7 +16,7 @@ from components.engine import model
 from components.engine.measures import evaluate
 from components.formats import chunks, readers, trec
 from components.formats.json_formats import Fields
-from tests.unit.file_readers import read_pair, read_qrels, read_run
+from tests.unit.file_readers import load_trec, read_pair, read_qrels, read_run
 
 pytrec_eval = pytest.importorskip("pytrec_eval", reason="pytrec-eval-terrier is the test oracle")
 
@@ -99,7 +99,7 @@ def test_the_sample_pair_in_every_format_gives_trec_evals_numbers(qrels_format, 
     assert readers.detect(qrels_data, "qrels") == qrels_format
     assert readers.detect(run_data, "run") == run_format.split("-")[0]
     judged = model.judge(*read_pair(qrels_data, run_data))
-    assert_same_judged_run(judged, trec.load(SAMPLE_QRELS, SAMPLE_RUN))
+    assert_same_judged_run(judged, load_trec(SAMPLE_QRELS, SAMPLE_RUN))
     assert_equals_pytrec_eval(judged, qrels_text, run_text)
 
 
@@ -115,7 +115,7 @@ def test_any_pair_with_distinct_scores_gives_the_same_numbers_in_every_format(ju
     scores = rng.sample(range(1, 10_000), sum(map(len, lists.values())))
     run_text = "".join(f"{q} Q0 {d} 0 {scores.pop() / 8} r\n" for q, docs in lists.items() for d in docs)
     try:
-        expected = trec.load(qrels_text, run_text)
+        expected = load_trec(qrels_text, run_text)
     except model.NoCommonQueryError:
         return
     for qrels_data in qrels_formats(qrels_text).values():
@@ -306,7 +306,7 @@ def test_the_beir_sample_folder_reads_as_the_trec_samples():
     qrels = readers.read(ASSETS / "beir_sample" / "qrels" / "test.tsv", "qrels")
     run = readers.read(ASSETS / "beir_sample" / "results.json", "run")
     assert (qrels.understood.format, run.understood.format) == ("tsv", "json")
-    assert_same_judged_run(model.judge(qrels.parsed, run.parsed), trec.load(SAMPLE_QRELS, SAMPLE_RUN))
+    assert_same_judged_run(model.judge(qrels.parsed, run.parsed), load_trec(SAMPLE_QRELS, SAMPLE_RUN))
 
 
 def test_the_json_lines_samples_read_as_the_trec_samples_once_chunks_count_as_documents():
@@ -315,7 +315,7 @@ def test_the_json_lines_samples_read_as_the_trec_samples_once_chunks_count_as_do
     assert (qrels.understood.format, run.understood.format) == ("jsonl", "jsonl")
     assert qrels.understood.fields == Fields("query_id", "judgments", doc_id="id", grade="grade")
     assert run.understood.scores_from_order and run.understood.merged_chunks > 0
-    expected = trec.load(SAMPLE_QRELS, SAMPLE_RUN)
+    expected = load_trec(SAMPLE_QRELS, SAMPLE_RUN)
     assert_same_judged_run(model.judge(qrels.parsed, run.parsed), expected)
     for name, values in evaluate(model.judge(qrels.parsed, run.parsed).queries, MEASURES, "linear").items():
         np.testing.assert_array_equal(values, evaluate(expected.queries, MEASURES, "linear")[name])

@@ -19,6 +19,7 @@ from components.engine.measures import aggregate, evaluate
 from components.engine.run_diagnosis import CHECKS, diagnose
 from components.formats import trec
 from components.ui import registry
+from tests.unit.file_readers import load_trec
 
 MEASURES = ("P@3", "RR", "nDCG@3", "AP", "num_rel")
 
@@ -47,7 +48,7 @@ def diagnosed(qrels: str, run: str, *, k: int = 3, measures=MEASURES, complete: 
 
 def means(qrels: str, run: str, measures=MEASURES, complete: bool = False) -> dict[str, float]:
     """Each measure's value as trec_eval's "all" line gives it, straight from the reader and the engine."""
-    queries = trec.load(qrels, run, complete).queries
+    queries = load_trec(qrels, run, complete).queries
     return {name: aggregate(name, v) for name, v in evaluate(queries, measures, "linear").items()}
 
 
@@ -117,7 +118,7 @@ def test_queries_without_a_relevant_document_count_as_zero_or_are_skipped():
     run = CLEAN_RUN + lines("q4", "abcd")
     found = diagnosed(qrels, run).finding("no_relevant")
     assert (found.count, found.examples, found.severity, found.values["level"]) == (1, ("q4",), "note", 1)
-    per_query = evaluate(trec.load(qrels, run).queries, ["AP", "RR"], "linear")
+    per_query = evaluate(load_trec(qrels, run).queries, ["AP", "RR"], "linear")
     has_relevant = [True, True, True, False]
     for name in ("AP", "RR"):
         assert found.values["effects"][name] == (
@@ -216,7 +217,7 @@ def test_the_ties_check_agrees_with_brute_force(case):
 def test_judged_at_k_per_query_and_overall_are_the_engines():
     run = lines("q1", "axyz") + lines("q2", "cxdb") + lines("q3", "dcba")  # q1: 1 of 3 judged, q2: 2 of 3
     found = diagnosed(CLEAN_QRELS, run)
-    engine = evaluate(trec.load(CLEAN_QRELS, run).queries, ["Judged@3"], "linear")["Judged@3"]
+    engine = evaluate(load_trec(CLEAN_QRELS, run).queries, ["Judged@3"], "linear")["Judged@3"]
     assert found.judged_at_k.tolist() == engine.tolist() == [1 / 3, 2 / 3, 1.0]
     unjudged = found.finding("unjudged")
     assert unjudged.values["overall"] == engine.mean() and unjudged.values["overall"] < 0.8

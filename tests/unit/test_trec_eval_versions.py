@@ -9,7 +9,7 @@ import pytrec_eval
 
 from components.engine import metrics
 from components.engine.measures import evaluate
-from components.formats import trec
+from tests.unit.file_readers import load_trec
 
 # R = 4; the run finds a, b and c at ranks 1, 3 and 6 (d never): recall 0.6 of R is 2.4 relevant documents, the 3rd
 # in 9.0.7 (2.4 + 0.9, truncated) and the 2nd in 10.0 (2.4 rounded). From the 3rd on, the best precision is P@6 = 0.5;
@@ -32,7 +32,7 @@ def test_each_version_counts_the_relevant_documents_a_recall_level_needs_its_own
 
 
 def test_the_engine_gives_9s_numbers_as_pytrec_eval_and_10s_where_they_differ():
-    queries = trec.load(QRELS, RUN).queries
+    queries = load_trec(QRELS, RUN).queries
     nine, ten = (evaluate(queries, ["IPrec@0.6", "11pt_avg"], "linear", version) for version in ("9", "10"))
     assert nine["IPrec@0.6"][0] == pytest.approx(pytrec("iprec_at_recall", "iprec_at_recall_0.60")) == 0.5
     assert nine["11pt_avg"][0] == pytest.approx(pytrec("11pt_avg", "11pt_avg"))

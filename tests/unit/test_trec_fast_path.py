@@ -22,6 +22,7 @@ from components.engine import keys, model
 from components.engine.measures import evaluate
 from components.engine.model import TrecFormatError
 from components.formats import columns, trec, trec_fast, trec_precise
+from tests.unit.file_readers import load_trec
 from tests.unit.test_evaluate_cli import BAD_FILES
 from tests.unit.test_trec_oracle import NASTY_QRELS, NASTY_RUN, trec_files
 
@@ -155,7 +156,7 @@ def test_text_after_the_tag_on_every_line_reads_alike_through_both_readers(files
         assert_both_readers_agree(qrels_text, extended)  # the fast reader must take it
         fast = trec.read_run(extended, reader="fast")
     assert fast.trailing_lines == run_text.count("\n") > 0
-    assert_same_judged(trec.load(qrels_text, extended, reader="fast"), trec.load(qrels_text, run_text))
+    assert_same_judged(load_trec(qrels_text, extended, reader="fast"), load_trec(qrels_text, run_text))
 
 
 @given(trec_files(), SEPARATORS, ENDINGS, PIECE_BYTES, WORDS, st.integers(2, 5))
@@ -276,7 +277,7 @@ def test_every_bad_file_fails_alike_whichever_reader_auto_picks(case, qrels, run
     messages = []
     for threshold in (0, 1 << 40):  # auto tries the fast reader first / goes to the precise reader directly
         with mock.patch.object(trec, "FAST_MIN_BYTES", threshold), pytest.raises(TrecFormatError) as caught:
-            trec.load(qrels, run, gain=gain, qrels_name="qrels.txt", run_name="run.txt")
+            load_trec(qrels, run, gain=gain, qrels_name="qrels.txt", run_name="run.txt")
         messages.append(str(caught.value))
     assert messages[0] == messages[1]
     assert messages[0].startswith(f"{culprit}.txt, line {line}: found ")
@@ -332,9 +333,9 @@ def test_a_run_out_of_rank_order_is_sorted_alike():
 
 def test_colliding_pair_keys_change_nothing():
     qrels, run = clean(NASTY_QRELS), clean(NASTY_RUN)
-    expected = trec.load(qrels, run)
+    expected = load_trec(qrels, run)
     with mock.patch.object(keys, "pair_keys", lambda qidx, docids: np.zeros(qidx.size, dtype=np.uint64)):
-        collided = trec.load(qrels, run, reader="fast")  # every pair shares a key: exact comparisons throughout
+        collided = load_trec(qrels, run, reader="fast")  # every pair shares a key: exact comparisons throughout
     assert_same_judged(collided, expected)
 
 

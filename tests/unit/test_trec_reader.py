@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from components.engine import keys, metrics, model
 from components.engine.model import TrecFormatError
 from components.formats import columns, decode, trec, trec_layout
+from tests.unit.file_readers import load_trec
 
 
 def run_docids(run):
@@ -128,7 +129,7 @@ RUN = "2 Q0 c 1 5 r\n1 Q0 b 1 9 r\n1 Q0 c 2 8 r\n1 Q0 x 3 7 r\n1 Q0 a 4 6 r\n9 Q
 
 
 def test_judge_follows_the_qrels_order_and_grades_unjudged_documents_zero():
-    judged = trec.load(QRELS, RUN)
+    judged = load_trec(QRELS, RUN)
     assert judged.qids == ("1", "2")
     assert judged.ranking(0) == [("b", 9.0, 0), ("c", 8.0, -2), ("x", 7.0, 0), ("a", 6.0, 2)]
     assert judged.ranking(1) == [("c", 5.0, 1)]
@@ -139,7 +140,7 @@ def test_judge_follows_the_qrels_order_and_grades_unjudged_documents_zero():
 
 
 def test_complete_adds_judged_queries_missing_from_the_run_with_an_empty_ranking():
-    judged = trec.load(QRELS, RUN, complete=True)
+    judged = load_trec(QRELS, RUN, complete=True)
     assert judged.qids == ("1", "2", "3")
     assert judged.ranking(2) == []
     assert judged.queries.judged_qidx.tolist() == [0, 0, 0, 0, 1, 2]
@@ -148,16 +149,16 @@ def test_complete_adds_judged_queries_missing_from_the_run_with_an_empty_ranking
 
 def test_no_common_query_shows_both_id_formats():
     with pytest.raises(TrecFormatError) as caught:
-        trec.load("1 0 a 1\n2 0 a 1\n", "q1 Q0 a 1 1 r\n", qrels_name="qrels.txt", run_name="run.txt")
+        load_trec("1 0 a 1\n2 0 a 1\n", "q1 Q0 a 1 1 r\n", qrels_name="qrels.txt", run_name="run.txt")
     assert str(caught.value).startswith("run.txt, line 1: found no query that is also in qrels.txt")
     assert "'q1'" in caught.value.found and "'1', '2'" in caught.value.expected
 
 
 def test_exponential_gain_takes_grades_up_to_60():
-    trec.load("1 0 a 60\n", "1 Q0 a 1 1 r\n", gain="exponential")  # 2^60 − 1: about 1.2e18
-    trec.load("1 0 a 1000\n", "1 Q0 a 1 1 r\n", gain="linear")
+    load_trec("1 0 a 60\n", "1 Q0 a 1 1 r\n", gain="exponential")  # 2^60 − 1: about 1.2e18
+    load_trec("1 0 a 1000\n", "1 Q0 a 1 1 r\n", gain="linear")
     with pytest.raises(TrecFormatError) as caught:
-        trec.load("1 0 a 1\n1 0 b 61\n", "1 Q0 a 1 1 r\n", gain="exponential", qrels_name="q.txt")
+        load_trec("1 0 a 1\n1 0 b 61\n", "1 Q0 a 1 1 r\n", gain="exponential", qrels_name="q.txt")
     assert str(caught.value) == ("q.txt, line 2: found grade 61, too large for exponential gain (2^61 − 1 is about "
                                  "2.3e+18); expected grades up to 60 for exponential gain, or linear gain (rel), "
                                  "which takes every grade")
@@ -269,7 +270,7 @@ def test_random_input_reads_or_raises_trec_format_error(first, second):
         else:
             assert result.qidx.size == result.doc.size == result.line.size > 0
     try:
-        judged = trec.load(first, second)
+        judged = load_trec(first, second)
     except TrecFormatError:
         return
     assert judged.queries.n_queries == len(judged.qids) >= 1
@@ -405,7 +406,7 @@ def test_errors_are_structured_a_field_names_its_column_and_no_common_query_has_
     assert caught.value.column == "column 4 of: qid iter docid grade"
     assert str(caught.value).endswith(f"{caught.value.expected} ({caught.value.column})")
     with pytest.raises(model.NoCommonQueryError):
-        trec.load("1 0 d1 1\n", "2 Q0 d1 1 1.0 r\n")
+        load_trec("1 0 d1 1\n", "2 Q0 d1 1 1.0 r\n")
 
 
 # --- text after the tag (a run's) is ignored, as trec_eval ignores it; a qrels line has nothing after the grade ---

@@ -5,8 +5,8 @@ from __future__ import annotations
 from components.course.samples import SAMPLE_QRELS, SAMPLE_RUN
 from components.course.what_if import query_pool, what_if_values
 from components.engine.formatting import fmt
-from components.formats import trec
 from components.ui.what_if_view import editor_items, query_scoreboard
+from tests.unit.file_readers import load_trec
 
 
 def test_the_query_editors_scoreboard_equals_the_what_if_values_after_every_move():
@@ -15,7 +15,7 @@ def test_the_query_editors_scoreboard_equals_the_what_if_values_after_every_move
     from components.ranking_editor.model import initial_state
     from tests.unit.reference_moves import apply_move, editor_moves, look_up
 
-    judged = trec.load(SAMPLE_QRELS.read_text(), SAMPLE_RUN.read_text())
+    judged = load_trec(SAMPLE_QRELS.read_text(), SAMPLE_RUN.read_text())
     names, gain, grade_range = ("R@10", "RR", "nDCG@10"), "linear", (0, 2)
     checked = 0
     for q in range(len(judged.qids)):
