@@ -12,8 +12,9 @@ from components.serving.shared_cache import freeze
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
-def compared(files: tuple[uploads.PairKey, ...], names: tuple[str, ...], measures: tuple[str, ...], gain: Gain, baseline: int,
-             correction: corrections.Correction, _judged: tuple[trec.JudgedRun, ...]) -> many_runs.ManyRuns:
+def compared(files: tuple[uploads.PairKey, ...], names: tuple[str, ...], measures: tuple[str, ...], gain: Gain,
+             baseline: int, correction: corrections.Correction,
+             _judged: tuple[trec.JudgedRun, ...]) -> many_runs.ManyRuns:
     """Every run against the baseline; shared by every session, cached by the files' keys and the settings."""
     return freeze(many_runs.compare_many(_judged, names, measures, gain, baseline, correction))
 

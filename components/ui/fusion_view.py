@@ -21,7 +21,8 @@ SWEEP_KS = (1, 2, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100)  # the rrf constan
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
-def _sweep(files: tuple[uploads.PairKey, ...], measure: str, gain: str, _runs: tuple[trec.Run, ...], _qrels: trec.Qrels) -> tuple[float, ...]:
+def _sweep(files: tuple[uploads.PairKey, ...], measure: str, gain: str, _runs: tuple[trec.Run, ...],
+           _qrels: trec.Qrels) -> tuple[float, ...]:
     """The fused runs' mean of ``measure`` at each of SWEEP_KS; shared by every session."""
     return tuple(fusion.k_sweep(_runs, _qrels, measure, SWEEP_KS, cast(Gain, gain)))
 

@@ -45,7 +45,8 @@ def _other_runs(loaded: upload_flow.LoadedPair) -> list[tuple[str, uploads.Uploa
     runs = []
     for slot, record in upload_flow.other_runs().items():
         try:
-            judged = uploads.judge_files(loaded.qrels, _as_read(loaded, record), _holder(slot, pair_key(loaded, record)))
+            judged = uploads.judge_files(loaded.qrels, _as_read(loaded, record),
+                                         _holder(slot, pair_key(loaded, record)))
         except ValueError as err:  # the reader's TrecFormatError, or no query in common with the qrels
             st.error(prose.text(TEXT, "Run error", letter=letter(slot), file=literal(record.name)), icon="🚫")
             st.code(str(err), language=None, wrap_lines=True)

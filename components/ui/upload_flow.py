@@ -291,7 +291,8 @@ def held(replacing: str | None = None) -> int:
     ``replacing`` leaves out the received file of that kind (a new one is about to take its place).
     """
     loaded: LoadedPair | None = st.session_state.get(state.YOUR_DATA_LOADED)
-    records: list[uploads.UploadRecord | None] = [st.session_state.get(RECEIVED[kind]) for kind in RECEIVED if kind != replacing]
+    records: list[uploads.UploadRecord | None] = [st.session_state.get(RECEIVED[kind]) for kind in RECEIVED
+                                                  if kind != replacing]
     if loaded is not None:
         records += [loaded.qrels, loaded.run]
     return uploads.held_bytes(records)

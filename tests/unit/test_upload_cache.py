@@ -283,7 +283,8 @@ def test_a_records_key_names_the_file_as_read_and_never_its_bytes():
     data = run_file()
     record = upload_record("run.txt", data)
     chunked = record.read_with(uploads.Reading(chunks="#"))
-    assert chunked.data is data and chunked.reading == uploads.Reading(chunks="#") and record.reading == uploads.Reading()
+    assert chunked.data is data, "the same bytes, read otherwise"
+    assert chunked.reading == uploads.Reading(chunks="#") and record.reading == uploads.Reading()
     assert record.key == uploads.FileKey(hashlib.sha256(data).hexdigest(), "run.txt", uploads.Reading())
     assert chunked.key != record.key, "read otherwise, the file is another cache entry"
     assert uploads.pair_key(record, record) != uploads.pair_key(record, chunked)
