@@ -113,7 +113,7 @@ def _table_section(result: many_runs.ManyRuns, gain: str) -> None:
             tab.code(report_many(result, layout, gain), language=layout, wrap_lines=True)
 
 
-def _diagnosis_section(result: many_runs.ManyRuns, gain: str, files: dict[str, uploads.Files], qrels: readers.Read,
+def _diagnosis_section(result: many_runs.ManyRuns, gain: str, files: dict[str, uploads.PairKey], qrels: readers.Read,
                        reads: dict[str, readers.Read], judged: dict[str, model.JudgedRun], chunks: str | None) -> None:
     """Each run diagnosed against the qrels at the measures' largest cutoff: how each run's findings differ from
     the baseline's, then every run's diagnosis, a tab each."""
@@ -159,7 +159,7 @@ def render() -> None:
     st.subheader(prose.text(NAME, "Table heading"))
     baseline, correction = _test_settings(letters)
     judged = {"A": loaded.judged(), **{other_runs.letter(slot): j for slot, _, j in others}}
-    files = (loaded.key, *(other_runs.files_key(loaded, record) for _, record, _ in others))
+    files = (loaded.key, *(other_runs.pair_key(loaded, record) for _, record, _ in others))
     result = compared_runs.compared(files, tuple(letters), measures, gain, baseline, correction,
                       tuple(judged[letter] for letter in letters))
     _table_section(result, gain)
@@ -167,7 +167,7 @@ def render() -> None:
     reads = {"A": loaded.read("run"), **{other_runs.letter(slot): other_runs.run_read(loaded, slot, record)
                                          for slot, record, _ in others}}
     _diagnosis_section(result, gain, dict(zip(letters, files)), loaded.read("qrels"), reads, judged,
-                       uploads.reading(loaded.run)[1])
+                       loaded.run.reading.chunks)
     st.divider()
     show_fusion(result, gain, dict(zip(letters, files)), loaded.read("qrels"), reads)
     st.divider()

@@ -16,7 +16,6 @@ Markdown code spans built by :func:`components.engine.formatting.literal`.
 """
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
 import streamlit as st
@@ -46,39 +45,12 @@ from components.ui.widgets import read_control
 NAME = "your_data"
 KINDS = upload_flow.KINDS
 UPLOADERS = {"qrels": state.YOUR_DATA_QRELS_UPLOADER, "run": state.YOUR_DATA_RUN_UPLOADER}
-FIELD_ROLES = ("qid", "docs", "value")  # what a learner maps in a JSON record: query id, documents, grade or score
-OBJECT_ROLES = ("doc_id", "value")  # and in a record's list of objects: each one's document id, grade or score
-OPTIONAL_ROLE = "value"  # without grades: 1 each; without scores: the list's order
 
 
 def _use_samples(qrels: Path = SAMPLE_QRELS, run: Path = SAMPLE_RUN) -> None:
     upload_flow.receive("qrels", qrels.name, qrels.read_bytes())
     upload_flow.receive("run", run.name, run.read_bytes())
     upload_flow.empty_uploaders()
-
-
-def _sync_chunks(separator: str | None) -> None:
-    """Both received files are read with the chunk option as set (a file received later too): a record whose
-    option differs is replaced, so the pair's key changes and it is read again."""
-    for kind in KINDS:
-        record = st.session_state.get(upload_flow.RECEIVED[kind])
-        if record is not None and uploads.reading(record)[1] != separator:
-            st.session_state[upload_flow.RECEIVED[kind]] = uploads.with_reading(record, uploads.reading(record)[0],
-                                                                                 separator)
-
-
-def _map_fields(kind: str, known: json_formats.Fields | None) -> None:
-    """The learner's mapping of a JSON file's keys: that file is read again with it. ``known``: the record's keys
-    already known, when the mapping is of the objects in its list of documents (:data:`OBJECT_ROLES`)."""
-    roles = FIELD_ROLES if known is None else OBJECT_ROLES
-    chosen = {role: st.session_state.get(f"{state.YOUR_DATA_FIELDS}.{kind}.{role}") for role in roles}
-    record = st.session_state.get(upload_flow.RECEIVED[kind])
-    if record is None or not all(chosen[role] for role in roles if role != OPTIONAL_ROLE):
-        return
-    value = {"grade" if kind == KINDS[0] else "score": chosen[OPTIONAL_ROLE]}
-    fields = (json_formats.Fields(chosen["qid"], chosen["docs"], **value) if known is None else
-              dataclasses.replace(known, doc_id=chosen["doc_id"], **value))
-    st.session_state[upload_flow.RECEIVED[kind]] = uploads.with_reading(record, fields, uploads.reading(record)[1])
 
 
 def _files_section() -> tuple[upload_flow.LoadedPair | None, upload_flow.FailedPair | None]:
@@ -101,8 +73,8 @@ def _files_section() -> tuple[upload_flow.LoadedPair | None, upload_flow.FailedP
             if received is None:
                 st.caption(prose.section(NAME, f"Waiting {kind}"))
             else:
-                st.caption(prose.text(NAME, "Received", name=literal(received["name"]),
-                                      size=uploads.size_text(len(received["data"]))))
+                st.caption(prose.text(NAME, "Received", name=literal(received.name),
+                                      size=uploads.size_text(len(received.data))))
     buttons = st.columns(3)
     buttons[0].button(prose.text(NAME, "Use samples"), key=state.YOUR_DATA_SAMPLES, on_click=_use_samples, icon="🧪",
                       width="stretch")
@@ -141,25 +113,25 @@ def _chunk_option() -> None:
                               help=prose.text(NAME, "Chunks help"))
     separator = separator_column.text_input(prose.text(NAME, "Chunks separator"), value=chunks.DEFAULT_SEPARATOR,
                                             max_chars=3, key=state.YOUR_DATA_CHUNK_SEPARATOR)
-    _sync_chunks((separator.strip() or chunks.DEFAULT_SEPARATOR) if on else None)
+    upload_flow.sync_chunks((separator.strip() or chunks.DEFAULT_SEPARATOR) if on else None)
 
 
 def _field_mapping(kind: str, err: json_formats.FieldsError) -> None:
     """The reader could not tell which keys of the JSON records (or of the objects in a record's list of documents)
     hold what: the learner says, from the keys seen."""
-    roles = FIELD_ROLES if err.record is None else OBJECT_ROLES
+    roles = upload_flow.FIELD_ROLES if err.record is None else upload_flow.OBJECT_ROLES
     heading = (prose.text(NAME, "Fields heading", kind=kind) if err.record is None else
                prose.text(NAME, "Object fields heading", kind=kind, docs=literal(err.record.docs)))
     st.markdown(heading)
     keys = list(err.keys)
     columns = st.columns(len(roles))
     for column, role in zip(columns, roles):
-        optional = role == OPTIONAL_ROLE
+        optional = role == upload_flow.OPTIONAL_ROLE
         column.selectbox(prose.text(NAME, f"Field {role} {kind}"), [None, *keys] if optional else keys,
-                         key=f"{state.YOUR_DATA_FIELDS}.{kind}.{role}", index=0 if optional else None,
+                         key=upload_flow.field_key(kind, role), index=0 if optional else None,
                          format_func=lambda key: prose.section(NAME, "Field none") if key is None else key)
-    st.button(prose.text(NAME, "Fields read"), key=f"{state.YOUR_DATA_FIELDS}.{kind}.read", on_click=_map_fields,
-              args=(kind, err.record), type="primary", icon="🔁")
+    st.button(prose.text(NAME, "Fields read"), key=f"{state.YOUR_DATA_FIELDS}.{kind}.read",
+              on_click=upload_flow.map_fields, args=(kind, err.record), type="primary", icon="🔁")
 
 
 def _show_refusal(kind: str) -> None:

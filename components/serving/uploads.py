@@ -1,11 +1,16 @@
 """Uploaded files at workshop scale: one parsed copy per distinct file, and a cap on what one session holds.
 
-- :func:`upload_record` is what a session keeps of a received file: its name,
-  its bytes (the very object the uploader holds, not a copy) and their
-  SHA-256.
+- :class:`UploadRecord` (made by :func:`upload_record`) is what a session
+  keeps of a received file: its name, its bytes (the very object the
+  uploader holds, not a copy), their SHA-256, and its :class:`Reading`
+  options (the JSON fields a learner mapped, the chunk separator).
+- :class:`FileKey` and :class:`PairKey` name a file, and a qrels and run
+  pair, as read: by content hash, name and options, never by the bytes, so
+  they are cheap to hash and hold no upload alive. They key every cache of
+  parsed, joined or evaluated files.
 - :func:`read_file` and :func:`judge_files` parse and join files through
   :data:`PARSED`, one :class:`~components.serving.shared_cache.SharedCache` for the
-  whole server, keyed by content hash (never by the bytes), bounded by
+  whole server, keyed by those keys, bounded by
   ``RANKWISE_PARSED_CACHE_MB`` (:mod:`components.serving.settings`), and holding a
   value only while a :class:`~components.serving.shared_cache.Holder` claims it.
   Twenty learners uploading the same file share one parsed copy; a session
@@ -17,9 +22,11 @@
 from __future__ import annotations
 
 import ctypes
+import dataclasses
 import gc
 import hashlib
 import sys
+from dataclasses import dataclass
 from typing import Iterable, Literal, cast, overload
 
 from components.engine import model
@@ -31,24 +38,72 @@ from components.serving.shared_cache import Holder, SharedCache
 
 PARSED = SharedCache(settings.LIMITS.parsed_cache_bytes)
 _cached_before = 0  # PARSED.size at the last collect_released()
-# (qrels SHA-256, qrels name, run SHA-256, run name), then each file's reading options (fields, chunks) when one
-# is set (see :func:`reading`)
-Files = tuple
 
 
-def upload_record(name: str, data: bytes) -> dict:
-    """What a session keeps of a received file: ``{"name", "data", "sha256"}`` (hex digest).
+@dataclass(frozen=True)
+class Reading:
+    """How a received file is read: the JSON fields a learner mapped (None: guessed from the records) and the
+    chunk separator (None: ids as they are, else each chunk id counts as its document's)."""
+
+    fields: Fields | None = None
+    chunks: str | None = None
+
+
+@dataclass(frozen=True)
+class FileKey:
+    """A received file as read, for cache keys: its SHA-256 (hex), its name (messages quote it) and its
+    :class:`Reading`; hashable, and cheap to hash (never the bytes)."""
+
+    sha256: str
+    name: str
+    reading: Reading
+
+
+@dataclass(frozen=True)
+class PairKey:
+    """A qrels and run pair as read (:func:`pair_key`): what identifies the pair's parsed, joined and evaluated
+    values in every cache."""
+
+    qrels: FileKey
+    run: FileKey
+
+
+@dataclass(frozen=True)
+class UploadRecord:
+    """What a session keeps of a received file (:func:`upload_record` makes one).
+
+    ``data`` is the uploader's own buffer, shared and never copied; records
+    compare by :attr:`key` alone, so a record's hash never reads the bytes.
+    """
+
+    name: str
+    data: bytes = dataclasses.field(repr=False, compare=False)
+    sha256: str
+    reading: Reading = Reading()
+
+    @property
+    def key(self) -> FileKey:
+        """The file as read, without its bytes: what the caches keep."""
+        return FileKey(self.sha256, self.name, self.reading)
+
+    def read_with(self, reading: Reading) -> UploadRecord:
+        """The same bytes read with other options: a new record, so the pair's key changes and it is read again."""
+        return dataclasses.replace(self, reading=reading)
+
+
+def upload_record(name: str, data: bytes) -> UploadRecord:
+    """What a session keeps of a received file, read as it is (its name as the page can show it).
 
     ``data`` is kept as it is when it is already ``bytes`` (an upload's
     ``getvalue()`` is the uploader's own buffer), so the session and the
     uploader share one copy.
 
     >>> data = b"1 0 d1 1\\n"
-    >>> upload_record("q.txt", data)["data"] is data
+    >>> upload_record("q.txt", data).data is data
     True
     """
     data = data if type(data) is bytes else bytes(data)
-    return {"name": shown_name(name), "data": data, "sha256": hashlib.sha256(data).hexdigest()}
+    return UploadRecord(shown_name(name), data, hashlib.sha256(data).hexdigest())
 
 
 def shown_name(name) -> str:
@@ -65,62 +120,40 @@ def shown_name(name) -> str:
     return raw.decode("utf-8", "replace")
 
 
-def reading(record: dict) -> tuple[Fields | None, str | None]:
-    """A received file's reading options: the JSON fields a learner mapped (None: guessed) and the chunk
-    separator (None: ids as they are); :func:`with_reading` sets them."""
-    return record.get("fields"), record.get("chunks")
+def pair_key(qrels: UploadRecord, run: UploadRecord) -> PairKey:
+    """What identifies a pair of received files as read."""
+    return PairKey(qrels.key, run.key)
 
 
-def with_reading(record: dict, fields: Fields | None, chunks: str | None) -> dict:
-    """The record read with other options (the same bytes: a new dict, so the pair's key changes)."""
-    return {**record, "fields": fields, "chunks": chunks}
-
-
-def files_key(qrels: dict, run: dict) -> Files:
-    """What identifies a pair of received files as read: (qrels SHA-256, qrels name, run SHA-256, run name), and
-    both files' reading options when either is set."""
-    key = (qrels["sha256"], qrels["name"], run["sha256"], run["name"])
-    options = (reading(qrels), reading(run))
-    return key if options == ((None, None), (None, None)) else (*key, *options)
-
-
-def read(kind: str, sha256: str, name: str, data: bytes, holder: Holder, fields: Fields | None = None,
-         chunks: str | None = None) -> readers.Read:
+def read(kind: str, record: UploadRecord, holder: Holder) -> readers.Read:
     """One file, parsed in whatever format it is written (:mod:`components.formats.readers`) with what was
-    understood of it: shared, cached by (kind, content hash, name, options) while ``holder`` lives.
+    understood of it: shared, cached by (kind, the file as read) while ``holder`` lives.
 
     Errors are not kept.
     """
     if kind not in ("qrels", "run"):
         raise ValueError(f"kind must be 'qrels' or 'run', got {kind!r}")
     checked = cast(readers.Kind, kind)
-    return PARSED.get(("read", kind, sha256, name, fields, chunks),
-                      lambda: readers.read(data, checked, name, fields=fields, chunks=chunks), holder)
+    return PARSED.get(("read", kind, record.key), lambda: readers.read(record.data, checked, record.name,
+                                                                       fields=record.reading.fields,
+                                                                       chunks=record.reading.chunks), holder)
 
 
 @overload
-def read_file(kind: Literal["qrels"], sha256: str, name: str, data: bytes, holder: Holder, fields: Fields | None = None,
-              chunks: str | None = None) -> model.Qrels: ...
+def read_file(kind: Literal["qrels"], record: UploadRecord, holder: Holder) -> model.Qrels: ...
 @overload
-def read_file(kind: Literal["run"], sha256: str, name: str, data: bytes, holder: Holder, fields: Fields | None = None,
-              chunks: str | None = None) -> model.Run: ...
+def read_file(kind: Literal["run"], record: UploadRecord, holder: Holder) -> model.Run: ...
 @overload
-def read_file(kind: str, sha256: str, name: str, data: bytes, holder: Holder, fields: Fields | None = None,
-              chunks: str | None = None) -> model.Qrels | model.Run: ...
-def read_file(kind: str, sha256: str, name: str, data: bytes, holder: Holder, fields: Fields | None = None,
-              chunks: str | None = None) -> model.Qrels | model.Run:
+def read_file(kind: str, record: UploadRecord, holder: Holder) -> model.Qrels | model.Run: ...
+def read_file(kind: str, record: UploadRecord, holder: Holder) -> model.Qrels | model.Run:
     """The parsed file of :func:`read`."""
-    return read(kind, sha256, name, data, holder, fields, chunks).parsed
+    return read(kind, record, holder).parsed
 
 
-def judge_files(files: Files, qrels: bytes, run: bytes, holder: Holder) -> model.JudgedRun:
-    """The run joined with its qrels (each read through :func:`read_file` with the options in ``files``): shared,
-    cached by ``files``."""
-    qsha, qname, rsha, rname, *options = files
-    (qfields, qchunks), (rfields, rchunks) = options or ((None, None), (None, None))
-    return PARSED.get(("judge", files), lambda: model.judge(read_file("qrels", qsha, qname, qrels, holder, qfields, qchunks),
-                                                           read_file("run", rsha, rname, run, holder, rfields, rchunks)),
-                      holder)
+def judge_files(qrels: UploadRecord, run: UploadRecord, holder: Holder) -> model.JudgedRun:
+    """The run joined with its qrels (each read through :func:`read_file`): shared, cached by :func:`pair_key`."""
+    return PARSED.get(("judge", pair_key(qrels, run)),
+                      lambda: model.judge(read_file("qrels", qrels, holder), read_file("run", run, holder)), holder)
 
 
 def collect_released() -> None:
@@ -154,9 +187,9 @@ def _release_free_memory() -> None:
         sys.modules["pyarrow"].default_memory_pool().release_unused()
 
 
-def held_bytes(records: Iterable[dict | None]) -> int:
+def held_bytes(records: Iterable[UploadRecord | None]) -> int:
     """The bytes a session holds in these upload records, each distinct bytes object counted once."""
-    distinct = {id(r["data"]): len(r["data"]) for r in records if r is not None}
+    distinct = {id(r.data): len(r.data) for r in records if r is not None}
     return sum(distinct.values())
 
 

@@ -12,14 +12,15 @@ from components.serving.shared_cache import freeze
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
-def compared(files: tuple, names: tuple[str, ...], measures: tuple[str, ...], gain: Gain, baseline: int,
-             correction: corrections.Correction, _judged: tuple[model.JudgedRun, ...]) -> many_runs.ManyRuns:
+def compared(files: tuple[uploads.PairKey, ...], names: tuple[str, ...], measures: tuple[str, ...], gain: Gain,
+             baseline: int, correction: corrections.Correction,
+             _judged: tuple[model.JudgedRun, ...]) -> many_runs.ManyRuns:
     """Every run against the baseline; shared by every session, cached by the files' keys and the settings."""
     return freeze(many_runs.compare_many(_judged, names, measures, gain, baseline, correction))
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
-def diagnosed(files: uploads.Files, k: int, measures: tuple[str, ...], gain: Gain, chunks: str | None,
+def diagnosed(files: uploads.PairKey, k: int, measures: tuple[str, ...], gain: Gain, chunks: str | None,
               _qrels: readers.Read, _run: readers.Read, _judged: model.JudgedRun) -> run_diagnosis.Diagnosis:
     """A run diagnosed against the qrels at k (the command line's diagnosis)."""
     return run_diagnosis.diagnose_read(_qrels, _run, _judged, k=k, measures=measures, gain=gain, chunks=chunks)

@@ -20,7 +20,7 @@ TEXT = "your_data"  # the page whose words these are
 
 
 @st.cache_resource(max_entries=8, show_spinner=prose.text(TEXT, "Evaluating"))
-def adjusted(files: uploads.Files, level: int, judged_only: bool, _judged: model.JudgedRun) -> model.JudgedRun:
+def adjusted(files: uploads.PairKey, level: int, judged_only: bool, _judged: model.JudgedRun) -> model.JudgedRun:
     """The pair under the page's relevance level and judged-only choice (trec_eval's -l and -J)."""
     return _judged.adjusted(level, judged_only)
 
@@ -37,4 +37,4 @@ def diagnosed(files: tuple, k: int, names: tuple[str, ...], gain: Gain, level: i
     """The diagnosis of the pair at k (the command line's)."""
     return run_diagnosis.diagnose_read(_loaded.read("qrels"), _loaded.read("run"), _loaded.judged(), k=k,
                                        measures=names, gain=gain, relevance_level=level,
-                                       chunks=uploads.reading(_loaded.run)[1])
+                                       chunks=_loaded.run.reading.chunks)

@@ -21,7 +21,8 @@ SWEEP_KS = (1, 2, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100)  # the rrf constan
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
-def _sweep(files: tuple, measure: str, gain: str, _runs: tuple[model.Run, ...], _qrels: model.Qrels) -> tuple[float, ...]:
+def _sweep(files: tuple[uploads.PairKey, ...], measure: str, gain: str, _runs: tuple[model.Run, ...],
+           _qrels: model.Qrels) -> tuple[float, ...]:
     """The fused runs' mean of ``measure`` at each of SWEEP_KS; shared by every session."""
     return tuple(fusion.k_sweep(_runs, _qrels, measure, SWEEP_KS, cast(Gain, gain)))
 
@@ -34,7 +35,7 @@ def _add_fused(letters: list[str], k: int, runs: dict[str, model.Run]) -> None:
         upload_flow.receive(slot, f"fused-rrf-k{k}-{'+'.join(letters)}.txt", fusion.to_trec(fused).encode())
 
 
-def show_fusion(result: many_runs.ManyRuns, gain: str, files: dict[str, uploads.Files], qrels: readers.Read,
+def show_fusion(result: many_runs.ManyRuns, gain: str, files: dict[str, uploads.PairKey], qrels: readers.Read,
                     reads: dict[str, readers.Read]) -> None:
     """Reciprocal rank fusion of runs chosen here (:mod:`components.engine.fusion`): a chart of a measure for every
     k, and a button that adds the fused run at the chosen k to the comparison."""

@@ -24,14 +24,14 @@ YOUR_DATA = "your_data"  # the page that loads the judgments and run A, and whos
 
 def add_sample_runs() -> None:
     """Runs B and C of the samples, each into the next free slot (unless a run of that name is there)."""
-    names = {record["name"] for record in upload_flow.other_runs().values()}
+    names = {record.name for record in upload_flow.other_runs().values()}
     for path in SAMPLE_OTHERS:
         slot = upload_flow.free_slot()
         if path.name not in names and slot is not None:
             upload_flow.receive(slot, path.name, path.read_bytes())
 
 
-def _holder(slot: str, files: uploads.Files) -> Holder:
+def _holder(slot: str, files: uploads.PairKey) -> Holder:
     """The holder of a slot's pair: a new one (the old pair let go) when the pair changes."""
     holders = st.session_state.setdefault(state.COMPARE_HOLDERS, {})
     held = holders.get(slot)
@@ -40,38 +40,36 @@ def _holder(slot: str, files: uploads.Files) -> Holder:
     return held[1]
 
 
-def _other_runs(loaded: upload_flow.LoadedPair) -> list[tuple[str, dict, model.JudgedRun]]:
+def _other_runs(loaded: upload_flow.LoadedPair) -> list[tuple[str, uploads.UploadRecord, model.JudgedRun]]:
     """Each other run that reads cleanly, judged against the loaded qrels (read with the first run's chunk
     option): (slot, record, judged). A run that fails shows its message and is left out."""
     runs = []
     for slot, record in upload_flow.other_runs().items():
-        files = files_key(loaded, record)
         try:
-            judged = uploads.judge_files(files, loaded.qrels["data"], record["data"], _holder(slot, files))
+            judged = uploads.judge_files(loaded.qrels, _as_read(loaded, record),
+                                         _holder(slot, pair_key(loaded, record)))
         except ValueError as err:  # the reader's TrecFormatError, or no query in common with the qrels
-            st.error(prose.text(TEXT, "Run error", letter=letter(slot), file=literal(record["name"])), icon="🚫")
+            st.error(prose.text(TEXT, "Run error", letter=letter(slot), file=literal(record.name)), icon="🚫")
             st.code(str(err), language=None, wrap_lines=True)
             continue
-        show_trailing_note(cast(model.Run, run_read(loaded, slot, record).parsed), record["name"])
+        show_trailing_note(cast(model.Run, run_read(loaded, slot, record).parsed), record.name)
         runs.append((slot, record, judged))
     return runs
 
 
-def _as_read(loaded: upload_flow.LoadedPair, record: dict) -> dict:
+def _as_read(loaded: upload_flow.LoadedPair, record: uploads.UploadRecord) -> uploads.UploadRecord:
     """Another run's record with the reading options it is read with: run A's chunk option, no JSON fields."""
-    return uploads.with_reading(record, None, uploads.reading(loaded.run)[1])
+    return record.read_with(uploads.Reading(chunks=loaded.run.reading.chunks))
 
 
-def files_key(loaded: upload_flow.LoadedPair, record: dict) -> uploads.Files:
+def pair_key(loaded: upload_flow.LoadedPair, record: uploads.UploadRecord) -> uploads.PairKey:
     """The key of another run's pair with the loaded qrels, the run as read (:func:`_as_read`)."""
-    return uploads.files_key(loaded.qrels, _as_read(loaded, record))
+    return uploads.pair_key(loaded.qrels, _as_read(loaded, record))
 
 
-def run_read(loaded: upload_flow.LoadedPair, slot: str, record: dict) -> readers.Read:
+def run_read(loaded: upload_flow.LoadedPair, slot: str, record: uploads.UploadRecord) -> readers.Read:
     """Another run as read (shared while its slot's holder lives)."""
-    read = _as_read(loaded, record)
-    return uploads.read("run", read["sha256"], read["name"], read["data"],
-                        _holder(slot, uploads.files_key(loaded.qrels, read)), *uploads.reading(read))
+    return uploads.read("run", _as_read(loaded, record), _holder(slot, pair_key(loaded, record)))
 
 
 def letter(slot: str) -> str:
@@ -79,7 +77,7 @@ def letter(slot: str) -> str:
     return RUN_LABELS[1 + upload_flow.OTHER_RUNS.index(slot)]
 
 
-def show_runs(loaded: upload_flow.LoadedPair) -> list[tuple[str, dict, model.JudgedRun]]:
+def show_runs(loaded: upload_flow.LoadedPair) -> list[tuple[str, uploads.UploadRecord, model.JudgedRun]]:
     """The runs (A, then each other run that reads cleanly: :func:`_other_runs`), each with a remove button, and
     the uploader that adds runs; returns the other runs.
 
@@ -87,9 +85,9 @@ def show_runs(loaded: upload_flow.LoadedPair) -> list[tuple[str, dict, model.Jud
     there are, the uploader keeps its place among the page's elements. A browser that sees it move draws it
     afresh and abandons the uploads it was making: files dropped in quick succession were lost so."""
     st.subheader(prose.text(TEXT, "Runs heading"))
-    st.markdown(prose.text(TEXT, "Runs intro", file=literal(loaded.run["name"]), more=len(upload_flow.OTHER_RUNS)))
+    st.markdown(prose.text(TEXT, "Runs intro", file=literal(loaded.run.name), more=len(upload_flow.OTHER_RUNS)))
     first = loaded.judged()
-    st.markdown(prose.text(TEXT, "Run line", letter="A", file=literal(loaded.run["name"]),
+    st.markdown(prose.text(TEXT, "Run line", letter="A", file=literal(loaded.run.name),
                            queries=f"{len(first.qids):,}"))
     listed = st.container()
     _add_runs()
@@ -97,7 +95,7 @@ def show_runs(loaded: upload_flow.LoadedPair) -> list[tuple[str, dict, model.Jud
         others = _other_runs(loaded)
         for slot, record, judged in others:
             line, remove = st.columns([4, 1.4], vertical_alignment="center")
-            line.markdown(prose.text(TEXT, "Run line", letter=letter(slot), file=literal(record["name"]),
+            line.markdown(prose.text(TEXT, "Run line", letter=letter(slot), file=literal(record.name),
                                      queries=f"{len(judged.qids):,}"))
             remove.button(prose.text(TEXT, "Remove"), key=f"{state.COMPARE_REMOVE}.{slot}",
                           on_click=upload_flow.remove, args=(slot,), icon="✖️", width="stretch",

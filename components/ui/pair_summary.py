@@ -35,9 +35,9 @@ def show_summary(loaded: upload_flow.LoadedPair, judged: model.JudgedRun, qrels:
     qrels_format, run_format = (loaded.read(kind).understood.format.upper() for kind in upload_flow.KINDS)
     formats = (qrels_format if qrels_format == run_format
                else prose.text(TEXT, "Two formats", qrels=qrels_format, run=run_format))
-    st.caption(prose.text(TEXT, "Files shown", qrels=literal(loaded.qrels["name"]), judgments=f"{len(qrels.line):,}",
-                          run=literal(loaded.run["name"]), results=f"{judged.queries.qidx.size:,}", formats=formats))
-    show_trailing_note(loaded.parsed_run(), loaded.run["name"])
+    st.caption(prose.text(TEXT, "Files shown", qrels=literal(loaded.qrels.name), judgments=f"{len(qrels.line):,}",
+                          run=literal(loaded.run.name), results=f"{judged.queries.qidx.size:,}", formats=formats))
+    show_trailing_note(loaded.parsed_run(), loaded.run.name)
     _understood(loaded)
     names = list(values)
     means = st.container(key="your-data-means")

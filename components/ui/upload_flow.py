@@ -5,8 +5,12 @@ Data flow (one direction):
 - the uploaders and the "use the sample files" buttons hand the bytes to
   :func:`receive`, the only writer of ``state.YOUR_DATA_QRELS``,
   ``state.YOUR_DATA_RUN`` and the other runs' slots ``state.YOUR_DATA_OTHER_RUNS``
-  (a page test sets those keys itself); it refuses a file that would take the session past its
+  (a page test sets those keys itself), each an
+  :class:`~components.serving.uploads.UploadRecord`; it refuses a file that would take the session past its
   upload cap (:func:`components.serving.uploads.refusal`), keeping what came before;
+- the chunk option (:func:`sync_chunks`) and a learner's mapping of a JSON
+  file's keys (:func:`map_fields`) replace a received record by the same
+  bytes with other reading options, so the pair's key changes;
 - :func:`current_files` reads a new pair once (a status box shows the steps),
   through :mod:`components.serving.uploads`: parsed and joined once per distinct
   file for the whole server, in a cache bounded in bytes, so that moving k
@@ -42,8 +46,9 @@ The status lines come from lessons/text/your_data.md, the page's own text.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
-from typing import cast
+from typing import Any, cast
 
 import streamlit as st
 
@@ -59,6 +64,9 @@ TAB_STORAGE_KEY = "rankwise.your_data.v1"  # this tab's sessionStorage entry: {"
 KINDS = ("qrels", "run")
 OTHER_RUNS = tuple(key.rsplit(".", 1)[1] for key in state.YOUR_DATA_OTHER_RUNS)  # "run_b" to "run_j": the slots
 RECEIVED = {"qrels": state.YOUR_DATA_QRELS, "run": state.YOUR_DATA_RUN, **dict(zip(OTHER_RUNS, state.YOUR_DATA_OTHER_RUNS))}
+FIELD_ROLES = ("qid", "docs", "value")  # what a learner maps in a JSON record: query id, documents, grade or score
+OBJECT_ROLES = ("doc_id", "value")  # and in a record's list of objects: each one's document id, grade or score
+OPTIONAL_ROLE = "value"  # without grades: 1 each; without scores: the list's order
 
 streamlit_compat.keep_upload_urls()  # a dropped file's upload URL survives a run's start (see the docstring)
 
@@ -77,24 +85,25 @@ class Refusal:
 class LoadedPair:
     """A qrels and run pair that read cleanly: what the page shows.
 
-    ``key`` identifies the pair (:func:`components.serving.uploads.files_key`);
     ``holder`` keeps the shared parsed copies alive while the pair is on show.
     """
 
-    key: uploads.Files
-    qrels: dict
-    run: dict
+    qrels: uploads.UploadRecord
+    run: uploads.UploadRecord
     holder: Holder
+
+    @property
+    def key(self) -> uploads.PairKey:
+        """What identifies the pair as read (:func:`components.serving.uploads.pair_key`): the caches' key."""
+        return uploads.pair_key(self.qrels, self.run)
 
     def judged(self) -> model.JudgedRun:
         """The pair, joined (from the shared cache; read again only if the cache let it go)."""
-        return uploads.judge_files(self.key, self.qrels["data"], self.run["data"], self.holder)
+        return uploads.judge_files(self.qrels, self.run, self.holder)
 
     def read(self, kind: str) -> readers.Read:
         """The qrels or run file as read, and what was understood of it (shared, like :meth:`judged`)."""
-        record = self.qrels if kind == "qrels" else self.run
-        return uploads.read(kind, record["sha256"], record["name"], record["data"], self.holder,
-                            *uploads.reading(record))
+        return uploads.read(kind, self.qrels if kind == "qrels" else self.run, self.holder)
 
     def parsed_qrels(self) -> model.Qrels:
         """The qrels file, parsed."""
@@ -109,7 +118,7 @@ class LoadedPair:
 class FailedPair:
     """The latest pair, which did not read: the reader's message (quoting the line), and its kind."""
 
-    key: uploads.Files
+    key: uploads.PairKey
     message: str
     no_common_query: bool
     unmapped: tuple[str, json_formats.FieldsError] | None = None  # (kind, error): JSON keys the reader could not guess
@@ -171,7 +180,7 @@ def free_slot() -> str | None:
     return next((kind for kind in OTHER_RUNS if st.session_state.get(RECEIVED[kind]) is None), None)
 
 
-def other_runs() -> dict[str, dict]:
+def other_runs() -> dict[str, uploads.UploadRecord]:
     """The other runs received, by slot, in slot order."""
     return {kind: record for kind in OTHER_RUNS if (record := st.session_state.get(RECEIVED[kind])) is not None}
 
@@ -179,6 +188,35 @@ def other_runs() -> dict[str, dict]:
 def remove(kind: str) -> None:
     """Let go of the run in this slot."""
     st.session_state.pop(RECEIVED[kind], None)
+
+
+def sync_chunks(separator: str | None) -> None:
+    """Both received files are read with the chunk option as set (a file received later too): a record whose
+    option differs is replaced, so the pair's key changes and it is read again."""
+    for kind in KINDS:
+        record: uploads.UploadRecord | None = st.session_state.get(RECEIVED[kind])
+        if record is not None and record.reading.chunks != separator:
+            st.session_state[RECEIVED[kind]] = record.read_with(dataclasses.replace(record.reading, chunks=separator))
+
+
+def field_key(kind: str, role: str) -> str:
+    """The key of the select box where the learner says which key of a JSON file of this kind holds ``role``."""
+    return f"{state.YOUR_DATA_FIELDS}.{kind}.{role}"
+
+
+def map_fields(kind: str, known: json_formats.Fields | None) -> None:
+    """The learner's mapping of a JSON file's keys (chosen in the :func:`field_key` select boxes): that file is
+    read again with it. ``known``: the record's keys already known, when the mapping is of the objects in its list
+    of documents (:data:`OBJECT_ROLES`)."""
+    roles = FIELD_ROLES if known is None else OBJECT_ROLES
+    chosen: dict[str, Any] = {role: st.session_state.get(field_key(kind, role)) for role in roles}  # keys, or None
+    record: uploads.UploadRecord | None = st.session_state.get(RECEIVED[kind])
+    if record is None or not all(chosen[role] for role in roles if role != OPTIONAL_ROLE):
+        return
+    value = {"grade" if kind == KINDS[0] else "score": chosen[OPTIONAL_ROLE]}
+    fields = (json_formats.Fields(chosen["qid"], chosen["docs"], **value) if known is None else
+              dataclasses.replace(known, doc_id=chosen["doc_id"], **value))
+    st.session_state[RECEIVED[kind]] = record.read_with(dataclasses.replace(record.reading, fields=fields))
 
 
 def take_uploads(uploaded: list, key: str) -> None:
@@ -254,7 +292,8 @@ def held(replacing: str | None = None) -> int:
     ``replacing`` leaves out the received file of that kind (a new one is about to take its place).
     """
     loaded: LoadedPair | None = st.session_state.get(state.YOUR_DATA_LOADED)
-    records: list[dict | None] = [st.session_state.get(RECEIVED[kind]) for kind in RECEIVED if kind != replacing]
+    records: list[uploads.UploadRecord | None] = [st.session_state.get(RECEIVED[kind]) for kind in RECEIVED
+                                                  if kind != replacing]
     if loaded is not None:
         records += [loaded.qrels, loaded.run]
     return uploads.held_bytes(records)
@@ -275,27 +314,26 @@ def remember_in_tab(loaded: LoadedPair | None) -> None:
                                 value={"files": loaded is not None}, on_loaded=_on_tab_read)
 
 
-def _attempt(qrels: dict, run: dict) -> None:
+def _attempt(qrels: uploads.UploadRecord, run: uploads.UploadRecord) -> None:
     """Read a new pair, showing each step; on success it becomes what the page shows."""
-    key = uploads.files_key(qrels, run)
     holder = Holder()  # claims the parsed files for this session once they are on show; dropped if they fail
     with st.status(prose.text(TEXT, "Reading"), expanded=False) as status:
         try:
             for kind, record in (("qrels", qrels), ("run", run)):
-                parsed = uploads.read_file(kind, record["sha256"], record["name"], record["data"], holder,
-                                           *uploads.reading(record))
+                parsed = uploads.read_file(kind, record, holder)
                 status.write(prose.text(TEXT, "Read file", kind=kind, lines=f"{len(parsed.line):,}",
                                         queries=f"{len(parsed.qids):,}"))
-            judged = uploads.judge_files(key, qrels["data"], run["data"], holder)
+            judged = uploads.judge_files(qrels, run, holder)
             status.write(prose.text(TEXT, "Read joined", queries=f"{len(judged.qids):,}"))
         except (ValueError, MemoryError) as err:  # TrecFormatError is a ValueError
             unmapped = (kind, err) if isinstance(err, json_formats.FieldsError) else None  # kind: the file that failed
-            st.session_state[state.YOUR_DATA_FAILED] = FailedPair(key, str(err) or type(err).__name__,
+            st.session_state[state.YOUR_DATA_FAILED] = FailedPair(uploads.pair_key(qrels, run),
+                                                                  str(err) or type(err).__name__,
                                                                   isinstance(err, model.NoCommonQueryError), unmapped)
             status.update(label=prose.text(TEXT, "Read failed"), state="error")
             return
         status.update(label=prose.text(TEXT, "Read done"), state="complete")
-    st.session_state[state.YOUR_DATA_LOADED] = LoadedPair(key, qrels, run, holder)
+    st.session_state[state.YOUR_DATA_LOADED] = LoadedPair(qrels, run, holder)
     st.session_state[state.YOUR_DATA_FAILED] = None
 
 
@@ -304,7 +342,7 @@ def current_files() -> tuple[LoadedPair | None, FailedPair | None]:
     qrels, run = (st.session_state.get(RECEIVED[kind]) for kind in KINDS)
     latest = None
     if qrels is not None and run is not None:
-        latest = uploads.files_key(qrels, run)
+        latest = uploads.pair_key(qrels, run)
         loaded, failed = st.session_state.get(state.YOUR_DATA_LOADED), st.session_state.get(state.YOUR_DATA_FAILED)
         if (loaded is None or loaded.key != latest) and (failed is None or failed.key != latest):
             _attempt(qrels, run)

@@ -196,8 +196,8 @@ def test_changing_k_keeps_the_chosen_measures():
 
 def editor_key_for(qid: str) -> tuple[str, int]:
     judged = load_trec(SAMPLE_QRELS.read_bytes(), SAMPLE_RUN.read_bytes())
-    files = uploads.files_key(uploads.upload_record(SAMPLE_QRELS.name, SAMPLE_QRELS.read_bytes()),
-                      uploads.upload_record(SAMPLE_RUN.name, SAMPLE_RUN.read_bytes()))
+    files = uploads.pair_key(uploads.upload_record(SAMPLE_QRELS.name, SAMPLE_QRELS.read_bytes()),
+                             uploads.upload_record(SAMPLE_RUN.name, SAMPLE_RUN.read_bytes()))
     q = judged.qids.index(qid)
     return what_if_view.editor_key(files, q), q
 
@@ -339,7 +339,7 @@ def test_a_grade_the_editor_cannot_show_keeps_its_value():
     run = ("r.run", b"1 Q0 b 1 2.0 r\n1 Q0 a 2 1.0 r\n")
     at = with_files(qrels, run)
     assert not at.exception
-    key = what_if_view.editor_key(uploads.files_key(uploads.upload_record(*qrels), uploads.upload_record(*run)), 0)
+    key = what_if_view.editor_key(uploads.pair_key(uploads.upload_record(*qrels), uploads.upload_record(*run)), 0)
     editor = at.session_state[key]
     assert editor.order == ("b", "a") and editor.tray == ("c",)
     assert dict(editor.grades) == {"b": 1, "c": 3}  # "a" (grade 200) is named in its title instead
@@ -360,7 +360,7 @@ def test_ids_and_file_names_with_html_or_markdown_show_literally():
     assert at.selectbox(key=state.YOUR_DATA_QUERY).options == [HTML_QID, "q2"]
     table = next(df.value for df in at.dataframe if "note" in df.value.columns)
     assert table["query"].tolist() == [HTML_QID, "q2"]
-    key = what_if_view.editor_key(uploads.files_key(uploads.upload_record(*qrels), uploads.upload_record(*run)), 0)
+    key = what_if_view.editor_key(uploads.pair_key(uploads.upload_record(*qrels), uploads.upload_record(*run)), 0)
     assert at.session_state[key].order == ("<b>x</b>", MARKDOWN_DOC)
     texts = shown_text(at)
     for raw in (HTML_QID, "<b>", MARKDOWN_DOC, ":smile:"):
@@ -430,8 +430,8 @@ def test_a_file_name_with_bytes_that_are_not_utf8_is_shown_with_a_replacement_an
     at = AppTest.from_function(surrogate_names_page, args=(SAMPLE_QRELS.read_bytes(), SAMPLE_RUN.read_bytes()),
                                default_timeout=30).run()
     assert not at.exception, at.exception
-    assert at.session_state[state.YOUR_DATA_QRELS]["name"] == "qrels\ufffd.txt"
-    assert at.session_state[state.YOUR_DATA_RUN]["name"] == "run?.txt"
+    assert at.session_state[state.YOUR_DATA_QRELS].name == "qrels\ufffd.txt"
+    assert at.session_state[state.YOUR_DATA_RUN].name == "run?.txt"
     assert summary_value(at, "RR") == fmt(sample_report().mean["RR"])
 
 
@@ -648,4 +648,4 @@ def test_the_relevance_level_and_judged_only_together_give_trec_evals_l_and_j():
 
 def page_files(at):
     """The pair's key, as the page computes it from the two records."""
-    return uploads.files_key(at.session_state[state.YOUR_DATA_QRELS], at.session_state[state.YOUR_DATA_RUN])
+    return uploads.pair_key(at.session_state[state.YOUR_DATA_QRELS], at.session_state[state.YOUR_DATA_RUN])

@@ -26,6 +26,7 @@ from __future__ import annotations
 import dataclasses
 import gc
 import hashlib
+import json
 import threading
 import weakref
 
@@ -36,6 +37,7 @@ from components.engine import metrics, model
 from components.formats import tabular
 from components.serving import settings, uploads
 from components.serving.shared_cache import Holder, SharedCache, nbytes
+from components.serving.uploads import upload_record
 from components.ui import state
 
 LEARNERS = 20
@@ -51,10 +53,6 @@ def qrels_file(variant: int = 0) -> bytes:
 def run_file(variant: int = 0) -> bytes:
     return "".join(f"q{q} Q0 d{q}-{d} {d + 1} {10 - d + variant / 100:.2f} run{variant}\n"
                    for q in range(1, QUERIES + 1) for d in range(10)).encode()
-
-
-def sha(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
 
 
 @pytest.fixture
@@ -119,8 +117,8 @@ def test_twenty_sessions_uploading_the_same_files_hold_one_parsed_copy(parses):
         sessions.append(at)
     assert parses == {"qrels": 1, "run": 1}, "each file is parsed once for all 20 sessions"
 
-    judged = uploads.judge_files((sha(qrels), "qrels.txt", sha(run), "run.txt"), qrels, run, HOLDER)
-    parsed_qrels = uploads.read_file("qrels", sha(qrels), "qrels.txt", qrels, HOLDER)
+    judged = uploads.judge_files(upload_record("qrels.txt", qrels), upload_record("run.txt", run), HOLDER)
+    parsed_qrels = uploads.read_file("qrels", upload_record("qrels.txt", qrels), HOLDER)
     assert {at.session_state["test.ids"] for at in sessions} == {(id(judged), id(parsed_qrels))}, \
         "every session holds the one cached parsed copy"
     assert parses == {"qrels": 1, "run": 1}
@@ -129,7 +127,7 @@ def test_twenty_sessions_uploading_the_same_files_hold_one_parsed_copy(parses):
         held = {key: at.session_state[key] for key in at.session_state}
         assert [k for k, v in held.items() if parsed_inside(v)] == [], "no parsed data is copied into a session"
         loaded, received = held[state.YOUR_DATA_LOADED], held[state.YOUR_DATA_QRELS]
-        assert loaded.qrels["data"] is received["data"], "a session keeps one copy of its raw bytes"
+        assert loaded.qrels.data is received.data, "a session keeps one copy of its raw bytes"
 
     for at in sessions[:5]:  # moving k or a measure reruns the page: nothing is parsed again
         at.run()
@@ -140,8 +138,9 @@ def test_twenty_sessions_uploading_the_same_files_hold_one_parsed_copy(parses):
 def test_the_parsed_copy_goes_when_the_last_session_holding_it_ends(parses):
     qrels, run = qrels_file(), run_file()
     sessions = [AppTest.from_function(learner, args=(qrels, run), default_timeout=30).run() for _ in range(3)]
-    key = (sha(qrels), "qrels.txt", sha(run), "run.txt")
-    judged = weakref.ref(uploads.judge_files(key, qrels, run, Holder()))  # a claim that ends at once
+    pair = upload_record("qrels.txt", qrels), upload_record("run.txt", run)
+    key = uploads.pair_key(*pair)
+    judged = weakref.ref(uploads.judge_files(*pair, Holder()))  # a claim that ends at once
     assert ("judge", key) in uploads.PARSED
     sessions.pop().run()  # one session ends (its state, holder and all, is dropped); two still hold the copy
     gc.collect()
@@ -171,7 +170,7 @@ def test_twenty_simultaneous_uploads_of_one_file_parse_it_once(parses, monkeypat
             asked[0] += 1
             if asked[0] == LEARNERS:
                 everyone_asked.set()
-        results[i] = uploads.read_file("run", sha(data), "run.txt", data, HOLDER)
+        results[i] = uploads.read_file("run", upload_record("run.txt", data), HOLDER)
 
     threads = [threading.Thread(target=upload, args=(i,)) for i in range(LEARNERS)]
     for t in threads:
@@ -183,11 +182,11 @@ def test_twenty_simultaneous_uploads_of_one_file_parse_it_once(parses, monkeypat
 
 
 def test_distinct_files_are_bounded_by_the_byte_budget(parses, monkeypatch):
-    one = nbytes(uploads.read("run", sha(run_file(99)), "probe.txt", run_file(99), HOLDER))  # what the cache holds
+    one = nbytes(uploads.read("run", upload_record("probe.txt", run_file(99)), HOLDER))  # what the cache holds
     budget = 3 * one + one // 2  # room for three parsed runs of this size
     monkeypatch.setattr(uploads, "PARSED", SharedCache(budget))
     files = [(f"run{i}.txt", run_file(i + 1)) for i in range(7)]
-    alive = [weakref.ref(uploads.read_file("run", sha(data), name, data, HOLDER)) for name, data in files]
+    alive = [weakref.ref(uploads.read_file("run", upload_record(name, data), HOLDER)) for name, data in files]
     assert parses["run"] == len(files) + 1
     gc.collect()
     kept = [i for i, ref in enumerate(alive) if ref() is not None]
@@ -195,18 +194,18 @@ def test_distinct_files_are_bounded_by_the_byte_budget(parses, monkeypatch):
     assert uploads.PARSED.size <= budget
 
     name, data = files[-1]  # a kept file is served from the cache ...
-    assert uploads.read_file("run", sha(data), name, data, HOLDER) is alive[-1]()
+    assert uploads.read_file("run", upload_record(name, data), HOLDER) is alive[-1]()
     assert parses["run"] == len(files) + 1
     name, data = files[0]  # ... an evicted one is parsed again
-    uploads.read_file("run", sha(data), name, data, HOLDER)
+    uploads.read_file("run", upload_record(name, data), HOLDER)
     assert parses["run"] == len(files) + 2
 
 
 def test_the_newest_file_is_kept_even_alone_over_the_budget(parses, monkeypatch):
     monkeypatch.setattr(uploads, "PARSED", SharedCache(1))
     data = run_file()
-    first = uploads.read_file("run", sha(data), "big.txt", data, HOLDER)
-    assert uploads.read_file("run", sha(data), "big.txt", data, HOLDER) is first, "no re-parse on every rerun"
+    first = uploads.read_file("run", upload_record("big.txt", data), HOLDER)
+    assert uploads.read_file("run", upload_record("big.txt", data), HOLDER) is first, "no re-parse on every rerun"
     assert parses["run"] == 1 and len(uploads.PARSED) == 1
 
 
@@ -215,16 +214,16 @@ def test_joined_pairs_share_the_budget(parses, monkeypatch):
     pairs = [(qrels_file(i), run_file(i)) for i in range(4)]
     alive = []
     for i, (qrels, run) in enumerate(pairs):
-        key = (sha(qrels), f"q{i}.txt", sha(run), f"r{i}.txt")
-        alive.append(weakref.ref(uploads.judge_files(key, qrels, run, HOLDER)))
+        pair = upload_record(f"q{i}.txt", qrels), upload_record(f"r{i}.txt", run)
+        alive.append(weakref.ref(uploads.judge_files(*pair, HOLDER)))
     gc.collect()
     assert [ref() is not None for ref in alive] == [False, False, False, True]
 
 
 def test_shared_parsed_arrays_are_read_only(parses):
     qrels, run = qrels_file(), run_file()
-    judged = uploads.judge_files((sha(qrels), "q.txt", sha(run), "r.txt"), qrels, run, HOLDER)
-    parsed_run = uploads.read_file("run", sha(run), "r.txt", run, HOLDER)
+    judged = uploads.judge_files(upload_record("q.txt", qrels), upload_record("r.txt", run), HOLDER)
+    parsed_run = uploads.read_file("run", upload_record("r.txt", run), HOLDER)
     for array in (judged.queries.grade, judged.queries.qidx, judged.docids, parsed_run.score, parsed_run.rank):
         with pytest.raises(ValueError, match="read-only"):
             array[0] = array[0]
@@ -256,8 +255,8 @@ def test_a_file_over_the_session_cap_is_refused_and_the_files_before_stay(monkey
     at = AppTest.from_function(cap_session, args=(qrels, run, big), default_timeout=30).run()
     assert not at.exception, at.exception
     assert at.session_state["test.taken"] is False
-    assert at.session_state[state.YOUR_DATA_RUN]["name"] == "run.txt", "the run loaded before stays"
-    assert at.session_state[state.YOUR_DATA_LOADED].run["name"] == "run.txt"
+    assert at.session_state[state.YOUR_DATA_RUN].name == "run.txt", "the run loaded before stays"
+    assert at.session_state[state.YOUR_DATA_LOADED].run.name == "run.txt"
     message = " ".join(e.value for e in at.error)
     assert "` huge <b>run</b>.txt `" in message, "the file's name is shown as a code span, never as HTML"
     assert f"({uploads.size_text(len(big))})" in message and "RANKWISE_SESSION_UPLOAD_MB" not in message
@@ -274,9 +273,25 @@ def test_a_session_keeps_the_uploaders_own_bytes():
 
     data = run_file()
     uploaded = UploadedFile(UploadedFileRec(file_id="f", name="run.txt", type="text/plain", data=data), None)
-    assert uploads.upload_record(uploaded.name, uploaded.getvalue())["data"] is data
-    record = uploads.upload_record("run.txt", data)
-    assert uploads.held_bytes([record, record, None, {"data": bytes(bytearray(data))}]) == 2 * len(data)
+    assert upload_record(uploaded.name, uploaded.getvalue()).data is data
+    kept = upload_record("run.txt", data)
+    copy = upload_record("run.txt", bytes(bytearray(data)))  # equal to kept, but its own bytes
+    assert uploads.held_bytes([kept, kept.read_with(uploads.Reading(chunks="#")), None, copy]) == 2 * len(data)
+
+
+def test_a_records_key_names_the_file_as_read_and_never_its_bytes():
+    data = run_file()
+    record = upload_record("run.txt", data)
+    chunked = record.read_with(uploads.Reading(chunks="#"))
+    assert chunked.data is data, "the same bytes, read otherwise"
+    assert chunked.reading == uploads.Reading(chunks="#") and record.reading == uploads.Reading()
+    assert record.key == uploads.FileKey(hashlib.sha256(data).hexdigest(), "run.txt", uploads.Reading())
+    assert chunked.key != record.key, "read otherwise, the file is another cache entry"
+    assert uploads.pair_key(record, record) != uploads.pair_key(record, chunked)
+    assert record == upload_record("run.txt", bytes(bytearray(data))), "records compare by their key"
+    key = uploads.pair_key(record, chunked)
+    assert hash(key) == hash(uploads.pair_key(record, chunked))
+    json.dumps(dataclasses.asdict(key))  # what st.cache_resource hashes of a key: text and None, never bytes
 
 
 def page_with_upload_store() -> None:
@@ -303,14 +318,14 @@ def test_refused_and_forgotten_uploads_leave_streamlits_upload_store(monkeypatch
     at.file_uploader[1].set_value(("big run.txt", big, "text/plain")).run()
     assert not at.exception, at.exception
     assert any("` big run.txt ` (" in e.value and "was not loaded" in e.value for e in at.error)
-    assert at.session_state[state.YOUR_DATA_RUN]["name"] == "sample_run.txt", "the samples stay"
+    assert at.session_state[state.YOUR_DATA_RUN].name == "sample_run.txt", "the samples stay"
     assert at.session_state["test.store"] == [], "the refused file is gone from the upload store"
     assert at.file_uploader[1].value.name == "big run.txt", "the uploader keeps its key and names the file"
     at.file_uploader[1].set_value(None)  # removed from the uploader (AppTest would put it in the store again)
 
     at.file_uploader[0].set_value(("my qrels.txt", qrels_file(), "text/plain")).run()
     assert at.session_state["test.store"] == [], "a taken file leaves the store too: the session holds its bytes"
-    assert at.session_state[state.YOUR_DATA_QRELS]["name"] == "my qrels.txt"
+    assert at.session_state[state.YOUR_DATA_QRELS].name == "my qrels.txt"
     assert at.file_uploader[0].value.name == "my qrels.txt", "the uploader names the file, as the page does"
     at.button(key=state.YOUR_DATA_FORGET).click().run()
     assert not at.exception
