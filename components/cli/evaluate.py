@@ -14,7 +14,7 @@ from components.cli.report import Report
 from components.engine import model, run_diagnosis
 from components.engine.measures import DEFAULT_MEASURES, Measure, evaluate, parse_measures, uses_measure_set
 from components.engine.metrics import Gain, TrecEval
-from components.formats import decode, readers, trec_layout
+from components.formats import beir_zip, decode, readers, trec_layout
 from components.formats.json_formats import Fields
 
 
@@ -93,6 +93,12 @@ def run_eval(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         print(_text("Note qrels of folder", file=args.qrels), file=sys.stderr)
     elif args.split is not None:
         parser.error(_text("Split needs a folder"))
+    elif beir_zip.is_zip_file(args.qrels):  # a BEIR dataset's zip: the readers take its qrels/test.tsv
+        try:
+            member = beir_zip.qrels_member(args.qrels, str(args.qrels))
+        except model.TrecFormatError as err:
+            return file_error(err, (args.qrels,))
+        print(_text("Note qrels of zip", file=member, zip=args.qrels), file=sys.stderr)
     runs, baseline = options.check_eval(parser, args, measures, layout)
     args.run = runs[0]
     if len(runs) > 1:

@@ -39,6 +39,7 @@ No Streamlit import here.
 """
 from __future__ import annotations
 
+import dataclasses
 import errno
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,8 +48,8 @@ from typing import Literal, Union, cast, overload
 import numpy as np
 
 from components.engine import model
+from components.formats import beir_zip, decode, json_formats, tabular
 from components.formats import chunks as chunk_ids
-from components.formats import decode, json_formats, tabular
 from components.formats.json_formats import Fields
 
 Kind = Literal["qrels", "run"]
@@ -81,6 +82,8 @@ class Understood:
         without a row has no place in the model).
     merged_chunks : rows merged into another by counting chunks as their
         document (0 without the option).
+    member : for a qrels file given as a BEIR dataset's zip, the file read in it (``scifact/qrels/test.tsv``:
+        :mod:`components.formats.beir_zip`); else None.
     preview : the first rows as (qid, docid, grade or score), in the file's
         order (a JSON list's documents in rank order), after any merge.
     """
@@ -94,6 +97,7 @@ class Understood:
     empty: int
     merged_chunks: int
     preview: tuple[tuple[str, str, int | float], ...]
+    member: str | None = None
 
 
 @dataclass(frozen=True)
@@ -141,7 +145,7 @@ def read(source: decode.Source, kind: Kind, name: str | None = None, *, fields: 
     (True, (('q1', 'd2', 3.0), ('q1', 'd1', 2.0)))
     """
     _check_kind(kind)
-    data, name = decode.read_source(source, name, kind)
+    data, name, member = _unzipped(*decode.read_source(source, name, kind), kind)
     fmt = detect(data, kind)
     columns, found = None, None
     parsed: Parsed
@@ -155,7 +159,16 @@ def read(source: decode.Source, kind: Kind, name: str | None = None, *, fields: 
         format=fmt, kind=kind, columns=columns, fields=found.fields if found else None,
         scores_from_order=bool(found and found.scores_from_order),
         reordered=found.reordered if found else 0, empty=found.empty if found else 0,
-        merged_chunks=merged, preview=preview(parsed)))
+        merged_chunks=merged, preview=preview(parsed), member=member))
+
+
+def _unzipped(data: bytes, name: str, kind: Kind) -> tuple[bytes, str, str | None]:
+    """A qrels file given as a BEIR dataset's zip: its ``qrels/test.tsv`` (bytes, the name messages give it, the
+    member's name); any other file as it is (member None)."""
+    if kind != "qrels" or not beir_zip.is_zip(data):
+        return data, name, None
+    member, body = beir_zip.qrels_in_zip(data, name, max_bytes=decode.max_file_bytes())
+    return body, f"{name}: {member}", member
 
 
 def read_pair(qrels: decode.Source, run: decode.Source, *, gain: str | None = None,
@@ -188,15 +201,15 @@ def understood(source: decode.Source, kind: Kind, name: str | None = None, *, fi
     >>> understood(b"qid,docid,relevance\\nq1,d1,2\\nq1,d2,0\\n", "qrels").columns
     ('qid', 'docid', 'relevance')
     """
-    data, name = decode.read_source(source, name, kind)
+    data, name, member = _unzipped(*decode.read_source(source, name, kind), kind)
     if chunks is None and json_formats.json_format(data) is None:
         head = _head(data, _PREVIEW_LINES)
         if len(head) < len(data):
             try:
-                return read(head, kind, name).understood
+                return dataclasses.replace(read(head, kind, name).understood, member=member)
             except model.TrecFormatError:
                 pass  # a cut that holds no data line, say: read the whole
-    return read(data, kind, name, fields=fields, chunks=chunks).understood
+    return dataclasses.replace(read(data, kind, name, fields=fields, chunks=chunks).understood, member=member)
 
 
 def preview(parsed: Parsed, rows: int = PREVIEW_ROWS) -> tuple[tuple[str, str, int | float], ...]:

@@ -37,6 +37,9 @@ def show_summary(loaded: upload_flow.LoadedPair, judged: model.JudgedRun, qrels:
                else prose.text(TEXT, "Two formats", qrels=qrels_format, run=run_format))
     st.caption(prose.text(TEXT, "Files shown", qrels=literal(loaded.qrels.name), judgments=f"{len(qrels.line):,}",
                           run=literal(loaded.run.name), results=f"{judged.queries.qidx.size:,}", formats=formats))
+    member = loaded.read("qrels").understood.member
+    if member is not None:  # a BEIR dataset's zip: say which of its files holds the judgments read
+        st.caption(prose.text(TEXT, "Qrels in zip", member=literal(member), zip=literal(loaded.qrels.name)))
     show_trailing_note(loaded.parsed_run(), loaded.run.name)
     _understood(loaded)
     names = list(values)

@@ -155,3 +155,20 @@ def test_a_clean_pair_says_nothing_misleads_the_numbers():
     assert trec.read_qrels(qrels).qids == ("1", "2")
     assert "warnings" not in expander.label or "0 warnings" in expander.label
     json.dumps(expander.label)  # plain text, no markup object
+
+
+def test_a_beir_datasets_zip_as_the_judgments_gives_the_samples_numbers_and_names_the_file_read():
+    import io
+    import zipfile
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("sample/corpus.jsonl", '{"_id": "d1", "text": "a document"}\n')
+        z.write(ASSETS / "beir_sample" / "qrels" / "test.tsv", "sample/qrels/test.tsv")
+    at = open_page(PAGE, session={
+        state.YOUR_DATA_QRELS: uploads.upload_record("sample.zip", buffer.getvalue()),
+        state.YOUR_DATA_RUN: uploads.upload_record("results.json", (ASSETS / "beir_sample" / "results.json").read_bytes())})
+    assert not at.exception and not at.error
+    shown = cards(at)
+    assert {label: shown[label] for label in trec_sample_cards()} == trec_sample_cards()
+    assert any("sample/qrels/test.tsv" in c.value and "sample.zip" in c.value for c in at.caption)

@@ -55,3 +55,28 @@ def test_a_member_over_the_limit_is_not_inflated():
     with pytest.raises(BeirZipError, match=r"qrels/test\.tsv is 800,000 bytes unpacked, over the limit of 1,000"):
         qrels_in_zip(big, "big.zip", max_bytes=1000)
     assert len(qrels_in_zip(big, "big.zip", max_bytes=800_000)[1]) == 800_000
+
+
+def test_a_qrels_zip_reads_as_its_tsv_and_says_which_file_it_read():
+    """The front door (readers.read, so the app's uploads and rankwise eval) takes a BEIR dataset's zip as the
+    judgments: the same Qrels as its qrels/test.tsv, the member named; a run is never looked for in a zip."""
+    from pathlib import Path
+
+    from components.engine import model
+    from components.formats import readers
+
+    tsv = (Path(__file__).resolve().parents[2] / "assets" / "beir_sample" / "qrels" / "test.tsv").read_bytes()
+    data = zipped({"sample/corpus.jsonl": "{}\n", "sample/qrels/test.tsv": tsv})
+    plain, zipped_read = readers.read(tsv, "qrels", "test.tsv"), readers.read(data, "qrels", "sample.zip")
+    assert zipped_read.understood.member == "sample/qrels/test.tsv" and plain.understood.member is None
+    assert zipped_read.understood.format == "tsv"
+    for field in ("qids", "qidx", "docids", "grade", "line"):
+        assert list(getattr(zipped_read.parsed, field)) == list(getattr(plain.parsed, field))
+    assert readers.understood(data, "qrels", "sample.zip").member == "sample/qrels/test.tsv"
+    broken = zipped({"sample/qrels/test.tsv": b"query-id\tcorpus-id\tscore\nq1\td1\tlots\n"})
+    with pytest.raises(model.TrecFormatError, match=r"^sample\.zip: sample/qrels/test\.tsv, line 2"):
+        readers.read(broken, "qrels", "sample.zip")
+    with pytest.raises(model.TrecFormatError, match=r"^sample\.zip: no qrels/test\.tsv in this zip"):
+        readers.read(zipped({"sample/corpus.jsonl": "{}"}), "qrels", "sample.zip")
+    with pytest.raises(model.TrecFormatError):  # a zip as a run is a file that is not text
+        readers.read(data, "run", "sample.zip")

@@ -819,6 +819,27 @@ def test_a_beir_folder_as_qrels_reads_its_test_split_and_says_so(capsys):
     assert exit_.value.code == 2 and "--split picks the qrels file of a BEIR folder" in capsys.readouterr().err
 
 
+def test_a_beir_datasets_zip_as_qrels_reads_its_test_split_and_says_so(tmp_path, capsys):
+    """`rankwise eval scifact.zip run`: the zip's qrels/test.tsv, named on stderr; the numbers are the file's own;
+    a zip without it is a file that cannot be read (exit 1, one line)."""
+    import zipfile
+
+    folder, results = ROOT / "assets" / "beir_sample", ROOT / "assets" / "beir_sample" / "results.json"
+    archive = tmp_path / "sample.zip"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as z:
+        z.write(folder / "qrels" / "test.tsv", "sample/qrels/test.tsv")
+    assert main([str(folder / "qrels" / "test.tsv"), str(results), "--json"]) == 0
+    by_file = as_json(capsys.readouterr().out)
+    assert main([str(archive), str(results), "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert as_json(out) == by_file and f"qrels read from sample/qrels/test.tsv in {archive}" in err
+    empty = tmp_path / "empty.zip"
+    with zipfile.ZipFile(empty, "w") as z:
+        z.writestr("sample/corpus.jsonl", "{}")
+    assert main([str(empty), str(results)]) == 1
+    assert capsys.readouterr().err == f"error: {empty}: no qrels/test.tsv in this zip (its qrels: none)\n"
+
+
 def test_trec_output_refuses_by_name_a_query_id_trec_cannot_carry(tmp_path, capsys):
     qrels = '{"qid": "q 1", "relevant_ids": ["doc 7"]}\n{"qid": "q2", "relevant_ids": ["a"]}\n'
     run = '{"qid": "q 1", "retrieved_ids": ["doc 7", "x"]}\n{"qid": "q2", "retrieved_ids": ["a"]}\n'
