@@ -26,6 +26,7 @@ No Streamlit import here.
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal, Sequence
@@ -169,6 +170,22 @@ def to_trec(fused: Fused, tag: str = TAG) -> str:
     return "".join(f"{fused.qids[q]} Q0 {d.decode()} {r} {s!r} {tag}\n"
                    for q, d, r, s in zip(fused.qidx.tolist(), fused.docids, fused.rank.tolist(),
                                          fused.score.tolist()))
+
+
+def to_json(fused: Fused) -> str:
+    """The fused run as a JSON run, ``{qid: {docid: score}}`` (pytrec_eval's and ranx's layout): unlike TREC text,
+    it carries ids that hold spaces. Each query's documents are listed in the fused order; the scores, written
+    as Python's ``repr`` writes them, read back as the same 64-bit numbers, so a reader orders them the same.
+
+    >>> from components.formats import json_formats
+    >>> a, _ = json_formats.read(b'{"q 1": {"doc x": 2, "doc y": 1}}', "run", "a.json")
+    >>> print(to_json(fuse([a, a])))
+    {"q 1": {"doc x": 0.03278688524590164, "doc y": 0.03225806451612903}}
+    """
+    by_query: dict[str, dict[str, float]] = {}
+    for q, d, s in zip(fused.qidx.tolist(), fused.docids, fused.score.tolist()):
+        by_query.setdefault(fused.qids[q], {})[d.decode()] = s
+    return json.dumps(by_query, ensure_ascii=False)
 
 
 def as_run(fused: Fused, tag: str = TAG) -> model.Run:

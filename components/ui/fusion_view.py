@@ -28,11 +28,12 @@ def _sweep(files: tuple[uploads.PairKey, ...], measure: str, gain: str, _runs: t
 
 
 def _add_fused(letters: list[str], k: int, runs: dict[str, model.Run]) -> None:
-    """The "add" button: the rrf fusion of these runs at k joins the comparison, as a run file in the next slot."""
+    """The "add" button: the rrf fusion of these runs at k joins the comparison, as a run file in the next slot
+    (JSON, which carries any id the runs hold: a TREC file cannot carry "doc 221")."""
     slot = upload_flow.free_slot()
     if slot is not None:
         fused = fusion.fuse([runs[letter] for letter in letters], k=k)
-        upload_flow.receive(slot, f"fused-rrf-k{k}-{'+'.join(letters)}.txt", fusion.to_trec(fused).encode())
+        upload_flow.receive(slot, f"fused-rrf-k{k}-{'+'.join(letters)}.json", fusion.to_json(fused).encode())
 
 
 def show_fusion(result: many_runs.ManyRuns, gain: str, files: dict[str, uploads.PairKey], qrels: readers.Read,

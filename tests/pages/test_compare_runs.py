@@ -273,4 +273,4 @@ def test_fusing_charts_the_engines_value_for_every_k_and_adds_the_fused_run_to_t
     d_rr = next(row for row in rows if row["Run"] == "D" and row["Measure"] == "RR")
     from components.engine.measures import evaluate
     assert d_rr["Run, paired"] == fmt(float(evaluate(fused.queries, ["RR"], "linear")["RR"].mean()))
-    assert any("fused-rrf-k20-A+B.txt" in m.value for m in at.markdown)
+    assert any("fused-rrf-k20-A+B.json" in m.value for m in at.markdown)
