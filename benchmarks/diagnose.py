@@ -26,7 +26,7 @@ import evaluate_scale  # benchmarks/ is on the path when this file runs as a scr
 
 from components.engine import model, run_diagnosis
 from components.engine.measures import parse_measures
-from components.formats import trec
+from components.formats import readers
 
 MEASURES = ("R@10", "RR@10", "nDCG@10")
 K = 10
@@ -63,7 +63,7 @@ def best(repeats: int, work, setup=lambda: None) -> tuple[float, object]:
 
 def time_pair(name: str, qrels_path: Path, run_path: Path, repeats: int) -> None:
     start = time.perf_counter()
-    qrels, run = trec.read_qrels(qrels_path), trec.read_run(run_path)
+    qrels, run = (done.parsed for done in readers.read_pair(qrels_path, run_path))
     judged = model.judge(qrels, run)
     read = time.perf_counter() - start
     print(f"\n== {name}: {run.qidx.size:,} run lines, {qrels.qidx.size:,} judgments; "

@@ -207,7 +207,7 @@ from pathlib import Path
 from components.formats import trec
 from components.engine.measures import evaluate
 from components.engine.model import judge
-judged = judge(trec.read_qrels(Path(sys.argv[1]), reader="precise"), trec.read_run(Path(sys.argv[2]), reader="precise"))
+judged = judge(trec.read_with("precise", Path(sys.argv[1]), "qrels"), trec.read_with("precise", Path(sys.argv[2]), "run"))
 print(json.dumps({name: float(v.mean()) for name, v in evaluate(judged.queries, sys.argv[3:], "linear").items()}))
 """
 

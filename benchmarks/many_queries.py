@@ -32,7 +32,7 @@ import numpy as np
 
 from components.engine import compare, metrics, model
 from components.engine.measures import DEFAULT_MEASURES, evaluate
-from components.formats import trec
+from components.formats import readers
 from components.ui import charts
 
 T = TypeVar("T")
@@ -94,9 +94,9 @@ def main() -> None:
           f"runs {len(run_a) / 1e6:.1f} and {len(run_b) / 1e6:.1f} MB (generated in "
           f"{time.perf_counter() - start:.1f} s)")
 
-    times, judged_a = timed(repeats, lambda: model.judge(trec.read_qrels(qrels), trec.read_run(run_a, "run A")))
+    times, judged_a = timed(repeats, lambda: model.judge(readers.read(qrels, "qrels").parsed, readers.read(run_a, "run", "run A").parsed))
     show("read + join run A", times)
-    times, judged_b = timed(repeats, lambda: model.judge(trec.read_qrels(qrels), trec.read_run(run_b, "run B")))
+    times, judged_b = timed(repeats, lambda: model.judge(readers.read(qrels, "qrels").parsed, readers.read(run_b, "run", "run B").parsed))
     show("read + join run B", times)
 
     names = list(DEFAULT_MEASURES)

@@ -19,7 +19,7 @@ import numpy as np
 from diagnose import best, load_average  # benchmarks/ is on the path when this file runs as a script
 
 from components.engine import bootstrap, compare, many_runs, model, power
-from components.formats import trec
+from components.formats import readers
 
 MEASURES = ("R@10", "RR", "AP", "nDCG@10")
 DEPTH = 100
@@ -49,7 +49,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
     qrels, runs = collection(args.queries, args.variants)
-    seconds, judged = best(1, lambda _: [model.judge(trec.read_qrels(qrels), trec.read_run(r)) for r in runs])
+    seconds, judged = best(1, lambda _: [model.judge(*(done.parsed for done in readers.read_pair(qrels, r))) for r in runs])
     print(f"{args.queries:,} queries, a baseline and {args.variants} variants of {DEPTH} documents per query")
     print(f"  judge the {len(runs)} runs          {seconds:7.2f} s")
     names = [f"r{i}" for i in range(len(runs))]

@@ -15,7 +15,8 @@ Each file is read in a fresh process, and the peak resident memory of that
 process (``ru_maxrss`` from ``os.wait4``, interpreter and imports included)
 printed, with its exit status:
 
-- ``read_run precise`` / ``read_run fast``: ``trec.read_run(path, reader=...)``;
+- ``read_run precise`` / ``read_run fast``: ``trec.read_with(reader, path, "run")``, the TREC reader
+  chosen;
 - ``CLI``: ``python -m components.cli QRELS RUN --json`` (the qrels judge
   one document per query, the long docid among them when there is one, so the
   join widens both sides);
@@ -129,9 +130,9 @@ def main() -> None:
         for name, long_id in cases.items():
             qrels, run = write_files(Path(folder), args.lines, long_id, name.replace(" ", "_"))
             size = f"{run.stat().st_size / 1e6:.1f} MB"
-            read = "from pathlib import Path; from components.formats import trec; trec.read_run(Path({!r}), reader={!r})"
-            for how, argv in (("read_run precise", ["-c", read.format(str(run), "precise")]),
-                              ("read_run fast", ["-c", read.format(str(run), "fast")]),
+            read = "from pathlib import Path; from components.formats import trec; trec.read_with({!r}, Path({!r}), 'run')"
+            for how, argv in (("read_run precise", ["-c", read.format("precise", str(run))]),
+                              ("read_run fast", ["-c", read.format("fast", str(run))]),
                               ("CLI", ["-m", "components.cli", "eval", str(qrels), str(run), "--json"])):
                 mb, status, message = peak([sys.executable, *argv])
                 print(f"{name:<14} {size:>8}  {how:<17} {mb:7.0f} MB  {status:>6}  {message[:110]}")

@@ -71,8 +71,9 @@ def notes(judged: model.JudgedRun, trailing_lines: int = 0) -> list[str]:
 
     Examples
     --------
-    >>> from components.formats import trec
-    >>> judged = model.judge(trec.read_qrels("1 0 a 1\\n2 0 b 1\\n"), trec.read_run("1 Q0 a 1 1 r\\n7 Q0 a 1 1 r\\n8 Q0 a 1 1 r\\n"))
+    >>> from components.formats.readers import read
+    >>> judged = model.judge(read("1 0 a 1\\n2 0 b 1\\n", "qrels").parsed,
+    ...                      read("1 Q0 a 1 1 r\\n7 Q0 a 1 1 r\\n8 Q0 a 1 1 r\\n", "run").parsed)
     >>> for note in notes(judged, 412):
     ...     print(note)
     note: 412 lines of the run had text after the tag; ignored, as trec_eval does
@@ -91,11 +92,12 @@ def compare_notes(pairing, a: str = "A", b: str = "B") -> list[str]:
 
     Examples
     --------
-    >>> from components.formats import trec
+    >>> from components.formats.readers import read
     >>> from components.engine.compare import compare_judged
-    >>> qrels = trec.read_qrels("1 0 a 1\\n2 0 a 1\\n3 0 a 1\\n")
-    >>> result = compare_judged(model.judge(qrels, trec.read_run("1 Q0 a 1 1 r\\n2 Q0 a 1 1 r\\n")),
-    ...                         model.judge(qrels, trec.read_run("1 Q0 a 1 1 r\\n7 Q0 a 1 1 r\\n")), ["RR"], "linear")
+    >>> qrels = read("1 0 a 1\\n2 0 a 1\\n3 0 a 1\\n", "qrels").parsed
+    >>> a, c = (model.judge(qrels, read(r, "run").parsed) for r in ("1 Q0 a 1 1 r\\n2 Q0 a 1 1 r\\n",
+    ...                                                             "1 Q0 a 1 1 r\\n7 Q0 a 1 1 r\\n"))
+    >>> result = compare_judged(a, c, ["RR"], "linear")
     >>> for note in compare_notes(result.pairing, "A", "C"):
     ...     print(note)
     note: 1 judged query is in neither run A nor run C and was skipped (--complete counts it as 0): '3'
@@ -192,9 +194,10 @@ def format_many(result, gain: Gain = "linear", per_query: bool = False, qrels_na
 
     Examples
     --------
-    >>> from components.formats import trec
+    >>> from components.formats.readers import read
     >>> from components.engine.many_runs import compare_many
-    >>> runs = [model.judge(trec.read_qrels("1 0 a 1\\n2 0 a 1\\n"), trec.read_run(r)) for r in ("1 Q0 a 1 1 r\\n2 Q0 x 1 1 r\\n",
+    >>> qrels = read("1 0 a 1\\n2 0 a 1\\n", "qrels").parsed
+    >>> runs = [model.judge(qrels, read(r, "run").parsed) for r in ("1 Q0 a 1 1 r\\n2 Q0 x 1 1 r\\n",
     ...                                                         "1 Q0 a 1 1 r\\n2 Q0 a 1 1 r\\n")]
     >>> print(format_many(compare_many(runs, ["a.run", "b.run"], ["RR"])).split("\\n\\n")[2])  # doctest: +NORMALIZE_WHITESPACE
     Each difference is over the queries that run and the baseline both answer ("paired"); the two means beside it are

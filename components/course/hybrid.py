@@ -14,15 +14,15 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Mapping, Sequence
+from typing import Mapping, Sequence, cast
 
 import numpy as np
 
 from components.course import prose
 from components.course import scenarios as sc
-from components.engine import fusion, metrics
+from components.engine import fusion, metrics, model
 from components.engine.formatting import fmt
-from components.formats import trec
+from components.formats import readers
 
 NAME = "fusion"
 Q = sc.HYBRID
@@ -46,6 +46,11 @@ def run_text(order: Sequence[str], tag: str) -> str:
     return "".join(f"{QID} Q0 {doc} {i} {len(order) - i + 1} {tag}\n" for i, doc in enumerate(order, 1))
 
 
+def _run(text: str, name: str) -> model.Run:
+    """A run written by :func:`run_text`, read (:func:`components.formats.readers.read`) under ``name``."""
+    return cast(model.Run, readers.read(text, "run", name).parsed)
+
+
 def qrels_text() -> str:
     """The query's judgements as a TREC qrels file (every judged document, relevant or not)."""
     return "".join(f"{QID} 0 {d.id} {d.grade}\n" for d in Q.docs if d.grade is not None)
@@ -63,7 +68,7 @@ def fused(orders: Sequence[Sequence[str]], k: int) -> tuple[tuple[str, float], .
         return ()
     if len(given) == 1:  # the other list returned nothing: rrf of one list keeps its order
         return tuple((doc, float(fusion.rrf_score([r], k))) for r, doc in enumerate(given[0][0], 1))
-    runs = [trec.read_run(run_text(order, tag), tag) for order, tag in given]
+    runs = [_run(run_text(order, tag), tag) for order, tag in given]
     result = fusion.fuse(runs, k=k)
     return tuple((d.decode(), float(s)) for d, s in zip(result.docids, result.score))
 
@@ -190,7 +195,7 @@ def take_home(orders: Sequence[Sequence[str]], k: int) -> FusionPack:
     ('tls 0.0308', 'q1 Q0 tls 1 0.03076923076923077 fused')
     """
     runs = {f"{tag}.run": run_text(order, tag) for order, tag in zip(orders, TAGS)}
-    result = fusion.fuse([trec.read_run(text, name) for name, text in runs.items()], k=k)
+    result = fusion.fuse([_run(text, name) for name, text in runs.items()], k=k)
     files = {**runs, FUSED_RUN: fusion.to_trec(result), QRELS_FILE: qrels_text()}
     expected = "\n".join(f"{d.decode()} {fmt(float(s), 'score')}" for d, s in zip(result.docids, result.score))
     names = " ".join(runs)

@@ -127,10 +127,11 @@ def report_many(result: ManyRuns, layout: Literal["markdown", "latex"], gain: st
     whose difference from the baseline's is significant after the correction, and notes saying how that is decided.
 
     >>> from components.engine.many_runs import compare_many
-    >>> from components.formats import trec
+    >>> from components.formats.readers import read
     >>> from components.engine.model import judge
-    >>> runs = [judge(trec.read_qrels("1 0 a 1\\n2 0 a 1\\n"), trec.read_run(r)) for r in ("1 Q0 a 1 1 r\\n2 Q0 x 1 1 r\\n",
-    ...                                                         "1 Q0 a 1 1 r\\n2 Q0 a 1 1 r\\n")]
+    >>> qrels = read("1 0 a 1\\n2 0 a 1\\n", "qrels").parsed
+    >>> runs = [judge(qrels, read(r, "run").parsed) for r in ("1 Q0 a 1 1 r\\n2 Q0 x 1 1 r\\n",
+    ...                                                   "1 Q0 a 1 1 r\\n2 Q0 a 1 1 r\\n")]
     >>> print(report_many(compare_many(runs, ["a.run", "b_2.run"], ["RR"]), "latex", "linear"))  # doctest: +ELLIPSIS
     \\begin{tabular}{lr}
     \\toprule

@@ -592,10 +592,10 @@ def pair(judged_a: model.JudgedRun, judged_b: model.JudgedRun) -> Pairing:
 
     Examples
     --------
-    >>> from components.formats import trec
-    >>> qrels = trec.read_qrels("1 0 a 1\\n2 0 a 1\\n3 0 a 1\\n4 0 a 1\\n")
-    >>> a = model.judge(qrels, trec.read_run("1 Q0 a 1 1 r\\n2 Q0 a 1 1 r\\n9 Q0 a 1 1 r\\n"))
-    >>> b = model.judge(qrels, trec.read_run("2 Q0 a 1 1 r\\n1 Q0 a 1 1 r\\n3 Q0 a 1 1 r\\n8 Q0 a 1 1 r\\n"))
+    >>> from components.formats.readers import read
+    >>> qrels = read("1 0 a 1\\n2 0 a 1\\n3 0 a 1\\n4 0 a 1\\n", "qrels").parsed
+    >>> a = model.judge(qrels, read("1 Q0 a 1 1 r\\n2 Q0 a 1 1 r\\n9 Q0 a 1 1 r\\n", "run").parsed)
+    >>> b = model.judge(qrels, read("2 Q0 a 1 1 r\\n1 Q0 a 1 1 r\\n3 Q0 a 1 1 r\\n8 Q0 a 1 1 r\\n", "run").parsed)
     >>> p = pair(a, b)
     >>> p.qids, p.index_a.tolist(), p.index_b.tolist(), p.skipped
     (('1', '2'), [0, 1], [0, 1], {'qrels_only': 1, 'a_only': 0, 'b_only': 1, 'run_only': 2})
@@ -662,10 +662,10 @@ def compare_judged(judged_a: model.JudgedRun, judged_b: model.JudgedRun, measure
 
     Examples
     --------
-    >>> from components.formats import trec
-    >>> qrels = trec.read_qrels("1 0 a 1\\n2 0 b 1\\n3 0 c 1\\n")
-    >>> a = model.judge(qrels, trec.read_run("1 Q0 x 1 2 r\\n1 Q0 a 2 1 r\\n2 Q0 b 1 1 r\\n3 Q0 x 1 1 r\\n"))
-    >>> b = model.judge(qrels, trec.read_run("1 Q0 a 1 1 r\\n2 Q0 b 1 1 r\\n3 Q0 c 1 1 r\\n"))
+    >>> from components.formats.readers import read
+    >>> qrels = read("1 0 a 1\\n2 0 b 1\\n3 0 c 1\\n", "qrels").parsed
+    >>> a = model.judge(qrels, read("1 Q0 x 1 2 r\\n1 Q0 a 2 1 r\\n2 Q0 b 1 1 r\\n3 Q0 x 1 1 r\\n", "run").parsed)
+    >>> b = model.judge(qrels, read("1 Q0 a 1 1 r\\n2 Q0 b 1 1 r\\n3 Q0 c 1 1 r\\n", "run").parsed)
     >>> result = compare_judged(a, b, ["MRR"], "linear")
     >>> c = result.measures["RR"]
     >>> c.diff.tolist(), (c.improved, c.hurt, c.tied), c.mean_diff

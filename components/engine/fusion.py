@@ -78,10 +78,10 @@ def fuse(runs: Sequence[model.Run], method: Method = "rrf", *, k: float = RRF_K,
     Document b is second in one run and first in the other: 1/62 + 1/61 beats a's 1/61 + 1/63, and c, in one run
     only, scores 1/63 (nothing is invented for the run that did not return it).
 
-    >>> from components.formats import trec
+    >>> from components.formats.readers import read
 
-    >>> lexical = trec.read_run("q1 Q0 a 1 9.0 bm25\\nq1 Q0 b 2 8.0 bm25\\nq1 Q0 c 3 7.0 bm25\\n")
-    >>> dense = trec.read_run("q1 Q0 b 1 0.9 dense\\nq1 Q0 d 2 0.8 dense\\nq1 Q0 a 3 0.7 dense\\n")
+    >>> lexical = read("q1 Q0 a 1 9.0 bm25\\nq1 Q0 b 2 8.0 bm25\\nq1 Q0 c 3 7.0 bm25\\n", "run").parsed
+    >>> dense = read("q1 Q0 b 1 0.9 dense\\nq1 Q0 d 2 0.8 dense\\nq1 Q0 a 3 0.7 dense\\n", "run").parsed
     >>> fused = fuse([lexical, dense])
     >>> [(d.decode(), int(r), round(float(s), 6)) for d, r, s in zip(fused.docids, fused.rank, fused.score)]
     [('b', 1, 0.032522), ('a', 2, 0.032266), ('d', 3, 0.016129), ('c', 4, 0.015873)]
@@ -159,10 +159,10 @@ def to_trec(fused: Fused, tag: str = TAG) -> str:
     """The fused run as TREC run text: ``qid Q0 docid rank score tag``, each score written as the shortest text
     that reads back as the same 64-bit number (Python's ``repr``).
 
-    >>> from components.formats import trec
+    >>> from components.formats.readers import read
 
-    >>> a = trec.read_run("q1 Q0 x 1 2 a\\nq1 Q0 y 2 1 a\\n")
-    >>> b = trec.read_run("q1 Q0 y 1 2 b\\nq1 Q0 x 2 1 b\\n")
+    >>> a = read("q1 Q0 x 1 2 a\\nq1 Q0 y 2 1 a\\n", "run").parsed
+    >>> b = read("q1 Q0 y 1 2 b\\nq1 Q0 x 2 1 b\\n", "run").parsed
     >>> print(to_trec(fuse([a, b])), end="")  # a tie: y before x, docid descending, as trec_eval reads it
     q1 Q0 y 1 0.03252247488101534 fused
     q1 Q0 x 2 0.03252247488101534 fused
@@ -177,8 +177,8 @@ def to_json(fused: Fused) -> str:
     it carries ids that hold spaces. Each query's documents are listed in the fused order; the scores, written
     as Python's ``repr`` writes them, read back as the same 64-bit numbers, so a reader orders them the same.
 
-    >>> from components.formats import json_formats
-    >>> a, _ = json_formats.read(b'{"q 1": {"doc x": 2, "doc y": 1}}', "run", "a.json")
+    >>> from components.formats.readers import read
+    >>> a = read(b'{"q 1": {"doc x": 2, "doc y": 1}}', "run", "a.json").parsed
     >>> print(to_json(fuse([a, a])))
     {"q 1": {"doc x": 0.03278688524590164, "doc y": 0.03225806451612903}}
     """
@@ -203,12 +203,12 @@ def k_sweep(runs: Sequence[model.Run], qrels: model.Qrels, measure: Measure | st
     The relevant document m is third in both runs; t is first in one and tenth in the other. A small k rewards
     t's one first place; k = 60 weighs both runs nearly alike, and m comes first:
 
-    >>> from components.formats import trec
+    >>> from components.formats.readers import read
 
-    >>> x = trec.read_run("q1 Q0 t 1 3 x\\nq1 Q0 f 2 2 x\\nq1 Q0 m 3 1 x\\n")
-    >>> y = trec.read_run("".join(f"q1 Q0 {d} {r} {10 - r} y\\n" for r, d in
-    ...                           enumerate(["g1", "g2", "m", *(f"h{i}" for i in range(6)), "t"], 1)))
-    >>> k_sweep([x, y], trec.read_qrels("q1 0 m 1\\n"), "RR", [1, 60], "linear")
+    >>> x = read("q1 Q0 t 1 3 x\\nq1 Q0 f 2 2 x\\nq1 Q0 m 3 1 x\\n", "run").parsed
+    >>> y = read("".join(f"q1 Q0 {d} {r} {10 - r} y\\n" for r, d in
+    ...                           enumerate(["g1", "g2", "m", *(f"h{i}" for i in range(6)), "t"], 1)), "run").parsed
+    >>> k_sweep([x, y], read("q1 0 m 1\\n", "qrels").parsed, "RR", [1, 60], "linear")
     [0.5, 1.0]
     """
     parsed = measure if isinstance(measure, Measure) else parse_measure(measure)

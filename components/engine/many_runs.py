@@ -133,10 +133,10 @@ def summarise(name: str, judged: model.JudgedRun, values: dict[str, np.ndarray])
     (:func:`components.engine.compare.confidence_interval`: for a geometric mean, the interval of the mean log,
     exp'd; for a sum, the mean's interval × the queries), and the flag.
 
-    >>> from components.formats import trec
+    >>> from components.formats.readers import read
 
-    >>> judged = model.judge(trec.read_qrels("q1 0 a 1\\nq2 0 c 1\\n"),
-    ...                     trec.read_run("q1 Q0 a 1 2 r\\nq1 Q0 b 2 1 r\\nq2 Q0 b 1 2 r\\nq2 Q0 c 2 1 r\\n"))
+    >>> judged = model.judge(read("q1 0 a 1\\nq2 0 c 1\\n", "qrels").parsed,
+    ...                     read("q1 Q0 a 1 2 r\\nq1 Q0 b 2 1 r\\nq2 Q0 b 1 2 r\\nq2 Q0 c 2 1 r\\n", "run").parsed)
     >>> run = summarise("r", judged, evaluate(judged.queries, ["AP", "GMAP", "num_rel"], gain="linear"))
     >>> {m: round(v, 4) for m, v in run.mean.items()}  # AP 1 and 1/2: their mean, their geometric mean, 2 relevant
     {'AP': 0.75, 'GMAP': 0.7071, 'num_rel': 2.0}
@@ -170,10 +170,11 @@ def compare_many(judged: Sequence[model.JudgedRun], names: Sequence[str], measur
 
     Examples
     --------
-    >>> from components.formats import trec
-    >>> qrels = trec.read_qrels("1 0 a 1\\n2 0 b 1\\n")
-    >>> runs = [model.judge(qrels, trec.read_run(r)) for r in ("1 Q0 a 1 1 r\\n2 Q0 x 1 1 r\\n", "1 Q0 a 1 1 r\\n2 Q0 b 1 1 r\\n",
-    ...                                         "1 Q0 y 1 1 r\\n2 Q0 y 1 1 r\\n")]
+    >>> from components.formats.readers import read
+    >>> qrels = read("1 0 a 1\\n2 0 b 1\\n", "qrels").parsed
+    >>> runs = [model.judge(qrels, read(r, "run").parsed) for r in ("1 Q0 a 1 1 r\\n2 Q0 x 1 1 r\\n",
+    ...                                                             "1 Q0 a 1 1 r\\n2 Q0 b 1 1 r\\n",
+    ...                                                             "1 Q0 y 1 1 r\\n2 Q0 y 1 1 r\\n")]
     >>> result = compare_many(runs, ["base", "better", "broken"], ["RR"])
     >>> result.versus["better", "RR"].comparison.mean_diff, result.flagged, result.family
     (0.5, ('broken',), 1)
@@ -233,11 +234,11 @@ def explain_query(base: model.JudgedRun, other: model.JudgedRun, qid: str, measu
     The rankings are each run's list for the query as judged (after -J and -M); relevant means grade >= 1.
     Raises ``ValueError`` when the query is not judged and answered by both runs.
 
-    >>> from components.formats import trec
+    >>> from components.formats.readers import read
 
-    >>> qrels = trec.read_qrels("1 0 a 1\\n")
-    >>> base = model.judge(qrels, trec.read_run("1 Q0 x 2 2 r\\n1 Q0 a 1 1 r\\n"))
-    >>> other = model.judge(qrels, trec.read_run("1 Q0 a 1 1 r\\n"))
+    >>> qrels = read("1 0 a 1\\n", "qrels").parsed
+    >>> base = model.judge(qrels, read("1 Q0 x 2 2 r\\n1 Q0 a 1 1 r\\n", "run").parsed)
+    >>> other = model.judge(qrels, read("1 Q0 a 1 1 r\\n", "run").parsed)
     >>> why = explain_query(base, other, "1", ["RR", "bpref"])
     >>> why["RR"].change, [d.docid for d in why["RR"].documents], why["bpref"]
     (0.5, ['a', 'x'], None)

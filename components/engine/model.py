@@ -189,8 +189,9 @@ class JudgedRun:
     def query_index(self) -> Mapping[str, int]:
         """Each evaluated query id's index into ``qids`` (read-only).
 
-        >>> from components.formats.trec import read_qrels, read_run  # (the TREC reader: examples written as files)
-        >>> judge(read_qrels("a 0 d 1\\nb 0 d 1\\n"), read_run("a Q0 d 1 1 r\\nb Q0 d 1 1 r\\n")).query_index["b"]
+        >>> from components.formats.readers import read  # (examples written as TREC files)
+        >>> qrels, run = read("a 0 d 1\\nb 0 d 1\\n", "qrels").parsed, read("a Q0 d 1 1 r\\nb Q0 d 1 1 r\\n", "run").parsed
+        >>> judge(qrels, run).query_index["b"]
         1
         """
         return MappingProxyType({qid: i for i, qid in enumerate(self.qids)})
@@ -204,8 +205,9 @@ class JudgedRun:
         """The same run under trec_eval's options: each query's top ``max_docs`` documents (-M), then without the
         unjudged ones (-J), with a grade of at least ``relevance_level`` relevant (-l); ids and scores follow.
 
-        >>> from components.formats.trec import read_qrels, read_run
-        >>> judged = judge(read_qrels("1 0 a 0\\n1 0 b 1\\n"), read_run("1 Q0 x 1 3 r\\n1 Q0 a 2 2 r\\n1 Q0 b 3 1 r\\n"))
+        >>> from components.formats.readers import read
+        >>> judged = judge(read("1 0 a 0\\n1 0 b 1\\n", "qrels").parsed,
+        ...                read("1 Q0 x 1 3 r\\n1 Q0 a 2 2 r\\n1 Q0 b 3 1 r\\n", "run").parsed)
         >>> [doc for doc, _, _ in judged.adjusted(judged_only=True).ranking(0)]
         ['a', 'b']
         >>> [doc for doc, _, _ in judged.adjusted(judged_only=True, max_docs=2).ranking(0)]
@@ -226,8 +228,8 @@ class JudgedRun:
 
         Examples
         --------
-        >>> from components.formats.trec import read_qrels, read_run
-        >>> judged = judge(read_qrels("1 0 a 1\\n"), read_run("1 Q0 a 1 0.5 r\\n1 Q0 b 2 0.9 r\\n"))
+        >>> from components.formats.readers import read
+        >>> judged = judge(read("1 0 a 1\\n", "qrels").parsed, read("1 Q0 a 1 0.5 r\\n1 Q0 b 2 0.9 r\\n", "run").parsed)
         >>> judged.ranking(0)
         [('b', 0.9, 0), ('a', 0.5, 1)]
         """
@@ -238,8 +240,8 @@ class JudgedRun:
     def grades(self, q: int) -> dict[str, int]:
         """docid -> judged grade of every judged document of query index q (unjudged documents are absent).
 
-        >>> from components.formats.trec import read_qrels, read_run
-        >>> judge(read_qrels("1 0 a 1\\n1 0 c 0\\n"), read_run("1 Q0 a 1 0.5 r\\n")).grades(0)
+        >>> from components.formats.readers import read
+        >>> judge(read("1 0 a 1\\n1 0 c 0\\n", "qrels").parsed, read("1 Q0 a 1 0.5 r\\n", "run").parsed).grades(0)
         {'a': 1, 'c': 0}
         """
         mask = self.queries.judged_qidx == q
@@ -269,9 +271,9 @@ def judge(qrels: Qrels, run: Run, complete: bool = False) -> JudgedRun:
 
     Examples
     --------
-    >>> from components.formats.trec import read_qrels, read_run
-    >>> qrels = read_qrels("1 0 a 2\\n1 0 b 0\\n2 0 c 1\\n3 0 d 1\\n")
-    >>> run = read_run("1 Q0 b 1 9 r\\n1 Q0 a 2 8 r\\n1 Q0 x 3 7 r\\n2 Q0 c 1 1 r\\n9 Q0 a 1 1 r\\n")
+    >>> from components.formats.readers import read
+    >>> qrels = read("1 0 a 2\\n1 0 b 0\\n2 0 c 1\\n3 0 d 1\\n", "qrels").parsed
+    >>> run = read("1 Q0 b 1 9 r\\n1 Q0 a 2 8 r\\n1 Q0 x 3 7 r\\n2 Q0 c 1 1 r\\n9 Q0 a 1 1 r\\n", "run").parsed
     >>> judged = judge(qrels, run)
     >>> judged.qids, judged.queries.grade.tolist(), judged.skipped
     (('1', '2'), [0, 2, 0, 1], {'qrels_only': 1, 'run_only': 1})
@@ -319,8 +321,8 @@ def check_gain_fits(qrels: Qrels, gain: str) -> None:
 
     Examples
     --------
-    >>> from components.formats.trec import read_qrels
-    >>> qrels = read_qrels("1 0 a 1\\n1 0 b 100\\n", name="big.txt")
+    >>> from components.formats.readers import read
+    >>> qrels = read("1 0 a 1\\n1 0 b 100\\n", "qrels", "big.txt").parsed
     >>> check_gain_fits(qrels, "linear")
     >>> check_gain_fits(qrels, "exponential")  # doctest: +ELLIPSIS
     Traceback (most recent call last):

@@ -221,9 +221,9 @@ def diagnose(qrels: model.Qrels, run: model.Run, judged: model.JudgedRun, *, k: 
 
     Examples
     --------
-    >>> from components.formats import trec
-    >>> qrels = trec.read_qrels("1 0 a 1\\n2 0 b 1\\n")
-    >>> run = trec.read_run("1 Q0 a 1 2 r\\n1 Q0 x 2 1 r\\n7 Q0 b 1 1 r\\n")
+    >>> from components.formats.readers import read
+    >>> qrels = read("1 0 a 1\\n2 0 b 1\\n", "qrels").parsed
+    >>> run = read("1 Q0 a 1 2 r\\n1 Q0 x 2 1 r\\n7 Q0 b 1 1 r\\n", "run").parsed
     >>> found = diagnose(qrels, run, model.judge(qrels, run), k=2, measures=["P@2"], gain="linear")
     >>> [(f.check, f.count, f.examples) for f in found.problems]
     [('qrels_only', 1, ('2',)), ('unjudged', 1, ('1',)), ('run_only', 1, ('7',))]
@@ -620,9 +620,9 @@ def contrasts(base: Diagnosis, other: Diagnosis) -> tuple[Contrast, ...]:
 
     Examples
     --------
-    >>> from components.formats import trec
-    >>> qrels = trec.read_qrels("1 0 a 1\\n1 0 b 0\\n2 0 c 1\\n")
-    >>> deep, shallow = (trec.read_run(t) for t in ("1 Q0 a 1 2 r\\n1 Q0 b 2 1 r\\n2 Q0 c 1 1 r\\n",
+    >>> from components.formats.readers import read
+    >>> qrels = read("1 0 a 1\\n1 0 b 0\\n2 0 c 1\\n", "qrels").parsed
+    >>> deep, shallow = (read(t, "run").parsed for t in ("1 Q0 a 1 2 r\\n1 Q0 b 2 1 r\\n2 Q0 c 1 1 r\\n",
     ...                                               "1 Q0 a 1 2 r\\n1 Q0 x 2 1 r\\n"))
     >>> found = [diagnose(qrels, run, model.judge(qrels, run), k=2, measures=["P@2"], gain="linear")
     ...          for run in (deep, shallow)]

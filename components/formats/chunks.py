@@ -61,8 +61,8 @@ def merge_run(run: model.Run, separator: str = DEFAULT_SEPARATOR) -> tuple[model
 
     Examples
     --------
-    >>> from components.formats import trec
-    >>> run = trec.read_run("q Q0 d1#0 1 9 r\\nq Q0 d2#0 2 8 r\\nq Q0 d1#1 3 7 r\\nq Q0 d3 4 6 r\\n")
+    >>> from components.formats.readers import read
+    >>> run = read("q Q0 d1#0 1 9 r\\nq Q0 d2#0 2 8 r\\nq Q0 d1#1 3 7 r\\nq Q0 d3 4 6 r\\n", "run").parsed
     >>> merged, n = merge_run(run)
     >>> [d.decode() for d in merged.docids], merged.rank.tolist(), merged.score.tolist(), n
     (['d1', 'd2', 'd3'], [1, 2, 3], [9.0, 8.0, 6.0], 1)
@@ -86,8 +86,8 @@ def merge_qrels(qrels: model.Qrels, separator: str = DEFAULT_SEPARATOR) -> tuple
 
     Examples
     --------
-    >>> from components.formats import trec
-    >>> qrels = trec.read_qrels("q 0 d1#0 0\\nq 0 d1#1 2\\nq 0 d2#0 1\\nq 0 d1#2 2\\n")
+    >>> from components.formats.readers import read
+    >>> qrels = read("q 0 d1#0 0\\nq 0 d1#1 2\\nq 0 d2#0 1\\nq 0 d1#2 2\\n", "qrels").parsed
     >>> merged, n = merge_qrels(qrels)
     >>> [d.decode() for d in merged.docids], merged.grade.tolist(), merged.line.tolist(), n
     (['d1', 'd2'], [2, 1], [2, 3], 2)

@@ -291,14 +291,16 @@ def guess_fields(record: Mapping[str, Any], kind: Kind, name: str = "file", line
 
 
 @overload
-def read(source: decode.Source, kind: Literal["qrels"], name: str | None = None, *,
+def _read(source: decode.Source, kind: Literal["qrels"], name: str | None = None, *,
          fields: Fields | None = None) -> tuple[model.Qrels, Found]: ...
 @overload
-def read(source: decode.Source, kind: Literal["run"], name: str | None = None, *,
+def _read(source: decode.Source, kind: Literal["run"], name: str | None = None, *,
          fields: Fields | None = None) -> tuple[model.Run, Found]: ...
-def read(source: decode.Source, kind: Kind, name: str | None = None, *,
+def _read(source: decode.Source, kind: Kind, name: str | None = None, *,
          fields: Fields | None = None) -> tuple[model.Qrels | model.Run, Found]:
-    """Read a JSON or JSON Lines qrels or run file (see the module's docstring); and what the reading found.
+    """Read a JSON or JSON Lines qrels or run file (see the module's docstring); and what the reading found: for
+    :func:`components.formats.readers.read` (the one public way to read a file), which calls it for a file that
+    :func:`json_format` finds JSON.
 
     ``fields`` applies to records (a dict-of-dicts has no keys to map; given
     ``fields``, a single object is read as a record). Each row's ``line`` is
@@ -306,10 +308,10 @@ def read(source: decode.Source, kind: Kind, name: str | None = None, *,
 
     Examples
     --------
-    >>> run, found = read(b'{"q1": {"a": 0.5, "b": 0.5, "c": 0.9}}', "run")
+    >>> run, found = _read(b'{"q1": {"a": 0.5, "b": 0.5, "c": 0.9}}', "run")
     >>> [d.decode() for d in run.docids], run.line.tolist(), found.fields
     (['c', 'b', 'a'], [1, 1, 1], None)
-    >>> run, found = read(b'{"query_id": "q 1", "retrieved_ids": ["doc 2", "doc 1"]}', "run")
+    >>> run, found = _read(b'{"query_id": "q 1", "retrieved_ids": ["doc 2", "doc 1"]}', "run")
     >>> run.qids, [d.decode() for d in run.docids], found.scores_from_order, found.fields.docs
     (('q 1',), ['doc 2', 'doc 1'], True, 'retrieved_ids')
     """

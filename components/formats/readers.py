@@ -48,7 +48,7 @@ from typing import Literal, Union, cast, overload
 import numpy as np
 
 from components.engine import model
-from components.formats import beir_zip, decode, json_formats, tabular
+from components.formats import beir_zip, decode, json_formats, tabular, trec
 from components.formats import chunks as chunk_ids
 from components.formats.json_formats import Fields
 
@@ -150,10 +150,12 @@ def read(source: decode.Source, kind: Kind, name: str | None = None, *, fields: 
     columns, found = None, None
     parsed: Parsed
     if fmt in ("json", "jsonl"):
-        parsed, found = json_formats.read(data, kind, name, fields=fields)
+        parsed, found = json_formats._read(data, kind, name, fields=fields)
+    elif fmt == "trec":
+        parsed = trec.read_with("auto", data, kind, name)
     else:
-        parsed = (tabular.read_qrels if kind == "qrels" else tabular.read_run)(data, name)
-        columns = None if fmt == "trec" else tabular.columns_read(data, kind)
+        parsed = tabular._read(data, name, kind)
+        columns = tabular.columns_read(data, kind)
     parsed, merged = _merged(parsed, chunks)
     return Read(parsed, Understood(
         format=fmt, kind=kind, columns=columns, fields=found.fields if found else None,
@@ -217,8 +219,7 @@ def preview(parsed: Parsed, rows: int = PREVIEW_ROWS) -> tuple[tuple[str, str, i
 
     Examples
     --------
-    >>> from components.formats import trec
-    >>> preview(trec.read_run("q2 Q0 a 1 1 r\\nq1 Q0 b 1 1 r\\nq1 Q0 c 2 2 r\\n"), 2)
+    >>> preview(read("q2 Q0 a 1 1 r\\nq1 Q0 b 1 1 r\\nq1 Q0 c 2 2 r\\n", "run").parsed, 2)
     (('q2', 'a', 1.0), ('q1', 'b', 1.0))
     """
     line = parsed.line

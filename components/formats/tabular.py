@@ -1,4 +1,5 @@
-"""Qrels and run files written as CSV or TSV with a header, read straight into the data model's columns.
+"""Qrels and run files written as CSV or TSV with a header, read straight into the data model's columns (for
+:func:`components.formats.readers.read`, the one public way to read a file).
 
 Besides TREC format (see :mod:`components.formats.trec`), the "your data" page
 accepts a table with a header line naming its columns, separated by commas
@@ -49,8 +50,8 @@ here, with the same error, :class:`~components.engine.model.TrecFormatError`
 - no data line after the header.
 
 A file that is not UTF-8, or holds a NUL byte, is refused as a TREC file is
-(:func:`components.formats.decode.text`). Anything without such a header is read as TREC
-format; a TREC file goes straight to the TREC reader.
+(:func:`components.formats.decode.text`). Anything without such a header is a TREC
+file (:func:`detect`), which :func:`components.formats.readers.read` gives to the TREC reader.
 
 Two readings give the same rows (a test checks it on generated tables): a
 clean table (no quotes, no whitespace inside fields, every line complete)
@@ -70,7 +71,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from components.engine import keys, model
-from components.formats import columns, decode, trec, trec_layout
+from components.formats import columns, decode, trec_layout
 
 Kind = Literal["qrels", "run"]
 Format = Literal["trec", "csv", "tsv"]
@@ -150,44 +151,6 @@ def detect(source: TableSource, kind: Kind) -> Format:
     return "trec"
 
 
-def read_qrels(source: TableSource, name: str | None = None) -> model.Qrels:
-    """Read a qrels file in TREC format, or as a CSV/TSV table with columns qid, docid, grade (or their aliases).
-
-    Raises :class:`components.engine.model.TrecFormatError`, naming the file and line.
-
-    Examples
-    --------
-    >>> qrels = read_qrels(b"qid,docid,grade\\n1,doc7,2\\n\\n007,doc3,0\\n")
-    >>> qrels.qids, qrels.grade.tolist(), qrels.line.tolist()
-    (('1', '007'), [2, 0], [2, 4])
-    >>> read_qrels(b"query-id\\tcorpus-id\\tscore\\nq1\\tdoc7\\t1\\n").grade.tolist()  # BEIR's qrels
-    [1]
-    >>> read_qrels(b"qid,docid,grade\\n1,doc7,high\\n", name="q.csv")  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    components.engine.model.TrecFormatError: q.csv, line 2: found grade 'high'; expected a whole number ... (column 3 of the header 'qid,docid,grade')
-    """
-    data, name = decode.read_source(source, name, "qrels")
-    return _read(data, name, "qrels")
-
-
-def read_run(source: TableSource, name: str | None = None) -> model.Run:
-    """Read a run file in TREC format, or as a CSV/TSV table with columns qid, docid, score (or their aliases).
-
-    The order is trec_eval's: score descending, ties by docid descending.
-
-    Raises :class:`components.engine.model.TrecFormatError`, naming the file and line.
-
-    Examples
-    --------
-    >>> run = read_run(b"qid\\tdocid\\tscore\\nq1\\ta\\t0.5\\nq1\\tb\\t0.5\\nq1\\tc\\t0.9\\n")
-    >>> [d.decode() for d in run.docids], run.line.tolist()
-    (['c', 'b', 'a'], [4, 3, 2])
-    """
-    data, name = decode.read_source(source, name, "run")
-    return _read(data, name, "run")
-
-
 def columns_read(source: TableSource, kind: Kind) -> tuple[str, str, str] | None:
     """The names of a table's columns read as qid, docid and the value (grade or score), as its header writes
     them (lower case); None for a file in TREC format. Reads only the first line that is not blank.
@@ -241,8 +204,27 @@ def _read(data: bytes, name: str, kind: Literal["qrels"]) -> model.Qrels: ...
 @overload
 def _read(data: bytes, name: str, kind: Literal["run"]) -> model.Run: ...
 def _read(data: bytes, name: str, kind: Kind) -> model.Qrels | model.Run:
-    if detect(data, kind) == "trec":
-        return (trec.read_qrels if kind == "qrels" else trec.read_run)(data, name)
+    """Read a qrels or run file that :func:`detect` finds a table (csv or tsv: :func:`components.formats.readers.read`
+    calls it so), with columns qid, docid and grade or score (or their aliases); a run in trec_eval's order (score
+    descending, ties by docid descending).
+
+    Raises :class:`components.engine.model.TrecFormatError`, naming the file and line.
+
+    Examples
+    --------
+    >>> qrels = _read(b"qid,docid,grade\\n1,doc7,2\\n\\n007,doc3,0\\n", "qrels", "qrels")
+    >>> qrels.qids, qrels.grade.tolist(), qrels.line.tolist()
+    (('1', '007'), [2, 0], [2, 4])
+    >>> _read(b"query-id\\tcorpus-id\\tscore\\nq1\\tdoc7\\t1\\n", "qrels", "qrels").grade.tolist()  # BEIR's qrels
+    [1]
+    >>> _read(b"qid,docid,grade\\n1,doc7,high\\n", "q.csv", "qrels")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    components.engine.model.TrecFormatError: q.csv, line 2: found grade 'high'; expected a whole number ... (column 3 of the header 'qid,docid,grade')
+    >>> run = _read(b"qid\\tdocid\\tscore\\nq1\\ta\\t0.5\\nq1\\tb\\t0.5\\nq1\\tc\\t0.9\\n", "run", "run")
+    >>> [d.decode() for d in run.docids], run.line.tolist()
+    (['c', 'b', 'a'], [4, 3, 2])
+    """
     text = decode.text(data, name)
     header = _find_header(text, name, kind)
     rows = _rows_fast(data.removeprefix(codecs.BOM_UTF8), header, name, kind, len(data))

@@ -84,6 +84,7 @@ from components.formats import trec_fast, trec_precise
 from components.formats.decode import Source, check_text, read_source
 from components.formats.trec_layout import QRELS_LAYOUT, RUN_LAYOUT, Layout, Rows
 
+Kind = Literal["qrels", "run"]
 Reader = Literal["auto", "fast", "precise"]
 READERS: tuple[Reader, ...] = ("auto", "fast", "precise")
 FAST_MIN_BYTES = 1 << 22  # reader="auto" tries the fast reader on files of 4 MiB (about 100,000 lines) or more
@@ -92,77 +93,73 @@ FAST_MIN_BYTES = 1 << 22  # reader="auto" tries the fast reader on files of 4 Mi
 # Public functions
 # ----------------------------------------------------------------------------
 
-def read_qrels(source: Source, name: str | None = None, *, reader: Reader = "auto") -> Qrels:
-    """Read a qrels file: ``qid iter docid grade`` per line.
+def read_with(reader: Reader, source: Source, kind: Kind, name: str | None = None) -> Qrels | Run:
+    """Read a TREC qrels file (``qid iter docid grade`` per line) or run file (``qid Q0 docid rank score tag`` per
+    line, put in trec_eval's order), with the reader chosen.
+
+    Every other caller reads files through :func:`components.formats.readers.read`, which takes
+    ``reader="auto"`` for a TREC file. This is public for what must choose the reader itself: the benchmarks
+    that measure each one (``benchmarks/evaluate_scale.py --with-precise``, ``benchmarks/reader_memory.py``)
+    and the tests that check both give the same.
 
     Parameters
     ----------
+    reader : "auto" (the fast reader for a large clean file, else the
+        precise one), "precise", or "fast" (which raises ``ValueError`` for
+        a file it declines). Every reader gives the same result.
     source : a path (``pathlib.Path`` or any ``os.PathLike``), the file's
         content as ``bytes`` or ``str``, or a binary file object (an upload).
         A plain ``str`` is content, not a path.
+    kind : "qrels" or "run".
     name : the name used in messages (default: the path, the upload's name,
-        or "qrels").
-    reader : "auto" (the default: the fast reader for a large clean file,
-        else the precise one), "precise", or "fast" (which raises
-        ``ValueError`` for a file it declines). Every reader gives the same
-        result.
+        or the kind).
 
     Raises
     ------
     TrecFormatError
-        Wrong number of columns, a grade that is not a whole number, no data
-        lines, a (qid, docid) pair judged twice, or bytes that are not UTF-8.
+        Wrong number of columns (a qrels line has four; a run line at least
+        six), a grade that is not a whole number or a score that is not a
+        finite number, no data lines, a (qid, docid) pair listed twice, or
+        bytes that are not UTF-8.
 
     Examples
     --------
-    >>> qrels = read_qrels("# topic 1\\n1 0 doc7 2\\n1\\t0\\tdoc3   -2\\r\\n007 0 doc7 1\\n")
+    >>> qrels = read_with("auto", "# topic 1\\n1 0 doc7 2\\n1\\t0\\tdoc3   -2\\r\\n007 0 doc7 1\\n", "qrels")
     >>> qrels.qids, qrels.grade.tolist()
     (('1', '007'), [2, -2, 1])
-    >>> read_qrels("1 0 doc7 2.5\\n", name="q.txt")  # doctest: +ELLIPSIS
+    >>> read_with("precise", "1 0 doc7 2.5\\n", "qrels", name="q.txt")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     components.engine.model.TrecFormatError: q.txt, line 1: found grade '2.5'; expected a whole number from -1000 to 1000, ...
-    """
-    rows, name = _read_rows(source, name, QRELS_LAYOUT, reader)
-    return qrels_of(name, rows.qids, rows.qidx, rows.docids, rows.value, rows.line)
 
+    In a run, the rank column is ignored; equal scores (1, 1.0 and 1e0 are
+    equal) are ordered by docid descending, in byte order:
 
-def read_run(source: Source, name: str | None = None, *, reader: Reader = "auto") -> Run:
-    """Read a run file: ``qid Q0 docid rank score tag`` per line, in trec_eval's order.
-
-    Parameters are as in :func:`read_qrels` (default name "run").
-
-    Raises
-    ------
-    TrecFormatError
-        Fewer than six columns, a score that is not a finite number, no data
-        lines, a docid listed twice for one query, or bytes that are not UTF-8.
-
-    Examples
-    --------
-    The rank column is ignored; equal scores (1, 1.0 and 1e0 are equal) are
-    ordered by docid descending, in byte order:
-
-    >>> run = read_run("q1 Q0 doc1 1 1 r\\nq1 Q0 doc2 2 1.0 r\\nq1 Q0 doc3 3 1e0 r\\nq1 Q0 doc0 4 2 r\\n")
+    >>> run = read_with("auto", "q1 Q0 doc1 1 1 r\\nq1 Q0 doc2 2 1.0 r\\nq1 Q0 doc3 3 1e0 r\\nq1 Q0 doc0 4 2 r\\n", "run")
     >>> [d.decode() for d in run.docids], run.rank.tolist()
     (['doc0', 'doc3', 'doc2', 'doc1'], [1, 2, 3, 4])
 
     Text after the tag is ignored, as trec_eval ignores it, and counted:
 
-    >>> read_run("q1 Q0 doc1 1 2 r more text\\nq1 Q0 doc2 2 1 r\\n").trailing_lines
+    >>> read_with("auto", "q1 Q0 doc1 1 2 r more text\\nq1 Q0 doc2 2 1 r\\n", "run").trailing_lines
     1
 
     The first data line's tag is the run's name in trec_eval's output:
 
-    >>> read_run("# my notes\\nq1 Q0 doc1 1 2 bm25\\n").tag
+    >>> read_with("auto", "# my notes\\nq1 Q0 doc1 1 2 bm25\\n", "run").tag
     'bm25'
     """
+    if kind not in ("qrels", "run"):
+        raise ValueError(f"kind must be 'qrels' or 'run', got {kind!r}")
+    if kind == "qrels":
+        rows, name = _read_rows(source, name, QRELS_LAYOUT, reader)
+        return qrels_of(name, rows.qids, rows.qidx, rows.docids, rows.value, rows.line)
     rows, name = _read_rows(source, name, RUN_LAYOUT, reader)
     return run_of(name, rows.qids, rows.qidx, rows.docids, rows.value, rows.line, rows.trailing, rows.tag)
 
 
 def _read_rows(source: Source, name: str | None, layout: Layout, reader: Reader) -> tuple[Rows, str]:
-    """The data rows of a source, with the reader chosen (see :func:`read_qrels`); and the name for messages.
+    """The data rows of a source, with the reader chosen (see :func:`read_with`); and the name for messages.
 
     Running out of memory raises ``MemoryError`` with a message naming the file.
     """

@@ -95,8 +95,8 @@ def check_writable(parsed: Qrels | Run, qids: Iterable[str] | None = None, docid
 
     Examples
     --------
-    >>> from components.formats import json_formats
-    >>> run, _ = json_formats.read(b'{"q1": {"doc 7": 1.5}}', "run", "run.json")
+    >>> from components.formats.readers import read
+    >>> run = read(b'{"q1": {"doc 7": 1.5}}', "run", "run.json").parsed
     >>> check_writable(run, docids=False)
     >>> check_writable(run)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
