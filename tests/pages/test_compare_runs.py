@@ -12,13 +12,12 @@ from components.course.run_comparison import change_lines
 from components.course.samples import SAMPLE_OTHERS, SAMPLE_QRELS, SAMPLE_RUN
 from components.engine import compare, many_runs, model, power
 from components.engine.formatting import fmt, literal, signed
-from components.formats import trec
 from components.serving import uploads
 from components.ui import state
 from components.ui.explain_view import query_key
 from components.ui.fusion_view import SWEEP_KS
 from tests.pages.helpers import open_page
-from tests.unit.file_readers import load_trec
+from tests.unit.file_readers import load_trec, read_qrels, read_run
 
 PAGE = "lessons/compare_runs.py"
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
@@ -259,8 +258,8 @@ def test_the_table_for_a_paper_is_the_engines_report_in_markdown_and_latex(at):
 def test_fusing_charts_the_engines_value_for_every_k_and_adds_the_fused_run_to_the_comparison(at):
     from components.engine import fusion
 
-    qrels = trec.read_qrels(QRELS.read_bytes())
-    a, b = (trec.read_run(p.read_bytes()) for p in RUNS[:2])
+    qrels = read_qrels(QRELS.read_bytes())
+    a, b = (read_run(p.read_bytes()) for p in RUNS[:2])
     values = fusion.k_sweep([a, b], qrels, "R@10", SWEEP_KS, "linear")
     alt = next(c.value for c in at.caption if "of the fused run for rrf k = 1 to 100" in c.value)
     assert f"At k = 60: {fmt(values[SWEEP_KS.index(60)])}." in alt

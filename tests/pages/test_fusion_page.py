@@ -6,10 +6,10 @@ from components.course import hybrid
 from components.course import scenarios as sc
 from components.engine import fusion
 from components.engine.formatting import fmt
-from components.formats import trec
 from components.ranking_editor.editor import widget_key
 from components.ui import state
 from tests.pages.helpers import board, open_page
+from tests.unit.file_readers import read_run
 
 PAGE = "lessons/fusion.py"
 LEXICAL, DENSE = (tuple(sc.HYBRID.presets[name]) for name in hybrid.RANKERS)
@@ -35,7 +35,7 @@ def test_the_fused_strip_is_the_engines_fusion_at_the_sliders_k():
     assert not at.exception
     for key, order in zip(SIDES, (LEXICAL, DENSE)):
         assert board(at, key) == expected_board(order)
-    ranked = fusion.fuse([trec.read_run(hybrid.run_text(o, t), t) for o, t in zip((LEXICAL, DENSE),
+    ranked = fusion.fuse([read_run(hybrid.run_text(o, t), t) for o, t in zip((LEXICAL, DENSE),
                                                                                           hybrid.TAGS)], k=60)
     order = [d.decode() for d in ranked.docids]
     fused = strip(at, state.FUSION_FUSED)

@@ -6,11 +6,10 @@ import re
 
 from components.course import prose, puzzles, scenarios
 from components.engine import run_diagnosis
-from components.formats import trec
 from components.serving import uploads
 from components.ui import registry, state
 from tests.pages.helpers import board, open_page
-from tests.unit.file_readers import load_trec
+from tests.unit.file_readers import load_trec, read_qrels, read_run
 
 
 def home_numbers() -> dict[str, int]:
@@ -61,7 +60,7 @@ def test_the_mrr_cutoff_sentence_agrees_with_one_query():
 def test_the_diagnosis_title_agrees_with_one_note():
     qrels = b"1 0 a 1\n1 0 b 0\n2 0 c 1\n"
     run = b"1 Q0 a 1 9 t\n1 Q0 b 2 8 t\n2 Q0 c 1 9 t\n"
-    found = run_diagnosis.diagnose(trec.read_qrels(qrels), trec.read_run(run), load_trec(qrels, run), k=10,
+    found = run_diagnosis.diagnose(read_qrels(qrels), read_run(run), load_trec(qrels, run), k=10,
                                    measures=["R@10"], gain="linear").findings
     assert [f.severity for f in found if f.severity != "ok"] == ["note"]  # one note, no warning
     at = open_page("lessons/your_data.py", session={state.YOUR_DATA_QRELS: uploads.upload_record("q.txt", qrels),

@@ -10,10 +10,10 @@ import pytest
 from components.cli.evaluate import run_evaluation
 from components.course.measure_choices import mean_name
 from components.engine.formatting import fmt
-from components.formats import trec
 from components.serving import uploads
 from components.ui import state
 from tests.pages.helpers import open_page
+from tests.unit.file_readers import read_qrels
 
 PAGE = "lessons/your_data.py"
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
@@ -61,7 +61,7 @@ def test_chunk_ids_unmerged_are_a_diagnosed_id_problem_the_toggle_merges_them_an
     assert any("chunk rows merged" in c.value for c in at.caption)
     example = next(b for b in at.button if b.key and b.key.startswith(state.YOUR_DATA_DIAGNOSIS))
     qid = example.label
-    assert qid in trec.read_qrels((ASSETS / "sample_qrels.txt").read_bytes()).qids  # a topic id, not a chunk's
+    assert qid in read_qrels((ASSETS / "sample_qrels.txt").read_bytes()).qids  # a topic id, not a chunk's
     example.click().run()
     assert not at.exception
     assert at.selectbox(key=state.YOUR_DATA_QUERY).value == qid
@@ -152,7 +152,7 @@ def test_a_clean_pair_says_nothing_misleads_the_numbers():
     at = open_page(PAGE, session={state.YOUR_DATA_QRELS: uploads.upload_record("q.txt", qrels),
                                   state.YOUR_DATA_RUN: uploads.upload_record("r.txt", run)})
     expander = next(e for e in at.expander if "Diagnosis at k" in e.label)
-    assert trec.read_qrels(qrels).qids == ("1", "2")
+    assert read_qrels(qrels).qids == ("1", "2")
     assert "warnings" not in expander.label or "0 warnings" in expander.label
     json.dumps(expander.label)  # plain text, no markup object
 

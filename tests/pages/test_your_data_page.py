@@ -23,12 +23,12 @@ from components.cli.evaluate import run_evaluation
 from components.course import measure_choices, per_query, prose, samples, what_if
 from components.engine import metrics, model
 from components.engine.formatting import fmt, literal
-from components.formats import tabular, trec
+from components.formats import tabular
 from components.ranking_editor import EditorState
 from components.serving import settings, uploads
 from components.ui import per_query_view, state, what_if_view
 from tests.pages.helpers import open_page
-from tests.unit.file_readers import load_table, load_trec
+from tests.unit.file_readers import load_table, load_trec, read_qrels, read_run
 
 PAGE = "lessons/your_data.py"
 ROOT = Path(__file__).resolve().parents[2]
@@ -210,7 +210,7 @@ def test_a_query_opens_in_the_editor_with_its_top_20_and_the_missed_relevant_doc
     key, q = editor_key_for(qid)
     judged = load_trec(SAMPLE_QRELS, SAMPLE_RUN)
     ranking = judged.ranking(q)
-    judgments = trec.read_qrels(SAMPLE_QRELS)
+    judgments = read_qrels(SAMPLE_QRELS)
     rows = [i for i in range(judgments.qidx.size) if judgments.qids[judgments.qidx[i]] == qid]
     grades = {judgments.docids[i].decode(): int(judgments.grade[i]) for i in rows}
     returned = {doc for doc, _, _ in ranking}
@@ -238,7 +238,7 @@ def test_what_if_reordering_follows_the_engine():
     at.session_state[key] = EditorState(order=order, tray=before.tray[1:], grades=before.grades)
     at.run()
     assert not at.exception
-    qrels = trec.read_qrels(SAMPLE_QRELS)
+    qrels = read_qrels(SAMPLE_QRELS)
     rows = [i for i in range(qrels.qidx.size) if qrels.qids[qrels.qidx[i]] == qid]
     judged_grades = [int(qrels.grade[i]) for i in rows]
     # every judged grade, for the documents below the editor's 20 too: AP reads the whole list
@@ -328,7 +328,7 @@ def test_exponential_gain_too_large_for_the_grades_falls_back_to_linear_with_the
     assert not at.exception
     assert [w.value for w in at.warning] == [prose.section("your_data", "Gain too large")]
     with pytest.raises(model.TrecFormatError) as caught:
-        model.check_gain_fits(trec.read_qrels(qrels[1], qrels[0]), "exponential")
+        model.check_gain_fits(read_qrels(qrels[1], qrels[0]), "exponential")
     assert str(caught.value) in [c.value for c in at.code]
     expected = run_evaluation(qrels[1], run[1], ["nDCG@10"], "linear").mean["nDCG@10"]
     assert summary_value(at, "nDCG@10", "linear") == fmt(expected)
@@ -395,7 +395,7 @@ def test_the_samples_are_what_the_generator_writes():
         assert (ROOT / "assets" / name).read_text(encoding="utf-8") == content, f"run assets/make_samples.py ({name})"
     second = run_evaluation(SAMPLE_QRELS, ROOT / "assets" / "sample_run_b.txt", ["nDCG@10"])
     assert second.mean["nDCG@10"] > sample_report(["nDCG@10"]).mean["nDCG@10"]  # a better second system
-    ties = trec.read_run(SAMPLE_RUN)
+    ties = read_run(SAMPLE_RUN)
     assert any(ties.score[i] == ties.score[i + 1] and ties.qidx[i] == ties.qidx[i + 1]
                for i in range(ties.score.size - 1))
 
@@ -577,7 +577,7 @@ def test_text_after_the_tag_is_ignored_and_the_page_says_how_many_lines_had_it()
     report = sample_report()
     for name in DEFAULT:
         assert summary_value(at, name) == fmt(report.mean[name])  # the numbers of the run without the words
-    count = trec.read_run(run).trailing_lines
+    count = read_run(run).trailing_lines
     assert count == len(range(0, len(SAMPLE_RUN.read_text().splitlines()), 3)) > 1
     assert trailing_note(count, "tagged.run") in [c.value for c in at.caption]
 

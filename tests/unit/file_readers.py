@@ -8,7 +8,7 @@ parsed file and what was understood of it) and joins a pair with
 from __future__ import annotations
 
 from components.engine import model
-from components.formats import decode, readers, tabular, trec
+from components.formats import decode, readers, trec
 from components.formats.json_formats import Fields
 
 
@@ -61,22 +61,26 @@ def read_pair(qrels: decode.Source, run: decode.Source, gain: str | None = None,
 def load_trec(qrels: decode.Source, run: decode.Source, complete: bool = False, gain: str | None = None,
               qrels_name: str | None = None, run_name: str | None = None, *, reader: trec.Reader = "auto"
               ) -> model.JudgedRun:
-    """Read two TREC files (the qrels checked to fit ``gain`` when it is given) with the TREC reader chosen, and
-    judge the run (:func:`components.engine.model.judge`, ``complete`` as trec_eval's -c).
+    """Read two TREC files (the qrels checked to fit ``gain`` when it is given) with the TREC reader chosen
+    (:func:`components.formats.trec.read_with`), and judge the run (:func:`components.engine.model.judge`,
+    ``complete`` as trec_eval's -c).
 
     >>> load_trec("1 0 a 1\\n", "1 Q0 a 1 0.5 r\\n").queries.grade.tolist()
     [1]
     """
-    judgments = trec.read_qrels(qrels, qrels_name, reader=reader)
+    judgments = trec.read_with(reader, qrels, "qrels", qrels_name)
+    assert isinstance(judgments, model.Qrels)
     if gain is not None:
         model.check_gain_fits(judgments, gain)
-    return model.judge(judgments, trec.read_run(run, run_name, reader=reader), complete)
+    results = trec.read_with(reader, run, "run", run_name)
+    assert isinstance(results, model.Run)
+    return model.judge(judgments, results, complete)
 
 
-def load_table(qrels: tabular.TableSource, run: tabular.TableSource, complete: bool = False, gain: str | None = None,
+def load_table(qrels: decode.Source, run: decode.Source, complete: bool = False, gain: str | None = None,
                qrels_name: str | None = None, run_name: str | None = None) -> model.JudgedRun:
-    """Read both files (TREC, CSV or TSV, each on its own: :func:`components.formats.tabular.read_qrels` and
-    :func:`~components.formats.tabular.read_run`) and join them: :func:`load_trec` for tables.
+    """Read both files (TREC, CSV or TSV, each on its own: :func:`read_qrels` and :func:`read_run`) and join
+    them: :func:`load_trec` for tables.
 
     When ``gain`` is given, the grades are also checked to fit it
     (:func:`components.engine.model.check_gain_fits`).
@@ -87,7 +91,7 @@ def load_table(qrels: tabular.TableSource, run: tabular.TableSource, complete: b
     >>> judged.ranking(0)
     [('b', 0.9, 0), ('a', 0.5, 1)]
     """
-    judgments = tabular.read_qrels(qrels, qrels_name)
+    judgments = read_qrels(qrels, qrels_name)
     if gain is not None:
         model.check_gain_fits(judgments, gain)
-    return model.judge(judgments, tabular.read_run(run, run_name), complete)
+    return model.judge(judgments, read_run(run, run_name), complete)

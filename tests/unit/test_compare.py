@@ -21,15 +21,15 @@ from components.cli.evaluate import run_evaluation
 from components.course import prose
 from components.engine import compare, corrections, model
 from components.engine.formatting import fmt, signed
-from components.formats import trec
 from components.ui import charts
+from tests.unit.file_readers import read_qrels, read_run
 
 
 def compare_files(qrels: str, run_a: str, run_b: str, measures: list[str], complete: bool = False):
     """Read the qrels and both runs, judge each run and compare them: :func:`compare.compare_judged` on files."""
-    judgments = trec.read_qrels(qrels)
-    return compare.compare_judged(model.judge(judgments, trec.read_run(run_a, "run A"), complete),
-                                  model.judge(judgments, trec.read_run(run_b, "run B"), complete), measures, "linear")
+    judgments = read_qrels(qrels)
+    return compare.compare_judged(model.judge(judgments, read_run(run_a, "run A"), complete),
+                                  model.judge(judgments, read_run(run_b, "run B"), complete), measures, "linear")
 
 
 
@@ -453,8 +453,8 @@ def test_runs_without_a_shared_judged_query_are_an_error():
 
 
 def test_values_the_page_already_has_give_the_same_comparison():
-    qrels = trec.read_qrels(SKIP_QRELS)
-    judged_a, judged_b = model.judge(qrels, trec.read_run(SKIP_A)), model.judge(qrels, trec.read_run(SKIP_B))
+    qrels = read_qrels(SKIP_QRELS)
+    judged_a, judged_b = model.judge(qrels, read_run(SKIP_A)), model.judge(qrels, read_run(SKIP_B))
     computed = compare.compare_judged(judged_a, judged_b, ["RR", "R@1"], "linear")
     report_a = run_evaluation(SKIP_QRELS, SKIP_A, ["RR", "R@1"])
     given_ = compare.compare_judged(judged_a, judged_b, ["RR", "R@1"], "linear", values_a=report_a.values)

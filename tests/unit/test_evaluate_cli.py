@@ -19,7 +19,8 @@ import pytest
 from components.cli.evaluate import eval_main as main
 from components.cli.evaluate import run_evaluation
 from components.engine import model
-from components.formats import trec, trec_layout, trec_precise
+from components.formats import trec_layout, trec_precise
+from tests.unit.file_readers import read_qrels, read_run
 
 ROOT = Path(__file__).resolve().parents[2]
 LOG2_3 = math.log2(3)
@@ -693,7 +694,7 @@ def diagnosis_of(qrels: str, run: str, **options):
     from components.engine.measures import DEFAULT_MEASURES
     from components.engine.run_diagnosis import diagnose
 
-    judgments, results = trec.read_qrels(qrels), trec.read_run(run)
+    judgments, results = read_qrels(qrels), read_run(run)
     return diagnose(judgments, results, model.judge(judgments, results), k=10, measures=DEFAULT_MEASURES,
                     gain="linear", **options)
 

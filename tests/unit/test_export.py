@@ -212,8 +212,8 @@ def test_the_export_is_valid_trec_for_our_reader_and_pytrec_eval(exported, key):
     case, gain, pack = PACKS[key]
     folder = root / f"{case.id}-{gain}"
     rankings = export.as_rankings(case.queries)
-    qrels = trec.read_qrels(folder / pack.qrels_name, reader="precise")
-    run = trec.read_run(folder / pack.run_name, reader="precise")
+    qrels = trec.read_with("precise", folder / pack.qrels_name, "qrels")
+    run = trec.read_with("precise", folder / pack.run_name, "run")
     for r in rankings:
         q = run.qids.index(r.qid) if r.qid in run.qids else None
         order = [] if q is None else [d.decode() for d in run.docids[run.qidx == q]]

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from components.engine import fusion, model
-from components.formats import trec
+from tests.unit.file_readers import read_qrels, read_run
 
 LEXICAL = "q1 Q0 a 1 9.0 bm25\nq1 Q0 b 2 8.0 bm25\nq1 Q0 c 3 7.0 bm25\nq2 Q0 a 1 5.0 bm25\n"
 DENSE = "q1 Q0 b 1 0.9 dense\nq1 Q0 d 2 0.8 dense\nq1 Q0 a 3 0.5 dense\nq3 Q0 z 1 0.1 dense\n"
@@ -23,7 +23,7 @@ def rows(fused: fusion.Fused) -> list[tuple[str, str, int, float]]:
 
 
 def runs(*texts: str) -> list[model.Run]:
-    return [trec.read_run(text) for text in texts]
+    return [read_run(text) for text in texts]
 
 
 def test_rrf_by_hand_ranks_from_one_and_invents_nothing():
@@ -147,7 +147,7 @@ def test_generated_runs_fuse_as_the_plain_reference_and_read_back_in_the_same_or
     assert got.keys() == expected.keys()
     for qid in expected:
         assert got[qid] == pytest.approx(expected[qid], abs=1e-12)
-    again = trec.read_run(fusion.to_trec(fused))  # trec_eval's order of the written run is the fused order
+    again = read_run(fusion.to_trec(fused))  # trec_eval's order of the written run is the fused order
     assert [(again.qids[q], d) for q, d in zip(again.qidx, again.docids)] == \
         [(fused.qids[q], d) for q, d in zip(fused.qidx, fused.docids)]
     assert again.rank.tolist() == fused.rank.tolist()
@@ -222,7 +222,7 @@ def test_the_hybrid_lessons_take_home_fuses_again_to_the_pages_scores(tmp_path, 
     assert capsys.readouterr().out == pack.files[hybrid.FUSED_RUN]
     assert STORED["lesson"] == {"snippet": pack.ranx, "printed": pack.expected + "\n"}
     assert pack.expected.splitlines() == [f"{doc} {score:.4f}" for doc, score in hybrid.fused(lists, fusion.RRF_K)]
-    judged = model.judge(trec.read_qrels(pack.files[hybrid.QRELS_FILE]), trec.read_run(pack.files["bm25.run"]))
+    judged = model.judge(read_qrels(pack.files[hybrid.QRELS_FILE]), read_run(pack.files["bm25.run"]))
     assert judged.queries.n_queries == 1  # the qrels and runs share their query id
 
 
@@ -230,10 +230,10 @@ def test_a_fused_run_of_ids_with_spaces_goes_through_json_in_the_same_order():
     """Compare runs adds the fused run as a file: JSON, since TREC text cannot carry "doc 221" (found when ids with
     spaces became legal in JSON and CSV). Read back, it is the fused run: the same rows, order and scores, ties
     included."""
-    from components.formats import json_formats, readers
+    from components.formats import readers
 
-    a, _ = json_formats.read(b'{"q 1": {"doc a": 3, "doc b": 2, "doc c": 1}, "q 2": {"x y": 1}}', "run", "a.json")
-    b, _ = json_formats.read(b'{"q 1": {"doc c": 3, "doc b": 2, "doc a": 1}}', "run", "b.json")
+    a = read_run(b'{"q 1": {"doc a": 3, "doc b": 2, "doc c": 1}, "q 2": {"x y": 1}}', "a.json")
+    b = read_run(b'{"q 1": {"doc c": 3, "doc b": 2, "doc a": 1}}', "b.json")
     fused = fusion.fuse([a, b])
     back = readers.read(fusion.to_json(fused).encode(), "run", "fused.json").parsed
     expected = fusion.as_run(fused)

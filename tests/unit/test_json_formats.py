@@ -10,35 +10,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from components.engine import model
-from components.formats import decode, json_formats, trec
+from components.formats import decode, json_formats, readers
 from components.formats.json_formats import Fields, FieldsError
+from tests.unit.file_readers import read_qrels, read_run
 
 
-def read_qrels(source: decode.Source, name: str | None = None, *, fields: Fields | None = None) -> model.Qrels:
-    """Read a JSON or JSON Lines qrels file (a dict-of-dicts, or records: see json_formats's module docstring).
-
-    Examples
-    --------
-    >>> read_qrels(b'{"q1": {"d1": 2, "d2": 0}, "q2": {"d1": 1.0}}').grade.tolist()
-    [2, 0, 1]
-    >>> gold = b'{"qid": "q1", "gold_ids": ["d1", "d2"]}\\n{"qid": "q2", "gold_ids": ["d3"]}\\n'
-    >>> qrels = read_qrels(gold)
-    >>> qrels.qids, qrels.grade.tolist(), qrels.line.tolist()
-    (('q1', 'q2'), [1, 1, 1], [1, 1, 2])
-    """
-    return json_formats.read(source, "qrels", name, fields=fields)[0]
-
-
-def read_run(source: decode.Source, name: str | None = None, *, fields: Fields | None = None) -> model.Run:
-    """Read a JSON or JSON Lines run file: ordered by score descending, ties by docid descending (trec_eval's).
-
-    Examples
-    --------
-    >>> run = read_run(b'{"qid": "q1", "results": [{"id": "a", "score": 0.2}, {"id": "b", "score": 0.7}]}')
-    >>> [d.decode() for d in run.docids], run.score.tolist()
-    (['b', 'a'], [0.7, 0.2])
-    """
-    return json_formats.read(source, "run", name, fields=fields)[0]
+def read(source: decode.Source, kind: str, name: str | None = None, *, fields: Fields | None = None):
+    """A JSON file read through the front door (:func:`components.formats.readers.read`): the parsed file and
+    what was understood of it."""
+    done = readers.read(source, kind, name, fields=fields)
+    return done.parsed, done.understood
 
 
 def rows_of(parsed) -> list[tuple[str, str, float]]:
@@ -54,10 +35,10 @@ def jsonl(*records) -> bytes:
 
 def test_a_dict_of_dicts_reads_as_its_trec_twin():
     qrels = read_qrels(b'{"q1": {"d1": 2, "d2": 0}, "007": {"d1": -1, "d3": 1.0}}')
-    assert rows_of(qrels) == rows_of(trec.read_qrels("q1 0 d1 2\nq1 0 d2 0\n007 0 d1 -1\n007 0 d3 1\n"))
+    assert rows_of(qrels) == rows_of(read_qrels("q1 0 d1 2\nq1 0 d2 0\n007 0 d1 -1\n007 0 d3 1\n"))
     run = read_run(b'{"q1": {"a": 0.5, "b": 0.5, "c": 0.9, "d": 3}}')
     assert rows_of(run) == [("q1", "d", 3.0), ("q1", "c", 0.9), ("q1", "b", 0.5), ("q1", "a", 0.5)]
-    assert rows_of(run) == rows_of(trec.read_run("q1 Q0 a 1 0.5 r\nq1 Q0 b 1 0.5 r\nq1 Q0 c 1 0.9 r\nq1 Q0 d 1 3 r\n"))
+    assert rows_of(run) == rows_of(read_run("q1 Q0 a 1 0.5 r\nq1 Q0 b 1 0.5 r\nq1 Q0 c 1 0.9 r\nq1 Q0 d 1 3 r\n"))
 
 
 def test_lines_are_those_of_each_querys_key():
@@ -67,7 +48,7 @@ def test_lines_are_those_of_each_querys_key():
 
 def test_a_dict_of_lists_gives_grade_1_and_a_ranking_in_list_order():
     assert read_qrels(b'{"q1": ["d1", "d2"]}').grade.tolist() == [1, 1]
-    run, converted = json_formats.read(b'{"q1": ["z", "a", "m"]}', "run")
+    run, converted = read(b'{"q1": ["z", "a", "m"]}', "run")
     assert [d.decode() for d in run.docids] == ["z", "a", "m"]
     assert run.score.tolist() == [3.0, 2.0, 1.0]
     assert converted.scores_from_order and converted.fields is None
@@ -96,7 +77,7 @@ def test_a_single_object_is_one_record():
 
 
 def test_a_result_list_without_scores_is_ranked_in_its_order():
-    run, converted = json_formats.read(jsonl({"qid": "q1", "retrieved_ids": ["b", "c", "a"]},
+    run, converted = read(jsonl({"qid": "q1", "retrieved_ids": ["b", "c", "a"]},
                                              {"qid": "q2", "retrieved_ids": ["x"]}), "run")
     assert rows_of(run) == [("q1", "b", 3.0), ("q1", "c", 2.0), ("q1", "a", 1.0), ("q2", "x", 1.0)]
     assert run.rank.tolist() == [1, 2, 3, 1]
@@ -120,20 +101,20 @@ def test_the_keys_guessed_on_the_first_record_hold_for_the_others():
     {"qid": "q1", "ranking": {"a": 0.2, "b": 0.9, "c": 0.5}},
 ])
 def test_scores_decide_the_order_as_in_trec_eval(record):
-    run, converted = json_formats.read(jsonl(record), "run")
+    run, converted = read(jsonl(record), "run")
     assert rows_of(run) == [("q1", "b", 0.9), ("q1", "c", 0.5), ("q1", "a", 0.2)]
     assert not converted.scores_from_order
     assert converted.reordered == (0 if "ranking" in record else 1)  # an object is no ranking
 
 
 def test_lists_in_their_scores_order_are_not_counted_as_reordered():
-    _, found = json_formats.read(jsonl({"qid": "q", "results": ["b", "c", "a"], "scores": [2, 1, 1]},
+    _, found = read(jsonl({"qid": "q", "results": ["b", "c", "a"], "scores": [2, 1, 1]},
                                        {"qid": "r", "results": ["a", "b"], "scores": [1, 1]}), "run")
     assert found.reordered == 1  # the tie a, b: docid descending puts b first
 
 
 def test_empty_lists_are_counted_and_dropped():
-    qrels, converted = json_formats.read(jsonl({"qid": "q1", "relevant": []}, {"qid": "q2", "relevant": ["a"]}),
+    qrels, converted = read(jsonl({"qid": "q1", "relevant": []}, {"qid": "q2", "relevant": ["a"]}),
                                          "qrels")
     assert qrels.qids == ("q2",)
     assert converted.empty == 1
@@ -159,7 +140,7 @@ def test_json_format(data, expected):
     assert json_formats.json_format(data) == expected
     if expected is not None:
         try:
-            assert json_formats.read(data, "qrels")[1].format == expected  # the reader decides alike
+            assert read(data, "qrels")[1].format == expected  # the reader decides alike
         except model.TrecFormatError:
             pass
 
@@ -251,14 +232,12 @@ ERRORS = [
     ("qrels", b'{"q1": {}}', 1, "no judgment (1 query with none)", "at least one query with a judgment"),
     ("qrels", b"{}", 1, "an empty JSON object or array", "at least one query"),
     ("qrels", b"[]", 1, "an empty JSON object or array", "at least one query"),
-    ("qrels", b"  \n ", 1, "an empty file", "JSON Lines"),
     ("qrels", b'{"q1": {"d1": 1}} x', 1, "'x'", "the end of the file after the JSON value"),
     ("qrels", b'{"q1": {"d1": 1},\n "q2": {"d2": 1,}}', 2, "'}}' at character 17", "valid JSON (expecting property"),
     ("qrels", b'{"q1": {"d1": 1}', 1, "the end of the file", "valid JSON"),
     ("qrels", b'{"q1": [1, 2]\n"q2": [3]}', 2, '\'"q2": [3]}\'', "',' or '}'"),
     ("qrels", b"[" * 50_000 + b"]" * 50_000, 1, "JSON nested too deeply", "records of a few levels"),
     ("qrels", b'{"q1": {"d1": 1' + b"0" * 5000 + b"}}", 1, "grade '10000000000", "a whole number from -1000 to 1000"),
-    ("qrels", b'\xff{"q1": {"d1": 1}}', 1, "byte 0xff, which is not UTF-8 text", "UTF-8 text"),
     ("qrels", b'{"q": {"a": 1}}\x00', 1, "a NUL byte", "UTF-8 text"),
     ("run", jsonl({"qid": "q1", "results": ["a", "b", "a"]}), 1,
      "document 'a' listed again for query 'q1' (earlier in the same record)", "at most once per query"),
@@ -288,7 +267,6 @@ ERRORS = [
      "one JSON value per line"),
     ("qrels", b'{"qid": "q", "relevant": ["a"]}\n{"qid": "r", "relevant": ["a"\n', 2, "the end of the file",
      "valid JSON"),
-    ("qrels", b"1 0 d 1\n", 1, "'1 0 d 1' (not JSON)", "a JSON object or array"),
     # numbers Python reads as another value (1e400 as inf) or cannot read (over 4,300 digits): the file's own text
     ("qrels", b'{"q1": {"d1": 1e400}}', 1, "grade '1e400' (query 'q1', document 'd1')", "a whole number from -1000"),
     ("qrels", b'{"q1": ["d1"], "q2": {"d2": -1E+400}}', 1, "grade '-1E+400' (query 'q2'", "a whole number"),
@@ -304,13 +282,28 @@ ERRORS = [
 @pytest.mark.parametrize("kind, content, line, found, expected", ERRORS)
 def test_errors_name_file_line_found_and_expected(kind, content, line, found, expected):
     with pytest.raises(model.TrecFormatError) as caught:
-        json_formats.read(content, kind, "data.json")
+        read(content, kind, "data.json")
     err = caught.value
     assert (err.file, err.line) == ("data.json", line), str(err)
     assert found in err.found, str(err)
     assert expected in err.expected, str(err)
     where = f" ({err.column})" if err.column else ""
     assert str(err) == f"data.json, line {line}: found {err.found}; expected {err.expected}{where}"
+
+
+NOT_JSON = [  # what readers.read never hands the JSON reader (json_format finds it not JSON): its own words still
+    ("qrels", b"  \n ", 1, "an empty file", "JSON Lines"),
+    ("qrels", b'\xff{"q1": {"d1": 1}}', 1, "byte 0xff, which is not UTF-8 text", "UTF-8 text"),
+    ("qrels", b"1 0 d 1\n", 1, "'1 0 d 1' (not JSON)", "a JSON object or array"),
+]
+
+
+@pytest.mark.parametrize("kind, content, line, found, expected", NOT_JSON)
+def test_the_json_reader_given_what_is_not_json_says_so(kind, content, line, found, expected):
+    with pytest.raises(model.TrecFormatError) as caught:
+        json_formats._read(content, kind, "data.json")
+    err = caught.value
+    assert (err.file, err.line, found in err.found, expected in err.expected) == ("data.json", line, True, True), str(err)
 
 
 def test_an_error_names_the_field_of_records():
@@ -336,7 +329,7 @@ def test_grades_written_as_whole_floats_count_as_whole():
 
 def test_bad_arguments():
     with pytest.raises(ValueError, match="'qrels' or 'run'"):
-        json_formats.read(b"{}", "judgments")
+        read(b"{}", "judgments")
     with pytest.raises(TypeError, match="expected a path, bytes, str or a file object"):
         read_qrels(12)
 
@@ -351,14 +344,14 @@ IDS = st.one_of(st.text("abcXYZ019-_.:/é#", min_size=1, max_size=6).filter(lamb
                        min_size=1, max_size=6))
 def test_any_dict_of_dicts_reads_as_its_trec_twin(qrels):
     text = "".join(f"{q} 0 {d} {g}\n" for q, docs in qrels.items() for d, g in docs.items())
-    assert rows_of(read_qrels(json.dumps(qrels).encode())) == rows_of(trec.read_qrels(text))
+    assert rows_of(read_qrels(json.dumps(qrels).encode())) == rows_of(read_qrels(text))
 
 
 @given(st.dictionaries(IDS.map(str), st.dictionaries(IDS.map(str), st.floats(-1e6, 1e6, allow_nan=False),
                                                      min_size=1, max_size=8), min_size=1, max_size=6))
 def test_any_dict_of_dicts_run_reads_as_its_trec_twin(run):
     text = "".join(f"{q} Q0 {d} 0 {s!r} r\n" for q, docs in run.items() for d, s in docs.items())
-    assert rows_of(read_run(json.dumps(run).encode())) == rows_of(trec.read_run(text))
+    assert rows_of(read_run(json.dumps(run).encode())) == rows_of(read_run(text))
 
 
 @given(st.lists(st.tuples(IDS, st.lists(IDS, min_size=0, max_size=8, unique_by=str)), min_size=1, max_size=6,
@@ -386,7 +379,7 @@ JSON_VALUES = st.recursive(
 def only_format_errors(data: bytes, fields: Fields | None = None) -> None:
     for kind in ("qrels", "run"):
         try:
-            json_formats.read(data, kind, "fuzz.json", fields=fields)
+            read(data, kind, "fuzz.json", fields=fields)
         except model.TrecFormatError as err:
             assert err.file == "fuzz.json" and err.line >= 1 and str(err)
 
@@ -444,7 +437,7 @@ def test_a_number_python_cannot_hold_is_quoted_as_written_in_the_fields_terms(ki
     lines = b'{"qid": "q1", "%s": ["a"], "%s": [1]}\n{"qid": "q2", "%s": ["b"], "%s": [%s]}\n' % (
         docs.encode(), values.encode(), docs.encode(), values.encode(), number)
     with pytest.raises(model.TrecFormatError) as caught:
-        json_formats.read(lines, kind, "gold.jsonl")  # JSON Lines, whichever line holds the number
+        read(lines, kind, "gold.jsonl")  # JSON Lines, whichever line holds the number
     err = caught.value
     assert (err.line, err.column) == (2, f"field '{values}'")
     assert err.found.startswith(f"{what} {number[:60].decode()!r}"[:-1])
@@ -468,7 +461,7 @@ def test_reading_takes_a_few_times_the_file_not_its_whole_tree(shape):
                                                     for q in range(500) for r in range(40)], indent=1),
     }[shape].encode()
     tracemalloc.start()
-    run, _ = json_formats.read(data, "run")
+    run, _ = read(data, "run")
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     # the text decoded, the packed columns and the model's own arrays; the whole tree of values and a string per row

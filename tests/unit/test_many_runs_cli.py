@@ -9,8 +9,7 @@ import pytest
 from components.cli import main
 from components.engine import corrections, many_runs, model
 from components.engine.formatting import fmt
-from components.formats import trec
-from tests.unit.file_readers import load_trec
+from tests.unit.file_readers import load_trec, read_qrels, read_run
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
 QRELS, RUN, RUN_B = (ASSETS / n for n in ("sample_qrels.txt", "sample_run.txt", "sample_run_b.txt"))
@@ -190,8 +189,8 @@ def test_diagnose_with_several_runs_diagnoses_each_and_says_how_they_differ(caps
     status, out, _ = cli(capsys, QRELS, RUN, RUN_B, "-m", "RR", "--diagnose")
     assert status == 0
     assert out.index(f"A: {RUN}\ndiagnosis at k = 10") < out.index(f"B: {RUN_B}\ndiagnosis at k = 10")
-    qrels = trec.read_qrels(QRELS)
-    judged = {name: float(metrics.judged_at_k(model.judge(qrels, trec.read_run(path)).queries, 10).mean())
+    qrels = read_qrels(QRELS)
+    judged = {name: float(metrics.judged_at_k(model.judge(qrels, read_run(path)).queries, 10).mean())
               for name, path in (("A", RUN), ("B", RUN_B))}
     assert judged["B"] > judged["A"] + 0.02
     contrasts = out[out.index("each run's diagnosis against A's:"):]

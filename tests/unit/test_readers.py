@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from components.engine import model
 from components.engine.measures import evaluate
-from components.formats import chunks, readers, trec
+from components.formats import chunks, readers
 from components.formats.json_formats import Fields
 from tests.unit.file_readers import load_trec, read_pair, read_qrels, read_run
 
@@ -235,7 +235,7 @@ def test_chunk_ids_merge_in_every_format():
 
 
 def test_a_merged_document_keeps_its_best_chunks_score_and_line():
-    run = trec.read_run("q Q0 a#1 1 0.5 r\nq Q0 b 2 0.7 r\nq Q0 a#2 3 0.9 r\nz Q0 a#1 1 1 r\n")
+    run = read_run("q Q0 a#1 1 0.5 r\nq Q0 b 2 0.7 r\nq Q0 a#2 3 0.9 r\nz Q0 a#1 1 1 r\n")
     merged, n = chunks.merge_run(run)
     assert [(merged.qids[q], d.decode(), s, line) for q, d, s, line in
             zip(merged.qidx, merged.docids, merged.score.tolist(), merged.line.tolist())] == [
@@ -244,7 +244,7 @@ def test_a_merged_document_keeps_its_best_chunks_score_and_line():
 
 
 def test_qrels_chunks_keep_the_highest_grade():
-    qrels = trec.read_qrels("q 0 a#1 0\nq 0 a#2 2\nq 0 a#3 1\nq 0 b#1 -1\nr 0 a#1 1\n")
+    qrels = read_qrels("q 0 a#1 0\nq 0 a#2 2\nq 0 a#3 1\nq 0 b#1 -1\nr 0 a#1 1\n")
     merged, n = chunks.merge_qrels(qrels)
     assert [(merged.qids[q], d.decode(), g) for q, d, g in zip(merged.qidx, merged.docids, merged.grade.tolist())] == [
         ("q", "a", 2), ("q", "b", -1), ("r", "a", 1)]
@@ -252,19 +252,19 @@ def test_qrels_chunks_keep_the_highest_grade():
 
 
 def test_the_last_separator_splits_and_ids_without_one_stay():
-    run = trec.read_run("q Q0 http://x.org/p#intro#3 1 2 r\nq Q0 http://x.org/p#intro#0 2 1 r\nq Q0 plain 3 0 r\n")
+    run = read_run("q Q0 http://x.org/p#intro#3 1 2 r\nq Q0 http://x.org/p#intro#0 2 1 r\nq Q0 plain 3 0 r\n")
     merged, n = chunks.merge_run(run)
     assert ([d.decode() for d in merged.docids], n) == (["http://x.org/p#intro", "plain"], 1)
-    other, n = chunks.merge_run(trec.read_run("q Q0 d1::0 1 2 r\nq Q0 d1::1 2 1 r\n"), "::")
+    other, n = chunks.merge_run(read_run("q Q0 d1::0 1 2 r\nq Q0 d1::1 2 1 r\n"), "::")
     assert ([d.decode() for d in other.docids], n) == (["d1"], 1)
 
 
 def test_chunk_ids_become_document_ids_even_when_nothing_merges():
-    merged, n = chunks.merge_run(trec.read_run("q Q0 a#1 1 2 r\nq Q0 b#1 2 1 r\n"))
+    merged, n = chunks.merge_run(read_run("q Q0 a#1 1 2 r\nq Q0 b#1 2 1 r\n"))
     assert ([d.decode() for d in merged.docids], n) == (["a", "b"], 0)
-    qrels, n = chunks.merge_qrels(trec.read_qrels("q 0 a#1 1\n"))
+    qrels, n = chunks.merge_qrels(read_qrels("q 0 a#1 1\n"))
     assert ([d.decode() for d in qrels.docids], n) == (["a"], 0)
-    run = trec.read_run("q Q0 a 1 2 r\nq Q0 b 2 1 r\n")
+    run = read_run("q Q0 a 1 2 r\nq Q0 b 2 1 r\n")
     assert chunks.merge_run(run) == (run, 0)  # no chunk id: the same run
 
 
@@ -278,7 +278,7 @@ def test_an_id_with_nothing_before_its_separator_is_refused():
 @pytest.mark.parametrize("separator", ["", " ", "a b", "\t"])
 def test_a_separator_is_text_without_whitespace(separator):
     with pytest.raises(ValueError, match="without whitespace"):
-        chunks.merge_run(trec.read_run("q Q0 a 1 1 r\n"), separator)
+        chunks.merge_run(read_run("q Q0 a 1 1 r\n"), separator)
 
 
 @settings(max_examples=60, deadline=None)
@@ -292,7 +292,7 @@ def test_splitting_documents_into_lower_scored_chunks_then_merging_gives_the_run
         text += f"{qid} Q0 {doc} 0 {score!r} r\n"
         chunked += f"{qid} Q0 {doc}#0 0 {score!r} r\n"
         chunked += "".join(f"{qid} Q0 {doc}#{i + 1} 0 {score - 1 - i!r} r\n" for i in range(more))
-    original, (merged, n) = trec.read_run(text), chunks.merge_run(trec.read_run(chunked))
+    original, (merged, n) = read_run(text), chunks.merge_run(read_run(chunked))
     assert merged.qids == original.qids
     assert merged.docids.tolist() == original.docids.tolist()
     assert merged.score.tolist() == original.score.tolist()

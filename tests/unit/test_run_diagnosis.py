@@ -17,9 +17,8 @@ from components.course import prose
 from components.engine import conventions, metrics, model, run_diagnosis
 from components.engine.measures import aggregate, evaluate
 from components.engine.run_diagnosis import CHECKS, diagnose
-from components.formats import trec
 from components.ui import registry
-from tests.unit.file_readers import load_trec
+from tests.unit.file_readers import load_trec, read_qrels, read_run
 
 MEASURES = ("P@3", "RR", "nDCG@3", "AP", "num_rel")
 
@@ -41,7 +40,7 @@ CLEAN_RUN = lines("q1", "abcd") + lines("q2", "cadb") + lines("q3", "dcba")
 
 
 def diagnosed(qrels: str, run: str, *, k: int = 3, measures=MEASURES, complete: bool = False, **options):
-    qrels_read, run_read = trec.read_qrels(qrels), trec.read_run(run)
+    qrels_read, run_read = read_qrels(qrels), read_run(run)
     return diagnose(qrels_read, run_read, model.judge(qrels_read, run_read, complete), k=k, measures=measures,
                     gain="linear", **options)
 
@@ -138,7 +137,7 @@ def test_the_relevance_level_decides_what_has_nothing_relevant():
 
 def test_duplicate_documents_are_refused_and_merged_chunks_reported():
     with pytest.raises(model.TrecFormatError, match="duplicate docs"):
-        trec.read_run(CLEAN_RUN + "q1 Q0 a 9 0.5 tag\n")
+        read_run(CLEAN_RUN + "q1 Q0 a 9 0.5 tag\n")
     assert diagnosed(CLEAN_QRELS, CLEAN_RUN).finding("duplicates").severity == "ok"
     merged = diagnosed(CLEAN_QRELS, CLEAN_RUN, merged_chunks=4).finding("duplicates")
     assert (merged.count, merged.severity, merged.values["merged"], merged.examples) == (4, "note", 4, ())
@@ -310,12 +309,12 @@ def test_chunk_stems_cut_at_the_last_separator(ids):
 # --- contract ---------------------------------------------------------------------------------------------
 
 def test_the_judged_run_must_be_the_runs_own_unadjusted_join():
-    qrels, run = trec.read_qrels(CLEAN_QRELS), trec.read_run(lines("q1", "xabc"))
+    qrels, run = read_qrels(CLEAN_QRELS), read_run(lines("q1", "xabc"))
     judged = model.judge(qrels, run)
     with pytest.raises(ValueError, match="not adjusted"):
         diagnose(qrels, run, judged.adjusted(judged_only=True), k=3, measures=["RR"], gain="linear")
     with pytest.raises(ValueError, match="not adjusted"):
-        diagnose(qrels, trec.read_run(CLEAN_RUN), judged, k=3, measures=["RR"], gain="linear")
+        diagnose(qrels, read_run(CLEAN_RUN), judged, k=3, measures=["RR"], gain="linear")
 
 
 def test_the_json_form_holds_every_field():

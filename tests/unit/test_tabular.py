@@ -14,7 +14,7 @@ from components.cli.evaluate import run_evaluation
 from components.engine import model
 from components.engine.measures import evaluate
 from components.formats import tabular, trec, trec_layout
-from tests.unit.file_readers import load_table
+from tests.unit.file_readers import load_table, read_qrels, read_run
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE_QRELS = ROOT / "assets" / "sample_qrels.txt"
@@ -79,8 +79,8 @@ def test_detect_rejects_an_unknown_kind():
 @pytest.mark.parametrize("delimiter", [",", "\t"])
 def test_sample_files_as_tables_read_as_the_trec_files(delimiter):
     qrels_text, run_text = SAMPLE_QRELS.read_text(), SAMPLE_RUN.read_text()
-    same_qrels(tabular.read_qrels(as_table(qrels_text, "qrels", delimiter)), trec.read_qrels(qrels_text))
-    same_run(tabular.read_run(as_table(run_text, "run", delimiter)), trec.read_run(run_text))
+    same_qrels(read_qrels(as_table(qrels_text, "qrels", delimiter)), read_qrels(qrels_text))
+    same_run(read_run(as_table(run_text, "run", delimiter)), read_run(run_text))
 
 
 def test_a_table_evaluates_to_trec_evals_numbers():
@@ -96,37 +96,37 @@ def test_a_table_evaluates_to_trec_evals_numbers():
 
 def test_trec_files_go_straight_to_the_trec_reader():
     text = SAMPLE_RUN.read_text()
-    same_run(tabular.read_run(text.encode()), trec.read_run(text))
-    same_run(tabular.read_run(SAMPLE_RUN), trec.read_run(SAMPLE_RUN))  # a path works too
+    same_run(read_run(text.encode()), trec.read_with("auto", text, "run"))
+    same_run(read_run(SAMPLE_RUN), trec.read_with("auto", SAMPLE_RUN, "run"))  # a path works too
 
 
 def test_columns_in_any_order_extra_columns_ignored_names_padded():
     table = "Score , rank, DOCID,tag , qid\n2.0,1,a,x,q1\n3.0,2,b,x,q1\n"
-    run = tabular.read_run(table)
+    run = read_run(table)
     assert [d.decode() for d in run.docids] == ["b", "a"]  # by score: the rank column is ignored
     assert run.score.tolist() == [3.0, 2.0]
 
 
 def test_ties_are_broken_by_docid_descending():
-    run = tabular.read_run("qid,docid,score\nq,d1,1\nq,d3,1\nq,d2,1.0\nq,d0,0.5\n")
+    run = read_run("qid,docid,score\nq,d1,1\nq,d3,1\nq,d2,1.0\nq,d0,0.5\n")
     assert [d.decode() for d in run.docids] == ["d3", "d2", "d1", "d0"]
 
 
 def test_quotes_crlf_bom_and_blank_lines_keep_line_numbers():
     data = codecs.BOM_UTF8 + b'qid,docid,grade\r\n\r\n"q1","doc,7",2\r\nq1,"say""hi""",0\r\n'
-    qrels = tabular.read_qrels(data)
+    qrels = read_qrels(data)
     assert [d.decode() for d in qrels.docids] == ["doc,7", 'say"hi"']
     assert qrels.line.tolist() == [3, 4]
 
 
 def test_ids_are_opaque_text():
-    qrels = tabular.read_qrels("qid,docid,grade\n007,a,1\n7,a,2\n<img/src=x>,**b**,1\n")
+    qrels = read_qrels("qid,docid,grade\n007,a,1\n7,a,2\n<img/src=x>,**b**,1\n")
     assert qrels.qids == ("007", "7", "<img/src=x>")
     assert qrels.docids.tolist()[-1] == b"**b**"
 
 
 def test_each_row_keeps_its_line():
-    assert tabular.read_qrels("qid,docid,grade\n\nq1,a,2\n").line.tolist() == [3]
+    assert read_qrels("qid,docid,grade\n\nq1,a,2\n").line.tolist() == [3]
 
 
 @given(st.lists(st.tuples(st.text("abcXYZ019-_.:/<>*&", min_size=1, max_size=6),
@@ -135,7 +135,7 @@ def test_each_row_keeps_its_line():
 def test_any_table_reads_as_its_trec_twin(rows):
     trec_text = "".join(f"{q} 0 {d} {g}\n" for q, d, g in rows)
     table = "qid,docid,grade\n" + "".join(f"{q},{d},{g}\n" for q, d, g in rows)
-    same_qrels(tabular.read_qrels(table), trec.read_qrels(trec_text))
+    same_qrels(read_qrels(table), read_qrels(trec_text))
 
 
 # --- other names of the columns, and BEIR's qrels ---------------------------------------------
@@ -145,29 +145,29 @@ def test_any_table_reads_as_its_trec_twin(rows):
 def test_every_alias_of_qid_and_docid_reads_as_the_plain_header(qid, docid):
     table = f"{qid.upper()}\t{docid}\tgrade\nq1\td1\t2\nq2\td2\t0\n"
     assert tabular.detect(table, "qrels") == "tsv"
-    same_qrels(tabular.read_qrels(table), tabular.read_qrels("qid\tdocid\tgrade\nq1\td1\t2\nq2\td2\t0\n"))
+    same_qrels(read_qrels(table), read_qrels("qid\tdocid\tgrade\nq1\td1\t2\nq2\td2\t0\n"))
 
 
 @pytest.mark.parametrize("grade", tabular.ALIASES["grade"])
 def test_every_alias_of_the_grade_reads_as_the_grade(grade):
-    assert tabular.read_qrels(f"qid,docid,{grade}\nq1,d1,2\n").grade.tolist() == [2]
+    assert read_qrels(f"qid,docid,{grade}\nq1,d1,2\n").grade.tolist() == [2]
 
 
 def test_a_beir_qrels_file_reads_its_score_as_the_grade():
     beir = "query-id\tcorpus-id\tscore\n" + "".join(f"{q}\t{d}\t{g}\n" for q, _, d, g in
                                                        (line.split() for line in SAMPLE_QRELS.read_text().splitlines()))
-    same_qrels(tabular.read_qrels(beir), trec.read_qrels(SAMPLE_QRELS))
-    assert tabular.read_qrels("query_id,corpus_id,score\n1,a,2\n").grade.tolist() == [2]
+    same_qrels(read_qrels(beir), read_qrels(SAMPLE_QRELS))
+    assert read_qrels("query_id,corpus_id,score\n1,a,2\n").grade.tolist() == [2]
 
 
 def test_a_grade_column_wins_over_beirs_score_and_a_run_keeps_its_score():
-    assert tabular.read_qrels("query-id,corpus-id,score,grade\n1,a,0.5,2\n").grade.tolist() == [2]
-    assert tabular.read_run("query-id\tcorpus-id\tscore\n1\ta\t0.5\n").score.tolist() == [0.5]
+    assert read_qrels("query-id,corpus-id,score,grade\n1,a,0.5,2\n").grade.tolist() == [2]
+    assert read_run("query-id\tcorpus-id\tscore\n1\ta\t0.5\n").score.tolist() == [0.5]
 
 
 def test_an_error_names_the_value_column_where_the_header_has_it():
     with pytest.raises(model.TrecFormatError) as caught:
-        tabular.read_qrels("corpus-id\tscore\tquery-id\na\thigh\t1\n", name="test.tsv")
+        read_qrels("corpus-id\tscore\tquery-id\na\thigh\t1\n", "test.tsv")
     assert caught.value.column == "column 2 of the header 'corpus-id\\tscore\\tquery-id'"
 
 
@@ -201,7 +201,7 @@ QRELS_ERRORS = [
 @pytest.mark.parametrize("content, line, found, expected", QRELS_ERRORS)
 def test_qrels_errors_name_file_line_found_and_expected(content, line, found, expected):
     with pytest.raises(model.TrecFormatError) as caught:
-        tabular.read_qrels(content, name="judgments.csv")
+        read_qrels(content, "judgments.csv")
     err = caught.value
     assert (err.file, err.line) == ("judgments.csv", line)
     assert found in err.found
@@ -222,7 +222,7 @@ RUN_ERRORS = [
 @pytest.mark.parametrize("content, line, found, text", RUN_ERRORS)
 def test_run_errors(content, line, found, text):
     with pytest.raises(model.TrecFormatError) as caught:
-        tabular.read_run(content, name="run.tsv")
+        read_run(content, "run.tsv")
     err = caught.value
     assert (err.file, err.line) == ("run.tsv", line)
     assert found in err.found
@@ -235,20 +235,20 @@ def test_run_errors(content, line, found, text):
 ])
 def test_bytes_that_are_not_text_get_the_trec_readers_message(data, line, found):
     with pytest.raises(model.TrecFormatError) as caught:
-        tabular.read_qrels(data, name="bad.csv")
+        read_qrels(data, "bad.csv")
     err = caught.value
     assert (err.file, err.line) == ("bad.csv", line)
     assert found in err.found
     with pytest.raises(model.TrecFormatError) as direct:
-        trec.read_qrels(data, name="bad.csv")
+        trec.read_with("auto", data, "qrels", "bad.csv")
     assert str(err) == str(direct.value)  # worded by the TREC reader itself
 
 
 def test_an_empty_file_gets_the_trec_readers_message():
     with pytest.raises(model.TrecFormatError, match="empty file") as caught:
-        tabular.read_run(b"", name="empty.csv")
+        read_run(b"", "empty.csv")
     with pytest.raises(model.TrecFormatError) as direct:
-        trec.read_run(b"", name="empty.csv")
+        trec.read_with("auto", b"", "run", "empty.csv")
     assert str(caught.value) == str(direct.value)
 
 
@@ -274,7 +274,7 @@ def test_errors_pickle_with_their_parts():
     import pickle
 
     with pytest.raises(model.TrecFormatError) as caught:
-        tabular.read_qrels("qid,docid,grade\n1,a,x\n", name="x.csv")
+        read_qrels("qid,docid,grade\n1,a,x\n", "x.csv")
     copy = pickle.loads(pickle.dumps(caught.value))
     assert (copy.file, copy.line, copy.found, copy.expected, copy.column) == (
         caught.value.file, caught.value.line, caught.value.found, caught.value.expected, caught.value.column)
@@ -282,7 +282,7 @@ def test_errors_pickle_with_their_parts():
 
 def test_bad_arguments():
     with pytest.raises(TypeError, match="expected a path, bytes, str or a file object"):
-        tabular.read_qrels(12)
+        read_qrels(12)
     with pytest.raises(ValueError, match="'qrels' or 'run'"):
         tabular.columns_read("qid,docid,grade\n", "judgments")
 
@@ -340,11 +340,11 @@ def test_unicode_spaces_are_part_of_a_field_on_both_paths(space, newline):
     fast = tabular._rows_fast(text.encode(), header, "t", "qrels", len(text))
     assert fast is not None
     same_rows(fast, tabular._rows(text, header, "t", "qrels", len(text)))
-    qrels = tabular.read_qrels(text.replace("q3", '"q3"').replace(f"{space}0", "0"))  # a quote: line by line
+    qrels = read_qrels(text.replace("q3", '"q3"').replace(f"{space}0", "0"))  # a quote: line by line
     assert [d.decode() for d in qrels.docids] == [f"d1{space}", "d2", f"a{space}b"]
     assert qrels.qids == ("q1", f"{space}q2", "q3")
     with pytest.raises(model.TrecFormatError, match="found grade"):  # not a number, whichever path reads it
-        tabular.read_qrels(text.replace("q3", '"q3"'))
+        read_qrels(text.replace("q3", '"q3"'))
 
 
 @pytest.mark.parametrize("run", ['qid,docid,score\r\nq1,"d1\u00a0",1\r\n',  # a quote and CRLF
@@ -359,10 +359,10 @@ def test_a_docid_ending_in_a_no_break_space_matches_its_judgment_whichever_path_
 def test_a_quoted_field_over_128_kib_is_an_id_too_long_not_an_unclosed_quote():
     long_id = "d" * 200_000  # beyond the csv module's field_size_limit() of 131,072
     with pytest.raises(model.TrecFormatError) as caught:
-        tabular.read_run(f'qid,docid,score\nq1,d1,1\nq1,"{long_id}",0.5\n', name="run.csv")
+        read_run(f'qid,docid,score\nq1,d1,1\nq1,"{long_id}",0.5\n', "run.csv")
     assert str(caught.value) == (f"run.csv, line 3: found a docid of 200,000 bytes: '{'d' * 60}…'; "
                                  "expected a docid of at most 512 bytes of UTF-8")
-    run = tabular.read_run(f'qid,docid,score,text\nq1,d1,1,"{"a passage, " * 20_000}"\n')  # an ignored column
+    run = read_run(f'qid,docid,score,text\nq1,d1,1,"{"a passage, " * 20_000}"\n')  # an ignored column
     assert run.docids.tolist() == [b"d1"]
 
 
@@ -383,13 +383,13 @@ def test_fields_split_as_the_csv_modules_strict_reader_splits_them(line, delimit
 @pytest.mark.parametrize("table", [b"qid,docid,grade\r1,d1,1\r2,d2,1\r", b"qid\tdocid\tgrade\r1\td1\t1\r"])
 def test_a_table_with_old_mac_line_ends_says_so(table):
     with pytest.raises(model.TrecFormatError) as caught:
-        tabular.read_qrels(table, name="q.csv")
+        read_qrels(table, "q.csv")
     err = caught.value
     assert (err.line, err.found[:40]) == (1, "carriage returns inside the first line: ")
     assert err.expected == ("a header line, then data lines, one line each, not lines ending in a carriage return "
                             "only (old Mac line ends): save with LF or CRLF line ends")
     with pytest.raises(model.TrecFormatError, match="old Mac line ends"):
-        tabular.read_qrels(b"1 0 d1 1\r2 0 d2 1\r")  # TREC format: the TREC reader's hint
+        read_qrels(b"1 0 d1 1\r2 0 d2 1\r")  # TREC format: the TREC reader's hint
 
 
 # --- memory: a few times the table, whatever its size -------------------------------------------------
@@ -408,7 +408,7 @@ def test_the_fast_reading_works_a_piece_at_a_time():
     # be 48 bytes a row more
     assert peak < 128 * 200_000 + 4 * 2**20, peak / 200_000
     same_rows(rows, tabular._rows(table.decode(), header, "t", "run", len(table)))
-    run = tabular.read_run(table)
+    run = read_run(table)
     assert (run.line.min(), run.line.max()) == (4, 200_003)  # the header on line 3
 
 
@@ -421,7 +421,7 @@ def test_the_fast_reading_works_a_piece_at_a_time():
 def test_whitespace_inside_a_quoted_field_is_part_of_it(kind, space, delimiter, padded):
     header = delimiter.join(["query-id", "corpus-id", "score"])
     other = f"q2{delimiter}d2{delimiter}{' ' if padded else ''}1"
-    read = tabular.read_qrels if kind == "qrels" else tabular.read_run
+    read = read_qrels if kind == "qrels" else read_run
     assert read(f'{header}\n{other}\n"q{space}1"{delimiter}d1{delimiter}1\n').qids == ("q2", f"q{space}1")
     with pytest.raises(model.TrecFormatError) as caught:
         read(f'{header}\n{other}\nq1{delimiter}d1{delimiter}"1{space}"\n', name="beir.tsv")
@@ -433,12 +433,12 @@ def test_whitespace_inside_a_quoted_field_is_part_of_it(kind, space, delimiter, 
 
 @pytest.mark.parametrize("field", ['"q1 "', '" q1"', '"q\t1"'])
 def test_a_quoted_field_is_read_as_written_even_when_other_lines_are_padded(field):
-    assert tabular.read_run(f"qid,docid,score\nq2, d2, 1\n{field},d1,1\n").qids == ("q2", field[1:-1])
-    assert tabular.read_run('qid,docid,score\nq2, d2, 1\n"q1","d,1",1\n').qids == ("q2", "q1")
+    assert read_run(f"qid,docid,score\nq2, d2, 1\n{field},d1,1\n").qids == ("q2", field[1:-1])
+    assert read_run('qid,docid,score\nq2, d2, 1\n"q1","d,1",1\n').qids == ("q2", "q1")
 
 
 def test_a_qid_may_start_with_a_hash_in_a_table_but_not_in_trec_output():
-    qrels = tabular.read_qrels("qid,docid,grade\n#1,a,1\n2,b b,1\n", name="q.csv")
+    qrels = read_qrels("qid,docid,grade\n#1,a,1\n2,b b,1\n", "q.csv")
     assert qrels.qids == ("#1", "2") and qrels.docids.tolist() == [b"a", b"b b"]
     with pytest.raises(model.TrecFormatError) as caught:
         trec_layout.check_writable(qrels, docids=False)

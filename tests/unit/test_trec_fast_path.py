@@ -1,6 +1,6 @@
 """The fast reader (pyarrow) against the precise one: the same result on every file, or a decline.
 
-Both readers are forced with ``reader="fast"`` / ``reader="precise"``. Every
+Both readers are forced with ``trec.read_with("fast", ...)`` / ``("precise", ...)``. Every
 nasty-case file and every generated oracle case of test_trec_oracle.py is
 read through both, rewritten clean (one space or one tab between columns, no
 blank or comment line, LF or CRLF): the fast reader must take it, and the
@@ -22,7 +22,7 @@ from components.engine import keys, model
 from components.engine.measures import evaluate
 from components.engine.model import TrecFormatError
 from components.formats import columns, trec, trec_fast, trec_precise
-from tests.unit.file_readers import load_trec
+from tests.unit.file_readers import load_trec, read_qrels, read_run
 from tests.unit.test_evaluate_cli import BAD_FILES
 from tests.unit.test_trec_oracle import NASTY_QRELS, NASTY_RUN, trec_files
 
@@ -82,17 +82,17 @@ def assert_same_judged(fast: model.JudgedRun, precise: model.JudgedRun):
 
 def assert_both_readers_agree(qrels_text: str, run_text: str, complete: bool = False):
     """Read both files with each reader (the fast one must take them) and compare everything."""
-    fast_qrels, precise_qrels = (trec.read_qrels(qrels_text, reader=r) for r in ("fast", "precise"))
-    fast_run, precise_run = (trec.read_run(run_text, reader=r) for r in ("fast", "precise"))
+    fast_qrels, precise_qrels = (trec.read_with(r, qrels_text, "qrels") for r in ("fast", "precise"))
+    fast_run, precise_run = (trec.read_with(r, run_text, "run") for r in ("fast", "precise"))
     assert_same_qrels(fast_qrels, precise_qrels)
     assert_same_run(fast_run, precise_run)
     assert_same_judged(model.judge(fast_qrels, fast_run, complete), model.judge(precise_qrels, precise_run, complete))
 
 
-def fast_or_decline(read, text):
-    """The fast reader's result, or None when it declines the file."""
+def fast_or_decline(kind, text):
+    """The fast reader's result for a qrels or run file, or None when it declines the file."""
     try:
-        return read(text, reader="fast")
+        return trec.read_with("fast", text, kind)
     except TrecFormatError:
         raise
     except ValueError as err:
@@ -112,9 +112,9 @@ def test_the_nasty_files_read_alike_through_both_readers(separator, ending):
 
 def test_the_nasty_files_as_written_are_declined_by_the_fast_reader():
     # comment lines, tabs among spaces, repeated spaces: what only the precise reader reads
-    for read, text in ((trec.read_qrels, NASTY_QRELS), (trec.read_run, NASTY_RUN)):
-        assert fast_or_decline(read, text) is None
-        assert read(text, reader="auto") is not None  # small files: the precise reader, directly
+    for kind, text in (("qrels", NASTY_QRELS), ("run", NASTY_RUN)):
+        assert fast_or_decline(kind, text) is None
+        assert trec.read_with("auto", text, kind) is not None  # small files: the precise reader, directly
 
 
 @given(trec_files(), SEPARATORS, ENDINGS, PIECE_BYTES, st.booleans())
@@ -128,11 +128,11 @@ def test_generated_oracle_cases_read_alike_through_both_readers(files, separator
 def test_generated_oracle_cases_as_written_are_declined_or_read_alike(files, piece):
     qrels_text, run_text = files
     with small_pieces(piece):
-        fast_qrels, fast_run = fast_or_decline(trec.read_qrels, qrels_text), fast_or_decline(trec.read_run, run_text)
+        fast_qrels, fast_run = fast_or_decline("qrels", qrels_text), fast_or_decline("run", run_text)
     if fast_qrels is not None:
-        assert_same_qrels(fast_qrels, trec.read_qrels(qrels_text, reader="precise"))
+        assert_same_qrels(fast_qrels, trec.read_with("precise", qrels_text, "qrels"))
     if fast_run is not None:
-        assert_same_run(fast_run, trec.read_run(run_text, reader="precise"))
+        assert_same_run(fast_run, trec.read_with("precise", run_text, "run"))
 
 
 # --- text after the tag: ignored and counted alike ----------------------------------------------
@@ -154,7 +154,7 @@ def test_text_after_the_tag_on_every_line_reads_alike_through_both_readers(files
     extended = with_text_after_the_tag(run_text, words, separator, every=1)
     with small_pieces(piece):
         assert_both_readers_agree(qrels_text, extended)  # the fast reader must take it
-        fast = trec.read_run(extended, reader="fast")
+        fast = trec.read_with("fast", extended, "run")
     assert fast.trailing_lines == run_text.count("\n") > 0
     assert_same_judged(load_trec(qrels_text, extended, reader="fast"), load_trec(qrels_text, run_text))
 
@@ -164,8 +164,8 @@ def test_text_after_the_tag_on_some_lines_is_declined_or_read_alike(files, separ
     run_text = clean(files[1], separator, ending)
     extended = with_text_after_the_tag(run_text, words, separator, every)
     with small_pieces(piece):
-        fast = fast_or_decline(trec.read_run, extended)
-    precise = trec.read_run(extended, reader="precise")
+        fast = fast_or_decline("run", extended)
+    precise = trec.read_with("precise", extended, "run")
     assert precise.trailing_lines == len(range(0, run_text.count("\n"), every))
     if fast is not None:
         assert_same_run(fast, precise)
@@ -189,9 +189,9 @@ SCORE_TEXTS = st.one_of(
 def test_scores_read_alike_bit_for_bit_or_are_declined(scores, piece):
     text = "".join(f"q{i % 3} Q0 d{i} {i} {score} tag\n" for i, score in enumerate(scores))
     with small_pieces(piece):
-        fast = fast_or_decline(trec.read_run, text)
+        fast = fast_or_decline("run", text)
     try:
-        precise = trec.read_run(text, reader="precise")
+        precise = trec.read_with("precise", text, "run")
     except TrecFormatError:
         assert fast is None  # a score the precise reader rejects (too large): the fast reader declined it
         return
@@ -244,28 +244,28 @@ DECLINED = [  # (case, qrels text, run text): the fast reader declines one of th
 ]
 
 
-def outcome(read, text, reader):
-    """What reading text gives: the result, or the error's message."""
+def outcome(kind, text, reader):
+    """What reading text as a qrels or run file gives: the result, or the error's message."""
     try:
-        return read(text, reader=reader)
+        return trec.read_with(reader, text, kind)
     except TrecFormatError as err:
         return str(err)
 
 
 @pytest.mark.parametrize("case, qrels, run", DECLINED, ids=[c[0] for c in DECLINED])
 def test_the_fast_reader_declines_what_it_could_read_otherwise(case, qrels, run):
-    declined = [fast_or_decline(read, text) is None for read, text in ((trec.read_qrels, qrels), (trec.read_run, run))]
+    declined = [fast_or_decline(kind, text) is None for kind, text in (("qrels", qrels), ("run", run))]
     assert any(declined)
 
 
 @pytest.mark.parametrize("case, qrels, run", DECLINED, ids=[c[0] for c in DECLINED])
 def test_auto_falls_back_to_the_precise_reader(case, qrels, run):
     with mock.patch.object(trec, "FAST_MIN_BYTES", 0):  # auto tries the fast reader on every file
-        for read, text in ((trec.read_qrels, qrels), (trec.read_run, run)):
-            auto, precise = outcome(read, text, "auto"), outcome(read, text, "precise")
+        for kind, text in (("qrels", qrels), ("run", run)):
+            auto, precise = outcome(kind, text, "auto"), outcome(kind, text, "precise")
             if isinstance(precise, str):
                 assert auto == precise  # the same message
-            elif read is trec.read_qrels:
+            elif kind == "qrels":
                 assert_same_qrels(auto, precise)
             else:
                 assert_same_run(auto, precise)
@@ -294,17 +294,17 @@ def test_auto_takes_the_fast_reader_for_a_large_clean_file_only():
     text = "".join(f"q{i // 100} Q0 d{i} {i % 100 + 1} {-i} tag\n" for i in range(2_000))
     with mock.patch.object(trec, "FAST_MIN_BYTES", len(text)), \
             mock.patch.object(trec_precise, "rows", wraps=trec_precise.rows) as precise:
-        trec.read_run(text)  # large enough, and clean: the fast reader
+        read_run(text)  # large enough, and clean: the fast reader
         assert precise.call_count == 0
-        trec.read_run(text[:-1])  # a byte short of the threshold: the precise reader
+        read_run(text[:-1])  # a byte short of the threshold: the precise reader
         assert precise.call_count == 1
-        trec.read_run("# a comment\n" + text)  # large, not clean: declined, then the precise reader
+        read_run("# a comment\n" + text)  # large, not clean: declined, then the precise reader
         assert precise.call_count == 2
 
 
 def test_the_reader_must_be_one_of_three():
     with pytest.raises(ValueError, match="reader must be one of 'auto', 'fast', 'precise', got 'quick'"):
-        trec.read_qrels(GOOD_QRELS, reader="quick")
+        trec.read_with("quick", GOOD_QRELS, "qrels")
 
 
 # --- piece boundaries, widths, ids ----------------------------------------------------------
@@ -343,8 +343,8 @@ def test_a_run_key_colliding_with_a_judged_key_borrows_no_grade():
     def by_length(qidx, docids):  # keys that collide across documents of one length
         return np.char.str_len(docids).astype(np.uint64) * np.uint64(1000) + qidx.astype(np.uint64)
 
-    qrels = trec.read_qrels("q 0 a 3\nq 0 bb 2\nq 0 ccc 1\n")
-    run = trec.read_run("q Q0 x 1 9 r\nq Q0 yy 2 8 r\nq Q0 ccc 3 7 r\nq Q0 a 4 6 r\n")
+    qrels = read_qrels("q 0 a 3\nq 0 bb 2\nq 0 ccc 1\n")
+    run = read_run("q Q0 x 1 9 r\nq Q0 yy 2 8 r\nq Q0 ccc 3 7 r\nq Q0 a 4 6 r\n")
     with mock.patch.object(keys, "pair_keys", by_length):
         judged = model.judge(qrels, run)
     assert judged.queries.grade.tolist() == [0, 0, 1, 3]  # x and yy share a key with a and bb, not their grades
@@ -378,14 +378,14 @@ def test_the_fast_reader_declines_ids_over_the_limits_before_padding_them(case, 
     from tests.unit.test_trec_reader import AMPLIFICATION_RUN, traced_peak
 
     many_short_lines = "".join(f"{i % 100} 0 d{i} 1\n" for i in range(200_000)) + "7 0 " + "L" * 512 + " 1\n"
-    read, text = {"one long docid among short lines": (trec.read_run, AMPLIFICATION_RUN),
-                  "too much once padded": (trec.read_qrels, many_short_lines)}[case]
+    kind, text = {"one long docid among short lines": ("run", AMPLIFICATION_RUN),
+                  "too much once padded": ("qrels", many_short_lines)}[case]
     data = text.encode()
     with mock.patch.object(trec_fast, "_CHUNK_BYTES", piece):
-        declined, peak = traced_peak(lambda: read(data, reader="fast"))
+        declined, peak = traced_peak(lambda: trec.read_with("fast", data, kind))
         with mock.patch.object(trec, "FAST_MIN_BYTES", 0):
-            auto = outcome(read, data, "auto")
+            auto = outcome(kind, data, "auto")
     assert isinstance(declined, ValueError) and "the fast reader declines this file" in str(declined)
     assert peak < 64 * 2**20  # what the padded ids would take: 954 MiB and 99 MiB
-    assert auto == outcome(read, data, "precise")
-    assert auto.startswith(f"{read.__name__[5:]}, line ")
+    assert auto == outcome(kind, data, "precise")
+    assert auto.startswith(f"{kind}, line ")

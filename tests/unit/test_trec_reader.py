@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from components.engine import keys, metrics, model
 from components.engine.model import TrecFormatError
 from components.formats import columns, decode, trec, trec_layout
-from tests.unit.file_readers import load_trec
+from tests.unit.file_readers import load_trec, read_qrels, read_run
 
 
 def run_docids(run):
@@ -34,19 +34,19 @@ def qrels_rows(qrels):
 
 def test_blank_lines_comments_tabs_crlf_and_a_byte_order_mark_are_fine():
     text = "\ufeff# judged by hand\r\n\r\n1\t0\tdoc1\t2\r\n   \n  # an indented comment\n7  0   doc2 -2\n007 0 doc2 1"
-    qrels = trec.read_qrels(text)
+    qrels = read_qrels(text)
     assert qrels_rows(qrels) == [(3, "1", "doc1", 2), (6, "7", "doc2", -2), (7, "007", "doc2", 1)]
 
 
 def test_ids_are_opaque_strings():
-    qrels = trec.read_qrels("7 0 7 1\n007 0 007 2\n7 0 007 3\n")
+    qrels = read_qrels("7 0 7 1\n007 0 007 2\n7 0 007 3\n")
     assert qrels.qids == ("7", "007")
     assert sorted(qrels.doc_vocab.tolist()) == [b"007", b"7"]
     assert qrels_rows(qrels) == [(1, "7", "7", 1), (2, "007", "007", 2), (3, "7", "007", 3)]
 
 
 def test_a_hash_inside_a_line_is_part_of_an_id():
-    qrels = trec.read_qrels("1 0 doc#1 1\n")
+    qrels = read_qrels("1 0 doc#1 1\n")
     assert qrels_rows(qrels) == [(1, "1", "doc#1", 1)]
 
 
@@ -57,30 +57,30 @@ def test_every_kind_of_source_reads_the_same(tmp_path, kind):
     path.write_text(text)
     source = {"path": path, "bytes": text.encode(), "bytearray": bytearray(text.encode()), "str": text,
               "binary file": io.BytesIO(text.encode()), "text file": io.StringIO(text)}[kind]
-    assert qrels_rows(trec.read_qrels(source)) == [(1, "1", "a", 1), (2, "2", "b", 2)]
+    assert qrels_rows(read_qrels(source)) == [(1, "1", "a", 1), (2, "2", "b", 2)]
 
 
 def test_messages_name_the_path_the_upload_or_the_given_name(tmp_path):
     path = tmp_path / "bad.qrels"
     path.write_text("1 0 a\n")
     with pytest.raises(TrecFormatError, match="^" + str(path).replace("\\", "\\\\") + ", line 1"):
-        trec.read_qrels(path)
+        read_qrels(path)
     upload = io.BytesIO(b"1 0 a\n")
     upload.name = "upload.txt"
     with pytest.raises(TrecFormatError, match="^upload.txt, line 1"):
-        trec.read_qrels(upload)
+        read_qrels(upload)
     with pytest.raises(TrecFormatError, match="^mine, line 1"):
-        trec.read_qrels(b"1 0 a\n", name="mine")
+        read_qrels(b"1 0 a\n", "mine")
 
 
 def test_an_unknown_source_type_is_a_type_error():
     with pytest.raises(TypeError, match="expected a path"):
-        trec.read_qrels(42)
+        read_qrels(42)
 
 
 def test_error_attributes_hold_the_parts_of_the_message():
     with pytest.raises(TrecFormatError) as caught:
-        trec.read_run("1 Q0 a 1 2 r\n\n1 Q0 b 2 high r\n", name="run.txt")
+        read_run("1 Q0 a 1 2 r\n\n1 Q0 b 2 high r\n", "run.txt")
     err = caught.value
     assert (err.file, err.line) == ("run.txt", 3)
     assert "'high'" in err.found and "finite number" in err.expected
@@ -92,7 +92,7 @@ def test_error_attributes_hold_the_parts_of_the_message():
 
 def test_run_order_is_score_then_docid_descending_in_byte_order_and_ignores_ranks():
     # Five documents tie at score 1 (spelled 1, 1.0, 1e0, +1, 10e-1); 'top' scores 2 but claims rank 9.
-    run = trec.read_run("q Q0 007 1 1 r\nq Q0 7 2 1.0 r\nq Q0 Z 3 1e0 r\nq Q0 z 4 +1 r\n"
+    run = read_run("q Q0 007 1 1 r\nq Q0 7 2 1.0 r\nq Q0 Z 3 1e0 r\nq Q0 z 4 +1 r\n"
                         "q Q0 \u00e9 5 10e-1 r\nq Q0 top 9 2 r\nq Q0 low 0 -1.5e-3 r\n")
     # bytes: é = c3 a9 > z = 7a > Z = 5a > 7 = 37 > 007 (starts with 30)
     assert run_docids(run) == ["top", "\u00e9", "z", "Z", "7", "007", "low"]
@@ -100,7 +100,7 @@ def test_run_order_is_score_then_docid_descending_in_byte_order_and_ignores_rank
 
 
 def test_scores_are_compared_as_32_bit_floats_as_trec_eval_stores_them():
-    run = trec.read_run("q Q0 a 1 1.000000001 r\nq Q0 b 2 1 r\nq Q0 c 3 1.0000001 r\nq Q0 d 4 1e-50 r\nq Q0 e 5 0 r\n"
+    run = read_run("q Q0 a 1 1.000000001 r\nq Q0 b 2 1 r\nq Q0 c 3 1.0000001 r\nq Q0 d 4 1e-50 r\nq Q0 e 5 0 r\n"
                         "q Q0 f 6 1e39 r\nq Q0 g 7 2e39 r\n")
     # 1.000000001 rounds to 1 in float32 (a tie: b > a); 1.0000001 does not; 1e-50 rounds to 0 (e > d);
     # 1e39 and 2e39 both overflow to infinity (g > f)
@@ -109,12 +109,12 @@ def test_scores_are_compared_as_32_bit_floats_as_trec_eval_stores_them():
 
 
 def test_minus_zero_ties_with_zero():
-    run = trec.read_run("q Q0 a 1 0 r\nq Q0 b 2 -0 r\n")
+    run = read_run("q Q0 a 1 0 r\nq Q0 b 2 -0 r\n")
     assert run_docids(run) == ["b", "a"]  # a tie: docid descending
 
 
 def test_interleaved_queries_are_grouped_in_order_of_first_appearance():
-    run = trec.read_run("b Q0 x 1 1 r\na Q0 y 1 5 r\nb Q0 z 2 3 r\na Q0 w 2 9 r\n")
+    run = read_run("b Q0 x 1 1 r\na Q0 y 1 5 r\nb Q0 z 2 3 r\na Q0 w 2 9 r\n")
     assert run.qids == ("b", "a")
     assert [run.qids[q] for q in run.qidx] == ["b", "b", "a", "a"]
     assert run_docids(run) == ["z", "x", "w", "y"]
@@ -212,14 +212,14 @@ def as_float32(text: str) -> float:
 @given(trec_text(st.integers(metrics.MIN_GRADE, metrics.MAX_GRADE).map(str), 4), CHUNK_SIZES)
 def test_qrels_tokenizing_matches_a_plain_reading(text, chunk):
     with mock.patch.object(decode, "_CHUNK_BYTES", chunk):
-        qrels = trec.read_qrels(text)
+        qrels = read_qrels(text)
     assert qrels_rows(qrels) == [(n, f[0], f[2], int(f[3])) for n, f in plain_rows(text)]
 
 
 @given(trec_text(SCORES, 6), CHUNK_SIZES)
 def test_run_tokenizing_and_order_match_a_plain_reading(text, chunk):
     with mock.patch.object(decode, "_CHUNK_BYTES", chunk):
-        run = trec.read_run(text)
+        run = read_run(text)
     rows = plain_rows(text)
     first_seen = list(dict.fromkeys(f[0] for _, f in rows))
     # trec_eval's order: query (first appearance), score (as float32) descending, docid bytes descending
@@ -261,9 +261,9 @@ ANY_INPUT = st.one_of(
 
 @given(ANY_INPUT, ANY_INPUT)
 def test_random_input_reads_or_raises_trec_format_error(first, second):
-    for read in (trec.read_qrels, trec.read_run):
+    for kind in ("qrels", "run"):
         try:
-            result = read(first, name="f.txt")
+            result = trec.read_with("auto", first, kind, "f.txt")
         except TrecFormatError as err:
             assert str(err).startswith(f"f.txt, line {err.line}: found ")
             assert err.line >= 1 and "; expected " in str(err)
@@ -281,7 +281,7 @@ def test_a_byte_that_is_not_utf8_is_found_wherever_the_pieces_end(chunk):
     # UTF-8 is checked a piece at a time: the same line and byte, whatever the piece size
     data = "1 0 a 1\n1 0 \u00e9t\u00e9 1\n1 0 \U0001f600 2\n".encode() + "2 0 caf\u00e9 1\n".encode("latin-1")
     with mock.patch.object(decode, "_CHUNK_BYTES", chunk), pytest.raises(TrecFormatError) as caught:
-        trec.read_qrels(data, name="q.txt")
+        read_qrels(data, "q.txt")
     # "2 0 caf" is 7 bytes: the Latin-1 é is the 8th
     assert str(caught.value).startswith("q.txt, line 4: found byte 0xe9, which is not UTF-8 text (byte 8 of the line)")
 
@@ -312,7 +312,7 @@ AMPLIFICATION_RUN = short_run(100_000) + "q0 Q0 " + "L" * 10_000 + " 999 -1e9 r\
 @pytest.mark.parametrize("reader", ["precise", "auto"])  # auto: the fast reader first, which declines
 def test_one_id_over_the_limit_among_many_short_lines_is_refused_before_any_padding(reader):
     with mock.patch.object(trec, "FAST_MIN_BYTES", 0):
-        err, peak = traced_peak(lambda: trec.read_run(AMPLIFICATION_RUN.encode(), name="run.txt", reader=reader))
+        err, peak = traced_peak(lambda: trec.read_with(reader, AMPLIFICATION_RUN.encode(), "run", "run.txt"))
     assert isinstance(err, TrecFormatError)
     assert str(err) == (f"run.txt, line 100001: found a docid of 10,000 bytes: '{'L' * 60}…'; "
                         "expected a docid of at most 512 bytes of UTF-8")
@@ -322,9 +322,9 @@ def test_one_id_over_the_limit_among_many_short_lines_is_refused_before_any_padd
 def test_the_first_id_over_the_limit_is_named_qid_or_docid():
     text = "1 0 a 1\n" + "q" * 513 + " 0 b 1\n1 0 " + "d" * 600 + " 1\n"
     with pytest.raises(TrecFormatError) as caught:
-        trec.read_qrels(text, name="q.txt")
+        read_qrels(text, "q.txt")
     assert (caught.value.line, caught.value.found[:18]) == (2, "a qid of 513 bytes")
-    qrels = trec.read_qrels("q" * 512 + " 0 " + "d" * 512 + " 1\n")  # at the limit: fine
+    qrels = read_qrels("q" * 512 + " 0 " + "d" * 512 + " 1\n")  # at the limit: fine
     assert qrels.docids.dtype.itemsize == 512 and len(qrels.qids[0]) == 512
 
 
@@ -332,7 +332,7 @@ def test_ids_up_to_the_limit_among_many_short_lines_stay_within_the_bound():
     from components.serving.shared_cache import nbytes
 
     text = short_run(100_000) + "q0 Q0 " + "L" * columns.MAX_ID_BYTES + " 999 -1e9 r\n"
-    run = trec.read_run(text)
+    run = read_run(text)
     assert run.docids.dtype.itemsize == 512
     assert nbytes(run) <= 8 * len(text) + 64 * 2**20  # about 56 MB for a 2 MB file: within 8 × 2 MB + 64 MiB
 
@@ -342,7 +342,7 @@ def test_ids_that_would_take_too_much_memory_padded_are_refused():
     # more than 8 × the file's 3 MB + 64 MiB (about 88 MiB)
     text = "".join(f"{i % 100} 0 d{i} 1\n" for i in range(200_000)) + "7 0 " + "L" * 512 + " 1\n"
     assert 200_001 * 520 > 8 * len(text) + 64 * 2**20
-    err, peak = traced_peak(lambda: trec.read_qrels(text.encode(), name="q.txt"))
+    err, peak = traced_peak(lambda: read_qrels(text.encode(), "q.txt"))
     assert isinstance(err, TrecFormatError)
     assert peak < 64 * 2**20  # refused before the 99 MiB are allocated
     assert (err.file, err.line) == ("q.txt", 200_001)
@@ -354,8 +354,8 @@ def test_ids_that_would_take_too_much_memory_padded_are_refused():
 
 
 def test_the_join_widens_neither_side():
-    qrels = trec.read_qrels("q0 0 d0 1\nq0 0 " + "L" * 512 + " 2\n")
-    run = trec.read_run(short_run(200_000))
+    qrels = read_qrels("q0 0 d0 1\nq0 0 " + "L" * 512 + " 2\n")
+    run = read_run(short_run(200_000))
     judged, peak = traced_peak(lambda: model.judge(qrels, run))
     assert judged.ranking(0)[0] == ("d0", 0.0, 1)
     assert peak < 10 * 2**20  # the run's docids widened to 512 bytes would take 98 MiB
@@ -363,11 +363,11 @@ def test_the_join_widens_neither_side():
 
 def test_colliding_keys_match_docids_of_other_widths_exactly():
     long_ids = ["a-long-document-id-0001", "a-long-document-id-0002"]
-    qrels = trec.read_qrels(f"q 0 a 3\nq 0 {long_ids[0]} 2\nq 0 {'x' * 40} 1\n")
+    qrels = read_qrels(f"q 0 a 3\nq 0 {long_ids[0]} 2\nq 0 {'x' * 40} 1\n")
     for run_text in ("q Q0 a 1 9 r\nq Q0 b 2 8 r\n",  # narrower than the qrels' docids
                      f"q Q0 {long_ids[1]} 1 9 r\nq Q0 {long_ids[0]} 2 8 r\nq Q0 a 3 7 r\n",
                      f"q Q0 {'y' * 100} 1 9 r\nq Q0 a 2 8 r\n"):  # wider
-        run = trec.read_run(run_text)
+        run = read_run(run_text)
         expected = model.judge(qrels, run).queries.grade.tolist()
         with mock.patch.object(keys, "pair_keys", lambda qidx, docids: np.zeros(qidx.size, dtype=np.uint64)):
             assert model.judge(qrels, run).queries.grade.tolist() == expected
@@ -379,7 +379,7 @@ def test_colliding_keys_match_docids_of_other_widths_exactly():
                                         ("99999999999999999999", "too large")])
 def test_grades_outside_minus_1000_to_1000_are_refused(grade, why):
     with pytest.raises(TrecFormatError) as caught:
-        trec.read_qrels(f"1 0 a 1\n1 0 b {grade}\n", name="q.txt")
+        read_qrels(f"1 0 a 1\n1 0 b {grade}\n", "q.txt")
     assert str(caught.value) == (f"q.txt, line 2: found grade {grade!r}, which is {why}; expected a whole number "
                                  "from -1000 to 1000, such as 0, 1, 2 or -2 (column 4 of: qid iter docid grade)")
 
@@ -388,21 +388,21 @@ def test_grades_at_the_ends_of_the_range_read_and_score_as_pytrec_eval_does():
     from tests.unit.test_trec_oracle import assert_linear_measures_agree
 
     qrels = "1 0 a -1000\n1 0 b 1000\n1 0 c 1\n2 0 d -1000\n"
-    assert trec.read_qrels(qrels).grade.tolist() == [-1000, 1000, 1, -1000]
+    assert read_qrels(qrels).grade.tolist() == [-1000, 1000, 1, -1000]
     assert_linear_measures_agree(qrels, "1 Q0 a 1 3 r\n1 Q0 c 2 2 r\n1 Q0 b 3 1 r\n2 Q0 d 1 1 r\n")
 
 
 def test_a_long_number_among_short_ones_pads_only_its_own_group():
     digits = "0." + "0" * 9_990 + "1"  # 9,993 characters, a score of 1e-9991 (0.0 as a float)
     text = (short_run(20_000) + f"q0 Q0 x 1 {digits} r\n").encode()
-    run, peak = traced_peak(lambda: trec.read_run(text, reader="precise"))
+    run, peak = traced_peak(lambda: trec.read_with("precise", text, "run"))
     assert run.score[run.docids == b"x"].tolist() == [0.0]
     assert peak < 20 * 2**20  # the scores padded to 10,000 bytes would take 191 MiB
 
 
 def test_errors_are_structured_a_field_names_its_column_and_no_common_query_has_its_own_type():
     with pytest.raises(model.TrecFormatError) as caught:
-        trec.read_qrels("1 0 d1 x\n", name="q.txt")
+        read_qrels("1 0 d1 x\n", "q.txt")
     assert caught.value.column == "column 4 of: qid iter docid grade"
     assert str(caught.value).endswith(f"{caught.value.expected} ({caught.value.column})")
     with pytest.raises(model.NoCommonQueryError):
@@ -436,14 +436,14 @@ def test_a_run_with_text_after_the_tag_reads_as_without_it_and_counts_those_line
         with_extra.append(line)
     extended = "\n".join(with_extra)
     with mock.patch.object(decode, "_CHUNK_BYTES", chunk):
-        plain, extra = trec.read_run(text), trec.read_run(extended)
+        plain, extra = read_run(text), read_run(extended)
     assert run_rows(extra) == run_rows(plain)
     assert plain.trailing_lines == 0
     assert extra.trailing_lines == sum(len(f) > 6 for _, f in plain_rows(extended))
 
 
 def test_the_lines_with_text_after_the_tag_are_counted_once_each():
-    run = trec.read_run("# a comment with many words in it\n1 Q0 a 1 3 r\n1 Q0 b 2 2 r STANDARD more junk at\n"
+    run = read_run("# a comment with many words in it\n1 Q0 a 1 3 r\n1 Q0 b 2 2 r STANDARD more junk at\n"
                         "\n1\tQ0\tc\t3\t1\tr\tx\r\n")
     assert run.trailing_lines == 2
     assert run_docids(run) == ["a", "b", "c"]
@@ -451,17 +451,17 @@ def test_the_lines_with_text_after_the_tag_are_counted_once_each():
 
 def test_a_run_line_with_fewer_than_six_columns_is_still_refused():
     with pytest.raises(TrecFormatError, match=r"line 2: found 5 columns in '1 Q0 b 2 2'; expected 6 columns"):
-        trec.read_run("1 Q0 a 1 3 r x\n1 Q0 b 2 2\n")
+        read_run("1 Q0 a 1 3 r x\n1 Q0 b 2 2\n")
 
 
 def test_a_qrels_line_with_text_after_the_grade_is_refused_as_trec_eval_refuses_it():
     with pytest.raises(TrecFormatError) as caught:
-        trec.read_qrels("1 0 a 1\n1 0 b 2 checked twice\n")
+        read_qrels("1 0 a 1\n1 0 b 2 checked twice\n")
     assert str(caught.value) == ("qrels, line 2: found 6 columns in '1 0 b 2 checked twice'; expected 4 columns: qid "
                                  "iter docid grade (e.g. '1 0 doc7 2') (that is the layout of a run file: are the two "
                                  "files swapped?)")
     with pytest.raises(TrecFormatError) as caught:
-        trec.read_qrels("1 0 b 2 checked\n")
+        read_qrels("1 0 b 2 checked\n")
     assert str(caught.value).endswith("expected 4 columns: qid iter docid grade (e.g. '1 0 doc7 2'), nothing after "
                                       "the grade (trec_eval refuses such a line too: \"Malformed line\")")
 
@@ -470,19 +470,19 @@ def test_a_qrels_line_with_text_after_the_grade_is_refused_as_trec_eval_refuses_
 def test_a_run_with_old_mac_line_ends_is_refused_not_read_as_one_line_with_text_after_the_tag(chunk):
     # the whole file is one line of 18 fields: read as text after the tag, it would keep the first result only
     with mock.patch.object(decode, "_CHUNK_BYTES", chunk), pytest.raises(TrecFormatError) as caught:
-        trec.read_run("1 Q0 a 1 3 r\r1 Q0 b 2 2 r\r1 Q0 c 3 1 r\r")
+        read_run("1 Q0 a 1 3 r\r1 Q0 b 2 2 r\r1 Q0 c 3 1 r\r")
     assert caught.value.line == 1
     assert caught.value.found.startswith("18 columns")
     assert caught.value.expected.endswith(trec_layout.OLD_MAC_LINE_ENDS)
-    assert trec.read_run("1 Q0 a 1 3 r x\r\n1 Q0 b 2 2 r\r\n").trailing_lines == 1  # CRLF is fine
+    assert read_run("1 Q0 a 1 3 r x\r\n1 Q0 b 2 2 r\r\n").trailing_lines == 1  # CRLF is fine
 
 
 @pytest.mark.parametrize("read, text, expected", [
-    (trec.read_run, "1 Q0 a 1 3 r\n1 Q0 b 2 2 r\n1 Q0 a 3 1 r\n",
+    (read_run, "1 Q0 a 1 3 r\n1 Q0 b 2 2 r\n1 Q0 a 3 1 r\n",
      "run, line 3: found document 'a' listed again for query '1' (first on line 1); expected each document at "
      "most once per query (Rankwise refuses such a run, as trec_eval does (\"duplicate docs\"): a document holds "
      "one place in a ranking, and keeping either line could change the scores)"),
-    (trec.read_qrels, "1 0 a 1\n1 0 a 2\n",
+    (read_qrels, "1 0 a 1\n1 0 a 2\n",
      "qrels, line 2: found document 'a' judged again for query '1' (first on line 1); expected each document at "
      "most once per query (Rankwise refuses such qrels, as trec_eval does (\"duplicate docs\"), rather than choose "
      "one of the two grades)"),

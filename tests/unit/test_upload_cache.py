@@ -5,7 +5,7 @@ The "your data" page parses and joins uploaded files through
 server (``uploads.PARSED``), keyed by the files' SHA-256, kind and name (never
 by their bytes), holding a value while a session's holder claims it, and
 bounded in bytes. These tests count the parser's calls
-(``components.formats.tabular.read_qrels``/``read_run``, wrapped) and follow the
+(``components.formats.readers.read``, wrapped) and follow the
 parsed objects by identity and by weak reference:
 
 - 20 sessions (20 AppTest runs, each with its own session state and its own
@@ -34,7 +34,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from components.engine import metrics, model
-from components.formats import tabular
+from components.formats import readers
 from components.serving import settings, uploads
 from components.serving.shared_cache import Holder, SharedCache, nbytes
 from components.serving.uploads import upload_record
@@ -60,14 +60,13 @@ def parses(monkeypatch):
     """Calls of the page's parsers, per kind, on emptied caches (emptied again afterwards)."""
     counts = {"qrels": 0, "run": 0}
 
-    def counting(kind, reader):
-        def read(*args, **kwargs):
-            counts[kind] += 1
-            return reader(*args, **kwargs)
-        return read
+    reader = readers.read
 
-    monkeypatch.setattr(tabular, "read_qrels", counting("qrels", tabular.read_qrels))
-    monkeypatch.setattr(tabular, "read_run", counting("run", tabular.read_run))
+    def counting(source, kind, *args, **kwargs):
+        counts[kind] += 1
+        return reader(source, kind, *args, **kwargs)
+
+    monkeypatch.setattr(readers, "read", counting)
     uploads.PARSED.clear()
     yield counts
     uploads.PARSED.clear()
@@ -153,7 +152,7 @@ def test_the_parsed_copy_goes_when_the_last_session_holding_it_ends(parses):
 
 def test_twenty_simultaneous_uploads_of_one_file_parse_it_once(parses, monkeypatch):
     run = run_file()
-    reader = tabular.read_run
+    reader = readers.read
     asked, everyone_asked = [0], threading.Event()
     lock = threading.Lock()
 
@@ -161,7 +160,7 @@ def test_twenty_simultaneous_uploads_of_one_file_parse_it_once(parses, monkeypat
         assert everyone_asked.wait(10)
         return reader(*args, **kwargs)
 
-    monkeypatch.setattr(tabular, "read_run", slow)
+    monkeypatch.setattr(readers, "read", slow)
     results = [None] * LEARNERS
 
     def upload(i: int) -> None:
