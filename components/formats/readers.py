@@ -7,7 +7,14 @@ A file's format is found from its content (:func:`detect`), never its name:
   JSON Lines golden sets and results);
 - "csv" or "tsv" for a table with a header (BEIR's ``qrels/test.tsv``
   among them): :mod:`components.formats.tabular`;
-- "trec" otherwise: :mod:`components.formats.trec`.
+- "trec" otherwise: :mod:`components.formats.trec` (the fast reader for a
+  large clean file, else the precise one: ``reader="auto"``).
+
+This module is the one public way to read a file: the formats' own readers
+are private (``json_formats._read``, ``tabular._read``), called from here.
+:func:`components.formats.trec.read_with` is public only for what must choose
+the TREC reader itself (the benchmarks that measure the fast and the precise
+readers, and the tests that check both give the same).
 
 Every reader parses straight to the data model's columns
 (:mod:`components.engine.model`), with the TREC reader's limits, order, ties,

@@ -1,4 +1,4 @@
-"""Reading TREC qrels and run files into the metric engine's arrays.
+"""Reading TREC qrels and run files into the metric engine's arrays, for :func:`components.formats.readers.read`.
 
 The two files, whitespace-separated, one line per judgment or per result:
 
@@ -52,8 +52,9 @@ Two readers give the same result (tests check every nasty case through both):
   between columns, no blank or comment line, LF or CRLF line ends), parses
   with pyarrow's multi-threaded CSV reader. It declines anything else, and
   anything it cannot read exactly as the precise reader would, and the
-  precise reader then reads the file (``reader="auto"``, the default, tries
-  it from :data:`FAST_MIN_BYTES` on).
+  precise reader then reads the file (``reader="auto"``, which
+  :func:`components.formats.readers.read` takes, tries it from
+  :data:`FAST_MIN_BYTES` on).
 
 Either way the rows become the data model (:mod:`components.engine.model`):
 ids as fixed-width byte strings (``S`` arrays, padded with NUL bytes, which
@@ -97,10 +98,10 @@ def read_with(reader: Reader, source: Source, kind: Kind, name: str | None = Non
     """Read a TREC qrels file (``qid iter docid grade`` per line) or run file (``qid Q0 docid rank score tag`` per
     line, put in trec_eval's order), with the reader chosen.
 
-    Every other caller reads files through :func:`components.formats.readers.read`, which takes
-    ``reader="auto"`` for a TREC file. This is public for what must choose the reader itself: the benchmarks
-    that measure each one (``benchmarks/evaluate_scale.py --with-precise``, ``benchmarks/reader_memory.py``)
-    and the tests that check both give the same.
+    Product code reads files through :func:`components.formats.readers.read`, which calls this with
+    ``reader="auto"`` for a TREC file. It is public (the table and JSON readers are private) for what must
+    choose the reader itself: the benchmarks that measure each one (``benchmarks/evaluate_scale.py
+    --with-precise``, ``benchmarks/reader_memory.py``) and the tests that check both give the same.
 
     Parameters
     ----------

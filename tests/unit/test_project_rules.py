@@ -70,6 +70,22 @@ def test_the_engine_and_the_readers_import_no_private_name_of_each_other(folder,
     assert not private, f"{path.relative_to(ROOT)} imports private names of {other}: {private}"
 
 
+# who may call the TREC reader with its path chosen: the benchmarks that measure the fast and the precise reader
+CHOOSE_THE_TREC_READER = ("benchmarks/evaluate_scale.py", "benchmarks/reader_memory.py")
+
+
+@pytest.mark.parametrize("path", sorted([ROOT / "app.py", *COMPONENTS.rglob("*.py"), *(ROOT / "lessons").glob("*.py"),
+                                         *(ROOT / "benchmarks").glob("*.py")]), ids=lambda p: str(p.relative_to(ROOT)))
+def test_product_code_reads_files_through_the_one_front_door(path):
+    """components/formats/readers.py (read, read_pair, understood, detect) is the one public way to read a file;
+    the formats' own readers are called from components/formats alone."""
+    if path.parent == COMPONENTS / "formats" or str(path.relative_to(ROOT)) in CHOOSE_THE_TREC_READER:
+        return
+    text = path.read_text()
+    used = [name for name in ("json_formats._read", "tabular._read", "trec.read_with") if name in text]
+    assert not used, f"{path.relative_to(ROOT)} calls {used}: read files with components.formats.readers.read"
+
+
 @pytest.mark.parametrize("name", ["protocol", "store"])
 def test_the_live_class_protocol_and_store_import_no_streamlit(name):
     """They run without a session: in the benchmarks, the unit tests and on a replica's Redis."""
