@@ -94,9 +94,12 @@ def main() -> None:
           f"runs {len(run_a) / 1e6:.1f} and {len(run_b) / 1e6:.1f} MB (generated in "
           f"{time.perf_counter() - start:.1f} s)")
 
-    times, judged_a = timed(repeats, lambda: model.judge(readers.read(qrels, "qrels").parsed, readers.read(run_a, "run", "run A").parsed))
+    def read_and_join(run: bytes, name: str) -> model.JudgedRun:
+        return model.judge(readers.read(qrels, "qrels").parsed, readers.read(run, "run", name).parsed)
+
+    times, judged_a = timed(repeats, lambda: read_and_join(run_a, "run A"))
     show("read + join run A", times)
-    times, judged_b = timed(repeats, lambda: model.judge(readers.read(qrels, "qrels").parsed, readers.read(run_b, "run", "run B").parsed))
+    times, judged_b = timed(repeats, lambda: read_and_join(run_b, "run B"))
     show("read + join run B", times)
 
     names = list(DEFAULT_MEASURES)

@@ -130,7 +130,8 @@ def main() -> None:
         for name, long_id in cases.items():
             qrels, run = write_files(Path(folder), args.lines, long_id, name.replace(" ", "_"))
             size = f"{run.stat().st_size / 1e6:.1f} MB"
-            read = "from pathlib import Path; from components.formats import trec; trec.read_with({!r}, Path({!r}), 'run')"
+            read = ("from pathlib import Path; from components.formats import trec; "
+                    "trec.read_with({!r}, Path({!r}), 'run')")
             for how, argv in (("read_run precise", ["-c", read.format("precise", str(run))]),
                               ("read_run fast", ["-c", read.format("fast", str(run))]),
                               ("CLI", ["-m", "components.cli", "eval", str(qrels), str(run), "--json"])):

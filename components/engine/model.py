@@ -190,8 +190,8 @@ class JudgedRun:
         """Each evaluated query id's index into ``qids`` (read-only).
 
         >>> from components.formats.readers import read  # (examples written as TREC files)
-        >>> qrels, run = read("a 0 d 1\\nb 0 d 1\\n", "qrels").parsed, read("a Q0 d 1 1 r\\nb Q0 d 1 1 r\\n", "run").parsed
-        >>> judge(qrels, run).query_index["b"]
+        >>> qrels, run = read("a 0 d 1\\nb 0 d 1\\n", "qrels"), read("a Q0 d 1 1 r\\nb Q0 d 1 1 r\\n", "run")
+        >>> judge(qrels.parsed, run.parsed).query_index["b"]
         1
         """
         return MappingProxyType({qid: i for i, qid in enumerate(self.qids)})

@@ -136,7 +136,8 @@ def read_with(reader: Reader, source: Source, kind: Kind, name: str | None = Non
     In a run, the rank column is ignored; equal scores (1, 1.0 and 1e0 are
     equal) are ordered by docid descending, in byte order:
 
-    >>> run = read_with("auto", "q1 Q0 doc1 1 1 r\\nq1 Q0 doc2 2 1.0 r\\nq1 Q0 doc3 3 1e0 r\\nq1 Q0 doc0 4 2 r\\n", "run")
+    >>> run = read_with("auto", "q1 Q0 doc1 1 1 r\\nq1 Q0 doc2 2 1.0 r\\nq1 Q0 doc3 3 1e0 r\\nq1 Q0 doc0 4 2 r\\n",
+    ...                 "run")
     >>> [d.decode() for d in run.docids], run.rank.tolist()
     (['doc0', 'doc3', 'doc2', 'doc1'], [1, 2, 3, 4])
 

@@ -23,7 +23,7 @@ from components.cli.evaluate import run_evaluation
 from components.course import measure_choices, per_query, prose, samples, what_if
 from components.engine import metrics, model
 from components.engine.formatting import fmt, literal
-from components.formats import tabular
+from components.formats import readers, tabular
 from components.ranking_editor import EditorState
 from components.serving import settings, uploads
 from components.ui import per_query_view, state, what_if_view
@@ -134,11 +134,11 @@ def test_no_measure_chosen_says_so():
 
 def test_moving_k_or_the_gain_does_not_read_the_files_again(monkeypatch):
     at = with_samples()
-    expected = fmt(sample_report(["R@3"]).mean["R@3"])  # before counting: the command line reads through tabular too
+    expected = fmt(sample_report(["R@3"]).mean["R@3"])  # before counting: the command line reads through readers too
     calls = []
-    for name in ("read_qrels", "read_run"):
-        original = getattr(tabular, name)
-        monkeypatch.setattr(tabular, name, lambda *a, _f=original, _n=name, **kw: calls.append(_n) or _f(*a, **kw))
+    original = readers.read
+    monkeypatch.setattr(readers, "read",
+                        lambda source, kind, *a, **kw: calls.append(kind) or original(source, kind, *a, **kw))
     at.number_input(key=state.YOUR_DATA_K).set_value(3).run()
     at.segmented_control(key=state.YOUR_DATA_GAIN).set_value("exponential").run()
     assert not at.exception
@@ -146,7 +146,7 @@ def test_moving_k_or_the_gain_does_not_read_the_files_again(monkeypatch):
     assert summary_value(at, "R@3") == expected
     with_files(("new.qrels", b"1 0 a 1\n"), ("new.run", b"1 Q0 a 1 1.0 r\n"), at)  # new bytes are read
     assert not at.exception
-    assert calls == ["read_qrels", "read_run"]
+    assert calls == ["qrels", "run"]
 
 
 @pytest.mark.parametrize("delimiter, suffix", [(",", "csv"), ("\t", "tsv")])
