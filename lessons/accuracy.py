@@ -49,11 +49,7 @@ def _verdict(accuracy: float, nothing: float) -> str:
 
 
 def render() -> None:
-    st.title(prose.section(NAME, "Title"))
-    st.markdown(prose.section(NAME, "Intro"))
-    layout.show_formula(NAME)
-
-    st.subheader(prose.section(NAME, "Heading try it"))
+    layout.show_lesson_opening(NAME, warm_up=False)
     st.markdown(prose.section(NAME, "Try it"))
     returned, tp = _inputs()
     counts = metrics.set_retrieval(N, RELEVANT, returned, tp)

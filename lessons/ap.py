@@ -190,11 +190,7 @@ def _relevance_level() -> None:
 
 
 def render() -> None:
-    st.title(prose.section(NAME, "Title"))
-    layout.show_warm_up("warmup.ap")
-    st.markdown(prose.section(NAME, "Intro"))
-    layout.show_formula(NAME)
-    st.subheader(prose.section(NAME, "Heading try it"))
+    layout.show_lesson_opening(NAME)
     st.markdown(prose.section(NAME, "Scenario"))
     _scenario()
     st.subheader(prose.section(NAME, "Heading same recall"))

@@ -120,11 +120,7 @@ def _choosing_k(qs: metrics.QuerySet) -> None:
 
 
 def render() -> None:
-    st.title(prose.section(NAME, "Title"))
-    layout.show_warm_up("warmup.four_queries")
-    st.markdown(prose.section(NAME, "Intro"))
-    layout.show_formula(NAME)
-    st.subheader(prose.section(NAME, "Heading try it"))
+    layout.show_lesson_opening(NAME)
     st.markdown(prose.section(NAME, "Scenario"))
     _scenario()
     layout.show_practice(NAME)

@@ -126,11 +126,7 @@ def _fusion() -> None:
 
 
 def render() -> None:
-    st.title(prose.section(NAME, "Title"))
-    layout.show_warm_up("warmup.fusion")
-    st.markdown(prose.text(NAME, "Intro", query=Q.text))
-    layout.show_formula(NAME)
-    st.subheader(prose.section(NAME, "Heading try it"))
+    layout.show_lesson_opening(NAME, intro=prose.text(NAME, "Intro", query=Q.text))
     st.markdown(prose.section(NAME, "Scenario"))
     _fusion()
     layout.show_practice(NAME)

@@ -161,12 +161,7 @@ def _several_relevant() -> None:
 
 
 def render() -> None:
-    st.title(prose.section(NAME, "Title"))
-    layout.show_warm_up("warmup.mrr")
-    st.markdown(prose.section(NAME, "Intro"))
-    layout.show_formula(NAME)
-
-    st.subheader(prose.section(NAME, "Heading try it"))
+    layout.show_lesson_opening(NAME)
     st.markdown(prose.section(NAME, "Scenario"))
     st.caption(prose.section(NAME, "Tray note"))
     _scenario()

@@ -308,11 +308,7 @@ def _systems_side_by_side() -> None:
 
 
 def render() -> None:
-    st.title(prose.section(NAME, "Title"))
-    layout.show_warm_up("warmup.ndcg")
-    st.markdown(prose.section(NAME, "Intro"))
-    layout.show_formula(NAME)
-    st.subheader(prose.section(NAME, "Heading try it"))
+    layout.show_lesson_opening(NAME)
     st.markdown(prose.section(NAME, "Systems"))
     _systems_side_by_side()  # the two presets' top 3 and numbers: what the editor below starts from
     st.markdown(prose.section(NAME, "Scenario"))

@@ -61,6 +61,7 @@ def _files_section() -> tuple[upload_flow.LoadedPair | None, upload_flow.FailedP
     st.caption(prose.text(NAME, "Limit", limit=uploads.size_text(upload_flow.file_limit()),
                           cap=uploads.size_text(uploads.session_cap())))
     upload_round = upload_flow.upload_round()
+    trimmed = st.container()  # above both uploaders: the news of either
     columns = st.columns(2, gap="large")
     for column, kind in zip(columns, KINDS):
         key = f"{UPLOADERS[kind]}.{upload_round}"
@@ -75,6 +76,8 @@ def _files_section() -> tuple[upload_flow.LoadedPair | None, upload_flow.FailedP
             else:
                 st.caption(prose.text(NAME, "Received", name=literal(received.name),
                                       size=uploads.size_text(len(received.data))))
+    with trimmed:
+        upload_flow.show_trimmed(NAME)
     buttons = st.columns(3)
     buttons[0].button(prose.text(NAME, "Use samples"), key=state.YOUR_DATA_SAMPLES, on_click=_use_samples, icon="🧪",
                       width="stretch")

@@ -137,6 +137,15 @@ def uploads_held(store, session_id: str | None = None) -> dict[str, dict[str, in
                 for sid in sessions}
 
 
+def upload_name(store, session_id: str, file_id: str) -> str | None:
+    """The name the browser gave a file ``store`` holds (None when it holds no such file)."""
+    if not hasattr(store, "file_storage"):
+        return None
+    with store._lock:
+        record = store.file_storage.get(session_id, {}).get(file_id)
+        return None if record is None else record.name
+
+
 def remove_upload(store, session_id: str, file_id: str) -> None:
     """Drop one file from ``store``, as an uploader's remove button does."""
     store.remove_file(session_id, file_id)

@@ -11,7 +11,9 @@ there after :data:`GRACE_SECONDS` is one no page took. This module:
 - :func:`guard` wraps the store's ``add_file``: it notes when each file
   arrived, and when a session's files then number more than
   :data:`MAX_FILES` or weigh more than the session's upload cap
-  (``RANKWISE_SESSION_UPLOAD_MB``), the oldest go at once;
+  (``RANKWISE_SESSION_UPLOAD_MB``), the oldest go at once, their names kept
+  for the session's page to say so (:func:`take_trimmed`): the browser still
+  lists them;
 - :func:`sweep` removes every file older than :data:`GRACE_SECONDS`: for one
   session at the end of each of its runs (app.py), and for every session
   every :data:`SWEEP_SECONDS` from a background thread that :func:`guard`
@@ -42,6 +44,7 @@ SWEEP_SECONDS = 10.0  # how often the background sweep looks at every session
 _LOG = logging.getLogger(__name__)
 _arrived: dict[tuple[str, str], float] = {}  # (session id, file id) -> when the file came in (monotonic)
 _arrived_lock = threading.Lock()
+_trimmed: dict[str, list[tuple[float, str]]] = {}  # session id -> (when, name) of files let go for its caps, untold
 _sweeper_started = False
 
 
@@ -56,8 +59,8 @@ def guard(manager, clock: Callable[[], float] = time.monotonic, background: bool
 
     def arrived(session_id: str, file_id: str) -> None:
         with _arrived_lock:
-            _arrived[(session_id, file_id)] = clock()
-        _trim(manager, session_id)
+            _arrived[(session_id, file_id)] = now = clock()
+        _trim(manager, session_id, now)
 
     if not streamlit_compat.watch_uploads(manager, arrived):
         return
@@ -80,15 +83,24 @@ def _remove(manager, session_id: str, file_id: str) -> None:
         _arrived.pop((session_id, file_id), None)
 
 
-def _trim(manager, session_id: str) -> None:
+def _trim(manager, session_id: str, now: float) -> None:
     """Drop the session's oldest files until at most MAX_FILES are left, within the session's upload cap."""
     files = _files(manager, session_id)
     total = sum(size for _, size in files)
     cap = settings.LIMITS.session_upload_bytes
     while files and (len(files) > MAX_FILES or total > cap):
         file_id, size = files.pop(0)
+        name = streamlit_compat.upload_name(manager, session_id, file_id)
         _remove(manager, session_id, file_id)
+        with _arrived_lock:
+            _trimmed.setdefault(session_id, []).append((now, name or file_id))
         total -= size
+
+
+def take_trimmed(session_id: str | None) -> list[str]:
+    """The names of this session's uploads let go for its caps since the last call (the page says so, once)."""
+    with _arrived_lock:
+        return [name for _, name in _trimmed.pop(session_id, [])] if session_id is not None else []
 
 
 def sweep(manager, session_id: str | None = None, clock: Callable[[], float] = time.monotonic) -> int:
@@ -107,6 +119,8 @@ def sweep(manager, session_id: str | None = None, clock: Callable[[], float] = t
         with _arrived_lock:
             for gone in [key for key in _arrived if key not in live]:
                 del _arrived[gone]
+            for sid in [sid for sid, names in _trimmed.items() if now - names[-1][0] >= GRACE_SECONDS]:
+                del _trimmed[sid]  # no run took the news: its session has ended
     return removed
 
 

@@ -29,6 +29,18 @@ def show_formula(module: str) -> None:
             st.markdown(where)
 
 
+def show_lesson_opening(module: str, *, warm_up: bool = True, intro: str | None = None) -> None:
+    """How a lesson opens, the same on each: its title, its warm-up question ("warmup.<module>", unless
+    ``warm_up`` is False), its introduction (``intro``, the page's filled text, else its "## Intro"), its formula
+    (:func:`show_formula`), and the heading of its "Try it" section."""
+    st.title(prose.section(module, "Title"))
+    if warm_up:
+        show_warm_up(f"warmup.{module}")
+    st.markdown(prose.section(module, "Intro") if intro is None else intro)
+    show_formula(module)
+    st.subheader(prose.section(module, "Heading try it"))
+
+
 def show_warm_up(question_id: str) -> None:
     """The lesson's opening warm-up on the lesson before it (think, then reveal), folded under its label: the
     lesson itself starts at once, and the question is one click away."""

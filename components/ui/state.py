@@ -314,6 +314,7 @@ YOUR_DATA_FILES_GONE = "your_data.files_gone"  # bool: this tab had files on sho
 COMPARE_HOLDERS = "compare_runs.holders"  # slot -> (its files key, the Holder claiming that parsed pair)
 COMPARE_UPLOADER = "compare_runs.uploader"  # prefix of the runs' st.file_uploader's key (+ ".<round>")
 COMPARE_NO_ROOM = "compare_runs.no_room"  # names of the latest upload's files that found no free slot
+UPLOADS_TRIMMED = "uploads.trimmed"  # names of uploads the store let go for the session's cap, until the page said so
 COMPARE_SAMPLES = "compare_runs.samples"  # the "use the samples" button (qrels, A, B and C)
 COMPARE_SAMPLE_RUNS = "compare_runs.sample_runs"  # the "add sample runs B and C" button
 COMPARE_FUSE_RUNS = "compare_runs.fuse_runs"  # the runs to fuse: their letters

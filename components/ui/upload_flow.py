@@ -54,8 +54,9 @@ import streamlit as st
 
 from components.course import prose
 from components.engine import model
+from components.engine.formatting import literal
 from components.formats import json_formats, readers
-from components.serving import streamlit_compat, uploads
+from components.serving import streamlit_compat, upload_store, uploads
 from components.serving.shared_cache import Holder
 from components.ui import browser_store, state
 
@@ -223,6 +224,7 @@ def take_uploads(uploaded: list, key: str) -> None:
     """Receive each new file of a many-file uploader into the next free slot (:func:`free_slot`), once; the
     names of those that found none (all taken) are kept for :func:`no_room`. Then, as :func:`take_upload`, the
     files leave Streamlit's upload store and the page runs again."""
+    _note_trimmed()
     seen = key + state.YOUR_DATA_SEEN_SUFFIX
     fresh = [f for f in uploaded or [] if f.file_id not in st.session_state.get(seen, ())]
     if not fresh:
@@ -252,11 +254,29 @@ def take_upload(kind: str, uploaded, key: str) -> None:
     and the page runs again. The uploader stays: the next file dropped into
     it is taken the same way, however soon (see the module's docstring).
     """
+    _note_trimmed()
     seen = key + state.YOUR_DATA_SEEN_SUFFIX
     if uploaded is not None and st.session_state.get(seen) != uploaded.file_id:
         st.session_state[seen] = uploaded.file_id
         receive(kind, uploaded.name, uploaded.getvalue())
         _done_with([uploaded.file_id])
+
+
+def _note_trimmed() -> None:
+    """Keep the names of this session's uploads that Streamlit's store let go for the session's caps (files
+    dropped at once past its upload cap: :mod:`components.serving.upload_store`), for :func:`show_trimmed`."""
+    names = upload_store.take_trimmed(streamlit_compat.session_id())
+    if names:
+        st.session_state[state.UPLOADS_TRIMMED] = tuple(uploads.shown_name(name) for name in names)
+
+
+def show_trimmed(text_of: str) -> None:
+    """Say which uploads were not kept because, dropped together, they passed the session's upload cap; once (the
+    browser still lists them). ``text_of``: the page whose words say it."""
+    names = st.session_state.pop(state.UPLOADS_TRIMMED, ())
+    if names:
+        st.error(prose.text(text_of, "Uploads trimmed", files=", ".join(map(literal, names)),
+                            cap=uploads.size_text(uploads.session_cap())), icon="🧳")
 
 
 def _done_with(file_ids) -> None:

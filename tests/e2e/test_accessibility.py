@@ -459,18 +459,24 @@ def reflow(audit: Audit) -> None:
     hold_still(page, read="() => document.querySelector('[data-testid=\"stMain\"]').clientWidth")
 
 
-def test_every_page_and_state_at_a_laptops_size(shared_context, app_url):
-    """At 1366x768: every page in its first state, and the states a learner reaches on them."""
+def laptop_page(shared_context, app_url) -> tuple[Page, PageRuns, Audit]:
+    """A page of its own (a session of its own) at 1366x768 on the home page, with its audit."""
     page = shared_context.new_page()
     runs = PageRuns(page)
     page.set_viewport_size({"width": 1366, "height": 768})
     page.goto(app_url + "/")
-    audit = Audit(page, "1366x768")
+    return page, runs, Audit(page, "1366x768")
+
+
+def test_every_page_and_the_lessons_states_at_a_laptops_size(shared_context, app_url):
+    """At 1366x768: every page in its first state, and the states a learner reaches on the lessons (the data pages,
+    practice and the instructor's panel: the next test, which the suite's other worker can take)."""
+    page, runs, audit = laptop_page(shared_context, app_url)
     first_page(audit)
     live_regions(audit, registry.PAGES[0].url_path)
     for spec in registry.PAGES[1:]:
         if spec.module in ("your_data", "compare_runs", "practice"):
-            continue  # with their states, below
+            continue  # with their states: the next test
         visit(page, spec.module)
         audit(spec.url_path)
         live_regions(audit, spec.url_path)
@@ -481,6 +487,15 @@ def test_every_page_and_state_at_a_laptops_size(shared_context, app_url):
             strip_move(audit, runs)
         if spec.module == "four_queries":
             figure_move(audit, runs)
+    page.close()
+    audit.check()
+
+
+def test_the_data_pages_practice_and_the_instructors_panel_at_a_laptops_size(shared_context, app_url):
+    """At 1366x768: "Your data" and Compare runs before and with results, practice's feedback and hints, the
+    Classroom panel before and with a class."""
+    page, runs, audit = laptop_page(shared_context, app_url)
+    expect(page.get_by_test_id("stMain")).to_be_visible()
     data_states(audit, runs)
     practice_states(audit, runs)
     instructor_states(audit, runs)
@@ -490,10 +505,7 @@ def test_every_page_and_state_at_a_laptops_size(shared_context, app_url):
 
 def test_a_whole_lesson_by_keyboard_alone(shared_context, app_url):
     """At 1366x768, on a session of its own (a test of its own: the suite's workers share the long ones out)."""
-    page = shared_context.new_page()
-    runs = PageRuns(page)
-    page.set_viewport_size({"width": 1366, "height": 768})
-    page.goto(app_url + "/")
+    page, runs, _ = laptop_page(shared_context, app_url)
     expect(page.get_by_test_id("stMain")).to_be_visible()
     keyboard_lesson(page, runs)
     page.close()

@@ -24,7 +24,8 @@ class Clock:
 
 
 @pytest.fixture
-def store():
+def store(monkeypatch):
+    monkeypatch.setattr(upload_store, "_trimmed", {})  # the news of files let go: each test's own
     manager, clock = MemoryUploadedFileManager("/_stcore/upload_file"), Clock()
     upload_store.guard(manager, clock=clock, background=False)
     return manager, clock
@@ -72,6 +73,25 @@ def test_a_session_store_stays_within_the_session_cap(store, monkeypatch):
     assert manager._total_bytes == 100 * MIB
     put(manager, "s2", "other", 10)  # another session is not touched
     assert held(manager, "s2") == ["other"] and held(manager, "s1") == ["big6", "big7"]
+
+
+def test_files_let_go_for_the_cap_are_named_once_for_the_page(store, monkeypatch):
+    """Files dropped together past the session's cap: the oldest went without a word while the browser still listed
+    them (session 19's follow-up). Their names wait for the session's next run to say so, once; news no run took
+    goes with the sweep."""
+    monkeypatch.setattr(settings, "LIMITS", settings.Limits(session_upload_bytes=120 * MIB,
+                                                            parsed_cache_bytes=10**9, chart_cache_entries=100))
+    manager, clock = store
+    for i in range(4):  # 4 x 50 MiB dropped at once: the first two cannot stay beside the last two
+        clock.now += 0.01
+        put(manager, "s1", f"run{i}", 50 * MIB)
+    assert held(manager, "s1") == ["run2", "run3"]
+    assert upload_store.take_trimmed("s1") == ["run0.txt", "run1.txt"]
+    assert upload_store.take_trimmed("s1") == [] and upload_store.take_trimmed(None) == []
+    put(manager, "s2", "huge", 130 * MIB)  # alone over the cap
+    clock.now += upload_store.GRACE_SECONDS
+    upload_store.sweep(manager, clock=clock)  # no run of s2 took the news: it goes
+    assert upload_store.take_trimmed("s2") == []
 
 
 def test_the_sweep_removes_uploads_no_rerun_took_and_keeps_fresh_ones(store):
