@@ -109,6 +109,7 @@ Edges
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 import warnings
 from dataclasses import dataclass
@@ -167,8 +168,10 @@ class Comparison:
     mean_a, mean_b : the two means; mean_diff = mean_b − mean_a. For a measure averaged geometrically (GMAP,
         gm_bpref), the two geometric means over these queries.
     ci95 : (low, high), the 95% t confidence interval of the mean difference.
+    tested : the per-query differences the tests and intervals run on: ``diff``, or for a geometric mean the
+        log ratios :math:`\\log b_i - \\log a_i` (their mean is the log of the geometric means' ratio).
     geometric : the values enter a geometric mean, so the tests and intervals work on the log scale
-        (:attr:`tested`) and an interval there is brought back as a difference of geometric means
+        (``tested``) and an interval there is brought back as a difference of geometric means
         (:meth:`as_difference`).
     improved, hurt, tied : queries where B is higher, lower, equal.
     t_statistic, t_test_p : the paired t-test (two-sided).
@@ -203,18 +206,13 @@ class Comparison:
     randomisation_error_bound: float
     permutations: int
     seed: int
+    tested: Floats
     geometric: bool = False
 
     @property
     def n(self) -> int:
         """The number of compared queries."""
         return int(self.diff.size)
-
-    @property
-    def tested(self) -> Floats:
-        """The per-query differences the tests and intervals run on: :attr:`diff`, or for a geometric mean the
-        log ratios :math:`\\log b_i - \\log a_i` (their mean is the log of the geometric means' ratio)."""
-        return paired_differences(np.log(self.a), np.log(self.b)) if self.geometric else self.diff
 
     def as_difference(self, x: float) -> float:
         """A mean of :attr:`tested` as a difference of means: itself, or for a geometric mean
@@ -543,16 +541,14 @@ def compare_values(a: Values, b: Values, *, permutations: int = PERMUTATIONS, se
     test = randomisation(tested, permutations, seed)
     mean_a, mean_b = (float(np.exp(v.mean())) for v in (scale_a, scale_b)) if geometric else \
         (float(values_a.mean()), float(values_b.mean()))
-    low, high = confidence_interval(tested)
-    if geometric:
-        low, high = mean_a * math.expm1(low), mean_a * math.expm1(high)
-    return Comparison(
+    made = Comparison(
         a=values_a, b=values_b, diff=d, mean_a=mean_a, mean_b=mean_b,
-        mean_diff=mean_b - mean_a if geometric else float(d.mean()), ci95=(low, high), improved=int((d > 0).sum()),
-        hurt=int((d < 0).sum()), tied=int((d == 0).sum()), t_statistic=t, t_test_p=p, randomisation_p=test.p,
-        randomisation_method=test.method, randomisation_exact=test.exact,
+        mean_diff=mean_b - mean_a if geometric else float(d.mean()), ci95=confidence_interval(tested),
+        improved=int((d > 0).sum()), hurt=int((d < 0).sum()), tied=int((d == 0).sum()), t_statistic=t, t_test_p=p,
+        randomisation_p=test.p, randomisation_method=test.method, randomisation_exact=test.exact,
         randomisation_assignments=test.assignments, randomisation_error_bound=test.error_bound,
-        permutations=int(permutations), seed=int(seed), geometric=geometric)
+        permutations=int(permutations), seed=int(seed), tested=tested, geometric=geometric)
+    return dataclasses.replace(made, ci95=(made.as_difference(made.ci95[0]), made.as_difference(made.ci95[1])))
 
 
 # ----------------------------------------------------------------------------
