@@ -77,7 +77,7 @@ def _files_section() -> tuple[upload_flow.LoadedPair | None, upload_flow.FailedP
                 st.caption(prose.text(NAME, "Received", name=literal(received.name),
                                       size=uploads.size_text(len(received.data))))
     with trimmed:
-        upload_flow.show_trimmed(NAME)
+        upload_flow.show_trimmed()
     buttons = st.columns(3)
     buttons[0].button(prose.text(NAME, "Use samples"), key=state.YOUR_DATA_SAMPLES, on_click=_use_samples, icon="🧪",
                       width="stretch")

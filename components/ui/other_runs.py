@@ -114,7 +114,7 @@ def _add_runs() -> None:
     upload.caption(prose.text(YOUR_DATA, "Limit", limit=uploads.size_text(upload_flow.file_limit()),
                               cap=uploads.size_text(uploads.session_cap())))
     upload_flow.take_uploads(uploaded, key)
-    upload_flow.show_trimmed(TEXT)
+    upload_flow.show_trimmed()
     if upload_flow.no_room():
         st.warning(prose.text(TEXT, "No room", files=", ".join(map(literal, upload_flow.no_room()))), icon="🧳")
     for slot in upload_flow.OTHER_RUNS:

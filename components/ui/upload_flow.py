@@ -270,12 +270,12 @@ def _note_trimmed() -> None:
         st.session_state[state.UPLOADS_TRIMMED] = tuple(uploads.shown_name(name) for name in names)
 
 
-def show_trimmed(text_of: str) -> None:
+def show_trimmed() -> None:
     """Say which uploads were not kept because, dropped together, they passed the session's upload cap; once (the
-    browser still lists them). ``text_of``: the page whose words say it."""
+    browser still lists them)."""
     names = st.session_state.pop(state.UPLOADS_TRIMMED, ())
     if names:
-        st.error(prose.text(text_of, "Uploads trimmed", files=", ".join(map(literal, names)),
+        st.error(prose.text(TEXT, "Uploads trimmed", files=", ".join(map(literal, names)),
                             cap=uploads.size_text(uploads.session_cap())), icon="🧳")
 
 
