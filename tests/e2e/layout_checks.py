@@ -7,7 +7,7 @@ from playwright.sync_api import Page, expect
 
 from components.course import prose
 from components.ui import registry
-from tests.e2e.helpers import next_frames, settle
+from tests.e2e.helpers import hold_still, next_frames, settle
 
 LESSONS = registry.PAGES[registry.PAGES.index(registry.spec("accuracy")):registry.PAGES.index(registry.spec("choosing")) + 1]
 
@@ -47,7 +47,10 @@ def check_nothing_cut_short(page: Page, spec: registry.PageSpec, *, projected: b
     formula = "document.querySelector('.katex-display')" if "Formula" in prose.sections(spec.module) else "true"
     page.wait_for_function(f"""() => {formula} && getComputedStyle(
         document.querySelector('[data-testid="stSidebarNavLink"] span')).whiteSpace === 'normal'""")
-    next_frames(page)
+    # KaTeX's fonts are asked for once its formula is drawn, and a formula laid out before they arrive is wider
+    # for a moment (a loaded CI run caught one at 1024 px): the fonts, then the formulas' widths at rest.
+    page.evaluate("() => document.fonts.ready.then(() => true)")
+    hold_still(page, read="() => [...document.querySelectorAll('.katex-display')].map(e => e.scrollWidth).join()")
     cut = page.evaluate(_CUT_SHORT)
     width = page.viewport_size["width"]
     assert not cut, f"/{spec.url_path} at {width}px cuts short or pushes sideways: {cut}"
