@@ -746,9 +746,12 @@ function onPointerUp(ctx, e) {
   if (!p || e.pointerId !== p.pointerId) return;
   if (!p.started) { endPress(ctx); return; }
   if (p.cut) { dropCutoff(ctx, e); return; }
-  p.x = e.clientX;
-  p.y = e.clientY;
-  dragStep(ctx);
+  // The row lands where it was last placed, unless the pointer moved since (or that step awaits its frame).
+  if (p.moveRaf || e.clientX !== p.x || e.clientY !== p.y) {
+    p.x = e.clientX;
+    p.y = e.clientY;
+    dragStep(ctx);
+  }
   const id = p.id;
   const order = listRows(ctx).map((r) => r.dataset.id);
   const tray = trayRows(ctx).map((r) => r.dataset.id);
@@ -756,8 +759,12 @@ function onPointerUp(ctx, e) {
   ctx.local.order = order;
   ctx.local.tray = tray;
   if (changed) commit(ctx);
-  endPress(ctx);
+  // Nothing drawn before the change is sent: after a pointer release Chrome paints a frame the page made due
+  // before it runs a timer, and Streamlit sends the change from one (setTimeout 0), so a row's look changed
+  // here would hold the change back by a frame.
+  endPress(ctx, { look: false });
   afterSend(() => {
+    endLook(ctx, p);
     layout(ctx);
     focusRow(ctx, id);
     if (changed) announceMove(ctx, id);
@@ -907,13 +914,20 @@ function followPointer(ctx) {
   ind.height = `${slot.height}px`;
 }
 
-function endPress(ctx) {
+// The press is over: no more steps, keys or capture; and, unless `look` is false (then call endLook later), the
+// dragged row's and the list's drag look go.
+function endPress(ctx, { look = true } = {}) {
   const p = ctx.press;
   ctx.press = null;
   if (!p) return;
   if (p.raf) cancelAnimationFrame(p.raf);
   if (p.moveRaf) cancelAnimationFrame(p.moveRaf);
   if (p.onKey) window.removeEventListener("keydown", p.onKey, true);
+  if (ctx.el.wrap.hasPointerCapture(p.pointerId)) ctx.el.wrap.releasePointerCapture(p.pointerId);
+  if (look) endLook(ctx, p);
+}
+
+function endLook(ctx, p) {
   if (p.li) {
     p.li.classList.remove("rw-dragging");
     p.li.style.transform = "";
@@ -922,7 +936,6 @@ function endPress(ctx) {
   ctx.el.wrap.classList.remove("rw-is-dragging");
   ctx.el.tray.classList.remove("rw-drop-target");
   ctx.el.indicator.hidden = true;
-  if (ctx.el.wrap.hasPointerCapture(p.pointerId)) ctx.el.wrap.releasePointerCapture(p.pointerId);
 }
 
 function cancelDrag(ctx) {

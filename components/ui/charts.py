@@ -13,7 +13,8 @@ an Altair chart over named datasets (``alt.NamedData``) that depends only on
 what shapes the chart (series names, axis ranges, scale), converted once to a
 Vega-Lite dict and kept (``functools.lru_cache``, shared read-only by every
 session); and the *rows*, computed on every call. :meth:`Figure.spec` puts
-the rows into a copy of the template. A drag changes the rows only.
+the rows into a copy of the template. A drag changes the rows only, and the page sends the rows it changes
+beside the spec (:meth:`Figure.sent`), so the drawn chart takes them in place.
 """
 from __future__ import annotations
 
@@ -48,30 +49,52 @@ class Sample:
 @dataclass(frozen=True)
 class Figure:
     """A chart: its Vega-Lite template (shared: never change it), its rows per named dataset, its text alternative,
-    and, when it draws only some of its queries, which (``sample``; None when it draws them all)."""
+    and, when it draws only some of its queries, which (``sample``; None when it draws them all).
+
+    A chart drawn beside a ranking editor keeps what Streamlit compares from one run to the next the same when a
+    drop changes only its values, so that the drawn chart takes the new values in place instead of being drawn
+    anew (Streamlit 1.67 draws a chart anew whenever its prepared spec, which holds the alt text, changes):
+
+    - ``main`` names the dataset a learner's move changes (None: the first of ``rows``). The page sends it beside
+      the spec, not in it (:meth:`sent`);
+    - ``label``, when given, is the chart's alt text: what the chart is, in words that do not change with its
+      values. The values in words, ``alt_text``, are then under the chart (None: ``alt_text`` is the alt text).
+    """
 
     template: Mapping
     rows: Mapping[str, list[dict]]
     alt_text: str
     sample: Sample | None = None
+    main: str | None = None
+    label: str | None = None
 
-    def spec(self) -> dict:
-        """The chart's Vega-Lite spec: a copy of the template with each layer's named dataset given inline.
+    def spec(self, *, apart: str | None = None) -> dict:
+        """The chart's Vega-Lite spec: a copy of the template with each layer's named dataset given inline, but for
+        ``apart``, whose layers take their rows from the chart's top-level data instead (given beside the spec).
 
         Examples
         --------
         >>> figure = share_bars({"recall": 0.5}, {"recall": "0.500"})
         >>> [layer["data"]["values"] for layer in figure.spec()["layer"]][0]
         [{'name': 'recall', 'value': 0.5, 'label': '0.500'}]
+        >>> [layer.get("data") for layer in figure.spec(apart="bars")["layer"]]
+        [None, None]
         >>> figure.template["layer"][0]["data"]
         {'name': 'bars'}
         """
         spec = copy.deepcopy(dict(self.template))
         for view in [spec, *spec.get("layer", [])]:  # Altair puts data shared by every layer at the top
             name = view.get("data", {}).get("name")
-            if name is not None:
+            if name is not None and name == apart:
+                del view["data"]
+            elif name is not None:
                 view["data"] = {"values": self.rows[name]}
         return spec
+
+    def sent(self) -> tuple[list[dict], dict, str]:
+        """What a page sends: the main dataset's rows, the spec with every other dataset inline, and the alt text."""
+        main = self.main if self.main is not None else next(iter(self.rows))
+        return self.rows[main], self.spec(apart=main), self.label if self.label is not None else self.alt_text
 
 
 def styled(chart: alt.TopLevelMixin, scale: float = 1.0) -> alt.TopLevelMixin:
@@ -122,7 +145,9 @@ def metric_by_k(ks: Sequence[int], series: dict[str, Sequence[float]], *, metric
     if at_k:
         text += " " + (prose.text(TEXT, "by k at current", k=current_k, values=at_k) if axis is None
                        else prose.text(TEXT, "by k at current named", axis=axis, k=current_k, values=at_k))
-    return Figure(chart, {"points": rows, "cutoff": [{"k": current_k}]}, text)
+    label = prose.text(TEXT, "by k label", metric=metric, axis=axis or prose.text(TEXT, "cutoff k"), lo=min(ks),
+                       hi=max(ks), names=", ".join(series))
+    return Figure(chart, {"points": rows, "cutoff": [{"k": current_k}]}, text, label=label)
 
 
 @_template_cache
@@ -200,7 +225,8 @@ def reciprocal_rank_curve(max_rank: int, hits: dict[str, int | None], *, scale: 
     described = "; ".join(prose.text(TEXT, "rr hit", name=name, rank=r, rr=fmt(1 / r)) if r is not None
                           else prose.text(TEXT, "rr none", name=name) for name, r in hits.items())
     text = prose.text(TEXT, "rr alt", last=fmt(1 / max_rank), max_rank=max_rank, described=described)
-    return Figure(chart, {"curve": curve, "marks": marks}, text)
+    return Figure(chart, {"curve": curve, "marks": marks}, text, main="marks",
+                  label=prose.text(TEXT, "rr label", max_rank=max_rank))
 
 
 @_template_cache
@@ -229,7 +255,8 @@ def discounted_gain_by_position(current: Sequence[float], ideal: Sequence[float]
             for ordering, values in zip(names, (current, ideal))}
     positions = "; ".join(prose.text(TEXT, "gain position", i=i, current=fmt(c), ideal=fmt(d))
                           for i, (c, d) in enumerate(zip(current, ideal), 1))
-    return Figure(_discounted_gain_template(names, scale), rows, prose.text(TEXT, "gain alt", positions=positions))
+    return Figure(_discounted_gain_template(names, scale), rows, prose.text(TEXT, "gain alt", positions=positions),
+                  label=prose.text(TEXT, "gain label"))
 
 
 @_template_cache

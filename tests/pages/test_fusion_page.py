@@ -74,9 +74,10 @@ def test_the_pair_that_flips_is_found_and_its_tie_is_named():
     tied = fmt(float(fusion.rrf_score(fusion.ranks_in((LEXICAL, DENSE), flip.leader), flip.at)), "score")
     assert f"at k = {flip.at} the two tie exactly ({tied} each)" in text
     assert f"from k = {flip.at + 1} on, the second leads" in text
-    [chart] = [e.proto for e in at.get("vega_lite_chart") if e.proto.alt.startswith("the fused list's value")]
+    [chart] = [e.proto for e in at.get("vega_lite_chart") if "the fused list's value" in e.proto.alt]
+    [words] = [c.value for c in at.caption if c.value.startswith("the fused list's value")]
     sweep = hybrid.sweep((LEXICAL, DENSE))
-    assert f"At rrf's k = 60: Recall@5: {fmt(sweep['Recall@5'][59])}; RR: {fmt(sweep['RR'][59])}" in chart.alt
+    assert f"At rrf's k = 60: Recall@5: {fmt(sweep['Recall@5'][59])}; RR: {fmt(sweep['RR'][59])}" in words
 
 
 def test_predict_first_hides_the_fused_list_until_revealed():

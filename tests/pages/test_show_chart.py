@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 
+import pyarrow as pa
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -29,8 +30,13 @@ def test_show_chart_sends_the_spec_with_its_rows_and_alt_text(projector):
     [sent] = [element.proto for element in at.get("vega_lite_chart")]
     figure = charts.metric_by_k(*ARGS, **KWARGS, scale=widgets.PROJECTOR_SCALE if projector else 1.0)
     spec = json.loads(sent.spec)
-    assert spec["layer"] == json.loads(json.dumps(figure.spec()["layer"])), "marks, encodings and rows inline"
+    assert spec["layer"] == json.loads(json.dumps(figure.spec(apart="points")["layer"])), "marks and encodings"
+    assert [layer.get("data") for layer in spec["layer"]] == [None, None, {"values": [{"k": 2}]}], \
+        "the cutoff's row inline, the curve's rows beside the spec"
+    assert pa.ipc.open_stream(sent.data.data).read_all().to_pylist() == figure.rows["points"]
     assert spec["config"]["axis"]["labelFontSize"] == round(charts.BASE_FONT * (1.5 if projector else 1.0))
-    assert not sent.datasets, "the rows travel in the spec"
-    assert sent.alt == figure.alt_text and sent.alt.startswith("Recall@k for k = 1 to 4")
-    assert [c.value for c in at.caption] == [sent.alt], "the text alternative is also shown as a caption"
+    assert not sent.datasets
+    assert sent.alt == figure.label == ("Chart of Recall@k against cutoff k, from 1 to 4, one curve each for current "
+                                        "order; its values are in words under it.")
+    assert [c.value for c in at.caption] == [figure.alt_text], "the values in words, under the chart"
+    assert figure.alt_text.startswith("Recall@k for k = 1 to 4")

@@ -86,6 +86,25 @@ def test_a_drag_changes_only_the_rows(values, k):
                                                  current_k=1).template
 
 
+MOVES = {  # an editor page's chart before and after a drop that changes its order, not its cutoff
+    "metric_by_k": (lambda v: charts.metric_by_k([1, 2, 3], {"current order": v}, metric="R@k", current_k=2)),
+    "reciprocal_rank_curve": (lambda v: charts.reciprocal_rank_curve(10, {"q": round(1 / v[0])})),
+    "discounted_gain_by_position": (lambda v: charts.discounted_gain_by_position(v, [1.0, 0.6, 0.5])),
+}
+
+
+@pytest.mark.parametrize("name", MOVES)
+def test_a_drop_sends_the_same_spec_and_new_rows_beside_it(name):
+    before, after = MOVES[name]([1.0, 0.5, 0.5]), MOVES[name]([0.25, 0.5, 1.0])
+    (rows_before, spec_before, alt_before), (rows_after, spec_after, alt_after) = before.sent(), after.sent()
+    assert (spec_before, alt_before) == (spec_after, alt_after), "the drawn chart is kept and takes the new rows"
+    assert before.alt_text != after.alt_text and alt_after == after.label, "the values in words change, under it"
+    assert rows_before != rows_after
+    whole = {**spec_after, "data": {"values": rows_after}}
+    alt.LayerChart.from_dict(whole, validate=True)
+    assert whole["layer"] != after.spec()["layer"] and all("name" not in view.get("data", {}) for view in whole["layer"])
+
+
 def test_comparisons_of_other_queries_share_one_template():
     first = charts.win_loss_bars(["a", "b", "c"], [0.5, 0.0, -0.5], metric="RR")
     same_scale = charts.win_loss_bars(["x", "y", "z"], [-0.5, 0.25, 0.0], metric="RR")
