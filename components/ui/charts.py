@@ -219,8 +219,14 @@ def reciprocal_rank_curve(max_rank: int, hits: dict[str, int | None], *, scale: 
     (None when it has none: listed in the text, not drawn).
     """
     curve = [{"rank": r, "rr": 1 / r} for r in range(1, max_rank + 1)]
-    marks = [{"rank": r, "rr": 1 / r, "query": name, "label": f"{name}: {fmt(1 / r)}"}
-             for name, r in hits.items() if r is not None and r <= max_rank]
+    drawn = {name: r for name, r in hits.items() if r is not None and r <= max_rank}
+    at_rank: dict[int, list[str]] = {}
+    for name, r in drawn.items():
+        at_rank.setdefault(r, []).append(name)
+    # Queries whose first hit shares a position share one label (the first of them carries it): two would overlap.
+    marks = [{"rank": r, "rr": 1 / r, "query": name, "tip": f"{name}: {fmt(1 / r)}",
+              "label": f"{', '.join(at_rank[r])}: {fmt(1 / r)}" if at_rank[r][0] == name else ""}
+             for name, r in drawn.items()]
     chart = _reciprocal_rank_template(max_rank, tuple(m["query"] for m in marks), scale)
     described = "; ".join(prose.text(TEXT, "rr hit", name=name, rank=r, rr=fmt(1 / r)) if r is not None
                           else prose.text(TEXT, "rr none", name=name) for name, r in hits.items())
@@ -238,7 +244,7 @@ def _reciprocal_rank_template(max_rank: int, marked: tuple[str, ...], scale: flo
     if marked:
         shape = alt.Shape("query:N", sort=list(marked), legend=None)
         layers += [named("marks").mark_point(filled=True, size=160 * scale, color=ACCENT).encode(
-                       x=x, y=y, shape=shape, tooltip=["label:N"]),
+                       x=x, y=y, shape=shape, tooltip=["tip:N"]),
                    named("marks").mark_text(align="left", dx=10, dy=-10, fontWeight="bold").encode(
                        x=x, y=y, text="label:N")]
     return template(alt.layer(*layers).properties(height=round(240 * scale), width="container"), scale)

@@ -105,6 +105,13 @@ def test_a_drop_sends_the_same_spec_and_new_rows_beside_it(name):
     assert whole["layer"] != after.spec()["layer"] and all("name" not in view.get("data", {}) for view in whole["layer"])
 
 
+def test_queries_whose_first_hit_shares_a_position_share_one_label():
+    figure = charts.reciprocal_rank_curve(10, {"query 1": 2, "query 2": 2, "query 3": 5, "query 4": None})
+    assert [(m["query"], m["label"], m["tip"]) for m in figure.rows["marks"]] == [
+        ("query 1", "query 1, query 2: 0.500", "query 1: 0.500"), ("query 2", "", "query 2: 0.500"),
+        ("query 3", "query 3: 0.200", "query 3: 0.200")]
+
+
 def test_comparisons_of_other_queries_share_one_template():
     first = charts.win_loss_bars(["a", "b", "c"], [0.5, 0.0, -0.5], metric="RR")
     same_scale = charts.win_loss_bars(["x", "y", "z"], [-0.5, 0.25, 0.0], metric="RR")
