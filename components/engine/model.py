@@ -365,8 +365,8 @@ def run_of(name: str, qids: tuple[str, ...], qidx: np.ndarray, docids: np.ndarra
            line: np.ndarray, trailing_lines: int = 0, tag: str = "") -> Run:
     """A reader's results (the arrays in file order, which are reordered in place) as a :class:`Run` in trec_eval's
     order; :class:`TrecFormatError` when a document is listed twice for a query."""
-    _check_unique_pairs(name, "run", qids, qidx, docids, line)
     qidx, docids, score, line = in_trec_order(qidx, docids, score, line)
+    _check_unique_pairs(name, "run", qids, qidx, docids, line)
     return Run(name, qids, qidx, docids, score, positions(qidx), line, trailing_lines, tag)
 
 
@@ -374,6 +374,31 @@ def show(text: bytes | str) -> str:
     """A line, a token or an id, quoted for a message (shortened; tabs and other controls escaped)."""
     shown = (text if isinstance(text, str) else text.decode("utf-8", "replace")).rstrip("\r")
     return repr(shown if len(shown) <= _SHOWN_CHARS else shown[:_SHOWN_CHARS] + "…")
+
+
+def _may_repeat(qidx: np.ndarray, docids: np.ndarray) -> bool:
+    """False when no (query, docid) pair is on two rows; True when one may be (equal keys: maybe a collision).
+
+    Equal pairs have equal 64-bit keys (:func:`~components.engine.keys.pair_keys`), so when no two sorted
+    keys are alike every pair is unique. Rows grouped by query whose queries all have the same number of rows (a
+    run cut at a depth) sort their keys query by query: a sort per query of 1,000 keys is about six times
+    faster than one sort of seven million, which leaves the cache. Other rows sort their pair keys all together.
+
+    >>> _may_repeat(np.array([0, 0, 1, 1]), np.array([b"a", b"b", b"a", b"b"]))
+    False
+    >>> _may_repeat(np.array([0, 0, 1, 1]), np.array([b"a", b"b", b"b", b"b"]))
+    True
+    """
+    if qidx.size > 1 and np.all(qidx[1:] >= qidx[:-1]):
+        starts = np.flatnonzero(np.r_[True, qidx[1:] != qidx[:-1]])
+        depth = qidx.size // starts.size
+        if depth * starts.size == qidx.size and np.all(np.diff(starts) == depth):
+            by_query = keys.pair_keys(qidx, docids).reshape(starts.size, depth)
+            by_query.sort(axis=1)
+            return bool(np.any(by_query[:, 1:] == by_query[:, :-1]))
+    pair_keys = keys.pair_keys(qidx, docids)
+    pair_keys.sort()
+    return bool(np.any(pair_keys[1:] == pair_keys[:-1]))
 
 
 _REPEATED = {  # (verb, what Rankwise does and why) for a (query, docid) pair on two lines of a file
@@ -386,22 +411,18 @@ _REPEATED = {  # (verb, what Rankwise does and why) for a (query, docid) pair on
 
 def _check_unique_pairs(name: str, kind: Kind, qids: tuple[str, ...], qidx: np.ndarray, docids: np.ndarray,
                         line: np.ndarray) -> None:
-    """Raise if a (query, docid) pair occurs twice, at the second occurrence that comes first.
+    """Raise if a (query, docid) pair occurs twice, at the second occurrence that comes first (in the file).
 
     The message names the file, the line, the query, the document and the
     line it was first on, and says what Rankwise does and why (:data:`_REPEATED`).
-    Equal pairs have equal 64-bit keys (:func:`~components.engine.keys.pair_keys`), so when no two
-    sorted keys are alike every pair is unique: one sort, the usual case.
-    Otherwise the docids are numbered by their bytes and the pairs compared
-    exactly (two distinct pairs may share a key).
+    When :func:`_may_repeat` says no pair can repeat (the usual case), that is all. Otherwise the docids are
+    numbered by their bytes and the pairs compared exactly (two distinct pairs may share a key).
     """
-    pair_keys = keys.pair_keys(qidx, docids)
-    pair_keys.sort()
-    if not np.any(pair_keys[1:] == pair_keys[:-1]):
+    if not _may_repeat(qidx, docids):
         return
     doc_vocab, doc = keys.factorize(docids)
     key = qidx * doc_vocab.size + doc
-    order = np.argsort(key, kind="stable")  # rows of one key stay in file order
+    order = np.lexsort((line, key))  # the rows of one pair in file order
     sorted_key = key[order]
     repeats = order[np.flatnonzero(sorted_key[1:] == sorted_key[:-1]) + 1]
     if not repeats.size:

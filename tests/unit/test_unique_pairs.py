@@ -38,3 +38,30 @@ def test_a_run_is_refused_exactly_when_a_document_repeats(docids):
             run(docids)
     else:
         assert sorted(run(docids).docids.tolist()) == sorted(docids)
+
+
+@given(st.lists(st.tuples(st.integers(0, 2), st.sampled_from([b"a", b"b", b"c", b"d"])), min_size=1, max_size=14),
+       st.booleans())
+def test_the_repeat_named_is_the_first_in_the_file_whatever_the_rows_order(rows, even):
+    """Several queries, their rows interleaved or not, of equal numbers (sorted query by query) or not."""
+    if even:  # every query the same rows, so the same number of them: the per-query sort
+        rows = [(q, d) for q in range(3) for _, d in rows]
+    n = len(rows)
+    qids = tuple(f"q{q}" for q in sorted({q for q, _ in rows}))
+    qidx = np.array([sorted({q for q, _ in rows}).index(q) for q, _ in rows], dtype=np.int64)
+    first_seen, repeats = {}, []
+    for line, pair in enumerate(rows, 1):
+        if pair in first_seen:
+            repeats.append((line, pair))
+        first_seen.setdefault(pair, line)
+    make = lambda: model.run_of("r.txt", qids, qidx.copy(), np.array([d for _, d in rows], dtype="S8"),  # noqa: E731
+                                np.linspace(1, 0, n), np.arange(1, n + 1))
+    if not repeats:
+        assert make().docids.size == n
+        return
+    line, (q, d) = repeats[0]
+    with pytest.raises(model.TrecFormatError) as refused:
+        make()
+    assert refused.value.line == line
+    assert f"document '{d.decode()}' listed again for query 'q{q}' (first on line {first_seen[(q, d)]})" in str(
+        refused.value)
