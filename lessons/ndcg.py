@@ -160,10 +160,13 @@ def _scenario() -> None:
         ideal_grades = [current.grades[i] for i in ideal_ids]
         cur, ide = breakdown.positions(grades, k, gain), breakdown.positions(ideal_grades, k, gain)
         show_chart(charts.discounted_gain_by_position, cur.discounted, ide.discounted, key="ndcg.chart")
-    with st.expander(prose.section(NAME, "Table fold")):  # the arithmetic's terms, position by position, on demand
-        st.markdown(prose.section(NAME, "Table intro"))
-        st.table(_position_table(current.order, grades, ideal_grades, k, gain, compact=chart_scale() > 1),
-                 hide_index=True, border="horizontal")
+    # The arithmetic's terms, position by position, on demand: built only while open, so a drop does not send it.
+    table_fold = st.expander(prose.section(NAME, "Table fold"), key=state.NDCG_TABLE, on_change="rerun")
+    if table_fold.open:
+        with table_fold:
+            st.markdown(prose.section(NAME, "Table intro"))
+            st.table(_position_table(current.order, grades, ideal_grades, k, gain, compact=chart_scale() > 1),
+                     hide_index=True, border="horizontal")
     with take_home:
         show_take_home(NAME, [current], k=k, gain=gain, measures=("nDCG@k", "R@k"))
 

@@ -250,6 +250,7 @@ AP_LEVEL = "ap.level"  # the relevance level of the grades pitfall
 NDCG_EDITOR = "ndcg.editor"
 NDCG_K = "ndcg.k"  # mirrored in the URL as ?k=
 NDCG_GAIN = "ndcg.gain"
+NDCG_TABLE = "ndcg.table"  # whether the position-by-position table's fold is open (it is built only then)
 NDCG_GAINS = "ndcg.gains"  # one strip: one list, scored in both gains
 NDCG_GAINS_K = "ndcg.gains_k"
 NDCG_IDEAL = "ndcg.ideal"  # one strip: one list, its ideal from every judged page and from the list only

@@ -81,7 +81,7 @@ def test_the_tray_changes_only_what_the_engine_says():
 
 @pytest.mark.parametrize("k", [1, 3, len(Q.docs)])
 def test_every_k(k):
-    at = open_page(PAGE)
+    at = open_page(PAGE, session={state.NDCG_TABLE: True})  # the position table's fold open
     at.button(key="ndcg.preset.System B").click().run()
     at.slider(key=state.NDCG_K).set_value(k).run()
     assert not at.exception
@@ -89,6 +89,14 @@ def test_every_k(k):
     assert values(at, k=k)[2] == fmt(metrics.ndcg_at_k(grades, k, Q.judged_grades()))
     table = next(t.value for t in at.table if "running DCG" in t.value.columns)
     assert len(table) == k
+
+
+def test_the_position_table_is_built_only_while_its_fold_is_open():
+    at = open_page(PAGE)
+    assert not any("running DCG" in t.value.columns for t in at.table), "closed: nothing sent on a drop"
+    at.session_state[state.NDCG_TABLE] = True
+    at.run()
+    assert any("running DCG" in t.value.columns for t in at.table)
 
 
 def test_a_bad_gain_in_the_url_is_noted():
