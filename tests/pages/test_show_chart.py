@@ -36,7 +36,7 @@ def test_show_chart_sends_the_spec_with_its_rows_and_alt_text(projector):
     assert pa.ipc.open_stream(sent.data.data).read_all().to_pylist() == figure.rows["points"]
     assert spec["config"]["axis"]["labelFontSize"] == round(charts.BASE_FONT * (1.5 if projector else 1.0))
     assert not sent.datasets
-    assert sent.alt == figure.label == ("Chart of Recall@k against cutoff k, from 1 to 4, one curve each for current "
-                                        "order; its values are in words under it.")
+    assert sent.alt == figure.label == ("Chart of Recall@k against cutoff k, from 1 to 4 (current order); its values "
+                                        "are in words under the chart.")
     assert [c.value for c in at.caption] == [figure.alt_text], "the values in words, under the chart"
     assert figure.alt_text.startswith("Recall@k for k = 1 to 4")
