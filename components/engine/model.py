@@ -389,16 +389,14 @@ def _may_repeat(qidx: np.ndarray, docids: np.ndarray) -> bool:
     >>> _may_repeat(np.array([0, 0, 1, 1]), np.array([b"a", b"b", b"b", b"b"]))
     True
     """
+    width = qidx.size  # the keys sorted together: all of them, or each query's
     if qidx.size > 1 and np.all(qidx[1:] >= qidx[:-1]):
         starts = np.flatnonzero(np.r_[True, qidx[1:] != qidx[:-1]])
-        depth = qidx.size // starts.size
-        if depth * starts.size == qidx.size and np.all(np.diff(starts) == depth):
-            by_query = keys.pair_keys(qidx, docids).reshape(starts.size, depth)
-            by_query.sort(axis=1)
-            return bool(np.any(by_query[:, 1:] == by_query[:, :-1]))
-    pair_keys = keys.pair_keys(qidx, docids)
-    pair_keys.sort()
-    return bool(np.any(pair_keys[1:] == pair_keys[:-1]))
+        if qidx.size % starts.size == 0 and np.all(np.diff(starts) == qidx.size // starts.size):
+            width = qidx.size // starts.size
+    sorted_keys = keys.pair_keys(qidx, docids).reshape(-1, max(width, 1))
+    sorted_keys.sort(axis=1)
+    return bool(np.any(sorted_keys[:, 1:] == sorted_keys[:, :-1]))
 
 
 _REPEATED = {  # (verb, what Rankwise does and why) for a (query, docid) pair on two lines of a file

@@ -85,9 +85,11 @@ class Figure:
         spec = copy.deepcopy(dict(self.template))
         for view in [spec, *spec.get("layer", [])]:  # Altair puts data shared by every layer at the top
             name = view.get("data", {}).get("name")
-            if name is not None and name == apart:
+            if name is None:
+                continue
+            if name == apart:
                 del view["data"]
-            elif name is not None:
+            else:
                 view["data"] = {"values": self.rows[name]}
         return spec
 
@@ -135,8 +137,8 @@ def metric_by_k(ks: Sequence[int], series: dict[str, Sequence[float]], *, metric
         raise ValueError("need at least one k, and one value per k in every series")
     rows = [{"k": k, "value": float(v), "series": name, "label": fmt(v)}
             for name, values in series.items() for k, v in zip(ks, values)]
-    chart = _metric_by_k_template(tuple(series), metric, min(ks), max(ks), step, scale,
-                                  axis or prose.text(TEXT, "cutoff k"))
+    x_title = axis or prose.text(TEXT, "cutoff k")
+    chart = _metric_by_k_template(tuple(series), metric, min(ks), max(ks), step, scale, x_title)
     at_k = "; ".join(f"{name}: {fmt(values[ks.index(current_k)])}" for name, values in series.items()
                      if current_k in ks)
     curves = " ".join(prose.text(TEXT, "by k curve", name=name, steps=describe_steps(ks, values))
@@ -145,8 +147,7 @@ def metric_by_k(ks: Sequence[int], series: dict[str, Sequence[float]], *, metric
     if at_k:
         text += " " + (prose.text(TEXT, "by k at current", k=current_k, values=at_k) if axis is None
                        else prose.text(TEXT, "by k at current named", axis=axis, k=current_k, values=at_k))
-    label = prose.text(TEXT, "by k label", metric=metric, axis=axis or prose.text(TEXT, "cutoff k"), lo=min(ks),
-                       hi=max(ks), names=", ".join(series))
+    label = prose.text(TEXT, "by k label", metric=metric, axis=x_title, lo=min(ks), hi=max(ks), names=", ".join(series))
     return Figure(chart, {"points": rows, "cutoff": [{"k": current_k}]}, text, label=label)
 
 
