@@ -10,8 +10,10 @@ from components.course import class_answers, prose, scenarios, steps
 from components.engine import metrics
 from components.engine.formatting import fmt
 from components.live_class.follow import followed_fragment
+from components.ranking_editor import EditorState
 from components.ranking_editor.model import editor_items, query_set
 from components.ui import charts, layout, state
+from components.ui.answer_first import answered_first
 from components.ui.take_home import show_take_home
 from components.ui.widgets import (
     chart_scale,
@@ -50,22 +52,28 @@ def _editor(query: scenarios.Query, key: str, url_suffix: str, label: str, board
                                scoreboard=board)
 
 
+def _states_now() -> list[EditorState]:
+    """The three lists as they stand (on the first run, as they will start)."""
+    return [state_before(key, editor_items(q.docs), _default_order(q), tray=True, grade_range=(0, 1))
+            for q, key in zip(QUERIES, state.MRR_EDITORS)]
+
+
 def _editors():
-    """The three result lists: side by side, or in tabs when projected (they would not fit)."""
-    before = [state_before(key, editor_items(q.docs), _default_order(q), tray=True, grade_range=(0, 1))
-              for q, key in zip(QUERIES, state.MRR_EDITORS)]
-    states = []
+    """The three result lists: side by side, or in tabs when projected (they would not fit). Each answers a move
+    on its own board first, its RR and the MRR with the other two as they stand; the section then follows
+    (components/ui/answer_first.py), the other two boards' MRR with it."""
     if st.session_state.get(state.PROJECTOR):
         places = st.tabs([prose.text(NAME, "Tab query", i=i) for i in range(1, len(QUERIES) + 1)])
     else:
         places = st.columns(len(QUERIES), gap="medium")
+    states = []
     for i, (place, query, key) in enumerate(zip(places, QUERIES, state.MRR_EDITORS), 1):
+        board = functools.partial(shared_scoreboard, i=i - 1, measures=("RR", "RR"), own=(True, False), scope="mrr",
+                                  labels=(prose.text(NAME, "Label RR card", i=i), "MRR"), arithmetic=_arithmetic)
         with place:
             st.markdown(prose.text(NAME, "Query heading", i=i, query=query.text))
-            states.append(_editor(query, key, str(i), prose.text(NAME, "Label query results", i=i),
-                                  shared_scoreboard([*states, *before[len(states):]], i - 1, ("RR", "RR"),
-                                                    (prose.text(NAME, "Label RR card", i=i), "MRR"), own=(True, False),
-                                                    scope="mrr", arithmetic=_arithmetic)))
+            states.append(answered_first(key, lambda _, query=query, key=key, i=i, board=board: _editor(
+                query, key, str(i), prose.text(NAME, "Label query results", i=i), board(_states_now()))))
     return states
 
 

@@ -35,6 +35,7 @@ import functools
 import html
 import logging
 import time
+from contextvars import ContextVar
 from typing import Callable
 
 import streamlit as st
@@ -134,6 +135,12 @@ def _take(key: str, value) -> None:
             _LOG.warning("the class's ranks for %s do not fit the figure and were left out: %s", key, err)
 
 
+# The followed fragment whose body this thread is drawing, where :func:`class_question` notes a reader: a fragment
+# nested in it (a lesson editor's own, components/ui/answer_first.py) is rerun by the poll only through it, and
+# anything else (a practice card's fragment) by the full-app rerun.
+_DRAWING: ContextVar[str | None] = ContextVar("rankwise_followed_fragment", default=None)
+
+
 def followed_fragment(body: Callable) -> Callable:
     """``@st.fragment`` for a lesson's fragment that builds followed widgets (:data:`FOLLOWED`, :data:`EDITORS`,
     :data:`FIGURES`). For a joined learner it notes which followed widgets it built (so the poll can rerun
@@ -156,7 +163,11 @@ def followed_fragment(body: Callable) -> Callable:
             return body(*args, **kwargs)  # no class: nothing to take or note
         _take_in_fragment(fragment)
         built_before = streamlit_compat.widget_keys_built()
-        result = body(*args, **kwargs)
+        drawing = _DRAWING.set(fragment)
+        try:
+            result = body(*args, **kwargs)
+        finally:
+            _DRAWING.reset(drawing)
         where = held().fragments
         for widget in streamlit_compat.widget_keys_built() - built_before:
             if widget in _FOLLOWED_BY_WIDGET:
@@ -226,8 +237,9 @@ def class_question(about: str | None = None) -> tuple[protocol.Question, bool] |
     from the store, a follower from the view it last applied; None outside a class or with no question.
 
     ``about``: the id of the question the caller draws something for (whether it is the one open, or revealed):
-    a follower notes where (``ClassState.question_readers``), so that its poll reruns only the fragments that show a
-    change of that question. A caller that draws nothing from the answer (a callback) gives none."""
+    a follower notes where (``ClassState.question_readers``: the followed fragment drawing it, else None), so that
+    its poll reruns only the fragments that show a change of that question. A caller that draws nothing from the
+    answer (a callback) gives none."""
     lead = leading()
     if lead is not None:
         try:
@@ -241,7 +253,7 @@ def class_question(about: str | None = None) -> tuple[protocol.Question, bool] |
     if following() is None:
         return None
     if about is not None:
-        held().question_readers.add((streamlit_compat.current_fragment(), about))
+        held().question_readers.add((_DRAWING.get(), about))
     return held().question
 
 

@@ -7,8 +7,8 @@ module refuses to load under any other version than :data:`TESTED`: a new Stream
 
 - **the script run context** (``get_script_run_ctx``, ``ThreadState``): a session's id; the page its runs go to
   (``pages_manager.get_pages()`` at ``page_script_hash``); the widget keys a run has built
-  (``shared.widget_user_keys_this_run``); whether a run reruns fragments only (``fragment_ids_this_run``); the
-  fragment a thread runs in; and a rerun of chosen fragments, queued as ``st.rerun`` queues one
+  (``shared.widget_user_keys_this_run``); whether a run reruns fragments only, and which (``fragment_ids_this_run``);
+  the fragment a thread runs in; and a rerun of chosen fragments, queued as ``st.rerun`` queues one
   (``script_requests.request_rerun(RerunData(...))``). A live class's follower takes most changes by rerunning one
   lesson fragment (a few tens of milliseconds, where a whole page costs about a hundred, and thirty followers rerun at
   once: ``benchmarks/concurrent_sessions.py --class``), and Streamlit's public ``st.rerun("fragment")`` reruns other
@@ -71,6 +71,13 @@ def in_fragment_run() -> bool:
     """Whether this run reruns fragments only (Streamlit's ``fragment_ids_this_run``), not the whole page."""
     ctx = get_script_run_ctx()
     return ctx is not None and bool(ctx.fragment_ids_this_run)
+
+
+def fragment_runs_alone() -> bool:
+    """Whether the fragment whose body this code runs in was itself asked to rerun (a widget inside it), not drawn
+    by a run of its page or of a fragment around it."""
+    ctx, fragment = get_script_run_ctx(), current_fragment()
+    return ctx is not None and fragment is not None and fragment in (ctx.fragment_ids_this_run or ())
 
 
 def rerun_fragments(fragment_ids: Iterable[str]) -> bool:

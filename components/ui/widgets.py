@@ -36,6 +36,8 @@ TEXT = "ui"  # lessons/text/ui.md: the labels of the shared controls
 # and next), a chart's toolbar buttons and the main area (a Tab stop, and the skip link's target), where Streamlit 1.67
 # draws none; a text box gets the ring Streamlit draws round its buttons (it has only a 1 px border in the primary
 # colour). tests/e2e/test_accessibility.py walks a lesson by keyboard.
+# The hidden helpers beside a lesson's editor (components/ui/answer_first.py) take no room, not even the gap between
+# elements.
 _BASE_CSS = """
 <style>
   [data-testid="stMetricLabel"], [data-testid="stMetricLabel"] *,
@@ -54,6 +56,7 @@ _BASE_CSS = """
   [data-testid="stTextInputRootElement"]:focus-within { box-shadow: rgba(23, 98, 214, 0.5) 0 0 0 0.2rem; }
   .st-key-differ-conventions :is(th, td):not(:nth-child(2)) > [data-testid="stMarkdownContainer"] p {
     overflow-wrap: anywhere; }
+  .stElementContainer[class*="st-key-answered-"] { display: none; }
 </style>
 """
 

@@ -139,13 +139,15 @@ class RunMark:
 
 
 class PageRuns:
-    """Counts the whole-page runs (``count``) and the fragment runs (``fragments``: a class's timers, for one)
-    the server starts for ``page``, read from its websocket: a ``new_session`` message names the fragments a run
-    is for, or none for a whole-page run; a ``script_finished`` message ends it. Made before the page opens."""
+    """Counts the whole-page runs (``count``) and the fragment runs (``fragments``: a class's timers, for one; which
+    fragments each ran: ``fragment_runs``) the server starts for ``page``, read from its websocket: a ``new_session``
+    message names the fragments a run is for, or none for a whole-page run; a ``script_finished`` message ends it.
+    Made before the page opens."""
 
     def __init__(self, page: Page) -> None:
         self.count = 0
         self.fragments = 0
+        self.fragment_runs: list[tuple[str, ...]] = []  # each fragment run's fragments, in order
         self.running = False  # the last run seen start has not ended yet
         page.on("websocket", self._watch)
 
@@ -162,6 +164,7 @@ class PageRuns:
             self.running = True
             if msg.metadata.run.fragment_ids:
                 self.fragments += 1
+                self.fragment_runs.append(tuple(msg.metadata.run.fragment_ids))
             else:
                 self.count += 1
         elif kind == "script_finished":  # a run stopped for a rerun is followed by that rerun

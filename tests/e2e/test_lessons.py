@@ -8,13 +8,23 @@ cutoff line. Expected values come from the engine, never typed in.
 """
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from components.course import hybrid, quiz, scenarios
 from components.engine import metrics
 from components.engine.formatting import fmt
-from tests.e2e.helpers import hold_changes, hold_still, lesson_editor, press_home, release_changes, settle
+from tests.e2e.helpers import (
+    PageRuns,
+    hold_changes,
+    hold_still,
+    lesson_editor,
+    press_home,
+    release_changes,
+    settle,
+)
 from tests.e2e.navigation import open_shared_page, visit
 
 pytestmark = pytest.mark.e2e
@@ -77,6 +87,36 @@ def test_the_blind_spot_duel_shows_its_point_beside_its_text(lessons: Page):
     expect(sentence).to_be_in_viewport()
     expect(board_values(top).first).to_be_in_viewport()
     expect(board_values(bottom).first).to_be_in_viewport()
+
+
+def test_a_drop_is_answered_by_the_editors_own_run_and_the_arithmetic_follows(shared_context, app_url):
+    """On nDCG, a drop by the keys reruns the editor's own fragment first (its board answers), then the "Try it"
+    section's, whose arithmetic shows the new order's DCG@3 (components/ui/answer_first.py); a new k reruns the
+    section once. No whole-page run."""
+    q = scenarios.FRAMEWORKS
+    order = list(q.presets[next(iter(q.presets))])
+    order[2], order[3] = order[3], order[2]
+    dcg = fmt(metrics.dcg_at_k(q.grades(order), scenarios.FRAMEWORKS_K))
+    page = shared_context.new_page()
+    page.set_viewport_size({"width": 1280, "height": 900})
+    runs = PageRuns(page)
+    page.goto(app_url + "/ndcg")
+    settle(page)
+    rows = lesson_editor(page).get_by_test_id("rw-list").locator("li.rw-row")
+    rows.nth(3).focus()
+    for key in ("Space", "ArrowUp", "Space"):  # lift, up one, drop
+        page.keyboard.press(key)
+    line = re.compile(r"\\mathrm\{DCG@\}3 = .* = " + re.escape(dcg) + "$")
+    expect(page.locator(".katex-mathml annotation").filter(has_text=line)).to_have_count(1)
+    settle(page)
+    assert runs.count == 1, "a move ran the whole page"
+    editor_run, section_run = runs.fragment_runs
+    assert editor_run != section_run, "the drop ran the section's fragment alone"
+    press_home(page, page.get_by_role("slider", name="Cutoff k").first,
+               lambda ms: expect(lesson_editor(page).get_by_text("top 1")).to_be_visible(timeout=ms))
+    settle(page)
+    assert runs.fragment_runs[2:] == [section_run] and runs.count == 1
+    page.close()
 
 
 def test_a_grade_has_one_colour_on_every_page(lessons: Page):

@@ -153,4 +153,7 @@ def test_a_followers_page_notes_where_it_shows_each_class_question():
     fragment = held(student).fragments[state.RECALL_K]
     assert (fragment, _value_id(teacher)) in readers  # the lesson's hidden value: its slider's and editor's fragment
     assert (None, "warmup.recall") in readers  # the warm-up card: outside every fragment
+    # Each a followed fragment, which takes the values the poll hands it (the editor's own fragment, nested in the
+    # lesson's, is not one: a reader noted there left the follower's change pending for good), or None.
+    assert {where for where, _ in readers} <= {*held(student).fragments.values(), None}
     assert not held(teacher).question_readers  # only a follower notes them

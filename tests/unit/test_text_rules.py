@@ -28,7 +28,7 @@ SCREEN_CALLS = {
     "text_area", "number_input", "file_uploader", "metric", "expander", "popover", "tabs", "spinner", "status",
     "form_submit_button", "container", "dialog",
 }
-CODE_ONLY = {"browser_store.py"}  # its one long string is the hidden helper's JavaScript
+CODE_ONLY = {"browser_store.py", "answer_first.py"}  # each one long string: its hidden helpers' JavaScript
 # the course's notation, the same in every sentence: measure names are symbols, not words to translate
 NOTATION = re.compile(r"^[\s(),:]*(?:n?DCG|IDCG|MRR|RR|MAP|AP|P|Recall|recall|hit rate|Hit rate)(?:@k?)?[\s(),:=]*$")
 MARKUP = re.compile(r"^\s*:[a-z-]+\[\s*$")  # a Markdown directive's opening, e.g. ":small["
