@@ -239,3 +239,19 @@ def refuse_other_hosts(page: Page, app_url: str) -> list[str]:
 
     page.context.route("**/*", route)
     return foreign
+
+
+STORE_HELPERS = 3  # the storage helpers every page draws (app.py): progress, a class's lead, a class's member id
+
+
+def runs_after_the_helpers_read(page: Page, runs: PageRuns) -> int:
+    """The whole-page runs once every storage helper has read the browser's storage and the app is idle (a
+    helper that found something asks for its run as it reads)."""
+    page.wait_for_function(f"() => window.rankwiseStoreRead && window.rankwiseStoreRead.size >= {STORE_HELPERS}")
+    settle(page)
+    return runs.count
+
+
+def stores_nothing(page: Page) -> bool:
+    """Nothing of the app's in the browser's localStorage."""
+    return page.evaluate("() => Object.keys(window.localStorage).filter(k => k.startsWith('rankwise.'))") == []
