@@ -7,7 +7,8 @@ module refuses to load under any other version than :data:`TESTED`: a new Stream
 
 - **the script run context** (``get_script_run_ctx``, ``ThreadState``): a session's id; the page its runs go to
   (``pages_manager.get_pages()`` at ``page_script_hash``); the widget keys a run has built
-  (``shared.widget_user_keys_this_run``); whether a run reruns fragments only, and which (``fragment_ids_this_run``);
+  (``shared.widget_user_keys_this_run``); whether a run reruns fragments only, and which (``fragment_ids_this_run``:
+  a lesson editor's own fragment run alone tells its section to follow, :mod:`components.ui.answer_first`);
   the fragment a thread runs in; and a rerun of chosen fragments, queued as ``st.rerun`` queues one
   (``script_requests.request_rerun(RerunData(...))``). A live class's follower takes most changes by rerunning one
   lesson fragment (a few tens of milliseconds, where a whole page costs about a hundred, and thirty followers rerun at

@@ -8,16 +8,18 @@ with everything drawn after it: on the nDCG page 120 to 130 ms from the drop, mo
 fragment, whose answer is on the board in about 75 ms. The browser then asks for the section's run, which redraws the
 arithmetic and the chart for the new order (and the editor, unchanged). Two hidden helpers carry the request:
 
-- "said", in the editor's fragment, after the editor: when that fragment ran alone, the signature of the state just
-  drawn (the order, the tray, the grades and k) becomes the latest one of its channel, and the page hears of it;
-- "heard", in the section's fragment, just after the editor's: when the latest signature differs from the one the
-  section last drew, it sets the trigger ``due`` once for that signature, and the section reruns.
+- "said", in the editor's fragment, after the editor: the signature of the state just drawn (the order, the tray,
+  the grades and k) is the latest of its channel; when that fragment ran alone, the page hears of it;
+- "heard", in the section's fragment, just after the editor's: hearing of a latest signature that differs from the
+  one the section last drew, it sets the trigger ``due`` (once for that signature), and the section reruns.
 
 A run of the whole section (a new k, a preset, a page load, a live class's change) draws the editor with it and asks
-for nothing more. The request has to
-come from the browser after it has drawn the answer: a rerun of the section queued on the server at the end of the
-editor's run (:func:`components.serving.streamlit_compat.rerun_fragments`) starts at once, and the browser took both
-runs' elements together (138 ms, slower than one run).
+for nothing more. The request has to come from the browser after it has drawn the answer: a rerun of the section
+queued on the server at the end of the editor's run (:func:`components.serving.streamlit_compat.rerun_fragments`)
+starts at once, and the browser took both runs' elements together (138 ms, slower than one run).
+
+A live class follows the section, not the editor's fragment: the instructor's change is sent at the end of the
+section's run, and a follower's poll reruns the section (:func:`components.live_class.follow.followed_fragment`).
 
 Dragging the editor's cutoff line sets k for the editor's run alone (its callback writes the k slider's value): the
 editor's fragment reads k from the session, not from the section's last run (which would draw the line back), and
@@ -34,34 +36,39 @@ import streamlit as st
 from components.ranking_editor import EditorState
 from components.serving import streamlit_compat
 
-# window.rankwiseAnswered: channel -> the signature the editor's fragment drew last when it ran alone.
+# window.rankwiseAnswered: the signature each channel's editor drew last ("latest"), the section helpers on the page
+# ("heard"), and whether one of them has not drawn its editor's last state yet ("pending()": the browser tests and the
+# latency benchmark wait for it before calling the page idle).
 _JS = """
 export default function (component) {
   const { data, setTriggerValue, parentElement } = component;
-  const latest = (window.rankwiseAnswered = window.rankwiseAnswered || new Map());
+  const answered = (window.rankwiseAnswered = window.rankwiseAnswered || {
+    latest: new Map(), heard: new Set(),
+    pending() { return [...this.heard].some((h) => this.latest.has(h.data.channel)
+                                                   && this.latest.get(h.data.channel) !== h.data.signature); },
+  });
   if (data.role === "said") {
-    if (data.alone) {
-      latest.set(data.channel, data.signature);
-      window.dispatchEvent(new CustomEvent("rankwise-answered", { detail: data.channel }));
-    }
+    answered.latest.set(data.channel, data.signature);
+    if (data.alone) window.dispatchEvent(new CustomEvent("rankwise-answered", { detail: data.channel }));
     return;
   }
-  const heard = (parentElement.rankwiseHeard = parentElement.rankwiseHeard || { asked: null, listen: null });
+  let heard = parentElement.rankwiseHeard;
+  if (!heard) {
+    heard = parentElement.rankwiseHeard = { asked: null };
+    heard.listen = (event) => {
+      const want = answered.latest.get(heard.data.channel);
+      if (event.detail !== heard.data.channel || want === heard.data.signature || want === heard.asked) return;
+      heard.asked = want;
+      heard.send("due", want);
+    };
+    window.addEventListener("rankwise-answered", heard.listen);
+    answered.heard.add(heard);
+  }
   heard.data = data;
   heard.send = setTriggerValue;
-  const check = () => {
-    const want = latest.get(heard.data.channel);
-    if (want === undefined || want === heard.data.signature || want === heard.asked) return;
-    heard.asked = want;
-    heard.send("due", want);
-  };
-  if (!heard.listen) {
-    heard.listen = (event) => { if (event.detail === heard.data.channel) check(); };
-    window.addEventListener("rankwise-answered", heard.listen);
-  }
-  check();
   return () => {
     window.removeEventListener("rankwise-answered", heard.listen);
+    answered.heard.delete(heard);
     delete parentElement.rankwiseHeard;
   };
 }

@@ -94,7 +94,8 @@ def hold_still(page: Page, locator: Locator | None = None, *, read: str = BOX, f
 
 def settle(page: Page, since: RunMark | None = None) -> None:
     """Wait until the app is idle: its run is over (a fresh page load is one run: nothing stored in the browser
-    asks for another) and no element of an earlier run is left on screen. A drag begun during a rerun is lost
+    asks for another), no element of an earlier run is left on screen, and no lesson section is still to follow its
+    editor's answer. A drag begun during a rerun is lost
     when the rerun redraws the component under the pointer.
 
     ``since`` (``PageRuns.mark()``, taken before a click or a key) first waits for a run that started after the
@@ -102,8 +103,16 @@ def settle(page: Page, since: RunMark | None = None) -> None:
     the click's own run may not have begun yet."""
     if since is not None:
         since.runs.wait_for_run(page, since)
-    expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "notRunning", timeout=30_000)
-    expect(page.locator('[data-stale="true"]')).to_have_count(0, timeout=30_000)
+    for _ in range(2):  # a lesson's section follows its editor's own run with one of its own (below)
+        expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "notRunning",
+                                                              timeout=30_000)
+        expect(page.locator('[data-stale="true"]')).to_have_count(0, timeout=30_000)
+        page.wait_for_function(ANSWERED, timeout=30_000)
+
+
+# True once every lesson section on the page has drawn the state its editor drew last: a move reruns the editor's
+# own fragment, then the browser asks for the section's run (components/ui/answer_first.py).
+ANSWERED = "() => !(window.rankwiseAnswered && window.rankwiseAnswered.pending())"
 
 
 def click_and_settle(page: Page, runs: PageRuns, target: Locator) -> None:
