@@ -78,11 +78,11 @@ def _scenario() -> None:
     labels = ("AP", "P@{k}", "Recall@{k}", "RR")
     editor_col, numbers_col = st.columns([3, 2], gap="large")
     with editor_col:
-        current = answered_first(state.AP_EDITOR, lambda k: show_ranking_editor(
+        current = answered_first(state.AP_EDITOR, lambda k, address: show_ranking_editor(
             ITEMS, key=state.AP_EDITOR, default_order=Q.presets[PRESETS[0]], k=k, tray=True, grade_range=(0, 1),
             scale=chart_scale(), label=prose.section(NAME, "Label editor"), k_key=state.AP_K, k_max=MAX_K,
             scoreboard=lambda s: Scoreboard(MEASURES, labels, hidden=board_hidden(NAME, (s, k), lambda: _arithmetic(s))),
-            scroll_in_place=True), k_key=state.AP_K)
+            scroll_in_place=True, address=address), k_key=state.AP_K)
     link, take_home = st.columns(2)  # one row under both columns: the link now, the files once the numbers show
     with link:
         show_link_to_view()

@@ -46,10 +46,10 @@ def _default_order(query: scenarios.Query) -> tuple[str, ...]:
     return next(iter(query.presets.values()))  # each jar query has one preset, its listed order
 
 
-def _editor(query: scenarios.Query, key: str, url_suffix: str, label: str, board=None):
+def _editor(query: scenarios.Query, key: str, url_suffix: str, label: str, board=None, address: bool = True):
     return show_ranking_editor(editor_items(query.docs), key=key, default_order=_default_order(query), tray=True,
                                grade_range=(0, 1), scale=chart_scale(), label=label, url_suffix=url_suffix,
-                               scoreboard=board)
+                               scoreboard=board, address=address)
 
 
 def _states_now() -> list[EditorState]:
@@ -72,8 +72,8 @@ def _editors():
                                   labels=(prose.text(NAME, "Label RR card", i=i), "MRR"), arithmetic=_arithmetic)
         with place:
             st.markdown(prose.text(NAME, "Query heading", i=i, query=query.text))
-            states.append(answered_first(key, lambda _, query=query, key=key, i=i, board=board: _editor(
-                query, key, str(i), prose.text(NAME, "Label query results", i=i), board(_states_now()))))
+            states.append(answered_first(key, lambda _, address, query=query, key=key, i=i, board=board: _editor(
+                query, key, str(i), prose.text(NAME, "Label query results", i=i), board(_states_now()), address)))
     return states
 
 

@@ -133,11 +133,11 @@ def _scenario() -> None:
         k = show_k_slider(state.NDCG_K, hi=POOL, default=scenarios.FRAMEWORKS_K, help=prose.section(NAME, "Help cutoff"))
     editor_col, numbers_col = st.columns(2, gap="large")
     with editor_col:
-        current = answered_first(state.NDCG_EDITOR, lambda k: show_ranking_editor(
+        current = answered_first(state.NDCG_EDITOR, lambda k, address: show_ranking_editor(
             ITEMS, key=state.NDCG_EDITOR, default_order=Q.presets[PRESETS[0]], k=k, tray=True, editable_grades=True,
             grade_range=(0, 2), scale=chart_scale(), label=prose.section(NAME, "Label editor"),
-            scoreboard=lambda s: _scoreboard(s, k, gain), k_key=state.NDCG_K, k_max=POOL, scroll_in_place=True),
-            k_key=state.NDCG_K)
+            scoreboard=lambda s: _scoreboard(s, k, gain), k_key=state.NDCG_K, k_max=POOL, scroll_in_place=True,
+            address=address), k_key=state.NDCG_K)
     link, take_home = st.columns(2)  # one row under both columns: the link now, the files once the numbers show
     with link:
         show_link_to_view()

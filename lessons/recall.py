@@ -70,10 +70,11 @@ def _scenario() -> None:
     k = show_k_slider(state.RECALL_K, hi=MAX_K, default=5, help=prose.section(NAME, "Help cutoff"))
     editor_col, numbers_col = st.columns([3, 2], gap="large")
     with editor_col:
-        current = answered_first(state.RECALL_EDITOR, lambda k: show_ranking_editor(
+        current = answered_first(state.RECALL_EDITOR, lambda k, address: show_ranking_editor(
             ITEMS, key=state.RECALL_EDITOR, default_order=Q.presets[SYSTEMS[0]], k=k, tray=True, grade_range=(0, 1),
             scale=chart_scale(), label=prose.section(NAME, "Label editor"), scoreboard=lambda s: _scoreboard(s, k),
-            k_key=state.RECALL_K, k_max=MAX_K, scroll_in_place=True), k_key=state.RECALL_K)
+            k_key=state.RECALL_K, k_max=MAX_K, scroll_in_place=True, address=address),
+            k_key=state.RECALL_K)
         st.caption(prose.text(NAME, "Tray note", title=_tenth_case().title))  # the tray, and the case no one found
     link, take_home = st.columns(2)  # one row under both columns: the link now, the files once the numbers show
     with link:

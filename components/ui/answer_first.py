@@ -5,7 +5,8 @@ chart and the folds. A move in the editor reruns that fragment, and the browser 
 with everything drawn after it: on the nDCG page 120 to 130 ms from the drop, most of it the arithmetic and the chart.
 
 :func:`answered_first` draws the editor in a fragment of its own, inside the section's. A move reruns only that small
-fragment, whose answer is on the board in about 75 ms. The browser then asks for the section's run, which redraws the
+fragment, whose answer is on the board in about 75 ms (the address, which would cost the browser a render of the
+whole page, is left to the section's run). The browser then asks for the section's run, which redraws the
 arithmetic and the chart for the new order (and the editor, unchanged). Two hidden helpers carry the request:
 
 - "said", in the editor's fragment, after the editor: the signature of the state just drawn (the order, the tray,
@@ -83,20 +84,24 @@ def signature(current: EditorState, k: int | None) -> str:
     return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
 
 
-def answered_first(key: str, draw: Callable[[int | None], EditorState], *, k_key: str | None = None) -> EditorState:
+def answered_first(key: str, draw: Callable[[int | None, bool], EditorState], *,
+                   k_key: str | None = None) -> EditorState:
     """Call inside a lesson section's fragment, after its k slider (``k_key``, if the editor draws k):
-    ``draw(k)``, which shows the ranking editor ``key`` and returns its state, runs in a fragment of its own, with k
+    ``draw(k, address)``, which shows the ranking editor ``key`` (writing its state into the address if ``address``:
+    :func:`components.ui.widgets.show_ranking_editor`) and returns its state, runs in a fragment of its own, with k
     read from the session (None without a slider); once the browser has drawn a move's answer, the section's
     fragment reruns. ``draw`` reads whatever else it shows from the session too (another editor's state, for one):
-    run alone, it is the closure the section's last run made. The editor's state, as drawn."""
+    run alone, it is the closure the section's last run made. Run alone, it leaves the address to the section's
+    run. The editor's state, as drawn."""
     drawn_k = f"answered-k-{key}"
 
     @st.fragment
     def editor() -> EditorState:
         k = st.session_state[drawn_k] = st.session_state[k_key] if k_key is not None else None
-        current = draw(k)
+        alone = streamlit_compat.fragment_runs_alone()
+        current = draw(k, not alone)
         _helper(key=f"answered-said-{key}", data={"role": "said", "channel": key, "signature": signature(current, k),
-                                                  "alone": streamlit_compat.fragment_runs_alone()})
+                                                  "alone": alone})
         return current
 
     current = editor()

@@ -288,11 +288,13 @@ def show_link_to_view(key: str = "link_to_view") -> None:
 
 # --- deep links for ranking editors --------------------------------------------------------
 
-def show_ranking_editor(items, *, key: str, default_order, url_suffix: str = "", **options):
+def show_ranking_editor(items, *, key: str, default_order, url_suffix: str = "", address: bool = True, **options):
     """The ranking editor, with its order and grades mirrored in the URL (``order``/``grades`` + suffix).
 
     On the first run a valid order and grades in the URL replace the default
-    (an invalid one is noted and ignored); every later state is written back.
+    (an invalid one is noted and ignored); every later state is written back, unless ``address`` is False (a run of
+    the editor's own fragment, whose section's run writes it just after: components/ui/answer_first.py; the
+    address's change costs the browser a render of the page, about 15 ms of the drop's answer).
     """
     order_param, grades_param = state.PARAM_ORDER + url_suffix, state.PARAM_GRADES + url_suffix
     read_key = f"{key}.url_read"
@@ -310,10 +312,11 @@ def show_ranking_editor(items, *, key: str, default_order, url_suffix: str = "",
         if order_param in st.query_params or grades_param in st.query_params:
             set_editor_state(key, order.value, grades=grades.value)
     current = ranking_editor(items, key=key, default_order=default_order, **options)
-    defaults = {item.id: item.grade for item in items}
-    changed = ",".join(f"{i}:{g}" for i, g in current.grades.items() if defaults.get(i) != g)
-    set_url_param(order_param, state.write_order(current.order))
-    set_url_param(grades_param, changed or None)
+    if address:
+        defaults = {item.id: item.grade for item in items}
+        changed = ",".join(f"{i}:{g}" for i, g in current.grades.items() if defaults.get(i) != g)
+        set_url_param(order_param, state.write_order(current.order))
+        set_url_param(grades_param, changed or None)
     return current
 
 

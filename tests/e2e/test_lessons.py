@@ -9,6 +9,7 @@ cutoff line. Expected values come from the engine, never typed in.
 from __future__ import annotations
 
 import re
+from urllib.parse import parse_qs, urlparse
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
@@ -16,6 +17,7 @@ from playwright.sync_api import Locator, Page, expect
 from components.course import hybrid, quiz, scenarios
 from components.engine import metrics
 from components.engine.formatting import fmt
+from components.ui import state
 from tests.e2e.helpers import (
     PageRuns,
     hold_changes,
@@ -91,8 +93,8 @@ def test_the_blind_spot_duel_shows_its_point_beside_its_text(lessons: Page):
 
 def test_a_drop_is_answered_by_the_editors_own_run_and_the_arithmetic_follows(shared_context, app_url):
     """On nDCG, a drop by the keys reruns the editor's own fragment first (its board answers), then the "Try it"
-    section's, whose arithmetic shows the new order's DCG@3 (components/ui/answer_first.py); a new k reruns the
-    section once. No whole-page run."""
+    section's, whose arithmetic shows the new order's DCG@3 and which writes the order into the address
+    (components/ui/answer_first.py); a new k reruns the section once. No whole-page run."""
     q = scenarios.FRAMEWORKS
     order = list(q.presets[next(iter(q.presets))])
     order[2], order[3] = order[3], order[2]
@@ -112,6 +114,7 @@ def test_a_drop_is_answered_by_the_editors_own_run_and_the_arithmetic_follows(sh
     assert runs.count == 1, "a move ran the whole page"
     editor_run, section_run = runs.fragment_runs
     assert editor_run != section_run, "the drop ran the section's fragment alone"
+    assert parse_qs(urlparse(page.url).query)[state.PARAM_ORDER] == [state.write_order(order)]  # the section wrote it
     press_home(page, page.get_by_role("slider", name="Cutoff k").first,
                lambda ms: expect(lesson_editor(page).get_by_text("top 1")).to_be_visible(timeout=ms))
     settle(page)
