@@ -11,8 +11,9 @@ arithmetic and the chart for the new order (and the editor, unchanged). Two hidd
 
 - "said", in the editor's fragment, after the editor: the signature of the state just drawn (the order, the tray,
   the grades and k) is the latest of its channel; when that fragment ran alone, the page hears of it;
-- "heard", in the section's fragment, just after the editor's: hearing of a latest signature that differs from the
-  one the section last drew, it sets the trigger ``due`` (once for that signature), and the section reruns.
+- "heard", in the section's fragment, just after the editor's: when the editor's fragment ran alone and drew a state
+  the section has not drawn, it sets the trigger ``due`` (once for that state), and the section reruns. It looks
+  when it hears of such a run, and each time it is drawn (a move made as the page loads, before its script ran).
 
 A run of the whole section (a new k, a preset, a page load, a live class's change) draws the editor with it and asks
 for nothing more. The request has to come from the browser after it has drawn the answer: a rerun of the section
@@ -37,36 +38,38 @@ import streamlit as st
 from components.ranking_editor import EditorState
 from components.serving import streamlit_compat
 
-# window.rankwiseAnswered: the signature each channel's editor drew last ("latest"), the section helpers on the page
-# ("heard"), and whether one of them has not drawn its editor's last state yet ("pending()": the browser tests and the
-# latency benchmark wait for it before calling the page idle).
+# window.rankwiseAnswered: what each channel's editor drew last ("latest": its signature, and whether its fragment ran
+# alone), the section helpers on the page ("heard"), and whether one of them has not drawn its editor's last state yet
+# ("pending()": the browser tests and the latency benchmark wait for it before calling the page idle).
 _JS = """
 export default function (component) {
   const { data, setTriggerValue, parentElement } = component;
   const answered = (window.rankwiseAnswered = window.rankwiseAnswered || {
     latest: new Map(), heard: new Set(),
     pending() { return [...this.heard].some((h) => this.latest.has(h.data.channel)
-                                                   && this.latest.get(h.data.channel) !== h.data.signature); },
+                                                   && this.latest.get(h.data.channel).signature !== h.data.signature); },
   });
   if (data.role === "said") {
-    answered.latest.set(data.channel, data.signature);
+    answered.latest.set(data.channel, { signature: data.signature, alone: data.alone });
     if (data.alone) window.dispatchEvent(new CustomEvent("rankwise-answered", { detail: data.channel }));
     return;
   }
   let heard = parentElement.rankwiseHeard;
   if (!heard) {
     heard = parentElement.rankwiseHeard = { asked: null };
-    heard.listen = (event) => {
-      const want = answered.latest.get(heard.data.channel);
-      if (event.detail !== heard.data.channel || want === heard.data.signature || want === heard.asked) return;
-      heard.asked = want;
-      heard.send("due", want);
+    heard.ask = () => {  /* once for each state the editor drew alone that the section has not drawn */
+      const drew = answered.latest.get(heard.data.channel);
+      if (!drew || !drew.alone || drew.signature === heard.data.signature || drew.signature === heard.asked) return;
+      heard.asked = drew.signature;
+      heard.send("due", drew.signature);
     };
+    heard.listen = (event) => { if (event.detail === heard.data.channel) heard.ask(); };
     window.addEventListener("rankwise-answered", heard.listen);
     answered.heard.add(heard);
   }
   heard.data = data;
   heard.send = setTriggerValue;
+  heard.ask();  /* a move made before this helper's script first ran was not heard */
   return () => {
     window.removeEventListener("rankwise-answered", heard.listen);
     answered.heard.delete(heard);

@@ -20,6 +20,7 @@ from components.engine.formatting import fmt
 from components.ui import state
 from tests.e2e.helpers import (
     PageRuns,
+    board_value,
     hold_changes,
     hold_still,
     lesson_editor,
@@ -108,6 +109,7 @@ def test_a_drop_is_answered_by_the_editors_own_run_and_the_arithmetic_follows(sh
     rows.nth(3).focus()
     for key in ("Space", "ArrowUp", "Space"):  # lift, up one, drop
         page.keyboard.press(key)
+    expect(board_value(page, "DCG@3")).to_have_text(dcg)  # the editor's run: the board's answer
     line = re.compile(r"\\mathrm\{DCG@\}3 = .* = " + re.escape(dcg) + "$")
     expect(page.locator(".katex-mathml annotation").filter(has_text=line)).to_have_count(1)
     settle(page)
