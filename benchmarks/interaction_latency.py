@@ -131,10 +131,11 @@ TWO_FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnimat
 def wait_idle(page: Page, timeout: float = 10_000) -> None:
     """Wait for the app to finish its reruns (a lesson's editor's own, then its section's) and the component to
     settle before the next move."""
-    for _ in range(2):
-        page.wait_for_function("() => document.querySelector('[data-testid=stApp]')"
-                               ".getAttribute('data-test-script-state') === 'notRunning'", timeout=timeout)
+    idle = "() => document.querySelector('[data-testid=stApp]').getAttribute('data-test-script-state') === 'notRunning'"
+    page.wait_for_function(idle, timeout=timeout)
+    if not page.evaluate(ANSWERED):
         page.wait_for_function(ANSWERED, timeout=timeout)
+        page.wait_for_function(idle, timeout=timeout)
     page.evaluate(TWO_FRAMES)
 
 

@@ -10,6 +10,8 @@ from playwright.sync_api import Locator, Page, WebSocket, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
+from components.ui.registry import PageSpec
+
 # Streamlit keeps the elements of the run before, marked stale, until the new run has replaced them:
 # a locator that means "what the learner sees now" skips them.
 CURRENT = '[data-testid="stElementContainer"]:not([data-stale="true"])'
@@ -34,7 +36,6 @@ def drag(page: Page, source: Locator, target: Locator, *, half: str = "upper") -
         next_frames(page)
         page.mouse.move(x, y)
     page.mouse.up()
-
 
 
 # The component's state object (ctx), found from an element inside it by the key its mount stores it under.
@@ -92,27 +93,38 @@ def hold_still(page: Page, locator: Locator | None = None, *, read: str = BOX, f
     page.wait_for_function(STAYS_PUT, arg=[read, locator.element_handle() if locator else None, frames])
 
 
+# True once every lesson section on the page has drawn the state its editor drew last: a move reruns the editor's
+# own fragment, then the browser asks for the section's run (components/ui/answer_first.py).
+ANSWERED = "() => !(window.rankwiseAnswered && window.rankwiseAnswered.pending())"
+
+
 def settle(page: Page, since: RunMark | None = None) -> None:
     """Wait until the app is idle: its run is over (a fresh page load is one run: nothing stored in the browser
     asks for another), no element of an earlier run is left on screen, and no lesson section is still to follow its
-    editor's answer. A drag begun during a rerun is lost
-    when the rerun redraws the component under the pointer.
+    editor's answer. A drag begun during a rerun is lost when the rerun redraws the component under the pointer.
 
     ``since`` (``PageRuns.mark()``, taken before a click or a key) first waits for a run that started after the
     mark to end, read from the websocket: right after a click the page still shows the run before as over, and
     the click's own run may not have begun yet."""
     if since is not None:
         since.runs.wait_for_run(page, since)
-    for _ in range(2):  # a lesson's section follows its editor's own run with one of its own (below)
-        expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "notRunning",
-                                                              timeout=30_000)
-        expect(page.locator('[data-stale="true"]')).to_have_count(0, timeout=30_000)
+    _run_over(page)
+    if not page.evaluate(ANSWERED):  # a lesson's section follows its editor's own run with a run of its own
         page.wait_for_function(ANSWERED, timeout=30_000)
+        _run_over(page)
 
 
-# True once every lesson section on the page has drawn the state its editor drew last: a move reruns the editor's
-# own fragment, then the browser asks for the section's run (components/ui/answer_first.py).
-ANSWERED = "() => !(window.rankwiseAnswered && window.rankwiseAnswered.pending())"
+def _run_over(page: Page) -> None:
+    expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "notRunning", timeout=30_000)
+    expect(page.locator('[data-stale="true"]')).to_have_count(0, timeout=30_000)
+
+
+def on_page(page: Page, spec: PageSpec) -> None:
+    """Wait until the session's page is ``spec``'s (its run has begun) and the run is over."""
+    page.wait_for_url(f"**/{spec.url_path}*")
+    expect(page.get_by_test_id("stSidebar").get_by_role("link", name=spec.title, exact=True)).to_have_attribute(
+        "aria-current", "page")
+    settle(page)
 
 
 def click_and_settle(page: Page, runs: PageRuns, target: Locator) -> None:

@@ -15,7 +15,15 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from components.ui import registry
-from tests.e2e.helpers import PageRuns, board_value, press_home, runs_after_the_helpers_read, settle, stores_nothing
+from tests.e2e.helpers import (
+    PageRuns,
+    board_value,
+    on_page,
+    press_home,
+    runs_after_the_helpers_read,
+    settle,
+    stores_nothing,
+)
 from tests.e2e.layout_checks import check_nothing_cut_short, follow_next
 from tests.e2e.navigation import visit
 
@@ -62,9 +70,7 @@ def walk_the_lessons(page: Page, runs: PageRuns) -> None:
         if after is not None:
             before = runs.count
             follow_next(page, after)
-            expect(page.get_by_test_id("stSidebar").get_by_role("link", name=after.title, exact=True)) \
-                .to_have_attribute("aria-current", "page")
-            settle(page)
+            on_page(page, after)
             assert runs.count - before == 1, f"{after.url_path}: its first run asked for a second"
 
 

@@ -93,7 +93,7 @@ def test_the_blind_spot_duel_shows_its_point_beside_its_text(lessons: Page):
 
 
 def test_a_drop_is_answered_by_the_editors_own_run_and_the_arithmetic_follows(shared_context, app_url):
-    """On nDCG, a drop by the keys reruns the editor's own fragment first (its board answers), then the "Try it"
+    """On nDCG, a move (a row's "up" button) reruns the editor's own fragment first (its board answers), then the "Try it"
     section's, whose arithmetic shows the new order's DCG@3 and which writes the order into the address
     (components/ui/answer_first.py); a new k reruns the section once. No whole-page run."""
     q = scenarios.FRAMEWORKS
@@ -105,10 +105,8 @@ def test_a_drop_is_answered_by_the_editors_own_run_and_the_arithmetic_follows(sh
     runs = PageRuns(page)
     page.goto(app_url + "/ndcg")
     settle(page)
-    rows = lesson_editor(page).get_by_test_id("rw-list").locator("li.rw-row")
-    rows.nth(3).focus()
-    for key in ("Space", "ArrowUp", "Space"):  # lift, up one, drop
-        page.keyboard.press(key)
+    title = q.by_id[order[2]].title  # the fourth row, moved up one by its button: one change sent
+    lesson_editor(page).get_by_role("button", name=f"Move {title} up").click()
     expect(board_value(page, "DCG@3")).to_have_text(dcg)  # the editor's run: the board's answer
     line = re.compile(r"\\mathrm\{DCG@\}3 = .* = " + re.escape(dcg) + "$")
     expect(page.locator(".katex-mathml annotation").filter(has_text=line)).to_have_count(1)

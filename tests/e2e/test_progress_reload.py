@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 
 from components.course import prose, quiz
 from components.ui import practice_sections, quiz_ui, registry
-from tests.e2e.helpers import PageRuns, runs_after_the_helpers_read, settle
+from tests.e2e.helpers import PageRuns, on_page, runs_after_the_helpers_read
 
 pytestmark = pytest.mark.e2e
 
@@ -49,14 +49,6 @@ def show_four_queries(page: Page):
 def stored(page: Page) -> list[str]:
     raw = page.evaluate(f"() => window.localStorage.getItem({json.dumps(quiz_ui.STORAGE_KEY)})")
     return ((json.loads(raw) if raw else None) or {}).get("solved", [])  # nothing solved: nothing kept
-
-
-def on_page(page: Page, spec: registry.PageSpec) -> None:
-    """Wait until the session's page is ``spec``'s (its run has begun) and the run is over."""
-    page.wait_for_url(f"**/{spec.url_path}*")
-    expect(page.get_by_test_id("stSidebar").get_by_role("link", name=spec.title, exact=True)).to_have_attribute(
-        "aria-current", "page")
-    settle(page)
 
 
 def test_progress_survives_a_reload_at_one_more_run_and_reset_clears_it(page: Page, app_url):
