@@ -8,7 +8,8 @@
 //
 // Sync: `data.ack` is the last sequence number Python received, `data.rev` changes when
 // Python set the state itself (a preset). The editor adopts Python's state when nothing
-// newer of its own is in flight, or when `rev` changed.
+// newer of its own is in flight, or when `rev` changed. While a change is in flight, the editor's
+// wrapper carries `data-unanswered` (the browser tests wait for no such editor before calling a page idle).
 import { mountComponent, svgIcon, say, sayNodes, el, setText, setAttr, setButton, drawScoreCells } from "./dom.js";
 import { sameList, tableRow, scoreWords as boardWords } from "./lookup.js";
 
@@ -159,6 +160,7 @@ function update(ctx, data) {
   applyConfig(ctx);
   syncRows(ctx);
   const adopt = ctx.rev !== data.rev || data.ack >= ctx.sent;
+  ctx.el.wrap.toggleAttribute("data-unanswered", data.ack < ctx.sent);
   ctx.rev = data.rev;
   if (adopt && (ctx.press || ctx.lift) && confirms(ctx, data)) {
     // Python's answer only confirms the list this drag (or lifted row) started from: the last drop's answer,
@@ -496,6 +498,7 @@ function commit(ctx, k = null) {
   ctx.sent = Math.max(ctx.sent, ctx.data.ack) + 1;
   const { order, tray, grades } = ctx.local;
   const edit = { seq: ctx.sent, order: [...order], tray: [...tray], grades: { ...grades } };
+  ctx.el.wrap.toggleAttribute("data-unanswered", true);
   ctx.send("edit", k === null ? edit : { ...edit, k });
 }
 

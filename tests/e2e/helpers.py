@@ -99,15 +99,17 @@ ANSWERED = "() => !(window.rankwiseAnswered && window.rankwiseAnswered.pending()
 
 
 def settle(page: Page, since: RunMark | None = None) -> None:
-    """Wait until the app is idle: its run is over (a fresh page load is one run: nothing stored in the browser
-    asks for another), no element of an earlier run is left on screen, and no lesson section is still to follow its
-    editor's answer. A drag begun during a rerun is lost when the rerun redraws the component under the pointer.
+    """Wait until the app is idle: no ranking editor still waits for the answer to a change it sent, its run is over
+    (a fresh page load is one run: nothing stored in the browser asks for another), no element of an earlier run is
+    left on screen, and no lesson section is still to follow its editor's answer. A drag begun during a rerun is
+    lost when the rerun redraws the component under the pointer.
 
     ``since`` (``PageRuns.mark()``, taken before a click or a key) first waits for a run that started after the
     mark to end, read from the websocket: right after a click the page still shows the run before as over, and
     the click's own run may not have begun yet."""
     if since is not None:
         since.runs.wait_for_run(page, since)
+    expect(page.locator("[data-unanswered]")).to_have_count(0, timeout=30_000)  # an editor's change in flight
     _run_over(page)
     if not page.evaluate(ANSWERED):  # a lesson's section follows its editor's own run with a run of its own
         page.wait_for_function(ANSWERED, timeout=30_000)

@@ -133,13 +133,21 @@ def test_a_drag_previews_the_engines_value_before_the_drop(lessons: Page):
     expect(editor.get_by_test_id("rw-scoreboard")).to_have_class("rw-score rw-preview")
     expect(editor.get_by_test_id("rw-score-note")).not_to_have_text("")
     page.mouse.up()
-    # dropped: the page's run for the new order is over and the board, the page's one place for Recall@5 (no
-    # card repeats it, tests/pages/test_recall_page.py), shows the server's value for it, no longer a preview
-    settle(page)
+    # dropped: the editor's own run answers, and the board, the page's one place for Recall@5 (no card repeats it,
+    # tests/pages/test_recall_page.py), shows the server's value for it, no longer a preview
     expect(editor.get_by_test_id("rw-scoreboard")).not_to_have_class(PREVIEW)
     expect(board_cell(page, "Recall@5")).to_have_text(recall_at_k(moved))
-    dropped = parse_qs(urlparse(page.url).query)["order"][0].split(",")  # the order of the server's run
-    assert dropped != SYSTEM_A and dropped.index(first) >= K and recall_at_k(dropped) == recall_at_k(moved)
+    # then the section's run writes the new order into the address (right after the mouse-up no run has begun, so
+    # settle alone could call the page idle before either run)
+    page.wait_for_url(lambda url: order_in(url) != SYSTEM_A)
+    settle(page)
+    dropped = order_in(page.url)  # the order of the server's run
+    assert dropped.index(first) >= K and recall_at_k(dropped) == recall_at_k(moved)
+
+
+def order_in(url: str) -> list[str]:
+    """The editor's order as the address carries it."""
+    return parse_qs(urlparse(url).query)["order"][0].split(",")
 
 
 def test_each_mrr_list_previews_its_rr_and_the_pages_mrr_with_the_other_lists_fixed(lessons: Page):
