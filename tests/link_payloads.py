@@ -1,7 +1,7 @@
 """Markdown, HTML and KaTeX payloads, and every URL parameter the app reads: for the link tests.
 
-tests/pages/test_link_payloads.py (headless) and tests/e2e/test_link_payloads.py
-(in the browser) feed them to every page.
+tests/pages/test_link_payloads.py (headless) and tests/e2e/payload_links.py
+(in the browser, for the accessibility walks) feed them to every page.
 """
 from components.ui import state
 

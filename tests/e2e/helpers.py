@@ -4,7 +4,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import Callable
-from urllib.parse import urlparse
 
 from playwright.sync_api import Locator, Page, WebSocket, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -96,29 +95,32 @@ def hold_still(page: Page, locator: Locator | None = None, *, read: str = BOX, f
 # True once every lesson section on the page has drawn the state its editor drew last: a move reruns the editor's
 # own fragment, then the browser asks for the section's run (components/ui/answer_first.py).
 ANSWERED = "() => !(window.rankwiseAnswered && window.rankwiseAnswered.pending())"
+# The app is idle: its run is over, nothing of an earlier run is left on screen (stale), no ranking editor waits for the
+# answer to a change it sent (its wrapper's data-unanswered, in its shadow root), and no lesson section is still to
+# follow its editor's own run (ANSWERED).
+IDLE = f"""() => {{
+  const app = document.querySelector('[data-testid="stApp"]');
+  if (!app || app.getAttribute("data-test-script-state") !== "notRunning") return false;
+  if (document.querySelector('[data-stale="true"]')) return false;
+  for (const host of document.querySelectorAll('[data-testid="stBidiComponentIsolated"]'))
+    if (host.shadowRoot && host.shadowRoot.querySelector("[data-unanswered]")) return false;
+  return ({ANSWERED})();
+}}"""
 
 
 def settle(page: Page, since: RunMark | None = None) -> None:
-    """Wait until the app is idle: no ranking editor still waits for the answer to a change it sent, its run is over
-    (a fresh page load is one run: nothing stored in the browser asks for another), no element of an earlier run is
-    left on screen, and no lesson section is still to follow its editor's answer. A drag begun during a rerun is
-    lost when the rerun redraws the component under the pointer.
+    """Wait until the app is idle (``IDLE``): a fresh page load is one run (nothing stored in the browser asks for
+    another), and a lesson's section follows its editor's own run with a run of its own. A drag begun during a rerun
+    is lost when the rerun redraws the component under the pointer. Looked at every 20 ms in the page: Playwright's
+    ``expect`` looks again after 20, 50, 100, 100 ms, then every 500 ms, so a run of 400 ms would be seen over at
+    770 ms.
 
     ``since`` (``PageRuns.mark()``, taken before a click or a key) first waits for a run that started after the
     mark to end, read from the websocket: right after a click the page still shows the run before as over, and
     the click's own run may not have begun yet."""
     if since is not None:
         since.runs.wait_for_run(page, since)
-    expect(page.locator("[data-unanswered]")).to_have_count(0, timeout=30_000)  # an editor's change in flight
-    _run_over(page)
-    if not page.evaluate(ANSWERED):  # a lesson's section follows its editor's own run with a run of its own
-        page.wait_for_function(ANSWERED, timeout=30_000)
-        _run_over(page)
-
-
-def _run_over(page: Page) -> None:
-    expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "notRunning", timeout=30_000)
-    expect(page.locator('[data-stale="true"]')).to_have_count(0, timeout=30_000)
+    page.wait_for_function(IDLE, polling=20, timeout=30_000)
 
 
 def on_page(page: Page, spec: PageSpec) -> None:
@@ -200,10 +202,10 @@ class PageRuns:
 
     def _pump(self, page: Page, done: Callable[[], bool]) -> bool:
         """Let the websocket's frames in (they are read while Playwright waits on the page) until ``done()``."""
-        for _ in range(300):  # at most 1,800 painted frames: about 30 s
+        for _ in range(900):  # at most 1,800 painted frames: about 30 s
             if done():
                 return True
-            next_frames(page, 6)
+            next_frames(page, 2)
         return done()
 
     def wait_for_run(self, page: Page, mark: RunMark) -> None:
@@ -245,23 +247,6 @@ def board_value(page: Page, label: str | re.Pattern, *, prefix: str = "rw") -> L
     pattern = re.compile(f"^{re.escape(label)}$") if isinstance(label, str) else label
     labelled = page.locator(f".{prefix}-score-label").filter(has_text=pattern)
     return board.get_by_test_id(f"{prefix}-score-cell").filter(has=labelled).locator(f".{prefix}-score-value")
-
-
-def refuse_other_hosts(page: Page, app_url: str) -> list[str]:
-    """Refuse every request of the page's context to a host other than the app's; the list records them."""
-    own = urlparse(app_url).netloc
-    foreign: list[str] = []
-
-    def route(request_route):
-        url = request_route.request.url
-        if urlparse(url).netloc in (own, "") or url.startswith(("data:", "blob:")):
-            request_route.continue_()
-        else:
-            foreign.append(url)
-            request_route.abort()
-
-    page.context.route("**/*", route)
-    return foreign
 
 
 STORE_HELPERS = 3  # the storage helpers every page draws (app.py): progress, a class's lead, a class's member id

@@ -9,6 +9,7 @@ from components.course import prose
 from components.ui import registry
 from tests.e2e.helpers import hold_still, next_frames, settle
 
+SEQUENCE = [spec for spec in registry.PAGES if spec.in_sequence]  # the lessons, then Why does my number differ?
 LESSONS = registry.PAGES[registry.PAGES.index(registry.spec("accuracy")):registry.PAGES.index(registry.spec("choosing")) + 1]
 
 # What a narrow window must not cut short or push sideways: metric labels, sidebar page names and button labels

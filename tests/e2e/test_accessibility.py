@@ -33,18 +33,23 @@ from playwright.sync_api import Page, expect
 from components.course import prose, quiz, scenarios
 from components.ui import quiz_ui, registry
 from tests.e2e.axe_audit import Audit
-from tests.e2e.helpers import CTX, PageRuns, click_and_settle, hold_still, lesson_editor, next_frames, settle
-from tests.e2e.layout_checks import LESSONS, check_nothing_cut_short, follow_next
-from tests.e2e.navigation import open_shared_page, visit
+from tests.e2e.helpers import (
+    CTX,
+    PageRuns,
+    click_and_settle,
+    hold_still,
+    lesson_editor,
+    next_frames,
+    runs_after_the_helpers_read,
+    settle,
+    stores_nothing,
+)
+from tests.e2e.layout_checks import LESSONS, SEQUENCE, check_nothing_cut_short, follow_next
+from tests.e2e.navigation import visit
+from tests.e2e.payload_links import PayloadLinks
 
 pytestmark = pytest.mark.e2e
 GROUP_PER_TEST = True  # the long tests run on both workers at once (tests/e2e/conftest.py)
-
-def first_page(audit: Audit) -> None:
-    """The page opened on the home page (the default page, at "/": navigation.visit finds the others by path)."""
-    expect(audit.page.get_by_test_id("stMain")).to_be_visible()
-    audit(registry.PAGES[0].url_path)
-
 
 # The elements of the components (in shadow roots) that would move by themselves: a transition or an animation set,
 # or one running.
@@ -192,25 +197,27 @@ def editor_states(audit: Audit) -> None:
     page.emulate_media(reduced_motion="no-preference")
 
 
-def data_states(audit: Audit, runs: PageRuns) -> None:
-    """"Your data" with the sample files' results, then Compare runs with the samples' comparison."""
+def data_states(audit: Audit, runs: PageRuns, links: PayloadLinks) -> None:
+    """"Your data" with the sample files' results, then Compare runs with the samples' comparison: each opened from
+    a payload link."""
     page = audit.page
-    visit(page, "your_data")
+    links.open(registry.spec("your_data"))
     audit("your-data")
     click_and_settle(page, runs, page.get_by_role("button", name=prose.text("your_data", "Use samples")))
     expect(page.locator(".st-key-your-data-table table td").first).to_be_attached()  # the grid's table for AT
     audit("your-data with results")
-    visit(page, "compare_runs")
+    links.open(registry.spec("compare_runs"))
     audit("compare-runs")
     click_and_settle(page, runs, page.get_by_role("button", name=prose.text("compare_runs", "Add samples")))
     expect(page.get_by_text("sample_run_c.txt").first).to_be_visible()
     audit("compare-runs with results")
 
 
-def practice_states(audit: Audit, runs: PageRuns) -> None:
-    """Practice: a wrong number's feedback, then the method hint and the solution open on the same card."""
+def practice_states(audit: Audit, runs: PageRuns, links: PayloadLinks) -> None:
+    """Practice, opened from a payload link: a wrong number's feedback, then the method hint and the solution open
+    on the same card."""
     page = audit.page
-    visit(page, "practice")
+    links.open(registry.spec("practice"))
     audit("practice")
     answer = page.get_by_label(quiz_ui.text("card answer")).and_(page.locator("input[type=text]")).first
     card = page.locator('[class*="st-key-quiz-practice-"]').filter(has=answer).first
@@ -443,61 +450,80 @@ ZOOMED = ({"width": 640, "height": 360}, {"width": 320, "height": 640})
 REFLOWED = ("recall", "four_queries", "differ")
 
 
+def at_size(page: Page, size: dict[str, int]) -> None:
+    """Set the window to ``size`` and wait until the layout has caught up with it: the main area's widths and the
+    page's height stay put."""
+    page.set_viewport_size(size)
+    hold_still(page, read="""() => { const m = document.querySelector('[data-testid="stMain"]');
+                                     return `${m.clientWidth} ${m.scrollWidth} ${m.scrollHeight}`; }""")
+
+
 def reflow(audit: Audit) -> None:
     """At 200% zoom and at 320 px wide, the page (as it stands) has nothing past the window's right edge outside a
     box that scrolls sideways (a table's), and does not scroll sideways; back to the audit's size after."""
     page, size = audit.page, audit.page.viewport_size
     where = page.url.split("?")[0].rsplit("/", 1)[-1]
     for zoomed in ZOOMED:
-        page.set_viewport_size(zoomed)
-        # The layout has caught up with the window: the main area's widths and the page's height stay put.
-        hold_still(page, read="""() => { const m = document.querySelector('[data-testid="stMain"]');
-                                         return `${m.clientWidth} ${m.scrollWidth} ${m.scrollHeight}`; }""")
+        at_size(page, zoomed)
         for problem in page.evaluate(PAST_THE_EDGE):
             audit.found.append(f"reflow on {where} at {zoomed['width']}x{zoomed['height']}: {problem}")
-    page.set_viewport_size(size)
-    hold_still(page, read="() => document.querySelector('[data-testid=\"stMain\"]').clientWidth")
+    at_size(page, size)
 
 
-def laptop_page(shared_context, app_url) -> tuple[Page, PageRuns, Audit]:
-    """A page of its own (a session of its own) at 1366x768 on the home page, with its audit."""
+NARROW = {"width": 1024, "height": 768}  # a small laptop's window: the sidebar still beside the page
+
+
+def narrow(page: Page, spec: registry.PageSpec) -> None:
+    """At 1024x768, nothing on the lesson ``spec`` is cut short or pushed sideways (tests/e2e/layout_checks.py);
+    back to the window's size after."""
+    size = page.viewport_size
+    at_size(page, NARROW)
+    check_nothing_cut_short(page, spec, projected=False)
+    at_size(page, size)
+
+
+def laptop_page(shared_context, app_url) -> tuple[Page, PageRuns, Audit, PayloadLinks]:
+    """A page of its own (a session of its own) at 1366x768, not yet opened, with its audit and its payload
+    links."""
     page = shared_context.new_page()
     runs = PageRuns(page)
     page.set_viewport_size({"width": 1366, "height": 768})
-    page.goto(app_url + "/")
-    return page, runs, Audit(page, "1366x768")
+    return page, runs, Audit(page, "1366x768"), PayloadLinks(page, app_url)
 
 
 def test_every_page_and_the_lessons_states_at_a_laptops_size(shared_context, app_url):
-    """At 1366x768: every page in its first state, and the states a learner reaches on the lessons (the data pages,
-    practice and the instructor's panel: the next test, which the suite's other worker can take)."""
-    page, runs, audit = laptop_page(shared_context, app_url)
-    first_page(audit)
-    live_regions(audit, registry.PAGES[0].url_path)
-    for spec in registry.PAGES[1:]:
+    """At 1366x768: every page in its first state, opened from a link with markup in every parameter
+    (tests/e2e/payload_links.py: the link's notes show as text, no other host is asked for anything), and the
+    states a learner reaches on the lessons (the data pages, practice and the instructor's panel: the next test,
+    which the suite's other worker can take). Each lesson and Why does my number differ? also at 1024x768: nothing
+    cut short or pushed sideways. A note dismissed at the end goes, and the others stay."""
+    page, runs, audit, links = laptop_page(shared_context, app_url)
+    for spec in registry.PAGES:
         if spec.module in ("your_data", "compare_runs", "practice"):
             continue  # with their states: the next test
-        visit(page, spec.module)
+        links.open(spec)
         audit(spec.url_path)
         live_regions(audit, spec.url_path)
         if spec.module in REFLOWED:
             reflow(audit)
+        if spec in SEQUENCE:
+            narrow(page, spec)
         if spec.module == "recall":
             editor_states(audit)
             strip_move(audit, runs)
         if spec.module == "four_queries":
             figure_move(audit, runs)
+    links.dismiss_one()
     page.close()
     audit.check()
 
 
 def test_the_data_pages_practice_and_the_instructors_panel_at_a_laptops_size(shared_context, app_url):
     """At 1366x768: "Your data" and Compare runs before and with results, practice's feedback and hints, the
-    Classroom panel before and with a class."""
-    page, runs, audit = laptop_page(shared_context, app_url)
-    expect(page.get_by_test_id("stMain")).to_be_visible()
-    data_states(audit, runs)
-    practice_states(audit, runs)
+    Classroom panel before and with a class; each page opened from a payload link."""
+    page, runs, audit, links = laptop_page(shared_context, app_url)
+    data_states(audit, runs, links)
+    practice_states(audit, runs, links)
     instructor_states(audit, runs)
     page.close()
     audit.check()
@@ -505,29 +531,40 @@ def test_the_data_pages_practice_and_the_instructors_panel_at_a_laptops_size(sha
 
 def test_a_whole_lesson_by_keyboard_alone(shared_context, app_url):
     """At 1366x768, on a session of its own (a test of its own: the suite's workers share the long ones out)."""
-    page, runs, _ = laptop_page(shared_context, app_url)
+    page, runs, _, _ = laptop_page(shared_context, app_url)
+    page.goto(app_url + "/")
     expect(page.get_by_test_id("stMain")).to_be_visible()
     keyboard_lesson(page, runs)
     page.close()
 
 
-def test_every_lesson_projected(shared_context, app_url):
+def test_every_lesson_projected(browser, browser_context_args, app_url):
     """At 1280x720 in projector mode (?projector=1): the home page and every lesson in its first state, walked as a
-    class walks them, from the home page's link by each one's "Next" link: the projector's folded sidebar stays
-    folded, and nothing is cut short or pushed sideways on any (tests/e2e/layout_checks.py). (The other pages,
-    the glossary, the data pages and practice, are audited at a laptop's size: projected, they are the same markup
-    in larger type.)"""
-    page = open_shared_page(shared_context, app_url + "/?projector=1", {"width": 1280, "height": 720})
+    class walks them, from the home page's link by each one's "Next" link: the fresh load runs once and each page
+    after it once (nothing stored in the browser asks for another run), nothing is stored, the projector's folded
+    sidebar stays folded, and nothing is cut short or pushed sideways on any (tests/e2e/layout_checks.py). (The
+    other pages, the glossary, the data pages and practice, are audited at a laptop's size: projected, they are
+    the same markup in larger type.) A browser context of its own: the module's others store a learner's
+    progress."""
+    context = browser.new_context(**browser_context_args)
+    page = context.new_page()
+    runs = PageRuns(page)
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.goto(app_url + "/?projector=1")
+    assert runs_after_the_helpers_read(page, runs) == 1, "a fresh visit ran twice"
     page.wait_for_function("() => parseFloat(getComputedStyle(document.documentElement).fontSize) > 20")
     audit = Audit(page, "1280x720 projected")
-    first_page(audit)
-    first = LESSONS[0]
-    page.get_by_test_id("stPageLink").filter(has_text=first.title).click()
-    page.wait_for_url(f"**/{first.url_path}*")
+    audit(registry.PAGES[0].url_path)
+    before = runs.count
+    page.get_by_test_id("stPageLink").filter(has_text=LESSONS[0].title).click()
+    page.wait_for_url(f"**/{LESSONS[0].url_path}*")
     for spec, after in zip(LESSONS, [*LESSONS[1:], None]):
         check_nothing_cut_short(page, spec, projected=True)
+        assert runs.count - before == 1, f"{spec.url_path}: its first run asked for a second"
+        assert stores_nothing(page), f"{spec.url_path}: a visit with nothing solved stores something"
         audit(spec.url_path)
         if after is not None:
+            before = runs.count
             follow_next(page, after)
-    page.close()
+    context.close()
     audit.check()

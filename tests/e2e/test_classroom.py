@@ -1,11 +1,10 @@
-"""Classroom features in a real browser: projector mode's sizes, a layout that cuts nothing short in a narrow or
-projected window (and a page that runs once as a class walks to it), and a reload or a copied link that keeps the
-modes.
+"""Classroom features in a real browser: projector mode's sizes and its toggle, a lesson opened afresh that runs
+once, and a reload or a copied link that keeps the modes.
 
 What the server decides (a deep link's k, order and tray; a malformed link's notes and defaults; predict first
 hiding a value after a change) is checked in tests/pages/test_classroom_modes.py; that a link's note renders as
-text, in tests/e2e/test_link_payloads.py. Each test here is one session that walks the lessons by their "Next"
-links, as a class does.
+text, in tests/e2e/payload_links.py. A layout that cuts nothing short in a narrow or projected window, and a page
+that runs once as a class walks to it by its "Next" link, are tests/e2e/test_accessibility.py's walks.
 """
 from __future__ import annotations
 
@@ -14,21 +13,17 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from components.ui import registry
 from tests.e2e.helpers import (
     PageRuns,
     board_value,
-    on_page,
     press_home,
     runs_after_the_helpers_read,
     settle,
-    stores_nothing,
 )
-from tests.e2e.layout_checks import check_nothing_cut_short, follow_next
+from tests.e2e.layout_checks import SEQUENCE
 from tests.e2e.navigation import visit
 
 pytestmark = pytest.mark.e2e
-GROUP_PER_TEST = True  # each test on its own page, to whichever worker is free (the narrow walk is long)
 ROOT_FONT_PX = "() => parseFloat(getComputedStyle(document.documentElement).fontSize)"
 
 
@@ -54,26 +49,6 @@ def recall_sizes(page: Page) -> tuple[float, float]:
     return font_px(body), font_px(recall_value(page))
 
 
-SEQUENCE = [spec for spec in registry.PAGES if spec.in_sequence]  # the lessons, then Why does my number differ?
-
-
-def walk_the_lessons(page: Page, runs: PageRuns) -> None:
-    """From the first lesson, opened afresh, to the last page of the sequence, one after another by each page's
-    "Next" link: nothing is cut short on any of them (the projected walk is tests/e2e/test_accessibility.py's), and
-    each runs once, storing nothing. With nothing stored, the storage helpers have nothing to hand over, so the
-    fresh visit runs once (a second run cost every page load about 2 s after the first); each page after it shows
-    its own first run asks for no second."""
-    assert runs_after_the_helpers_read(page, runs) == 1, f"{SEQUENCE[0].url_path}: a fresh visit ran twice"
-    for spec, after in zip(SEQUENCE, [*SEQUENCE[1:], None]):
-        check_nothing_cut_short(page, spec, projected=False)
-        assert stores_nothing(page), f"{spec.url_path}: a visit with nothing solved stores something"
-        if after is not None:
-            before = runs.count
-            follow_next(page, after)
-            on_page(page, after)
-            assert runs.count - before == 1, f"{after.url_path}: its first run asked for a second"
-
-
 def test_a_projector_link_enlarges_text_and_metrics_and_its_toggle_turns_it_off(page: Page, app_url):
     """A projector link at 1280x720: bigger text, the board's values twice the text, nothing to scroll sideways; its
     toggle (one click behind the folded sidebar's arrow) brings the normal sizes back. (Every lesson projected, the
@@ -96,14 +71,17 @@ def test_a_projector_link_enlarges_text_and_metrics_and_its_toggle_turns_it_off(
     assert big_metric > normal_metric
 
 
-def test_a_narrow_window_cuts_nothing_short_and_a_copied_link_keeps_the_modes_and_the_mrr_cutoff(page: Page, app_url):
-    """At 1024x768, the lessons walked (each running once); then on MRR the projector toggled on and the cutoff moved by the keyboard:
-    the address holds both, so the link opened afresh (a new session, nothing in the browser's storage) shows
-    them."""
+def test_a_lesson_opened_afresh_runs_once_and_a_copied_link_keeps_the_modes_and_the_mrr_cutoff(page: Page, app_url):
+    """At 1024x768, a lesson opened afresh runs once (with nothing stored, the storage helpers have nothing to hand
+    over: a second run cost every page load about 2 s after the first; each page reached from it by its "Next"
+    link runs once too, in tests/e2e/test_accessibility.py's projected walk, which also checks that nothing is
+    stored, and the lessons at 1024x768 are its laptop walk's). Then on MRR the projector toggled on and the cutoff
+    moved by the keyboard: the address holds both, so the link opened afresh (a new session, nothing in the
+    browser's storage) shows them."""
     page.set_viewport_size({"width": 1024, "height": 768})
     runs = PageRuns(page)
     page.goto(f"{app_url}/{SEQUENCE[0].url_path}")
-    walk_the_lessons(page, runs)
+    assert runs_after_the_helpers_read(page, runs) == 1, f"{SEQUENCE[0].url_path}: a fresh visit ran twice"
 
     visit(page, "mrr")
     page.get_by_test_id("stSidebar").get_by_text("Projector mode").click()

@@ -4,7 +4,7 @@ Every page of the registry is opened with every URL parameter the app reads
 set to one payload kind at a time. Each note about a bad value must hold the
 value only inside a code span (:func:`components.engine.formatting.literal`), so the
 browser renders no image, link, emphasis or math from it; the notes stay
-until dismissed. (The browser test in tests/e2e/test_link_payloads.py checks the
+until dismissed. (In the browser, tests/e2e/payload_links.py checks the
 rendered page and its requests.)
 """
 from __future__ import annotations
