@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run as a script from anywhere: the tests' launcher lives in the repo
 
 from tests.conftest import start_streamlit  # noqa: E402
-from tests.e2e.helpers import ANSWERED  # noqa: E402
+from tests.e2e.helpers import IDLE  # noqa: E402
 
 DEFAULT_PAGE = ROOT / "tests" / "e2e" / "editor_page.py"
 CHROMIUM = "/usr/bin/chromium"
@@ -131,11 +131,7 @@ TWO_FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnimat
 def wait_idle(page: Page, timeout: float = 10_000) -> None:
     """Wait for the app to finish its reruns (a lesson's editor's own, then its section's) and the component to
     settle before the next move."""
-    idle = "() => document.querySelector('[data-testid=stApp]').getAttribute('data-test-script-state') === 'notRunning'"
-    page.wait_for_function(idle, timeout=timeout)
-    if not page.evaluate(ANSWERED):
-        page.wait_for_function(ANSWERED, timeout=timeout)
-        page.wait_for_function(idle, timeout=timeout)
+    page.wait_for_function(IDLE, polling=20, timeout=timeout)
     page.evaluate(TWO_FRAMES)
 
 
