@@ -137,8 +137,7 @@ def test_a_drag_previews_the_engines_value_before_the_drop(lessons: Page):
     # tests/pages/test_recall_page.py), shows the server's value for it, no longer a preview
     expect(editor.get_by_test_id("rw-scoreboard")).not_to_have_class(PREVIEW)
     expect(board_cell(page, "Recall@5")).to_have_text(recall_at_k(moved))
-    # then the section's run writes the new order into the address (right after the mouse-up no run has begun, so
-    # settle alone could call the page idle before either run)
+    # then the section's run, the drop's second, writes the new order into the address
     page.wait_for_url(lambda url: order_in(url) != SYSTEM_A)
     settle(page)
     dropped = order_in(page.url)  # the order of the server's run
